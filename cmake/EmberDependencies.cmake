@@ -1,0 +1,19 @@
+# Every dependency comes from a Debian package (scripts/install-deps.sh).
+find_package(OpenMP REQUIRED)
+find_package(PkgConfig REQUIRED)
+
+# OpenBLAS, OpenMP variant: one thread pool shared with oneDNN and Ember.
+set(EMBER_OPENBLAS_DIR /usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}/openblas-openmp)
+find_library(OPENBLAS_LIB NAMES openblas PATHS ${EMBER_OPENBLAS_DIR} NO_DEFAULT_PATH REQUIRED)
+find_path(CBLAS_INCLUDE_DIR cblas.h PATHS /usr/include/${CMAKE_LIBRARY_ARCHITECTURE}/openblas-openmp NO_DEFAULT_PATH REQUIRED)
+find_library(SLEEF_LIB NAMES sleef REQUIRED)
+find_path(SLEEF_INCLUDE_DIR sleef.h REQUIRED)
+find_package(dnnl CONFIG REQUIRED)
+
+add_library(ember_deps INTERFACE)
+target_include_directories(ember_deps INTERFACE ${CBLAS_INCLUDE_DIR} ${SLEEF_INCLUDE_DIR})
+target_link_libraries(ember_deps INTERFACE ${OPENBLAS_LIB} ${SLEEF_LIB} DNNL::dnnl)
+# The loader must pick the OpenMP build of OpenBLAS even when the system's
+# alternative points at the pthreads build: pin its directory in the rpath.
+set(CMAKE_BUILD_RPATH ${EMBER_OPENBLAS_DIR})
+set(CMAKE_INSTALL_RPATH ${EMBER_OPENBLAS_DIR})

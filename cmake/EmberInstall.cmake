@@ -1,0 +1,22 @@
+include(CMakePackageConfigHelpers)
+
+install(TARGETS ember EXPORT EmberTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY ember/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ember
+  FILES_MATCHING PATTERN "*.h" PATTERN "*.def")
+if(NOT BUILD_SHARED_LIBS)
+  # A static libember needs its private dependencies exported too.
+  install(TARGETS ember_deps EXPORT EmberTargets)
+endif()
+install(EXPORT EmberTargets NAMESPACE Ember:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Ember)
+
+configure_package_config_file(cmake/EmberConfig.cmake.in ${PROJECT_BINARY_DIR}/EmberConfig.cmake
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Ember)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/EmberConfigVersion.cmake COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/EmberConfig.cmake ${PROJECT_BINARY_DIR}/EmberConfigVersion.cmake
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Ember)
+
+configure_file(cmake/ember.pc.in ${PROJECT_BINARY_DIR}/ember.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/ember.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -1,0 +1,62 @@
+#pragma once
+// The CPU caching allocator: 64-byte aligned blocks, recycled by size class so
+// a training loop's steady state makes no system allocations. This and the
+// thread pool and the RNG are Ember's only global mutable state.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+namespace ember {
+
+// Owning pointer to tensor bytes; the deleter returns the block to its owner.
+using DataPtr = std::unique_ptr<void, std::function<void(void*)>>;
+
+struct AllocatorStats {
+  size_t allocated = 0;       // bytes handed out and not yet returned
+  size_t peak_allocated = 0;  // high-water mark of `allocated`
+  size_t cached = 0;          // bytes held in free lists for reuse
+  size_t reserved = 0;        // allocated + cached: bytes obtained from the system
+  size_t system_allocs = 0;   // number of calls that went to the system allocator
+};
+
+class CachingAllocator {
+ public:
+  static CachingAllocator& get();
+  DataPtr allocate(size_t nbytes);
+  AllocatorStats stats() const;
+  void reset_peak();
+  void empty_cache();
+  // When disabled, freed blocks go straight back to the system.
+  void set_caching_enabled(bool on);
+  bool caching_enabled() const;
+  static constexpr size_t kAlignment = 64;
+  static size_t size_class(size_t nbytes);
+
+ private:
+  CachingAllocator();
+  void free_block(void* p, size_t cls);
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// torch.cuda-style spellings of the allocator statistics, for the CPU.
+size_t memory_allocated();
+size_t max_memory_allocated();
+size_t memory_reserved();
+void reset_peak_memory_stats();
+void empty_cache();
+
+// RAII: disables caching for a scope (every free returns memory to the system).
+class NoCachingGuard {
+ public:
+  NoCachingGuard();
+  ~NoCachingGuard();
+  NoCachingGuard(const NoCachingGuard&) = delete;
+  NoCachingGuard& operator=(const NoCachingGuard&) = delete;
+
+ private:
+  bool prev_;
+};
+
+}  // namespace ember

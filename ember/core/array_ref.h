@@ -1,0 +1,81 @@
+#pragma once
+// ArrayRef: a non-owning view of a contiguous run of T (c10::ArrayRef's shape),
+// so `zeros({2, 3})`, `zeros(n)` and `zeros(vec)` all bind to one signature.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <ostream>
+#include <vector>
+
+#include "ember/core/error.h"
+
+namespace ember {
+
+template <typename T>
+class ArrayRef {
+ public:
+  using value_type = T;
+  using iterator = const T*;
+  using const_iterator = const T*;
+
+  constexpr ArrayRef() = default;
+  constexpr ArrayRef(const T& one) : data_(&one), size_(1) {}  // NOLINT: implicit like c10
+  constexpr ArrayRef(const T* data, size_t size) : data_(data), size_(size) {}
+  constexpr ArrayRef(const T* begin, const T* end) : data_(begin), size_(end - begin) {}
+  template <typename A>
+  ArrayRef(const std::vector<T, A>& v) : data_(v.data()), size_(v.size()) {}  // NOLINT
+  template <size_t N>
+  constexpr ArrayRef(const std::array<T, N>& a) : data_(a.data()), size_(N) {}  // NOLINT
+  template <size_t N>
+  constexpr ArrayRef(const T (&a)[N]) : data_(a), size_(N) {}  // NOLINT
+  constexpr ArrayRef(const std::initializer_list<T>& il)  // NOLINT
+      : data_(il.begin() == il.end() ? nullptr : il.begin()), size_(il.size()) {}
+
+  constexpr const T* begin() const { return data_; }
+  constexpr const T* end() const { return data_ + size_; }
+  constexpr const T* data() const { return data_; }
+  constexpr size_t size() const { return size_; }
+  constexpr bool empty() const { return size_ == 0; }
+  constexpr const T& operator[](size_t i) const { return data_[i]; }
+  const T& at(size_t i) const {
+    EMBER_CHECK(i < size_, "ArrayRef: index ", i, " out of range for size ", size_);
+    return data_[i];
+  }
+  const T& front() const { return data_[0]; }
+  const T& back() const { return data_[size_ - 1]; }
+  ArrayRef slice(size_t start, size_t n) const { return ArrayRef(data_ + start, n); }
+  ArrayRef slice(size_t start) const { return ArrayRef(data_ + start, size_ - start); }
+  std::vector<T> vec() const { return std::vector<T>(begin(), end()); }
+  bool equals(ArrayRef other) const {
+    if (size_ != other.size_) return false;
+    for (size_t i = 0; i < size_; ++i)
+      if (!(data_[i] == other.data_[i])) return false;
+    return true;
+  }
+
+ private:
+  const T* data_ = nullptr;
+  size_t size_ = 0;
+};
+
+template <typename T>
+bool operator==(ArrayRef<T> a, ArrayRef<T> b) { return a.equals(b); }
+template <typename T>
+bool operator!=(ArrayRef<T> a, ArrayRef<T> b) { return !a.equals(b); }
+template <typename T>
+bool operator==(ArrayRef<T> a, const std::vector<T>& b) { return a.equals(b); }
+template <typename T>
+bool operator==(const std::vector<T>& a, ArrayRef<T> b) { return b.equals(a); }
+
+using IntArrayRef = ArrayRef<int64_t>;
+
+// Printed as LibTorch prints sizes: [6, 1, 3, 3]
+template <typename T>
+std::ostream& operator<<(std::ostream& os, ArrayRef<T> a) {
+  os << '[';
+  for (size_t i = 0; i < a.size(); ++i) os << (i ? ", " : "") << a[i];
+  return os << ']';
+}
+
+}  // namespace ember

@@ -1,0 +1,22 @@
+#include "ember/core/error.h"
+
+namespace ember::detail {
+
+void throw_error(const char*, int, const std::string& msg) {
+  throw Error(msg.empty() ? std::string("ember: check failed") : msg);
+}
+
+void internal_error(const char* file, int line, const char* cond, const std::string& msg) {
+  throw Error(str("internal assert failed: ", cond, " at ", file, ":", line,
+                  msg.empty() ? "" : ": ", msg, " (this is a bug in Ember)"));
+}
+
+}  // namespace ember::detail
+
+#include "ember/core/dispatch.h"
+
+namespace ember::detail {
+void dispatch_error(const char* op, ScalarType t, const char* set) {
+  throw Error(str(op, ": not implemented for dtype ", dtype_name(t), " (supports ", set, ")"));
+}
+}  // namespace ember::detail

@@ -1,0 +1,105 @@
+#pragma once
+// float16 (IEEE binary16) and bfloat16 storage types. Arithmetic happens in
+// float: kernels load, compute in opmath_t (float), and round back on store.
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <ostream>
+
+namespace ember {
+
+namespace detail {
+inline uint32_t f32_bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+inline float bits_f32(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+// Round-to-nearest-even float -> binary16, with overflow to inf and NaN kept.
+inline uint16_t float_to_half_bits(float f) {
+  uint32_t x = f32_bits(f);
+  uint32_t sign = (x >> 16) & 0x8000u;
+  uint32_t absx = x & 0x7fffffffu;
+  if (absx >= 0x7f800000u) return sign | (absx > 0x7f800000u ? 0x7e00u : 0x7c00u);
+  if (absx >= 0x477ff000u) return sign | 0x7c00u;  // rounds to >= 65520 -> inf
+  if (absx < 0x38800000u) {                        // subnormal half (or zero)
+    // Adding 0.5 makes the FPU do the round-to-nearest-even shift for us.
+    float v = bits_f32(absx) + 0.5f;
+    return sign | static_cast<uint16_t>(f32_bits(v) - 0x3f000000u);
+  }
+  uint32_t mant_odd = (absx >> 13) & 1u;
+  absx += 0xc8000fffu + mant_odd;  // rebias exponent (-112 << 23) and round
+  return sign | static_cast<uint16_t>(absx >> 13);
+}
+inline float half_bits_to_float(uint16_t h) {
+  uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+  uint32_t exp = (h >> 10) & 0x1fu;
+  uint32_t mant = h & 0x3ffu;
+  if (exp == 0x1f) return bits_f32(sign | 0x7f800000u | (mant << 13));
+  if (exp == 0) {
+    if (mant == 0) return bits_f32(sign);
+    float v = static_cast<float>(mant) * (1.0f / 16777216.0f);  // mant * 2^-24
+    return sign ? -v : v;
+  }
+  return bits_f32(sign | ((exp + 112) << 23) | (mant << 13));
+}
+inline uint16_t float_to_bf16_bits(float f) {
+  uint32_t x = f32_bits(f);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((x >> 16) | 0x40u);  // quiet NaN
+  x += 0x7fffu + ((x >> 16) & 1u);
+  return static_cast<uint16_t>(x >> 16);
+}
+inline float bf16_bits_to_float(uint16_t b) { return bits_f32(static_cast<uint32_t>(b) << 16); }
+}  // namespace detail
+
+struct Half {
+  uint16_t x = 0;
+  struct from_bits_t {};
+  Half() = default;
+  constexpr Half(uint16_t bits, from_bits_t) : x(bits) {}
+  Half(float f) : x(detail::float_to_half_bits(f)) {}  // NOLINT
+  operator float() const { return detail::half_bits_to_float(x); }  // NOLINT
+};
+
+struct BFloat16 {
+  uint16_t x = 0;
+  struct from_bits_t {};
+  BFloat16() = default;
+  constexpr BFloat16(uint16_t bits, from_bits_t) : x(bits) {}
+  BFloat16(float f) : x(detail::float_to_bf16_bits(f)) {}  // NOLINT
+  operator float() const { return detail::bf16_bits_to_float(x); }  // NOLINT
+};
+
+inline std::ostream& operator<<(std::ostream& os, Half h) { return os << static_cast<float>(h); }
+inline std::ostream& operator<<(std::ostream& os, BFloat16 h) { return os << static_cast<float>(h); }
+
+}  // namespace ember
+
+template <>
+class std::numeric_limits<ember::Half> {
+ public:
+  static constexpr bool is_specialized = true, is_signed = true, has_infinity = true, has_quiet_NaN = true;
+  static constexpr int digits = 11;
+  static ember::Half lowest() { return {0xfbffu, ember::Half::from_bits_t{}}; }
+  static ember::Half max() { return {0x7bffu, ember::Half::from_bits_t{}}; }
+  static ember::Half min() { return {0x0400u, ember::Half::from_bits_t{}}; }
+  static ember::Half epsilon() { return {0x1400u, ember::Half::from_bits_t{}}; }
+  static ember::Half infinity() { return {0x7c00u, ember::Half::from_bits_t{}}; }
+  static ember::Half quiet_NaN() { return {0x7e00u, ember::Half::from_bits_t{}}; }
+};
+template <>
+class std::numeric_limits<ember::BFloat16> {
+ public:
+  static constexpr bool is_specialized = true, is_signed = true, has_infinity = true, has_quiet_NaN = true;
+  static constexpr int digits = 8;
+  static ember::BFloat16 lowest() { return {0xff7fu, ember::BFloat16::from_bits_t{}}; }
+  static ember::BFloat16 max() { return {0x7f7fu, ember::BFloat16::from_bits_t{}}; }
+  static ember::BFloat16 min() { return {0x0080u, ember::BFloat16::from_bits_t{}}; }
+  static ember::BFloat16 epsilon() { return {0x3c00u, ember::BFloat16::from_bits_t{}}; }
+  static ember::BFloat16 infinity() { return {0x7f80u, ember::BFloat16::from_bits_t{}}; }
+  static ember::BFloat16 quiet_NaN() { return {0x7fc0u, ember::BFloat16::from_bits_t{}}; }
+};

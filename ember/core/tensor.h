@@ -1,0 +1,398 @@
+#pragma once
+// Tensor: the cheap, ref-counted handle users hold. Every method here is a
+// thin forwarder to a free function in ember/ops (one place per op); the
+// sections below say which file implements each family.
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "ember/core/scalar.h"
+#include "ember/core/tensor_impl.h"
+#include "ember/core/tensor_options.h"
+
+namespace ember {
+
+class Tensor;
+using TensorList = ArrayRef<Tensor>;
+using OptionalIntArrayRef = std::optional<IntArrayRef>;
+namespace indexing {
+class TensorIndex;
+}
+namespace autograd {
+class Node;
+}
+
+class Tensor {
+ public:
+  Tensor() = default;
+  explicit Tensor(IntrusivePtr<TensorImpl> impl) : impl_(std::move(impl)) {}
+  Tensor(const Tensor&) = default;
+  Tensor(Tensor&&) noexcept = default;
+  ~Tensor() = default;
+
+  // Assigning to an lvalue rebinds the handle; assigning to a temporary (a
+  // view such as x[0] or x.index({...})) copies into it, as in LibTorch.
+  Tensor& operator=(const Tensor& o) & = default;
+  Tensor& operator=(Tensor&& o) & noexcept = default;
+  Tensor& operator=(const Tensor& src) &&;
+  Tensor& operator=(Tensor&& src) &&;
+  Tensor& operator=(const Scalar& v) &&;
+
+  // ---- metadata (core/tensor.cpp) -----------------------------------------
+  bool defined() const { return static_cast<bool>(impl_); }
+  void reset() { impl_.reset(); }
+  TensorImpl* unsafeGetTensorImpl() const { return impl_.get(); }
+  const IntrusivePtr<TensorImpl>& impl() const { return impl_; }
+  bool is_same(const Tensor& o) const { return impl_ == o.impl_; }
+  uint32_t use_count() const { return impl_.use_count(); }
+
+  IntArrayRef sizes() const { return ti()->sizes(); }
+  IntArrayRef strides() const { return ti()->strides(); }
+  int64_t size(int64_t dim) const;
+  int64_t stride(int64_t dim) const;
+  int64_t dim() const { return ti()->dim(); }
+  int64_t ndimension() const { return dim(); }
+  int64_t numel() const { return ti()->numel(); }
+  int64_t storage_offset() const { return ti()->storage_offset(); }
+  ScalarType scalar_type() const { return ti()->dtype(); }
+  ScalarType dtype() const { return ti()->dtype(); }
+  Device device() const { return kCPU; }
+  Layout layout() const { return kStrided; }
+  TensorOptions options() const;
+  bool is_contiguous() const { return ti()->is_contiguous(); }
+  bool is_floating_point() const { return ember::is_floating_point(dtype()); }
+  bool is_complex() const { return ember::is_complex(dtype()); }
+  bool is_signed() const;
+  bool is_cpu() const { return true; }
+  bool is_cuda() const { return false; }
+  bool is_sparse() const { return false; }
+  bool is_nonzero() const;
+  size_t element_size() const { return ti()->itemsize(); }
+  size_t itemsize() const { return ti()->itemsize(); }
+  size_t nbytes() const { return static_cast<size_t>(numel()) * itemsize(); }
+  std::string toString() const;  // "CPUFloatType"
+  uint32_t _version() const { return ti()->version(); }
+  void bump_version() const { ti()->bump_version(); }
+
+  void* data_ptr() const { return ti()->data(); }
+  template <typename T>
+  T* data_ptr() const;
+  template <typename T>
+  T* mutable_data_ptr() const { return data_ptr<T>(); }
+  template <typename T>
+  const T* const_data_ptr() const { return data_ptr<T>(); }
+  Scalar item() const;
+  template <typename T>
+  T item() const { return item().to<T>(); }
+
+  // ---- conversion and copies (ops/copy.cpp) --------------------------------
+  Tensor to(ScalarType t, bool non_blocking = false, bool copy = false) const;
+  Tensor to(Device d, bool non_blocking = false, bool copy = false) const;
+  Tensor to(Device d, ScalarType t, bool non_blocking = false, bool copy = false) const;
+  Tensor to(const TensorOptions& o, bool non_blocking = false, bool copy = false) const;
+  Tensor to(const Tensor& other, bool non_blocking = false, bool copy = false) const;
+  Tensor cpu() const { return *this; }
+  Tensor toType(ScalarType t) const { return to(t); }
+  Tensor type_as(const Tensor& other) const { return to(other.dtype()); }
+  Tensor& copy_(const Tensor& src, bool non_blocking = false);
+  Tensor clone() const;
+  Tensor contiguous() const;
+  Tensor& fill_(const Scalar& v);
+  Tensor& fill_(const Tensor& v);
+  Tensor& zero_();
+
+  // ---- random in-place (ops/random.cpp) ------------------------------------
+  Tensor& uniform_(double from = 0, double to = 1);
+  Tensor& normal_(double mean = 0, double std = 1);
+  Tensor& bernoulli_(double p = 0.5);
+  Tensor& random_(int64_t from, int64_t to);
+  Tensor& random_(int64_t to);
+  Tensor& exponential_(double lambd = 1);
+  Tensor bernoulli() const;
+
+  // ---- views (ops/view.cpp) -----------------------------------------------
+  Tensor view(IntArrayRef size) const;
+  Tensor view(ScalarType dtype) const;
+  Tensor view_as(const Tensor& other) const;
+  Tensor reshape(IntArrayRef shape) const;
+  Tensor reshape_as(const Tensor& other) const;
+  Tensor flatten(int64_t start_dim = 0, int64_t end_dim = -1) const;
+  Tensor unflatten(int64_t dim, IntArrayRef sizes) const;
+  Tensor permute(IntArrayRef dims) const;
+  Tensor movedim(IntArrayRef source, IntArrayRef destination) const;
+  Tensor transpose(int64_t dim0, int64_t dim1) const;
+  Tensor swapaxes(int64_t dim0, int64_t dim1) const { return transpose(dim0, dim1); }
+  Tensor t() const;
+  Tensor mT() const;
+  Tensor expand(IntArrayRef size, bool implicit = false) const;
+  Tensor expand_as(const Tensor& other) const;
+  Tensor squeeze() const;
+  Tensor squeeze(int64_t dim) const;
+  Tensor unsqueeze(int64_t dim) const;
+  Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
+  Tensor select(int64_t dim, int64_t index) const;
+  Tensor slice(int64_t dim = 0, std::optional<int64_t> start = std::nullopt,
+               std::optional<int64_t> end = std::nullopt, int64_t step = 1) const;
+  Tensor unfold(int64_t dim, int64_t size, int64_t step) const;
+  Tensor as_strided(IntArrayRef size, IntArrayRef stride, std::optional<int64_t> storage_offset = std::nullopt) const;
+  Tensor diagonal(int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1) const;
+  std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
+  std::vector<Tensor> split(IntArrayRef split_sizes, int64_t dim = 0) const;
+  std::vector<Tensor> split_with_sizes(IntArrayRef split_sizes, int64_t dim = 0) const;
+  std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
+  std::vector<Tensor> unbind(int64_t dim = 0) const;
+  Tensor& squeeze_();
+  Tensor& squeeze_(int64_t dim);
+  Tensor& unsqueeze_(int64_t dim);
+  Tensor& transpose_(int64_t dim0, int64_t dim1);
+  Tensor& t_();
+  Tensor& resize_(IntArrayRef size);
+  Tensor& as_strided_(IntArrayRef size, IntArrayRef stride, std::optional<int64_t> storage_offset = std::nullopt);
+  Tensor operator[](int64_t index) const;
+  Tensor operator[](const Tensor& index) const;
+
+  // ---- indexing (ops/indexing.cpp) -----------------------------------------
+  Tensor index(ArrayRef<indexing::TensorIndex> indices) const;
+  Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
+  Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Tensor& rhs);
+  Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Scalar& v);
+  Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor& rhs);
+  Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Scalar& v);
+  Tensor masked_select(const Tensor& mask) const;
+  Tensor masked_fill(const Tensor& mask, const Scalar& value) const;
+  Tensor masked_fill(const Tensor& mask, const Tensor& value) const;
+  Tensor& masked_fill_(const Tensor& mask, const Scalar& value);
+  Tensor& masked_fill_(const Tensor& mask, const Tensor& value);
+  Tensor where(const Tensor& condition, const Tensor& other) const;
+  Tensor gather(int64_t dim, const Tensor& index, bool sparse_grad = false) const;
+  Tensor scatter(int64_t dim, const Tensor& index, const Tensor& src) const;
+  Tensor scatter(int64_t dim, const Tensor& index, const Scalar& value) const;
+  Tensor& scatter_(int64_t dim, const Tensor& index, const Tensor& src);
+  Tensor& scatter_(int64_t dim, const Tensor& index, const Scalar& value);
+  Tensor scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const;
+  Tensor& scatter_add_(int64_t dim, const Tensor& index, const Tensor& src);
+  Tensor scatter_reduce(int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce,
+                        bool include_self = true) const;
+  Tensor& scatter_reduce_(int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce,
+                          bool include_self = true);
+  Tensor index_select(int64_t dim, const Tensor& index) const;
+  Tensor index_add(int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha = 1) const;
+  Tensor& index_add_(int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha = 1);
+  Tensor index_copy(int64_t dim, const Tensor& index, const Tensor& source) const;
+  Tensor& index_copy_(int64_t dim, const Tensor& index, const Tensor& source);
+  Tensor index_fill(int64_t dim, const Tensor& index, const Scalar& value) const;
+  Tensor& index_fill_(int64_t dim, const Tensor& index, const Scalar& value);
+  Tensor take(const Tensor& index) const;
+  Tensor nonzero() const;
+
+  // ---- unary elementwise (ops/unary.cpp, table in ops/unary.def) -----------
+#define EMBER_UNARY_OP(name, ...) \
+  Tensor name() const;            \
+  Tensor& name##_();
+#include "ember/ops/unary.def"
+#undef EMBER_UNARY_OP
+  Tensor isnan() const;
+  Tensor isinf() const;
+  Tensor isposinf() const;
+  Tensor isneginf() const;
+  Tensor isfinite() const;
+  Tensor isreal() const;
+  Tensor absolute() const { return abs(); }
+  Tensor negative() const { return neg(); }
+  Tensor round(int64_t decimals = 0) const;
+  Tensor& round_(int64_t decimals = 0);
+  Tensor gelu(std::string_view approximate = "none") const;
+  Tensor softplus(const Scalar& beta = 1, const Scalar& threshold = 20) const;
+  Tensor elu(const Scalar& alpha = 1, const Scalar& scale = 1, const Scalar& input_scale = 1) const;
+  Tensor leaky_relu(const Scalar& negative_slope = 0.01) const;
+  Tensor& leaky_relu_(const Scalar& negative_slope = 0.01);
+  Tensor logit(std::optional<double> eps = std::nullopt) const;
+  Tensor nan_to_num(std::optional<double> nan = std::nullopt, std::optional<double> posinf = std::nullopt,
+                    std::optional<double> neginf = std::nullopt) const;
+  Tensor& nan_to_num_(std::optional<double> nan = std::nullopt, std::optional<double> posinf = std::nullopt,
+                      std::optional<double> neginf = std::nullopt);
+  Tensor real() const;
+  Tensor imag() const;
+  Tensor conj() const;
+  Tensor angle() const;
+
+  // ---- binary elementwise (ops/binary.cpp, table in ops/binary.def) --------
+#define EMBER_BINARY_OP(name, ...)          \
+  Tensor name(const Tensor& other) const;   \
+  Tensor name(const Scalar& other) const;   \
+  Tensor& name##_(const Tensor& other);     \
+  Tensor& name##_(const Scalar& other);
+#include "ember/ops/binary.def"
+#undef EMBER_BINARY_OP
+  Tensor add(const Tensor& other, const Scalar& alpha = 1) const;
+  Tensor add(const Scalar& other, const Scalar& alpha = 1) const;
+  Tensor& add_(const Tensor& other, const Scalar& alpha = 1);
+  Tensor& add_(const Scalar& other, const Scalar& alpha = 1);
+  Tensor sub(const Tensor& other, const Scalar& alpha = 1) const;
+  Tensor sub(const Scalar& other, const Scalar& alpha = 1) const;
+  Tensor& sub_(const Tensor& other, const Scalar& alpha = 1);
+  Tensor& sub_(const Scalar& other, const Scalar& alpha = 1);
+  Tensor div(const Tensor& other) const;
+  Tensor div(const Scalar& other) const;
+  Tensor div(const Tensor& other, std::optional<std::string_view> rounding_mode) const;
+  Tensor div(const Scalar& other, std::optional<std::string_view> rounding_mode) const;
+  Tensor& div_(const Tensor& other);
+  Tensor& div_(const Scalar& other);
+  Tensor& div_(const Tensor& other, std::optional<std::string_view> rounding_mode);
+  Tensor& div_(const Scalar& other, std::optional<std::string_view> rounding_mode);
+  Tensor maximum(const Tensor& other) const;
+  Tensor minimum(const Tensor& other) const;
+  Tensor fmax(const Tensor& other) const;
+  Tensor fmin(const Tensor& other) const;
+  Tensor isclose(const Tensor& other, double rtol = 1e-05, double atol = 1e-08, bool equal_nan = false) const;
+  bool allclose(const Tensor& other, double rtol = 1e-05, double atol = 1e-08, bool equal_nan = false) const;
+  bool equal(const Tensor& other) const;
+  Tensor clamp(const std::optional<Scalar>& min, const std::optional<Scalar>& max = std::nullopt) const;
+  Tensor clamp(const std::optional<Tensor>& min, const std::optional<Tensor>& max = std::nullopt) const;
+  Tensor& clamp_(const std::optional<Scalar>& min, const std::optional<Scalar>& max = std::nullopt);
+  Tensor clamp_min(const Scalar& min) const;
+  Tensor clamp_max(const Scalar& max) const;
+  Tensor& clamp_min_(const Scalar& min);
+  Tensor& clamp_max_(const Scalar& max);
+  Tensor clip(const std::optional<Scalar>& min, const std::optional<Scalar>& max = std::nullopt) const;
+  Tensor lerp(const Tensor& end, const Scalar& weight) const;
+  Tensor lerp(const Tensor& end, const Tensor& weight) const;
+  Tensor& lerp_(const Tensor& end, const Scalar& weight);
+  Tensor addcmul(const Tensor& t1, const Tensor& t2, const Scalar& value = 1) const;
+  Tensor& addcmul_(const Tensor& t1, const Tensor& t2, const Scalar& value = 1);
+  Tensor addcdiv(const Tensor& t1, const Tensor& t2, const Scalar& value = 1) const;
+  Tensor& addcdiv_(const Tensor& t1, const Tensor& t2, const Scalar& value = 1);
+  Tensor& operator+=(const Tensor& o);
+  Tensor& operator+=(const Scalar& o);
+  Tensor& operator-=(const Tensor& o);
+  Tensor& operator-=(const Scalar& o);
+  Tensor& operator*=(const Tensor& o);
+  Tensor& operator*=(const Scalar& o);
+  Tensor& operator/=(const Tensor& o);
+  Tensor& operator/=(const Scalar& o);
+  Tensor& operator&=(const Tensor& o);
+  Tensor& operator|=(const Tensor& o);
+  Tensor& operator^=(const Tensor& o);
+  Tensor operator-() const;
+  Tensor operator~() const;
+  Tensor operator!() const;
+
+  // ---- reductions (ops/reduce.cpp) ------------------------------------------
+  Tensor sum(std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor sum(IntArrayRef dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor nansum(IntArrayRef dim = {}, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor mean(std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor mean(IntArrayRef dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor nanmean(IntArrayRef dim = {}, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor prod(std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor prod(int64_t dim, bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor max() const;
+  std::tuple<Tensor, Tensor> max(int64_t dim, bool keepdim = false) const;
+  Tensor max(const Tensor& other) const;
+  Tensor min() const;
+  std::tuple<Tensor, Tensor> min(int64_t dim, bool keepdim = false) const;
+  Tensor min(const Tensor& other) const;
+  Tensor amax(IntArrayRef dim = {}, bool keepdim = false) const;
+  Tensor amin(IntArrayRef dim = {}, bool keepdim = false) const;
+  Tensor argmax(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+  Tensor argmin(std::optional<int64_t> dim = std::nullopt, bool keepdim = false) const;
+  Tensor var(bool unbiased = true) const;
+  Tensor var(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
+  Tensor var(OptionalIntArrayRef dim, const std::optional<Scalar>& correction, bool keepdim = false) const;
+  Tensor std(bool unbiased = true) const;
+  Tensor std(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
+  Tensor std(OptionalIntArrayRef dim, const std::optional<Scalar>& correction, bool keepdim = false) const;
+  Tensor norm(const Scalar& p = 2) const;
+  Tensor norm(const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim = false) const;
+  Tensor logsumexp(IntArrayRef dim, bool keepdim = false) const;
+  Tensor any() const;
+  Tensor any(int64_t dim, bool keepdim = false) const;
+  Tensor all() const;
+  Tensor all(int64_t dim, bool keepdim = false) const;
+  Tensor count_nonzero(IntArrayRef dim = {}) const;
+  Tensor median() const;
+  std::tuple<Tensor, Tensor> median(int64_t dim, bool keepdim = false) const;
+  std::tuple<Tensor, Tensor> mode(int64_t dim = -1, bool keepdim = false) const;
+  Tensor cumsum(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor& cumsum_(int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+  Tensor cumprod(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  std::tuple<Tensor, Tensor> cummax(int64_t dim) const;
+  std::tuple<Tensor, Tensor> cummin(int64_t dim) const;
+  Tensor logcumsumexp(int64_t dim) const;
+  std::tuple<Tensor, Tensor> sort(int64_t dim = -1, bool descending = false) const;
+  std::tuple<Tensor, Tensor> sort(std::optional<bool> stable, int64_t dim = -1, bool descending = false) const;
+  Tensor argsort(int64_t dim = -1, bool descending = false) const;
+  std::tuple<Tensor, Tensor> topk(int64_t k, int64_t dim = -1, bool largest = true, bool sorted = true) const;
+  std::tuple<Tensor, Tensor> kthvalue(int64_t k, int64_t dim = -1, bool keepdim = false) const;
+
+  // ---- shape ops (ops/shape_ops.cpp) ----------------------------------------
+  Tensor flip(IntArrayRef dims) const;
+  Tensor fliplr() const;
+  Tensor flipud() const;
+  Tensor roll(IntArrayRef shifts, IntArrayRef dims = {}) const;
+  Tensor repeat(IntArrayRef repeats) const;
+  Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> dim = std::nullopt) const;
+  Tensor repeat_interleave(int64_t repeats, std::optional<int64_t> dim = std::nullopt) const;
+  Tensor tile(IntArrayRef dims) const;
+  Tensor tril(int64_t diagonal = 0) const;
+  Tensor triu(int64_t diagonal = 0) const;
+  Tensor& tril_(int64_t diagonal = 0);
+  Tensor& triu_(int64_t diagonal = 0);
+  Tensor bincount(const std::optional<Tensor>& weights = std::nullopt, int64_t minlength = 0) const;
+  Tensor histc(int64_t bins = 100, const Scalar& min = 0, const Scalar& max = 0) const;
+
+  // ---- matmul family (ops/matmul.cpp) ---------------------------------------
+  Tensor mm(const Tensor& mat2) const;
+  Tensor bmm(const Tensor& mat2) const;
+  Tensor matmul(const Tensor& other) const;
+  Tensor mv(const Tensor& vec) const;
+  Tensor dot(const Tensor& other) const;
+  Tensor vdot(const Tensor& other) const;
+  Tensor outer(const Tensor& vec2) const;
+  Tensor ger(const Tensor& vec2) const { return outer(vec2); }
+  Tensor addmm(const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1, const Scalar& alpha = 1) const;
+  Tensor& addmm_(const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1, const Scalar& alpha = 1);
+  Tensor addbmm(const Tensor& b1, const Tensor& b2, const Scalar& beta = 1, const Scalar& alpha = 1) const;
+  Tensor baddbmm(const Tensor& b1, const Tensor& b2, const Scalar& beta = 1, const Scalar& alpha = 1) const;
+  Tensor addmv(const Tensor& mat, const Tensor& vec, const Scalar& beta = 1, const Scalar& alpha = 1) const;
+  Tensor addr(const Tensor& v1, const Tensor& v2, const Scalar& beta = 1, const Scalar& alpha = 1) const;
+
+  // ---- autograd state (autograd/autograd_meta.cpp; the engine is issue 3) ----
+  bool requires_grad() const;
+  Tensor& requires_grad_(bool requires_grad = true);
+  void set_requires_grad(bool r) { requires_grad_(r); }
+  const Tensor& grad() const;
+  Tensor& mutable_grad() const;
+  bool is_leaf() const;
+  Tensor detach() const;
+  Tensor& detach_();
+
+ private:
+  // Metadata access on an undefined tensor raises instead of dereferencing null.
+  TensorImpl* ti() const {
+    if (__builtin_expect(!impl_, 0)) undefined_error();
+    return impl_.get();
+  }
+  [[noreturn]] static void undefined_error();
+  IntrusivePtr<TensorImpl> impl_;
+};
+
+// Printing in LibTorch's format (ops/print.cpp).
+std::ostream& operator<<(std::ostream& os, const Tensor& t);
+std::ostream& print(std::ostream& os, const Tensor& t, int64_t linesize = 80);
+
+template <typename T>
+T* Tensor::data_ptr() const {
+  EMBER_CHECK(defined(), "data_ptr: called on an undefined tensor");
+  EMBER_CHECK(scalar_type() == scalar_type_of<T>, "data_ptr: expected scalar type ",
+              dtype_name(scalar_type_of<T>), " but found ", dtype_name(scalar_type()));
+  return reinterpret_cast<T*>(ti()->data());
+}
+
+// Formats a shape as [2, 3] for error messages.
+std::string shape_str(IntArrayRef sizes);
+
+}  // namespace ember

@@ -1,0 +1,37 @@
+#include "ember/core/tensor_impl.h"
+
+namespace ember {
+
+TensorImpl::TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes, IntArrayRef strides,
+                       int64_t offset)
+    : storage_(std::move(storage)), sizes_(sizes), strides_(strides), offset_(offset), dtype_(dtype),
+      itemsize_(element_size(dtype)) {
+  refresh();
+}
+
+void TensorImpl::set_geometry(IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
+  sizes_ = sizes;
+  strides_ = strides;
+  offset_ = offset;
+  refresh();
+}
+
+// A tensor is contiguous when its strides are the row-major strides of its
+// sizes, ignoring dims of size 1 (PyTorch's definition).
+void TensorImpl::refresh() {
+  numel_ = 1;
+  for (int64_t s : sizes_) numel_ *= s;
+  contiguous_ = true;
+  if (numel_ == 0) return;
+  int64_t expected = 1;
+  for (int64_t d = dim() - 1; d >= 0; --d) {
+    if (sizes_[d] == 1) continue;
+    if (strides_[d] != expected) {
+      contiguous_ = false;
+      return;
+    }
+    expected *= sizes_[d];
+  }
+}
+
+}  // namespace ember

@@ -1,0 +1,115 @@
+#include "ember/kernels/cpu/tensor_iterator.h"
+
+#include <algorithm>
+
+#include "ember/core/parallel.h"
+#include "ember/core/shape.h"
+
+namespace ember::kernels {
+
+TensorIterator::TensorIterator(std::initializer_list<Tensor> outputs, std::initializer_list<Tensor> inputs) {
+  build(outputs.begin(), outputs.size(), inputs.begin(), inputs.size());
+}
+TensorIterator::TensorIterator(ArrayRef<Tensor> outputs, ArrayRef<Tensor> inputs) {
+  build(outputs.data(), outputs.size(), inputs.data(), inputs.size());
+}
+
+void TensorIterator::build(const Tensor* outs, size_t nout, const Tensor* ins, size_t nin) {
+  ntensors_ = static_cast<int>(nout + nin);
+  EMBER_INTERNAL_ASSERT(ntensors_ <= kMaxOperands && nout >= 1, "TensorIterator: bad operand count");
+  IntArrayRef out_shape = outs[0].sizes();
+  const int64_t nd = static_cast<int64_t>(out_shape.size());
+  numel_ = outs[0].numel();
+
+  // Byte strides in the output's dim order (slowest first) for each operand.
+  std::array<DimVector, kMaxOperands> st;
+  for (int i = 0; i < ntensors_; ++i) {
+    const Tensor& t = i < static_cast<int>(nout) ? outs[i] : ins[i - nout];
+    data_[i] = static_cast<char*>(t.data_ptr());
+    dtypes_[i] = t.scalar_type();
+    int64_t isz = static_cast<int64_t>(t.itemsize());
+    IntArrayRef sz = t.sizes();
+    IntArrayRef sd = t.strides();
+    EMBER_INTERNAL_ASSERT(static_cast<int64_t>(sz.size()) <= nd, "TensorIterator: operand has more dims than output");
+    st[i] = DimVector(nd, 0);
+    int64_t off = nd - static_cast<int64_t>(sz.size());
+    for (int64_t d = 0; d < static_cast<int64_t>(sz.size()); ++d) {
+      EMBER_INTERNAL_ASSERT(sz[d] == out_shape[d + off] || sz[d] == 1, "TensorIterator: operand not broadcastable");
+      st[i][d + off] = sz[d] == 1 ? 0 : sd[d] * isz;
+    }
+  }
+
+  // Order dims: innermost = smallest |output stride| (ties keep row-major order).
+  DimVector perm(nd);
+  for (int64_t d = 0; d < nd; ++d) perm[d] = nd - 1 - d;  // fastest first by default
+  auto key = [&](int64_t d) {
+    for (int i = 0; i < ntensors_; ++i)
+      if (st[i][d] != 0) return std::abs(st[i][d]);
+    return int64_t(0);
+  };
+  std::stable_sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) { return key(a) < key(b); });
+
+  // Coalesce: dims d (inner) and e (outer) merge when stride[e] == stride[d]*size[d] for all.
+  shape_.clear();
+  for (int i = 0; i < ntensors_; ++i) strides_[i].clear();
+  for (int64_t k = 0; k < nd; ++k) {
+    int64_t d = perm[k];
+    int64_t size = out_shape[d];
+    if (size == 1) continue;
+    if (!shape_.empty()) {
+      bool can_merge = true;
+      for (int i = 0; i < ntensors_ && can_merge; ++i)
+        can_merge = st[i][d] == strides_[i].back() * shape_.back();
+      if (can_merge) {
+        shape_.back() *= size;
+        continue;
+      }
+    }
+    shape_.push_back(size);
+    for (int i = 0; i < ntensors_; ++i) strides_[i].push_back(st[i][d]);
+  }
+  if (shape_.empty()) {  // scalar iteration space
+    shape_.push_back(1);
+    for (int i = 0; i < ntensors_; ++i) strides_[i].push_back(0);
+  }
+}
+
+void TensorIterator::serial_for_each(const Loop& loop, int64_t begin, int64_t end) const {
+  if (begin >= end) return;
+  const int nd = ndim();
+  const int nt = ntensors_;
+  DimVector counter(nd, 0);
+  std::array<char*, kMaxOperands> ptrs = data_;
+  int64_t rem = begin;
+  for (int d = 0; d < nd; ++d) {
+    counter[d] = rem % shape_[d];
+    rem /= shape_[d];
+    for (int i = 0; i < nt; ++i) ptrs[i] += counter[d] * strides_[i][d];
+  }
+  std::array<int64_t, kMaxOperands> inner{};
+  for (int i = 0; i < nt; ++i) inner[i] = strides_[i][0];
+  int64_t pos = begin;
+  while (pos < end) {
+    int64_t n = std::min(shape_[0] - counter[0], end - pos);
+    loop(ptrs.data(), inner.data(), n);
+    pos += n;
+    if (pos >= end) break;
+    // Advance: rewind dim 0 and carry into the outer dims.
+    for (int i = 0; i < nt; ++i) ptrs[i] -= counter[0] * strides_[i][0];
+    counter[0] = 0;
+    for (int d = 1; d < nd; ++d) {
+      ++counter[d];
+      for (int i = 0; i < nt; ++i) ptrs[i] += strides_[i][d];
+      if (counter[d] < shape_[d]) break;
+      for (int i = 0; i < nt; ++i) ptrs[i] -= counter[d] * strides_[i][d];
+      counter[d] = 0;
+    }
+  }
+}
+
+void TensorIterator::for_each(const Loop& loop, int64_t grain) const {
+  if (numel_ == 0) return;
+  parallel_for(0, numel_, grain, [&](int64_t b, int64_t e) { serial_for_each(loop, b, e); });
+}
+
+}  // namespace ember::kernels

@@ -1,0 +1,2 @@
+#pragma once
+// One include line per op family header.

@@ -1,0 +1,135 @@
+#include "ember/ops/copy.h"
+
+#include "ember/core/dispatch.h"
+#include "ember/core/shape.h"
+#include "ember/kernels/cpu/convert.h"
+#include "ember/kernels/cpu/loops.h"
+#include "ember/ops/factory.h"
+
+namespace ember {
+
+using kernels::TensorIterator;
+
+namespace {
+bool overlaps(const Tensor& a, const Tensor& b) {
+  if (a.numel() == 0 || b.numel() == 0) return false;
+  if (a.impl()->storage() != b.impl()->storage()) return false;
+  return true;
+}
+}  // namespace
+
+Tensor& copy_(Tensor& self, const Tensor& src) {
+  EMBER_CHECK(self.defined() && src.defined(), "copy_: expected defined tensors");
+  Tensor b = src;
+  if (!src.sizes().equals(self.sizes())) {
+    // src must broadcast *to* self's shape.
+    EMBER_CHECK(src.dim() <= self.dim() &&
+                    broadcast_shapes(self.sizes(), src.sizes(), "copy_").ref().equals(self.sizes()),
+                "copy_: source shape ", shape_str(src.sizes()), " cannot be broadcast to destination shape ",
+                shape_str(self.sizes()));
+  }
+  if (self.numel() == 0) return self;
+  if (self.is_same(src)) return self;
+  // A source that shares memory with the destination is copied out first.
+  if (overlaps(self, src) && !(self.data_ptr() == src.data_ptr() && self.strides().equals(src.strides()) &&
+                               self.dtype() == src.dtype())) {
+    b = clone(src);
+  }
+  TensorIterator iter({self}, {b});
+  dispatch_all(self.dtype(), "copy_", [&](auto out_tag) {
+    using Out = EMBER_TYPE(out_tag);
+    dispatch_all(b.dtype(), "copy_", [&](auto in_tag) {
+      using In = EMBER_TYPE(in_tag);
+      iter.for_each([](char** data, const int64_t* s, int64_t n) {
+        if (s[0] == sizeof(Out) && s[1] == sizeof(In)) {
+          Out* o = reinterpret_cast<Out*>(data[0]);
+          const In* in = reinterpret_cast<const In*>(data[1]);
+          for (int64_t i = 0; i < n; ++i) o[i] = kernels::convert<Out>(in[i]);
+        } else {
+          char* po = data[0];
+          const char* pi = data[1];
+          for (int64_t i = 0; i < n; ++i, po += s[0], pi += s[1])
+            *reinterpret_cast<Out*>(po) = kernels::convert<Out>(*reinterpret_cast<const In*>(pi));
+        }
+      });
+    });
+  });
+  self.bump_version();
+  return self;
+}
+
+Tensor clone(const Tensor& self) {
+  Tensor out = empty(self.sizes(), self.options());
+  if (self.numel() > 0) copy_(out, self);
+  return out;
+}
+
+Tensor contiguous(const Tensor& self) { return self.is_contiguous() ? self : clone(self); }
+
+Tensor& fill_(Tensor& self, const Scalar& v) {
+  EMBER_CHECK(self.defined(), "fill_: called on an undefined tensor");
+  if (self.numel() == 0) return self;
+  EMBER_CHECK(!(v.isComplex() && !self.is_complex()), "fill_: cannot fill a ", self.dtype(),
+              " tensor with a complex value ", v);
+  dispatch_all(self.dtype(), "fill_", [&](auto tag) {
+    using T = EMBER_TYPE(tag);
+    const T value = v.to<T>();
+    TensorIterator iter({self}, {});
+    iter.for_each([&](char** data, const int64_t* s, int64_t n) {
+      if (s[0] == sizeof(T)) {
+        T* o = reinterpret_cast<T*>(data[0]);
+        for (int64_t i = 0; i < n; ++i) o[i] = value;
+      } else {
+        char* p = data[0];
+        for (int64_t i = 0; i < n; ++i, p += s[0]) *reinterpret_cast<T*>(p) = value;
+      }
+    });
+  });
+  self.bump_version();
+  return self;
+}
+
+Tensor& zero_(Tensor& self) { return fill_(self, 0); }
+
+namespace ops {
+Tensor cast(const Tensor& self, ScalarType t) {
+  if (self.dtype() == t) return self;
+  Tensor out = empty(self.sizes(), self.options().dtype(t));
+  copy_(out, self);
+  return out;
+}
+}  // namespace ops
+
+// ---- Tensor methods ----------------------------------------------------------
+Tensor& Tensor::copy_(const Tensor& src, bool) { return ember::copy_(*this, src); }
+Tensor Tensor::clone() const { return ember::clone(*this); }
+Tensor Tensor::contiguous() const { return ember::contiguous(*this); }
+Tensor& Tensor::fill_(const Scalar& v) { return ember::fill_(*this, v); }
+Tensor& Tensor::fill_(const Tensor& v) {
+  EMBER_CHECK(v.dim() == 0, "fill_: only supports 0-dimension value tensor but got tensor with ", v.dim(),
+              " dimensions");
+  return ember::fill_(*this, v.item());
+}
+Tensor& Tensor::zero_() { return ember::zero_(*this); }
+
+Tensor Tensor::to(ScalarType t, bool, bool copy) const {
+  if (dtype() == t && !copy) return *this;
+  Tensor out = empty(sizes(), options().dtype(t));
+  ember::copy_(out, *this);
+  return out;
+}
+Tensor Tensor::to(Device d, bool, bool copy) const {
+  EMBER_CHECK(d.is_cpu(), "to: device ", d, " is not available (Ember was built for the CPU only)");
+  return copy ? clone() : *this;
+}
+Tensor Tensor::to(Device d, ScalarType t, bool nb, bool copy) const {
+  EMBER_CHECK(d.is_cpu(), "to: device ", d, " is not available (Ember was built for the CPU only)");
+  return to(t, nb, copy);
+}
+Tensor Tensor::to(const TensorOptions& o, bool nb, bool copy) const {
+  EMBER_CHECK(o.device().is_cpu(), "to: device ", o.device(), " is not available (Ember was built for the CPU only)");
+  return o.has_dtype() ? to(o.dtype(), nb, copy) : (copy ? clone() : *this);
+}
+Tensor Tensor::to(const Tensor& other, bool nb, bool copy) const { return to(other.dtype(), nb, copy); }
+
+}  // namespace ember

@@ -1,0 +1,318 @@
+#include "ember/ops/random.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "ember/core/dispatch.h"
+#include "ember/ops/copy.h"
+#include "ember/core/shape.h"
+#include "ember/ops/factory.h"
+
+namespace ember {
+
+Generator::Generator(uint64_t seed) : state_(std::make_shared<State>()) { set_current_seed(seed); }
+void Generator::set_current_seed(uint64_t seed) {
+  std::lock_guard<std::mutex> g(state_->mu);
+  state_->engine.seed(seed);
+  state_->seed = seed;
+}
+uint64_t Generator::current_seed() const {
+  std::lock_guard<std::mutex> g(state_->mu);
+  return state_->seed;
+}
+uint64_t Generator::seed() {
+  std::random_device rd;
+  uint64_t s = (static_cast<uint64_t>(rd()) << 32) ^ rd();
+  set_current_seed(s);
+  return s;
+}
+
+Generator& default_generator() {
+  // Seeded from entropy like PyTorch's: programs must call manual_seed for repeatable numbers.
+  static Generator* g = [] {
+    auto* gen = new Generator();
+    gen->seed();
+    return gen;
+  }();
+  return *g;
+}
+void manual_seed(uint64_t seed) { default_generator().set_current_seed(seed); }
+Generator make_generator(uint64_t seed) { return Generator(seed); }
+
+namespace {
+Generator gen_or_default(const OptGen& g) { return g ? *g : default_generator(); }
+
+// Draws values into a contiguous buffer of T (self is filled via a contiguous temporary if needed).
+template <typename Fill>
+Tensor& fill_random(Tensor& self, const char* op, Fill fill) {
+  EMBER_CHECK(self.defined(), op, ": called on an undefined tensor");
+  if (self.numel() == 0) return self;
+  Tensor dst = self.is_contiguous() ? self : empty(self.sizes(), self.options());
+  fill(dst);
+  if (!dst.is_same(self)) self.copy_(dst);
+  self.bump_version();
+  return self;
+}
+
+// Uniform in [0, 1) with the full mantissa of T.
+template <typename T>
+inline double uniform01(std::mt19937_64& e) {
+  if constexpr (std::is_same_v<T, double>) return static_cast<double>(e() >> 11) * 0x1.0p-53;
+  else return static_cast<double>(e() >> 40) * 0x1.0p-24;
+}
+}  // namespace
+
+Tensor& uniform_(Tensor& self, double from, double to, OptGen g) {
+  EMBER_CHECK(from <= to, "uniform_: expects to return a [from, to) range, but found from=", from, " > to=", to);
+  Generator gen = gen_or_default(g);
+  return fill_random(self, "uniform_", [&](Tensor& dst) {
+    dispatch_floating_and_complex(dst.dtype(), "uniform_", [&](auto tag) {
+      using T = EMBER_TYPE(tag);
+      T* p = dst.data_ptr<T>();
+      const int64_t n = dst.numel();
+      gen.with_engine([&](std::mt19937_64& e) {
+        if constexpr (is_complex_v<T>) {
+          using V = typename T::value_type;
+          for (int64_t i = 0; i < n; ++i) {
+            double re = from + (to - from) * uniform01<V>(e);
+            double im = from + (to - from) * uniform01<V>(e);
+            p[i] = T(static_cast<V>(re), static_cast<V>(im));
+          }
+        } else {
+          for (int64_t i = 0; i < n; ++i) {
+            double v = from + (to - from) * uniform01<opmath_t<T>>(e);
+            // Rounding can land exactly on `to`; keep the interval half-open.
+            T x = static_cast<T>(static_cast<opmath_t<T>>(v));
+            if (static_cast<double>(static_cast<opmath_t<T>>(x)) >= to && to > from) x = static_cast<T>(static_cast<opmath_t<T>>(from));
+            p[i] = x;
+          }
+        }
+      });
+    });
+  });
+}
+
+Tensor& normal_(Tensor& self, double mean, double std, OptGen g) {
+  EMBER_CHECK(std >= 0, "normal_: expects std >= 0.0, but found std ", std);
+  Generator gen = gen_or_default(g);
+  return fill_random(self, "normal_", [&](Tensor& dst) {
+    dispatch_floating_and_complex(dst.dtype(), "normal_", [&](auto tag) {
+      using T = EMBER_TYPE(tag);
+      const int64_t n = dst.numel() * (is_complex_v<T> ? 2 : 1);
+      using V = value_t<T>;
+      V* p = reinterpret_cast<V*>(dst.data_ptr());
+      // Complex normal: real and imaginary parts each have variance std^2 / 2.
+      const double s = is_complex_v<T> ? std / std::sqrt(2.0) : std;
+      const double m = is_complex_v<T> ? 0.0 : mean;
+      gen.with_engine([&](std::mt19937_64& e) {
+        for (int64_t i = 0; i < n; i += 2) {
+          // Box-Muller: two independent normals from two uniforms.
+          double u1 = 1.0 - static_cast<double>(e() >> 11) * 0x1.0p-53;  // (0, 1]
+          double u2 = static_cast<double>(e() >> 11) * 0x1.0p-53;
+          double r = std::sqrt(-2.0 * std::log(u1));
+          p[i] = static_cast<V>(static_cast<opmath_t<V>>(m + s * r * std::cos(2 * M_PI * u2)));
+          if (i + 1 < n) p[i + 1] = static_cast<V>(static_cast<opmath_t<V>>(m + s * r * std::sin(2 * M_PI * u2)));
+        }
+      });
+      if constexpr (is_complex_v<T>) {
+        if (mean != 0) {
+          for (int64_t i = 0; i < dst.numel(); ++i) reinterpret_cast<T*>(p)[i] += T(static_cast<typename T::value_type>(mean), 0);
+        }
+      }
+    });
+  });
+}
+
+Tensor& bernoulli_(Tensor& self, double prob, OptGen g) {
+  EMBER_CHECK(prob >= 0 && prob <= 1, "bernoulli_: expects p to be in [0, 1], but got p=", prob);
+  Generator gen = gen_or_default(g);
+  return fill_random(self, "bernoulli_", [&](Tensor& dst) {
+    dispatch_real_and_bool(dst.dtype(), "bernoulli_", [&](auto tag) {
+      using T = EMBER_TYPE(tag);
+      T* p = dst.data_ptr<T>();
+      gen.with_engine([&](std::mt19937_64& e) {
+        for (int64_t i = 0; i < dst.numel(); ++i) p[i] = static_cast<T>(uniform01<double>(e) < prob ? 1 : 0);
+      });
+    });
+  });
+}
+
+Tensor& random_(Tensor& self, int64_t from, int64_t to, OptGen g) {
+  EMBER_CHECK(from < to, "random_: expects 'from' to be less than 'to', but got from=", from, " >= to=", to);
+  Generator gen = gen_or_default(g);
+  const uint64_t range = static_cast<uint64_t>(to) - static_cast<uint64_t>(from);
+  return fill_random(self, "random_", [&](Tensor& dst) {
+    dispatch_real_and_bool(dst.dtype(), "random_", [&](auto tag) {
+      using T = EMBER_TYPE(tag);
+      T* p = dst.data_ptr<T>();
+      gen.with_engine([&](std::mt19937_64& e) {
+        std::uniform_int_distribution<uint64_t> dist(0, range - 1);
+        for (int64_t i = 0; i < dst.numel(); ++i)
+          p[i] = static_cast<T>(static_cast<opmath_t<T>>(static_cast<int64_t>(from + dist(e))));
+      });
+    });
+  });
+}
+
+Tensor& exponential_(Tensor& self, double lambd, OptGen g) {
+  EMBER_CHECK(lambd > 0, "exponential_: expects lambda > 0.0, but found lambda=", lambd);
+  Generator gen = gen_or_default(g);
+  return fill_random(self, "exponential_", [&](Tensor& dst) {
+    dispatch_floating(dst.dtype(), "exponential_", [&](auto tag) {
+      using T = EMBER_TYPE(tag);
+      T* p = dst.data_ptr<T>();
+      gen.with_engine([&](std::mt19937_64& e) {
+        for (int64_t i = 0; i < dst.numel(); ++i)
+          p[i] = static_cast<T>(static_cast<opmath_t<T>>(-std::log1p(-uniform01<double>(e)) / lambd));
+      });
+    });
+  });
+}
+
+namespace {
+TensorOptions float_opts(const TensorOptions& o) { return o.has_dtype() ? o : o.dtype(get_default_dtype()); }
+Tensor finish(Tensor t, const TensorOptions& o) {
+  if (o.requires_grad()) t.requires_grad_(true);
+  return t;
+}
+}  // namespace
+
+Tensor rand(IntArrayRef size, const TensorOptions& o) { return rand(size, std::nullopt, o); }
+Tensor rand(IntArrayRef size, OptGen g, const TensorOptions& o) {
+  Tensor t = empty(size, float_opts(o).requires_grad(false));
+  uniform_(t, 0, 1, g);
+  return finish(t, o);
+}
+Tensor randn(IntArrayRef size, const TensorOptions& o) { return randn(size, std::nullopt, o); }
+Tensor randn(IntArrayRef size, OptGen g, const TensorOptions& o) {
+  Tensor t = empty(size, float_opts(o).requires_grad(false));
+  normal_(t, 0, 1, g);
+  return finish(t, o);
+}
+Tensor randint(int64_t high, IntArrayRef size, const TensorOptions& o) { return randint(0, high, size, std::nullopt, o); }
+Tensor randint(int64_t low, int64_t high, IntArrayRef size, const TensorOptions& o) {
+  return randint(low, high, size, std::nullopt, o);
+}
+Tensor randint(int64_t low, int64_t high, IntArrayRef size, OptGen g, const TensorOptions& o) {
+  Tensor t = empty(size, (o.has_dtype() ? o : o.dtype(kLong)).requires_grad(false));
+  random_(t, low, high, g);
+  return finish(t, o);
+}
+Tensor randperm(int64_t n, const TensorOptions& o) { return randperm(n, std::nullopt, o); }
+Tensor randperm(int64_t n, OptGen g, const TensorOptions& o) {
+  EMBER_CHECK(n >= 0, "randperm: n must be non-negative, got ", n);
+  std::vector<int64_t> perm(n);
+  std::iota(perm.begin(), perm.end(), 0);
+  gen_or_default(g).with_engine([&](std::mt19937_64& e) {
+    for (int64_t i = n - 1; i > 0; --i) {
+      std::uniform_int_distribution<int64_t> d(0, i);
+      std::swap(perm[i], perm[d(e)]);
+    }
+  });
+  Tensor t = empty({n}, TensorOptions(kLong));
+  std::copy(perm.begin(), perm.end(), t.data_ptr<int64_t>());
+  return finish(o.has_dtype() ? t.to(o.dtype()) : t, o);
+}
+
+Tensor normal(double mean, double std, IntArrayRef size, OptGen g, const TensorOptions& o) {
+  Tensor t = empty(size, float_opts(o).requires_grad(false));
+  normal_(t, mean, std, g);
+  return finish(t, o);
+}
+
+namespace {
+// mean + std * N(0,1) elementwise, with broadcasting; computed in double then cast.
+Tensor normal_impl(const Tensor& mean, const Tensor& std, OptGen g, ScalarType dt) {
+  Tensor m = mean.to(kDouble), s = std.to(kDouble);
+  DimVector shape = ember::broadcast_shapes(m.sizes(), s.sizes(), "normal");
+  m = m.expand(shape).contiguous();
+  s = s.expand(shape).contiguous();
+  const double* pm = m.data_ptr<double>();
+  const double* ps = s.data_ptr<double>();
+  for (int64_t i = 0; i < s.numel(); ++i) EMBER_CHECK(ps[i] >= 0, "normal: expects all elements of std >= 0.0");
+  Tensor z = empty(shape, TensorOptions(kDouble));
+  normal_(z, 0, 1, g);
+  double* pz = z.data_ptr<double>();
+  for (int64_t i = 0; i < z.numel(); ++i) pz[i] = pm[i] + ps[i] * pz[i];
+  return z.to(dt);
+}
+}  // namespace
+Tensor normal(const Tensor& mean, const Tensor& std, OptGen g) {
+  EMBER_CHECK(mean.is_floating_point() && std.is_floating_point(), "normal: expects floating mean and std, got ",
+              mean.dtype(), " and ", std.dtype());
+  return normal_impl(mean, std, g, promote_types(mean.dtype(), std.dtype()));
+}
+Tensor normal(const Tensor& mean, double std, OptGen g) {
+  EMBER_CHECK(mean.is_floating_point(), "normal: expects a floating mean, got ", mean.dtype());
+  return normal_impl(mean, full({}, std, TensorOptions(kDouble)), g, mean.dtype());
+}
+Tensor normal(double mean, const Tensor& std, OptGen g) {
+  EMBER_CHECK(std.is_floating_point(), "normal: expects a floating std, got ", std.dtype());
+  return normal_impl(full({}, mean, TensorOptions(kDouble)), std, g, std.dtype());
+}
+
+Tensor bernoulli(const Tensor& p, OptGen g) {
+  EMBER_CHECK(p.is_floating_point(), "bernoulli: expects a floating probability tensor, got ", p.dtype());
+  Tensor pd = p.to(kDouble).contiguous();
+  const double* pp = pd.data_ptr<double>();
+  for (int64_t i = 0; i < pd.numel(); ++i)
+    EMBER_CHECK(pp[i] >= 0 && pp[i] <= 1, "bernoulli: expects all elements of p to be in [0, 1]");
+  Tensor u = empty(p.sizes(), TensorOptions(kDouble));
+  uniform_(u, 0, 1, g);
+  double* pu = u.data_ptr<double>();
+  for (int64_t i = 0; i < u.numel(); ++i) pu[i] = pu[i] < pp[i] ? 1.0 : 0.0;
+  return u.to(p.dtype());
+}
+Tensor bernoulli(const Tensor& self, double p, OptGen g) {
+  Tensor t = empty(self.sizes(), self.options());
+  return bernoulli_(t, p, g);
+}
+
+Tensor rand_like(const Tensor& t, const TensorOptions& o) { return rand(t.sizes(), o.has_dtype() ? o : o.dtype(t.dtype())); }
+Tensor randn_like(const Tensor& t, const TensorOptions& o) { return randn(t.sizes(), o.has_dtype() ? o : o.dtype(t.dtype())); }
+Tensor randint_like(const Tensor& t, int64_t low, int64_t high, const TensorOptions& o) {
+  return randint(low, high, t.sizes(), o.has_dtype() ? o : o.dtype(t.dtype()));
+}
+
+Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement, OptGen g) {
+  EMBER_CHECK(probs.dim() == 1 || probs.dim() == 2, "multinomial: prob_dist must be 1 or 2 dim, got ", probs.dim());
+  EMBER_CHECK(probs.is_floating_point(), "multinomial: only supports floating-point dtypes for input, got ", probs.dtype());
+  EMBER_CHECK(num_samples > 0, "multinomial: cannot sample n_sample <= 0 samples");
+  Tensor p2 = (probs.dim() == 1 ? probs.unsqueeze(0) : probs).to(kDouble).contiguous();
+  const int64_t rows = p2.size(0), cats = p2.size(1);
+  EMBER_CHECK(replacement || num_samples <= cats, "multinomial: cannot sample n_sample > prob_dist.size(-1) samples without replacement");
+  Tensor out = empty({rows, num_samples}, TensorOptions(kLong));
+  int64_t* po = out.data_ptr<int64_t>();
+  Generator gen = gen_or_default(g);
+  for (int64_t r = 0; r < rows; ++r) {
+    std::vector<double> w(p2.data_ptr<double>() + r * cats, p2.data_ptr<double>() + (r + 1) * cats);
+    for (double x : w) EMBER_CHECK(std::isfinite(x) && x >= 0, "multinomial: probability tensor contains either `inf`, `nan` or element < 0");
+    for (int64_t s = 0; s < num_samples; ++s) {
+      double total = std::accumulate(w.begin(), w.end(), 0.0);
+      EMBER_CHECK(total > 0, "multinomial: invalid multinomial distribution (sum of probabilities <= 0)");
+      double u = gen.with_engine([&](std::mt19937_64& e) { return uniform01<double>(e); }) * total;
+      int64_t k = 0;
+      for (double acc = 0; k < cats - 1; ++k) {
+        acc += w[k];
+        if (u < acc) break;
+      }
+      while (w[k] == 0 && k > 0) --k;
+      po[r * num_samples + s] = k;
+      if (!replacement) w[k] = 0;
+    }
+  }
+  return probs.dim() == 1 ? out.squeeze(0) : out;
+}
+
+// ---- Tensor methods ----------------------------------------------------------
+Tensor& Tensor::uniform_(double from, double to) { return ember::uniform_(*this, from, to); }
+Tensor& Tensor::normal_(double mean, double std) { return ember::normal_(*this, mean, std); }
+Tensor& Tensor::bernoulli_(double p) { return ember::bernoulli_(*this, p); }
+Tensor& Tensor::random_(int64_t from, int64_t to) { return ember::random_(*this, from, to); }
+Tensor& Tensor::random_(int64_t to) { return ember::random_(*this, 0, to); }
+Tensor& Tensor::exponential_(double lambd) { return ember::exponential_(*this, lambd); }
+Tensor Tensor::bernoulli() const { return ember::bernoulli(*this); }
+
+}  // namespace ember

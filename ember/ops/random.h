@@ -1,0 +1,69 @@
+#pragma once
+// Random numbers: a Generator (mt19937_64 stream; the default one is the
+// documented global RNG) and the random factories and in-place samplers.
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+
+#include "ember/core/tensor.h"
+
+namespace ember {
+
+// A shared handle to one random stream; copies draw from the same stream.
+class Generator {
+ public:
+  explicit Generator(uint64_t seed = 67280421310721ULL);
+  void set_current_seed(uint64_t seed);
+  uint64_t current_seed() const;
+  uint64_t seed();  // reseeds from the system's entropy, returns the seed
+  // Runs f(std::mt19937_64&) under the stream's lock.
+  template <typename F>
+  auto with_engine(F&& f) {
+    std::lock_guard<std::mutex> g(state_->mu);
+    return f(state_->engine);
+  }
+
+ private:
+  struct State {
+    std::mutex mu;
+    std::mt19937_64 engine;
+    uint64_t seed;
+  };
+  std::shared_ptr<State> state_;
+};
+
+Generator& default_generator();
+void manual_seed(uint64_t seed);
+Generator make_generator(uint64_t seed);
+
+using OptGen = std::optional<Generator>;
+
+Tensor rand(IntArrayRef size, const TensorOptions& options = {});
+Tensor rand(IntArrayRef size, OptGen gen, const TensorOptions& options = {});
+Tensor randn(IntArrayRef size, const TensorOptions& options = {});
+Tensor randn(IntArrayRef size, OptGen gen, const TensorOptions& options = {});
+Tensor randint(int64_t high, IntArrayRef size, const TensorOptions& options = {});
+Tensor randint(int64_t low, int64_t high, IntArrayRef size, const TensorOptions& options = {});
+Tensor randint(int64_t low, int64_t high, IntArrayRef size, OptGen gen, const TensorOptions& options = {});
+Tensor randperm(int64_t n, const TensorOptions& options = {});
+Tensor randperm(int64_t n, OptGen gen, const TensorOptions& options = {});
+Tensor normal(double mean, double std, IntArrayRef size, OptGen gen = std::nullopt, const TensorOptions& options = {});
+Tensor normal(const Tensor& mean, const Tensor& std, OptGen gen = std::nullopt);
+Tensor normal(const Tensor& mean, double std = 1, OptGen gen = std::nullopt);
+Tensor normal(double mean, const Tensor& std, OptGen gen = std::nullopt);
+Tensor bernoulli(const Tensor& p, OptGen gen = std::nullopt);
+Tensor bernoulli(const Tensor& self, double p, OptGen gen = std::nullopt);
+Tensor rand_like(const Tensor& t, const TensorOptions& options = {});
+Tensor randn_like(const Tensor& t, const TensorOptions& options = {});
+Tensor randint_like(const Tensor& t, int64_t low, int64_t high, const TensorOptions& options = {});
+Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement = false, OptGen gen = std::nullopt);
+
+Tensor& uniform_(Tensor& self, double from = 0, double to = 1, OptGen gen = std::nullopt);
+Tensor& normal_(Tensor& self, double mean = 0, double std = 1, OptGen gen = std::nullopt);
+Tensor& bernoulli_(Tensor& self, double p = 0.5, OptGen gen = std::nullopt);
+Tensor& random_(Tensor& self, int64_t from, int64_t to, OptGen gen = std::nullopt);
+Tensor& exponential_(Tensor& self, double lambd = 1, OptGen gen = std::nullopt);
+
+}  // namespace ember

@@ -1,0 +1,453 @@
+#include "ember/ops/view.h"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+#include "ember/core/shape.h"
+#include "ember/ops/copy.h"
+
+namespace ember {
+
+namespace ops {
+Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
+  return Tensor(make_intrusive<TensorImpl>(base.impl()->storage(), base.dtype(), sizes, strides, offset));
+}
+}  // namespace ops
+using ops::make_view;
+
+Tensor view(const Tensor& self, IntArrayRef size) {
+  DimVector shape = infer_size(size, self.numel(), "view");
+  DimVector st;
+  EMBER_CHECK(compute_view_strides(self.sizes(), self.strides(), shape, st), "view: view size ", shape_str(shape),
+              " is not compatible with input tensor's size ", shape_str(self.sizes()), " and stride ",
+              shape_str(self.strides()),
+              " (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
+  return make_view(self, shape, st, self.storage_offset());
+}
+
+Tensor reshape(const Tensor& self, IntArrayRef shape_in) {
+  DimVector shape = infer_size(shape_in, self.numel(), "reshape");
+  DimVector st;
+  if (compute_view_strides(self.sizes(), self.strides(), shape, st))
+    return make_view(self, shape, st, self.storage_offset());
+  return view(clone(self), shape);
+}
+
+Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) {
+  if (self.dim() == 0) return reshape(self, {1});
+  int64_t s = wrap_dim(start_dim, self.dim(), "flatten"), e = wrap_dim(end_dim, self.dim(), "flatten");
+  EMBER_CHECK(s <= e, "flatten: start_dim (", s, ") cannot come after end_dim (", e, ")");
+  if (s == e) return self;
+  DimVector shape;
+  for (int64_t d = 0; d < s; ++d) shape.push_back(self.size(d));
+  int64_t n = 1;
+  for (int64_t d = s; d <= e; ++d) n *= self.size(d);
+  shape.push_back(n);
+  for (int64_t d = e + 1; d < self.dim(); ++d) shape.push_back(self.size(d));
+  return reshape(self, shape);
+}
+
+Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes) {
+  int64_t d = wrap_dim(dim, self.dim(), "unflatten");
+  EMBER_CHECK(!sizes.empty(), "unflatten: sizes must be non-empty");
+  DimVector inferred = infer_size(sizes, self.size(d), "unflatten");
+  DimVector shape;
+  for (int64_t i = 0; i < d; ++i) shape.push_back(self.size(i));
+  for (int64_t s : inferred) shape.push_back(s);
+  for (int64_t i = d + 1; i < self.dim(); ++i) shape.push_back(self.size(i));
+  return view(self, shape);
+}
+
+Tensor permute(const Tensor& self, IntArrayRef dims) {
+  const int64_t nd = self.dim();
+  EMBER_CHECK(static_cast<int64_t>(dims.size()) == nd, "permute: number of dims don't match in permute (input has ",
+              nd, " dims, got ", dims.size(), ")");
+  dim_mask(dims, nd, "permute");
+  DimVector sz(nd), st(nd);
+  for (int64_t i = 0; i < nd; ++i) {
+    int64_t d = wrap_dim(dims[i], nd, "permute");
+    sz[i] = self.size(d);
+    st[i] = self.stride(d);
+  }
+  return make_view(self, sz, st, self.storage_offset());
+}
+
+Tensor movedim(const Tensor& self, IntArrayRef source, IntArrayRef destination) {
+  const int64_t nd = self.dim();
+  EMBER_CHECK(source.size() == destination.size(), "movedim: Invalid source or destination dims: source (",
+              shape_str(source), ") and destination (", shape_str(destination), ") must have the same number of elements");
+  dim_mask(source, nd, "movedim");
+  dim_mask(destination, nd, "movedim");
+  std::vector<int64_t> order(nd, -1);
+  std::vector<bool> used(nd, false);
+  for (size_t i = 0; i < source.size(); ++i) {
+    int64_t s = wrap_dim(source[i], nd, "movedim"), d = wrap_dim(destination[i], nd, "movedim");
+    order[d] = s;
+    used[s] = true;
+  }
+  int64_t next = 0;
+  for (int64_t d = 0; d < nd; ++d) {
+    if (order[d] != -1) continue;
+    while (used[next]) ++next;
+    order[d] = next++;
+  }
+  return permute(self, order);
+}
+Tensor movedim(const Tensor& self, int64_t source, int64_t destination) {
+  return movedim(self, IntArrayRef(source), IntArrayRef(destination));
+}
+
+Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1) {
+  const int64_t nd = self.dim();
+  if (nd == 0) {
+    wrap_dim(dim0, nd, "transpose");
+    wrap_dim(dim1, nd, "transpose");
+    return make_view(self, {}, {}, self.storage_offset());
+  }
+  int64_t a = wrap_dim(dim0, nd, "transpose"), b = wrap_dim(dim1, nd, "transpose");
+  DimVector sz(self.sizes()), st(self.strides());
+  std::swap(sz[a], sz[b]);
+  std::swap(st[a], st[b]);
+  return make_view(self, sz, st, self.storage_offset());
+}
+
+Tensor t(const Tensor& self) {
+  EMBER_CHECK(self.dim() <= 2, "t: expects a tensor with <= 2 dimensions, but self is ", self.dim(), "D");
+  return self.dim() < 2 ? make_view(self, self.sizes(), self.strides(), self.storage_offset()) : transpose(self, 0, 1);
+}
+
+Tensor expand(const Tensor& self, IntArrayRef size) {
+  const int64_t nd = static_cast<int64_t>(size.size());
+  EMBER_CHECK(nd >= self.dim(), "expand: the number of sizes provided (", nd,
+              ") must be greater or equal to the number of dimensions in the tensor (", self.dim(), ")");
+  DimVector sz(nd), st(nd);
+  for (int64_t i = nd - 1; i >= 0; --i) {
+    int64_t off = nd - 1 - i;
+    int64_t d = self.dim() - 1 - off;
+    int64_t cur_size = d >= 0 ? self.size(d) : 1;
+    int64_t cur_stride = d >= 0 ? self.stride(d) : 0;
+    int64_t target = size[i];
+    if (target == -1) {
+      EMBER_CHECK(d >= 0, "expand: -1 is not allowed in a leading, non-existing dimension ", i);
+      target = cur_size;
+    }
+    EMBER_CHECK(target >= 0, "expand: invalid size ", target, " in ", shape_str(size));
+    if (cur_size == target) {
+      st[i] = d >= 0 ? cur_stride : 0;
+    } else {
+      EMBER_CHECK(cur_size == 1, "expand: the expanded size of the tensor (", target,
+                  ") must match the existing size (", cur_size, ") at non-singleton dimension ", i,
+                  ".  Target sizes: ", shape_str(size), ".  Tensor sizes: ", shape_str(self.sizes()));
+      st[i] = 0;
+    }
+    sz[i] = target;
+  }
+  return make_view(self, sz, st, self.storage_offset());
+}
+
+Tensor squeeze(const Tensor& self) {
+  DimVector sz, st;
+  for (int64_t d = 0; d < self.dim(); ++d)
+    if (self.size(d) != 1) {
+      sz.push_back(self.size(d));
+      st.push_back(self.stride(d));
+    }
+  return make_view(self, sz, st, self.storage_offset());
+}
+
+Tensor squeeze(const Tensor& self, int64_t dim) {
+  if (self.dim() == 0) {
+    wrap_dim(dim, 0, "squeeze");
+    return make_view(self, {}, {}, self.storage_offset());
+  }
+  int64_t d = wrap_dim(dim, self.dim(), "squeeze");
+  if (self.size(d) != 1) return make_view(self, self.sizes(), self.strides(), self.storage_offset());
+  DimVector sz(self.sizes()), st(self.strides());
+  sz.erase(d);
+  st.erase(d);
+  return make_view(self, sz, st, self.storage_offset());
+}
+
+Tensor unsqueeze(const Tensor& self, int64_t dim) {
+  int64_t d = wrap_dim(dim, self.dim() + 1, "unsqueeze");
+  DimVector sz(self.sizes()), st(self.strides());
+  int64_t new_stride = d >= self.dim() ? 1 : self.size(d) * self.stride(d);
+  sz.insert(d, 1);
+  st.insert(d, new_stride);
+  return make_view(self, sz, st, self.storage_offset());
+}
+
+Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
+  EMBER_CHECK(self.dim() > 0, "narrow: cannot be applied to a 0-dim tensor.");
+  int64_t d = wrap_dim(dim, self.dim(), "narrow");
+  int64_t cur = self.size(d);
+  EMBER_CHECK(start >= -cur && start <= cur, "narrow: start (", start, ") out of range for dimension ", d,
+              " of size ", cur);
+  if (start < 0) start += cur;
+  EMBER_CHECK(length >= 0 && start <= cur - length, "narrow: start (", start, ") + length (", length,
+              ") exceeds dimension size (", cur, ").");
+  return slice(self, d, start, start + length, 1);
+}
+
+Tensor select(const Tensor& self, int64_t dim, int64_t index) {
+  EMBER_CHECK(self.dim() > 0, "select: cannot be applied to a 0-dim tensor.");
+  int64_t d = wrap_dim(dim, self.dim(), "select");
+  int64_t size = self.size(d);
+  EMBER_CHECK(index >= -size && index < size, "select: index ", index, " out of range for tensor of size ",
+              shape_str(self.sizes()), " at dimension ", d);
+  if (index < 0) index += size;
+  DimVector sz(self.sizes()), st(self.strides());
+  int64_t offset = self.storage_offset() + index * st[d];
+  sz.erase(d);
+  st.erase(d);
+  return make_view(self, sz, st, offset);
+}
+
+Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start_opt, std::optional<int64_t> end_opt,
+             int64_t step) {
+  EMBER_CHECK(self.dim() > 0, "slice: cannot be applied to a 0-dim tensor.");
+  EMBER_CHECK(step > 0, "slice: step must be positive, got ", step);
+  int64_t d = wrap_dim(dim, self.dim(), "slice");
+  int64_t size = self.size(d);
+  int64_t start = start_opt.value_or(0), end = end_opt.value_or(size);
+  // Python slice clamping.
+  if (start < 0) start += size;
+  if (end < 0) end += size;
+  start = std::clamp<int64_t>(start, 0, size);
+  end = std::clamp<int64_t>(end, start, size);
+  DimVector sz(self.sizes()), st(self.strides());
+  int64_t offset = self.storage_offset() + start * st[d];
+  sz[d] = (end - start + step - 1) / step;
+  st[d] *= step;
+  return make_view(self, sz, st, offset);
+}
+
+Tensor unfold(const Tensor& self, int64_t dim, int64_t size, int64_t step) {
+  int64_t d = self.dim() == 0 ? 0 : wrap_dim(dim, self.dim(), "unfold");
+  int64_t cur = self.dim() == 0 ? 1 : self.size(d);
+  EMBER_CHECK(size <= cur, "unfold: maximum size for tensor at dimension ", d, " is ", cur, " but size is ", size);
+  EMBER_CHECK(step > 0, "unfold: step is ", step, " but must be > 0");
+  EMBER_CHECK(size >= 0, "unfold: size is ", size, " but must be >= 0");
+  DimVector sz(self.sizes()), st(self.strides());
+  if (self.dim() == 0) {
+    sz = {size};
+    st = {1};
+    return make_view(self, sz, st, self.storage_offset());
+  }
+  int64_t cur_stride = st[d];
+  sz[d] = (cur - size) / step + 1;
+  st[d] = cur_stride * step;
+  sz.push_back(size);
+  st.push_back(cur_stride);
+  return make_view(self, sz, st, self.storage_offset());
+}
+
+Tensor as_strided(const Tensor& self, IntArrayRef size, IntArrayRef stride, std::optional<int64_t> storage_offset) {
+  EMBER_CHECK(size.size() == stride.size(), "as_strided: mismatch in length of strides and shape (", shape_str(size),
+              " vs ", shape_str(stride), ")");
+  int64_t off = storage_offset.value_or(self.storage_offset());
+  EMBER_CHECK(off >= 0, "as_strided: Tensor: invalid storage offset ", off);
+  int64_t n = checked_numel(size, "as_strided");
+  int64_t max_index = off;
+  for (size_t i = 0; i < size.size(); ++i) {
+    EMBER_CHECK(stride[i] >= 0, "as_strided: negative strides are not supported, got ", shape_str(stride));
+    if (n > 0) max_index += (size[i] - 1) * stride[i];
+  }
+  const int64_t storage_elems = static_cast<int64_t>(self.impl()->storage()->nbytes() / self.itemsize());
+  EMBER_CHECK(n == 0 || max_index < storage_elems, "as_strided: setStorage: sizes ", shape_str(size), ", strides ",
+              shape_str(stride), ", storage offset ", off, " require a storage of ", max_index + 1,
+              " elements, but the storage has only ", storage_elems);
+  return make_view(self, size, stride, off);
+}
+
+Tensor diagonal(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) {
+  const int64_t nd = self.dim();
+  EMBER_CHECK(nd >= 2, "diagonal: expected a tensor with at least 2 dimensions, got ", nd);
+  int64_t a = wrap_dim(dim1, nd, "diagonal"), b = wrap_dim(dim2, nd, "diagonal");
+  EMBER_CHECK(a != b, "diagonal: dimensions cannot be identical ", dim1, ", ", dim2);
+  int64_t len, off = self.storage_offset();
+  if (offset >= 0) {
+    len = std::max<int64_t>(std::min(self.size(a), self.size(b) - offset), 0);
+    if (len > 0) off += offset * self.stride(b);
+  } else {
+    len = std::max<int64_t>(std::min(self.size(a) + offset, self.size(b)), 0);
+    if (len > 0) off -= offset * self.stride(a);
+  }
+  DimVector sz, st;
+  for (int64_t d = 0; d < nd; ++d)
+    if (d != a && d != b) {
+      sz.push_back(self.size(d));
+      st.push_back(self.stride(d));
+    }
+  sz.push_back(len);
+  st.push_back(self.stride(a) + self.stride(b));
+  return make_view(self, sz, st, off);
+}
+
+std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
+  EMBER_CHECK(self.dim() > 0, "split: expects at least a 1-dimensional tensor");
+  int64_t d = wrap_dim(dim, self.dim(), "split");
+  int64_t size = self.size(d);
+  EMBER_CHECK(split_size >= 0, "split: split_size expects a non-negative integer, got ", split_size);
+  EMBER_CHECK(split_size > 0 || size == 0, "split: split_size can only be 0 if dimension size is 0, but got dimension size of ", size);
+  int64_t n = split_size == 0 ? 1 : std::max<int64_t>((size + split_size - 1) / split_size, 1);
+  std::vector<Tensor> out;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t start = i * split_size;
+    out.push_back(narrow(self, d, start, std::min(split_size, size - start)));
+  }
+  return out;
+}
+
+std::vector<Tensor> split_with_sizes(const Tensor& self, IntArrayRef split_sizes, int64_t dim) {
+  EMBER_CHECK(self.dim() > 0, "split_with_sizes: expects at least a 1-dimensional tensor");
+  int64_t d = wrap_dim(dim, self.dim(), "split_with_sizes");
+  int64_t total = 0;
+  for (int64_t s : split_sizes) {
+    EMBER_CHECK(s >= 0, "split_with_sizes: expects split_sizes have only non-negative entries, but got split_sizes=",
+                shape_str(split_sizes));
+    total += s;
+  }
+  EMBER_CHECK(total == self.size(d), "split_with_sizes: expects split_sizes to sum exactly to ", self.size(d),
+              " (input tensor's size at dimension ", d, "), but got split_sizes=", shape_str(split_sizes));
+  std::vector<Tensor> out;
+  int64_t start = 0;
+  for (int64_t s : split_sizes) {
+    out.push_back(narrow(self, d, start, s));
+    start += s;
+  }
+  return out;
+}
+std::vector<Tensor> split(const Tensor& self, IntArrayRef sizes, int64_t dim) {
+  return split_with_sizes(self, sizes, dim);
+}
+
+std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {
+  EMBER_CHECK(self.dim() > 0, "chunk: expects at least a 1-dimensional tensor");
+  EMBER_CHECK(chunks > 0, "chunk: expects `chunks` to be greater than 0, got: ", chunks);
+  int64_t d = wrap_dim(dim, self.dim(), "chunk");
+  int64_t size = self.size(d);
+  int64_t split_size = (size + chunks - 1) / chunks;
+  if (split_size == 0 && size == 0) {
+    std::vector<int64_t> sizes(chunks, 0);
+    return split_with_sizes(self, sizes, d);
+  }
+  return split(self, split_size, d);
+}
+
+std::vector<Tensor> tensor_split(const Tensor& self, int64_t sections, int64_t dim) {
+  EMBER_CHECK(self.dim() > 0, "tensor_split: expected at least a 1-dimensional tensor");
+  EMBER_CHECK(sections > 0, "tensor_split: number of sections must be larger than 0, got ", sections);
+  int64_t d = wrap_dim(dim, self.dim(), "tensor_split");
+  int64_t size = self.size(d);
+  int64_t base = size / sections, extra = size % sections;
+  std::vector<Tensor> out;
+  int64_t start = 0;
+  for (int64_t i = 0; i < sections; ++i) {
+    int64_t len = base + (i < extra ? 1 : 0);
+    out.push_back(slice(self, d, start, start + len));
+    start += len;
+  }
+  return out;
+}
+
+std::vector<Tensor> unbind(const Tensor& self, int64_t dim) {
+  EMBER_CHECK(self.dim() > 0, "unbind: dimension specified as 0 but tensor has no dimensions");
+  int64_t d = wrap_dim(dim, self.dim(), "unbind");
+  std::vector<Tensor> out;
+  for (int64_t i = 0; i < self.size(d); ++i) out.push_back(select(self, d, i));
+  return out;
+}
+
+std::vector<int64_t> broadcast_shapes(ArrayRef<std::vector<int64_t>> shapes) {
+  DimVector out;
+  for (const auto& s : shapes) out = ember::broadcast_shapes(out, s, "broadcast_shapes");
+  return out.vec();
+}
+
+std::vector<Tensor> broadcast_tensors(TensorList tensors) {
+  DimVector shape;
+  for (const Tensor& t : tensors) shape = ember::broadcast_shapes(shape, t.sizes(), "broadcast_tensors");
+  std::vector<Tensor> out;
+  for (const Tensor& t : tensors) out.push_back(expand(t, shape));
+  return out;
+}
+
+// ---- Tensor methods ----------------------------------------------------------
+Tensor Tensor::view(IntArrayRef size) const { return ember::view(*this, size); }
+Tensor Tensor::view(ScalarType dt) const {
+  EMBER_CHECK(element_size() == ember::element_size(dt), "view: viewing a tensor of dtype ", dtype(),
+              " as dtype ", dt, " with a different element size is not supported");
+  Tensor v = make_view(*this, sizes(), strides(), storage_offset());
+  v.unsafeGetTensorImpl()->set_dtype(dt);
+  return v;
+}
+Tensor Tensor::view_as(const Tensor& o) const { return ember::view(*this, o.sizes()); }
+Tensor Tensor::reshape(IntArrayRef s) const { return ember::reshape(*this, s); }
+Tensor Tensor::reshape_as(const Tensor& o) const { return ember::reshape(*this, o.sizes()); }
+Tensor Tensor::flatten(int64_t s, int64_t e) const { return ember::flatten(*this, s, e); }
+Tensor Tensor::unflatten(int64_t d, IntArrayRef s) const { return ember::unflatten(*this, d, s); }
+Tensor Tensor::permute(IntArrayRef d) const { return ember::permute(*this, d); }
+Tensor Tensor::movedim(IntArrayRef s, IntArrayRef d) const { return ember::movedim(*this, s, d); }
+Tensor Tensor::transpose(int64_t a, int64_t b) const { return ember::transpose(*this, a, b); }
+Tensor Tensor::t() const { return ember::t(*this); }
+Tensor Tensor::mT() const {
+  EMBER_CHECK(dim() >= 2, "mT: tensor.mT is only supported on matrices or batches of matrices. Got ", dim(), "-D tensor.");
+  return ember::transpose(*this, -2, -1);
+}
+Tensor Tensor::expand(IntArrayRef s, bool) const { return ember::expand(*this, s); }
+Tensor Tensor::expand_as(const Tensor& o) const { return ember::expand(*this, o.sizes()); }
+Tensor Tensor::squeeze() const { return ember::squeeze(*this); }
+Tensor Tensor::squeeze(int64_t d) const { return ember::squeeze(*this, d); }
+Tensor Tensor::unsqueeze(int64_t d) const { return ember::unsqueeze(*this, d); }
+Tensor Tensor::narrow(int64_t d, int64_t s, int64_t l) const { return ember::narrow(*this, d, s, l); }
+Tensor Tensor::select(int64_t d, int64_t i) const { return ember::select(*this, d, i); }
+Tensor Tensor::slice(int64_t d, std::optional<int64_t> s, std::optional<int64_t> e, int64_t st) const {
+  return ember::slice(*this, d, s, e, st);
+}
+Tensor Tensor::unfold(int64_t d, int64_t s, int64_t st) const { return ember::unfold(*this, d, s, st); }
+Tensor Tensor::as_strided(IntArrayRef s, IntArrayRef st, std::optional<int64_t> o) const {
+  return ember::as_strided(*this, s, st, o);
+}
+Tensor Tensor::diagonal(int64_t o, int64_t a, int64_t b) const { return ember::diagonal(*this, o, a, b); }
+std::vector<Tensor> Tensor::split(int64_t s, int64_t d) const { return ember::split(*this, s, d); }
+std::vector<Tensor> Tensor::split(IntArrayRef s, int64_t d) const { return ember::split_with_sizes(*this, s, d); }
+std::vector<Tensor> Tensor::split_with_sizes(IntArrayRef s, int64_t d) const {
+  return ember::split_with_sizes(*this, s, d);
+}
+std::vector<Tensor> Tensor::chunk(int64_t c, int64_t d) const { return ember::chunk(*this, c, d); }
+std::vector<Tensor> Tensor::unbind(int64_t d) const { return ember::unbind(*this, d); }
+
+namespace {
+Tensor& set_geometry_from(Tensor& self, const Tensor& v) {
+  self.unsafeGetTensorImpl()->set_geometry(v.sizes(), v.strides(), v.storage_offset());
+  return self;
+}
+}  // namespace
+Tensor& Tensor::squeeze_() { return set_geometry_from(*this, ember::squeeze(*this)); }
+Tensor& Tensor::squeeze_(int64_t d) { return set_geometry_from(*this, ember::squeeze(*this, d)); }
+Tensor& Tensor::unsqueeze_(int64_t d) { return set_geometry_from(*this, ember::unsqueeze(*this, d)); }
+Tensor& Tensor::transpose_(int64_t a, int64_t b) { return set_geometry_from(*this, ember::transpose(*this, a, b)); }
+Tensor& Tensor::t_() { return set_geometry_from(*this, ember::t(*this)); }
+Tensor& Tensor::as_strided_(IntArrayRef s, IntArrayRef st, std::optional<int64_t> o) {
+  return set_geometry_from(*this, ember::as_strided(*this, s, st, o));
+}
+Tensor& Tensor::resize_(IntArrayRef size) {
+  int64_t n = checked_numel(size, "resize_");
+  size_t need = static_cast<size_t>(n + storage_offset()) * itemsize();
+  if (need > impl()->storage()->nbytes()) {
+    // Grow: new storage with the old contents copied over (row-major prefix).
+    Storage s = StorageImpl::allocate(need);
+    Tensor old = contiguous();
+    std::memcpy(static_cast<char*>(s->data()) + storage_offset() * itemsize(), old.data_ptr(),
+                std::min(old.nbytes(), need - storage_offset() * itemsize()));
+    unsafeGetTensorImpl()->set_storage(std::move(s));
+  }
+  unsafeGetTensorImpl()->set_geometry(size, contiguous_strides(size), storage_offset());
+  return *this;
+}
+
+Tensor Tensor::operator[](int64_t index) const { return ember::select(*this, 0, index); }
+
+}  // namespace ember
