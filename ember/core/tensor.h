@@ -91,6 +91,7 @@ class Tensor {
   // ---- conversion and copies (ops/copy.cpp) --------------------------------
   Tensor to(ScalarType t, bool non_blocking = false, bool copy = false) const;
   Tensor to(Device d, bool non_blocking = false, bool copy = false) const;
+  Tensor to(DeviceType d, bool non_blocking = false, bool copy = false) const { return to(Device(d), non_blocking, copy); }
   Tensor to(Device d, ScalarType t, bool non_blocking = false, bool copy = false) const;
   Tensor to(const TensorOptions& o, bool non_blocking = false, bool copy = false) const;
   Tensor to(const Tensor& other, bool non_blocking = false, bool copy = false) const;

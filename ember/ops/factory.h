@@ -39,14 +39,14 @@ Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, const std::
                  const TensorOptions& options = {});
 
 // Nested braces of numbers: tensor({{1, 2}, {3, 4}}). Like LibTorch, C++ `int`
-// gives int32, `int64_t` int64, `double` the default float dtype, `bool` bool.
+// and `int64_t` give int64, `double` the default float dtype, `float` float32, `bool` bool.
 class TensorDataContainer {
  public:
   TensorDataContainer(bool v) : TensorDataContainer(Scalar(v), kBool) {}                   // NOLINT
   TensorDataContainer(uint8_t v) : TensorDataContainer(Scalar(v), kByte) {}                // NOLINT
   TensorDataContainer(int8_t v) : TensorDataContainer(Scalar(v), kChar) {}                 // NOLINT
   TensorDataContainer(int16_t v) : TensorDataContainer(Scalar(v), kShort) {}               // NOLINT
-  TensorDataContainer(int32_t v) : TensorDataContainer(Scalar(v), kInt) {}                 // NOLINT
+  TensorDataContainer(int32_t v) : TensorDataContainer(Scalar(v), kLong) {}                // NOLINT
   TensorDataContainer(long v) : TensorDataContainer(Scalar(int64_t(v)), kLong) {}          // NOLINT
   TensorDataContainer(long long v) : TensorDataContainer(Scalar(int64_t(v)), kLong) {}     // NOLINT
   TensorDataContainer(float v) : TensorDataContainer(Scalar(v), kFloat) {}                 // NOLINT

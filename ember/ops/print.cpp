@@ -81,6 +81,14 @@ Format choose_format(std::ostream& os, const double* p, int64_t n) {
   return f;
 }
 
+// The common scale factor is printed in the default float format ("0.001 *").
+void print_scale(std::ostream& os, double scale) {
+  auto flags = os.flags();
+  os.unsetf(std::ios_base::floatfield);
+  os << scale << " *\n";
+  os.flags(flags);
+}
+
 void print_indent(std::ostream& os, int64_t indent) {
   for (int64_t i = 0; i < indent; ++i) os << ' ';
 }
@@ -96,11 +104,11 @@ void print_matrix(std::ostream& os, const Tensor& m, int64_t linesize, int64_t i
     int64_t last = std::min(first + per_line, cols) - 1;
     if (per_line < cols) {
       if (first != 0) os << '\n';
-      os << "Columns " << first + 1 << " to " << last + 1 << '\n';
+      os << "Columns " << first + 1 << " to " << last + 1;  // LibTorch puts no newline here
       print_indent(os, indent);
     }
     if (f.scale != 1) {
-      os << f.scale << " *\n";
+      print_scale(os, f.scale);
       print_indent(os, indent);
     }
     for (int64_t r = 0; r < rows; ++r) {
@@ -166,7 +174,7 @@ std::ostream& print(std::ostream& os, const Tensor& t, int64_t linesize) {
     if (d.numel() > 0) {
       const double* p = d.data_ptr<double>();
       Format f = choose_format(os, p, d.numel());
-      if (f.scale != 1) os << f.scale << " *\n";
+      if (f.scale != 1) print_scale(os, f.scale);
       for (int64_t i = 0; i < d.size(0); ++i) os << std::setw(f.width) << p[i] / f.scale << '\n';
     }
     os << "[ " << t.toString() << "{" << d.size(0) << "}";
