@@ -1,8 +1,14 @@
 #pragma once
 // Umbrella header: the whole public API of Ember.
+#include "ember/autograd/anomaly_mode.h"
+#include "ember/autograd/backward.h"
+#include "ember/autograd/custom_function.h"
+#include "ember/autograd/grad_mode.h"
+#include "ember/autograd/node.h"
 #include "ember/core/allocator.h"
 #include "ember/core/dispatch.h"
 #include "ember/core/error.h"
+#include "ember/core/ivalue.h"
 #include "ember/core/parallel.h"
 #include "ember/core/shape.h"
 #include "ember/core/tensor.h"

@@ -1,5 +1,6 @@
 #include "ember/autograd/autograd_meta.h"
 
+#include "ember/autograd/accumulate_grad.h"
 #include "ember/ops/view.h"
 
 namespace ember {
@@ -11,35 +12,78 @@ AutogradMeta& materialize_meta(const Tensor& t) {
   return *static_cast<AutogradMeta*>(impl->autograd_meta());
 }
 
+std::shared_ptr<Node> grad_accumulator(const Tensor& t) {
+  AutogradMeta* m = get_meta(t);
+  if (m == nullptr || !m->requires_grad) return nullptr;
+  std::lock_guard<std::mutex> g(m->mu);
+  if (auto acc = m->grad_accumulator.lock()) return acc;
+  auto acc = std::make_shared<AccumulateGrad>(t);
+  m->grad_accumulator = acc;
+  return acc;
+}
+
+Edge gradient_edge(const Tensor& t) {
+  AutogradMeta* m = get_meta(t);
+  if (m == nullptr) return Edge();
+  if (m->grad_fn) return Edge(m->grad_fn, m->output_nr);
+  if (m->requires_grad) return Edge(grad_accumulator(t), 0);
+  return Edge();
+}
+
+void set_history(const Tensor& t, const std::shared_ptr<Node>& fn) {
+  AutogradMeta& m = materialize_meta(t);
+  m.grad_fn = fn;
+  m.output_nr = fn->add_input_metadata(t);
+  m.requires_grad = false;
+}
+
 }  // namespace autograd
 
+using autograd::get_meta;
+
 bool Tensor::requires_grad() const {
-  auto* m = autograd::get_meta(*this);
-  return m != nullptr && m->requires_grad;
+  auto* m = get_meta(*this);
+  return m != nullptr && (m->requires_grad || m->grad_fn != nullptr);
 }
 
 Tensor& Tensor::requires_grad_(bool r) {
-  EMBER_CHECK(!r || is_floating_point() || is_complex(), "requires_grad_: only Tensors of floating point and complex dtype can require gradients (got ",
-              dtype(), ")");
-  if (!r && autograd::get_meta(*this) == nullptr) return *this;
+  EMBER_CHECK(!r || is_floating_point() || is_complex(),
+              "requires_grad_: only Tensors of floating point and complex dtype can require gradients (got ", dtype(),
+              ")");
+  auto* m = get_meta(*this);
+  if (m && m->grad_fn) {
+    EMBER_CHECK(r, "requires_grad_: you can only change requires_grad flags of leaf variables. If you want to use a "
+                   "computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
+    return *this;
+  }
+  if (!r && m == nullptr) return *this;
   autograd::materialize_meta(*this).requires_grad = r;
   return *this;
 }
 
 const Tensor& Tensor::grad() const {
   static const Tensor kUndefined;
-  auto* m = autograd::get_meta(*this);
-  return m ? m->grad : kUndefined;
+  auto* m = get_meta(*this);
+  if (m == nullptr) return kUndefined;
+  if (m->grad_fn) return m->retained_grad ? *m->retained_grad : kUndefined;
+  return m->grad;
 }
 
 Tensor& Tensor::mutable_grad() const { return autograd::materialize_meta(*this).grad; }
 
-bool Tensor::is_leaf() const { return true; }
+bool Tensor::is_leaf() const {
+  auto* m = get_meta(*this);
+  return m == nullptr || m->grad_fn == nullptr;
+}
 
 Tensor Tensor::detach() const { return ops::make_view(*this, sizes(), strides(), storage_offset()); }
 
 Tensor& Tensor::detach_() {
-  if (auto* m = autograd::get_meta(*this)) m->requires_grad = false;
+  if (auto* m = get_meta(*this)) {
+    m->grad_fn.reset();
+    m->requires_grad = false;
+    m->output_nr = 0;
+  }
   return *this;
 }
 

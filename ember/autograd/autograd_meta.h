@@ -1,14 +1,27 @@
 #pragma once
-// Per-tensor autograd state, stored in TensorImpl's autograd slot. For now it
-// holds requires_grad and .grad; the engine (graph nodes, hooks, version
-// checks) is built on it by the autograd issue.
+// Per-tensor autograd state, stored in TensorImpl's autograd slot.
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "ember/autograd/node.h"
 #include "ember/core/tensor.h"
 
 namespace ember::autograd {
 
 struct AutogradMeta : AutogradMetaBase {
-  bool requires_grad = false;
+  bool requires_grad = false;  // set on leaves; non-leaves require grad through grad_fn
+  bool retains_grad = false;
   Tensor grad;
+  std::shared_ptr<Node> grad_fn;         // non-leaf: the node that produced this tensor
+  std::weak_ptr<Node> grad_accumulator;  // leaf: its AccumulateGrad, created lazily
+  uint32_t output_nr = 0;                // which output of grad_fn this tensor is
+  std::vector<std::function<Tensor(const Tensor&)>> leaf_hooks;  // register_hook on a leaf
+  // retain_grad() on a non-leaf: a slot the grad_fn's hook writes into (shared,
+  // so the hook need not own the tensor and no reference cycle forms).
+  std::shared_ptr<Tensor> retained_grad;
+  std::mutex mu;                         // guards grad_accumulator creation and .grad updates
 };
 
 // The tensor's meta, created on first use.
@@ -17,5 +30,13 @@ AutogradMeta& materialize_meta(const Tensor& t);
 inline AutogradMeta* get_meta(const Tensor& t) {
   return static_cast<AutogradMeta*>(t.unsafeGetTensorImpl()->autograd_meta());
 }
+
+// The edge a gradient for `t` must flow along: (grad_fn, output_nr) for
+// non-leaves, (AccumulateGrad, 0) for leaves that require grad, invalid otherwise.
+Edge gradient_edge(const Tensor& t);
+// Makes `t` the output number `output_nr` of `fn` (records its metadata on fn).
+void set_history(const Tensor& t, const std::shared_ptr<Node>& fn);
+// The leaf's AccumulateGrad node, created on first use.
+std::shared_ptr<Node> grad_accumulator(const Tensor& t);
 
 }  // namespace ember::autograd

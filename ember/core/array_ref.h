@@ -29,8 +29,12 @@ class ArrayRef {
   constexpr ArrayRef(const std::array<T, N>& a) : data_(a.data()), size_(N) {}  // NOLINT
   template <size_t N>
   constexpr ArrayRef(const T (&a)[N]) : data_(a), size_(N) {}  // NOLINT
+  // Like c10::ArrayRef, valid for the full-expression that builds the list.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winit-list-lifetime"
   constexpr ArrayRef(const std::initializer_list<T>& il)  // NOLINT
       : data_(il.begin() == il.end() ? nullptr : il.begin()), size_(il.size()) {}
+#pragma GCC diagnostic pop
 
   constexpr const T* begin() const { return data_; }
   constexpr const T* end() const { return data_ + size_; }

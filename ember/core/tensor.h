@@ -3,7 +3,10 @@
 // thin forwarder to a free function in ember/ops (one place per op); the
 // sections below say which file implements each family.
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
+#include <type_traits>
 #include <ostream>
 #include <string_view>
 #include <tuple>
@@ -361,15 +364,39 @@ class Tensor {
   Tensor addmv(const Tensor& mat, const Tensor& vec, const Scalar& beta = 1, const Scalar& alpha = 1) const;
   Tensor addr(const Tensor& v1, const Tensor& v2, const Scalar& beta = 1, const Scalar& alpha = 1) const;
 
-  // ---- autograd state (autograd/autograd_meta.cpp; the engine is issue 3) ----
+  // ---- autograd (autograd/autograd_meta.cpp, autograd/backward.cpp) --------
   bool requires_grad() const;
   Tensor& requires_grad_(bool requires_grad = true);
   void set_requires_grad(bool r) { requires_grad_(r); }
+  // The leaf's accumulated gradient, or a non-leaf's retained one (retain_grad()).
   const Tensor& grad() const;
   Tensor& mutable_grad() const;
   bool is_leaf() const;
+  uint32_t output_nr() const;
+  // The node that produced this tensor (null for leaves), e.g. grad_fn()->name() == "MulBackward0".
+  const std::shared_ptr<autograd::Node>& grad_fn() const;
   Tensor detach() const;
   Tensor& detach_();
+  void retain_grad() const;
+  bool retains_grad() const;
+  // Runs backward from this tensor; `gradient` defaults to 1 for one-element tensors.
+  void backward(const Tensor& gradient = {}, std::optional<bool> retain_graph = std::nullopt,
+                bool create_graph = false, std::optional<TensorList> inputs = std::nullopt) const;
+  // Hook on this tensor's gradient; it may return a replacement (or nothing / undefined).
+  template <typename F>
+  unsigned register_hook(F&& hook) const {
+    if constexpr (std::is_void_v<std::invoke_result_t<F, Tensor>>) {
+      return register_hook_impl([h = std::forward<F>(hook)](const Tensor& g) {
+        h(g);
+        return Tensor();
+      });
+    } else {
+      return register_hook_impl(std::function<Tensor(const Tensor&)>(std::forward<F>(hook)));
+    }
+  }
+  unsigned register_hook_impl(std::function<Tensor(const Tensor&)> hook) const;
+  Tensor data() const { return detach(); }
+  Tensor variable_data() const { return detach(); }
 
  private:
   // Metadata access on an undefined tensor raises instead of dereferencing null.

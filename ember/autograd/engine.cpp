@@ -1,0 +1,198 @@
+// Note [Engine]
+// A PyTorch-shaped engine, small enough to read in one sitting:
+//  1. compute_dependencies: count, for every node reachable from the roots,
+//     how many gradients will flow into it.
+//  2. A ready queue ordered by sequence number (newest node first; leaves'
+//     AccumulateGrad first of all) holds nodes whose gradients are complete.
+//  3. evaluate: pre-hooks, apply, post-hooks; then each output gradient is
+//     validated against the receiving node's input metadata (sum_to for
+//     broadcasts, dtype cast) and added into that node's input buffer, which
+//     *is* the sum of its incoming gradients; a node whose count reaches zero
+//     becomes ready.
+// Everything runs on the calling thread: independent graphs can run backward
+// concurrently from different threads, and a backward() called inside a node
+// (checkpointing) simply runs a nested engine call on the same thread.
+#include "ember/autograd/engine.h"
+
+#include <queue>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "ember/autograd/anomaly_mode.h"
+#include "ember/autograd/grad_mode.h"
+#include "ember/core/shape.h"
+
+namespace ember::autograd {
+
+namespace {
+
+struct InputBuffer {
+  variable_list grads;
+  void add(size_t pos, Tensor g) {
+    if (grads.size() <= pos) grads.resize(pos + 1);
+    Tensor& slot = grads[pos];
+    if (!slot.defined()) {
+      slot = std::move(g);
+    } else {
+      slot = slot.add(g);  // out of place: either operand may be referenced elsewhere
+    }
+  }
+};
+
+struct ReadyItem {
+  std::shared_ptr<Node> fn;
+  InputBuffer buffer;
+};
+struct ByNewest {
+  bool operator()(const ReadyItem& a, const ReadyItem& b) const { return a.fn->sequence_nr() < b.fn->sequence_nr(); }
+};
+
+// Sums `g` over the dims that broadcasting expanded, giving `shape`.
+Tensor sum_to(const Tensor& g, IntArrayRef shape) {
+  const int64_t lead = g.dim() - static_cast<int64_t>(shape.size());
+  DimVector dims;
+  for (int64_t d = 0; d < g.dim(); ++d)
+    if (d < lead || (shape[d - lead] == 1 && g.size(d) != 1)) dims.push_back(d);
+  Tensor r = dims.empty() ? g : g.sum(dims, /*keepdim=*/true);
+  return lead > 0 || !r.sizes().equals(shape) ? r.view(shape) : r;
+}
+
+// Reduces a gradient to the shape its receiver expects (undoing broadcasting) and its dtype.
+Tensor validate_grad(Tensor g, const Node& fn, const InputMetadata& meta, size_t i) {
+  if (meta.dtype == ScalarType::Undefined) return g;
+  if (!g.sizes().equals(meta.shape)) {
+    DimVector b = broadcast_shapes(meta.shape, g.sizes(), "backward");
+    EMBER_CHECK(b.ref().equals(g.sizes()), "backward: function ", fn.name(), " returned an invalid gradient at index ",
+                i, " - got ", shape_str(g.sizes()), " but expected shape compatible with ", shape_str(meta.shape));
+    g = sum_to(g, meta.shape);
+  }
+  if (g.dtype() != meta.dtype) g = g.to(meta.dtype);
+  return g;
+}
+
+std::unordered_map<Node*, int> compute_dependencies(Node* root) {
+  std::unordered_map<Node*, int> deps;
+  std::unordered_set<Node*> seen{root};
+  std::vector<Node*> stack{root};
+  while (!stack.empty()) {
+    Node* n = stack.back();
+    stack.pop_back();
+    for (const Edge& e : n->next_edges()) {
+      if (!e.is_valid()) continue;
+      Node* f = e.function.get();
+      deps[f]++;
+      if (seen.insert(f).second) stack.push_back(f);
+    }
+  }
+  return deps;
+}
+
+// Nodes that lie on a path to one of `targets` (only those run in autograd::grad).
+std::unordered_set<Node*> needed_nodes(Node* root, const std::unordered_set<Node*>& targets) {
+  // Iterative post-order: a node is needed when it is a target or any child is needed.
+  std::unordered_set<Node*> needed, done;
+  std::vector<std::pair<Node*, size_t>> stack{{root, 0}};
+  std::unordered_set<Node*> on_stack{root};
+  while (!stack.empty()) {
+    auto& [n, idx] = stack.back();
+    if (idx < n->next_edges().size()) {
+      const Edge& e = n->next_edges()[idx++];
+      Node* f = e.function.get();
+      if (f && !done.count(f) && !on_stack.count(f)) {
+        stack.emplace_back(f, 0);
+        on_stack.insert(f);
+      }
+      continue;
+    }
+    bool need = targets.count(n) != 0;
+    for (const Edge& e : n->next_edges())
+      if (e.function && needed.count(e.function.get())) need = true;
+    if (need) needed.insert(n);
+    done.insert(n);
+    on_stack.erase(n);
+    stack.pop_back();
+  }
+  return needed;
+}
+
+}  // namespace
+
+variable_list execute(const edge_list& roots, const variable_list& grads, bool keep_graph, bool create_graph,
+                      const edge_list& outputs) {
+  EMBER_CHECK(roots.size() == grads.size(), "backward: got ", roots.size(), " roots but ", grads.size(), " gradients");
+  AutoGradMode grad_mode(create_graph);
+  auto root = std::make_shared<GraphRoot>(roots, grads);
+  auto deps = compute_dependencies(root.get());
+
+  // For autograd::grad: which (node, input_nr) pairs to capture, and which nodes must run.
+  const bool capture_mode = !outputs.empty();
+  std::unordered_map<Node*, std::vector<std::pair<uint32_t, size_t>>> captures;
+  std::unordered_set<Node*> needed;
+  variable_list captured(outputs.size());
+  if (capture_mode) {
+    std::unordered_set<Node*> targets;
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      if (!outputs[i].is_valid()) continue;
+      captures[outputs[i].function.get()].emplace_back(outputs[i].input_nr, i);
+      targets.insert(outputs[i].function.get());
+    }
+    needed = needed_nodes(root.get(), targets);
+  }
+
+  std::unordered_map<Node*, InputBuffer> not_ready;
+  std::priority_queue<ReadyItem, std::vector<ReadyItem>, ByNewest> ready;
+  ready.push({root, {}});
+  const bool anomaly = AnomalyMode::is_enabled();
+
+  while (!ready.empty()) {
+    ReadyItem item = std::move(const_cast<ReadyItem&>(ready.top()));
+    ready.pop();
+    Node* fn = item.fn.get();
+    variable_list inputs = std::move(item.buffer.grads);
+    if (inputs.size() < fn->num_inputs()) inputs.resize(fn->num_inputs());
+
+    if (capture_mode) {
+      if (auto it = captures.find(fn); it != captures.end())
+        for (auto [input_nr, out_idx] : it->second)
+          if (input_nr < inputs.size()) captured[out_idx] = inputs[input_nr];
+      // Only nodes on a path to a captured edge run; the captured nodes
+      // themselves (e.g. a leaf's AccumulateGrad) do not, so autograd::grad
+      // never touches .grad. Skipped nodes only feed other skipped nodes.
+      bool leads_further = fn == root.get();
+      for (const Edge& e : fn->next_edges())
+        if (e.function && needed.count(e.function.get())) leads_further = true;
+      if (!leads_further) continue;
+    }
+
+    bool any_defined = false;
+    for (const Tensor& g : inputs) any_defined |= g.defined();
+    variable_list outs;
+    if (any_defined || fn == root.get()) {
+      if (anomaly) {
+        outs = run_with_anomaly_check(*fn, std::move(inputs));
+      } else {
+        outs = (*fn)(std::move(inputs));
+      }
+      if (!keep_graph) fn->release_variables();
+    }
+    const size_t n_out = fn->num_outputs();
+    EMBER_CHECK(outs.empty() || outs.size() == n_out, "backward: function ", fn->name(),
+                " returned an incorrect number of gradients (expected ", n_out, ", got ", outs.size(), ")");
+
+    for (size_t i = 0; i < n_out; ++i) {
+      const Edge& e = fn->next_edge(i);
+      if (!e.is_valid()) continue;
+      Node* next = e.function.get();
+      InputBuffer& buf = not_ready[next];
+      if (i < outs.size() && outs[i].defined())
+        buf.add(e.input_nr, validate_grad(std::move(outs[i]), *fn, next->input_metadata(e.input_nr), i));
+      if (--deps[next] == 0) {
+        ready.push({e.function, std::move(buf)});
+        not_ready.erase(next);
+      }
+    }
+  }
+  return captured;
+}
+
+}  // namespace ember::autograd

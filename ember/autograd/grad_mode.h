@@ -1,0 +1,44 @@
+#pragma once
+// Grad mode: whether ops record the backward graph. Thread-local, as in PyTorch.
+namespace ember {
+
+struct GradMode {
+  static bool is_enabled();
+  static void set_enabled(bool enabled);
+};
+
+// Sets grad mode for a scope and restores the previous mode on exit.
+class AutoGradMode {
+ public:
+  explicit AutoGradMode(bool enabled) : prev_(GradMode::is_enabled()) { GradMode::set_enabled(enabled); }
+  ~AutoGradMode() { GradMode::set_enabled(prev_); }
+  AutoGradMode(const AutoGradMode&) = delete;
+  AutoGradMode& operator=(const AutoGradMode&) = delete;
+
+ private:
+  bool prev_;
+};
+
+struct NoGradGuard : AutoGradMode {
+  NoGradGuard() : AutoGradMode(false) {}
+};
+struct EnableGradGuard : AutoGradMode {
+  EnableGradGuard() : AutoGradMode(true) {}
+};
+
+// Inference mode: no graph recording in the scope. Ember has no separate
+// "inference tensor" kind, so this is a grad-mode guard with LibTorch's name.
+class InferenceMode {
+ public:
+  explicit InferenceMode(bool enabled = true) : guard_(!enabled) {}
+  static bool is_enabled();
+
+ private:
+  AutoGradMode guard_;
+};
+
+namespace autograd {
+using ember::GradMode;
+}  // namespace autograd
+
+}  // namespace ember

@@ -1,0 +1,53 @@
+#include "ember/autograd/node.h"
+
+#include <atomic>
+
+namespace ember::autograd {
+
+uint64_t next_sequence_nr() {
+  // Global and monotonic: a node created later (by any thread) runs earlier in backward.
+  static std::atomic<uint64_t> counter{0};
+  return counter.fetch_add(1, std::memory_order_relaxed);
+}
+
+uint32_t Node::add_input_metadata(const Tensor& t) {
+  input_metadata_.push_back({DimVector(t.sizes()), t.dtype()});
+  return static_cast<uint32_t>(input_metadata_.size() - 1);
+}
+
+uint32_t Node::add_input_metadata_undefined() {
+  input_metadata_.push_back({DimVector(), ScalarType::Undefined});
+  return static_cast<uint32_t>(input_metadata_.size() - 1);
+}
+
+void Node::add_tensor_pre_hook(uint32_t output_nr, std::function<Tensor(const Tensor&)> h) {
+  tensor_pre_hooks_.emplace_back(output_nr, std::move(h));
+}
+
+void Node::add_retain_grad_hook(uint32_t output_nr, std::function<void(const Tensor&)> h) {
+  retain_grad_hooks_.emplace_back(output_nr, std::move(h));
+}
+
+variable_list Node::operator()(variable_list&& grads) {
+  for (auto& [nr, hook] : tensor_pre_hooks_) {
+    if (nr < grads.size() && grads[nr].defined()) {
+      Tensor r = hook(grads[nr]);
+      if (r.defined()) grads[nr] = r;
+    }
+  }
+  for (auto& [nr, hook] : retain_grad_hooks_)
+    if (nr < grads.size() && grads[nr].defined()) hook(grads[nr]);
+  for (auto& hook : pre_hooks_) {
+    variable_list r = hook(grads);
+    if (!r.empty()) grads = std::move(r);
+  }
+  variable_list inputs_for_post = post_hooks_.empty() ? variable_list() : grads;
+  variable_list out = apply(std::move(grads));
+  for (auto& hook : post_hooks_) {
+    variable_list r = hook(out, inputs_for_post);
+    if (!r.empty()) out = std::move(r);
+  }
+  return out;
+}
+
+}  // namespace ember::autograd

@@ -1,0 +1,50 @@
+#include "ember/autograd/saved_variable.h"
+
+#include "ember/autograd/autograd_meta.h"
+#include "ember/ops/view.h"
+
+namespace ember::autograd {
+
+SavedVariable::SavedVariable(const Tensor& t, bool is_output) : is_output_(is_output) {
+  if (!t.defined()) return;
+  saved_version_ = t._version();
+  if (is_output) {
+    AutogradMeta* m = get_meta(t);
+    if (m && m->grad_fn) {
+      grad_fn_ = m->grad_fn;
+      output_nr_ = m->output_nr;
+    }
+    data_ = ops::make_view(t, t.sizes(), t.strides(), t.storage_offset());
+  } else {
+    data_ = t;
+  }
+}
+
+Tensor SavedVariable::unpack(const Node* saved_for) const {
+  if (!data_.defined()) {
+    EMBER_CHECK(!was_released_, "Trying to backward through the graph a second time (or directly access saved tensors "
+                "after they have already been freed). Saved intermediate values of the graph are freed when you call "
+                ".backward() or autograd.grad(). Specify retain_graph=true if you need to backward through the graph a "
+                "second time or if you need to access saved tensors after calling backward.",
+                saved_for ? str(" (node: ", saved_for->name(), ")") : std::string());
+    return Tensor();
+  }
+  EMBER_CHECK(data_._version() == saved_version_,
+              "one of the variables needed for gradient computation has been modified by an inplace operation: [",
+              data_.toString(), " ", shape_str(data_.sizes()), "]",
+              saved_for ? str(", which is needed by ", saved_for->name()) : std::string(), ", is at version ",
+              data_._version(), "; expected version ", saved_version_,
+              " instead. Hint: the operation that modified it ran after the forward op saved it; use .clone() before "
+              "the in-place op or make it out-of-place.");
+  if (!is_output_) return data_;
+  auto fn = grad_fn_.lock();
+  if (!fn) return data_;
+  // Rebuild "the output of fn" so gradients of this tensor flow into fn (double backward).
+  Tensor t = ops::make_view(data_, data_.sizes(), data_.strides(), data_.storage_offset());
+  AutogradMeta& m = materialize_meta(t);
+  m.grad_fn = fn;
+  m.output_nr = output_nr_;
+  return t;
+}
+
+}  // namespace ember::autograd
