@@ -85,6 +85,13 @@ template <typename Kernel>
 Tensor run_elementwise(const char* op, ArrayRef<Tensor> inputs, IntArrayRef shape, ScalarType rt, Tensor* out,
                        bool inplace, const Kernel& kernel) {
   Tensor r = ops::make_out(out, shape, rt, op, inplace);
+  if (out != nullptr && out->defined()) {
+    for (int64_t d = 0; d < out->dim(); ++d)
+      EMBER_CHECK(out->stride(d) != 0 || out->size(d) <= 1, op,
+                  ": unsupported operation: more than one element of the written-to tensor (shape ",
+                  shape_str(out->sizes()), ", strides ", shape_str(out->strides()),
+                  ") refers to a single memory location; clone() it first");
+  }
   bool alias = false;
   for (const Tensor& in : inputs) alias = alias || unsafe_alias(r, in);
   Tensor target = alias ? empty(shape, TensorOptions(rt)) : r;

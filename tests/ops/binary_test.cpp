@@ -345,6 +345,17 @@ TEST(BinaryGolden, TernaryInplaceAndOut) {
   }
 }
 
+TEST(BinaryGolden, ClampNanPropagation) {
+  const Golden& g = golden();
+  Tensor x = g["clampnan:x"], lo = g["clampnan:lo"], hi = g["clampnan:hi"];
+  EXPECT_TENSOR_EQ(clamp(x, lo, hi), g["clampnan:tt"]);
+  EXPECT_TENSOR_EQ(clamp(x, lo), g["clampnan:t_min"]);
+  EXPECT_TENSOR_EQ(clamp(x, std::nullopt, hi), g["clampnan:t_max"]);
+  EXPECT_TENSOR_EQ(clamp(x, 0.0, 2.0), g["clampnan:s"]);
+  EXPECT_TENSOR_EQ(clamp(x, NAN, 2.0), g["clampnan:s_nanmin"]);
+  EXPECT_TENSOR_EQ(clamp_max(x, NAN), g["clampnan:s_nanmax"]);
+}
+
 TEST(BinaryGolden, UnaryOperators) {
   const Golden& g = golden();
   for (const std::string& name : cases_with_role("unop:", {"out", "error"})) {
@@ -391,6 +402,12 @@ TEST(BinaryLayout, NonContiguousOutAndAliasing) {
   Tensor y = g["alias:a"].clone();
   add_out(y, y, y.t());
   EXPECT_TENSOR_CLOSE(y, g["alias:out"]);
+
+  // An output whose elements share memory cannot be written elementwise.
+  Tensor row = zeros({3});
+  Tensor expanded = row.expand({2, 3});
+  EXPECT_EMBER_ERROR(expanded.add_(ones({2, 3})), "add", "more than one element");
+  EXPECT_EMBER_ERROR(add_out(expanded, ones({2, 3}), ones({2, 3})), "add", "more than one element");
 
   // Expanded (stride-0) and sliced inputs.
   Tensor v = g["mul:vec:float64:b"];  // [3]

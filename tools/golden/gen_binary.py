@@ -232,6 +232,21 @@ for dt in TERNARY_DT:
         W.add(name + ":t2", t2)
         record(name, lambda a, b, c: f(a, b, c, value=2), x, t1, t2)
 
+# clamp NaN propagation: NaN in self or in either bound gives NaN.
+nan = float("nan")
+x = torch.tensor([[nan, 1.0, 5.0, -5.0], [0.5, nan, 2.0, -1.0]])
+lo = torch.tensor([[0.0], [nan]])
+hi = torch.tensor([2.0, 2.0, nan, 3.0])
+W.add("clampnan:x", x)
+W.add("clampnan:lo", lo)
+W.add("clampnan:hi", hi)
+W.add("clampnan:tt", torch.clamp(x, lo, hi))
+W.add("clampnan:t_min", torch.clamp(x, lo))
+W.add("clampnan:t_max", torch.clamp(x, None, hi))
+W.add("clampnan:s", torch.clamp(x, 0.0, 2.0))
+W.add("clampnan:s_nanmin", torch.clamp(x, nan, 2.0))
+W.add("clampnan:s_nanmax", torch.clamp_max(x, nan))
+
 # ---- unary operators (-x, ~x, !x), aliasing, allclose / equal ---------------------------
 for dt in MAIN:
     x = sample([2, 3], dt, "x", "a")
