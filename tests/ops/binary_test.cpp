@@ -3,6 +3,7 @@
 // non-contiguous, empty, NaN/inf specials, integer division by zero), the
 // out= and in-place variants, operators, and the error messages.
 #include <functional>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -426,6 +427,25 @@ TEST(BinaryLayout, EmptyAndZeroDim) {
   EXPECT_EQ(z.dim(), 0);
   EXPECT_EQ(z.dtype(), kFloat);
   EXPECT_DOUBLE_EQ(z.item<double>(), 7.5);
+}
+
+// Where C++ leaves integer results undefined, Ember follows current PyTorch
+// (see Note [Shift amounts] in kernels/cpu/binary_kernels.cpp): shifting by
+// >= the bit width or a negative amount gives 0 (left) or the sign fill
+// (right). torch 1.13, which the golden file comes from, still has the UB.
+TEST(BinaryIntegerEdges, ShiftsOutOfRangeAndMinOverMinusOne) {
+  Tensor a = tensor({int64_t(3), int64_t(-7)});
+  Tensor big = tensor({int64_t(70), int64_t(-1)});
+  EXPECT_TENSOR_EQ(bitwise_left_shift(a, big), tensor({int64_t(0), int64_t(0)}));
+  EXPECT_TENSOR_EQ(bitwise_right_shift(a, big), tensor({int64_t(0), int64_t(-1)}));
+  EXPECT_TENSOR_EQ(bitwise_right_shift(tensor({int32_t(-7)}), 40), tensor({int32_t(-1)}));
+  // INT64_MIN / -1 overflows; it wraps to INT64_MIN (PyTorch's CPU kernel traps).
+  const int64_t kMin = std::numeric_limits<int64_t>::min();
+  Tensor m = tensor({kMin});
+  EXPECT_TENSOR_EQ(div(m, -1, "floor"), m);
+  EXPECT_TENSOR_EQ(div(m, -1, "trunc"), m);
+  EXPECT_TENSOR_EQ(remainder(m, -1), tensor({int64_t(0)}));
+  EXPECT_TENSOR_EQ(fmod(m, -1), tensor({int64_t(0)}));
 }
 
 // ---- errors ------------------------------------------------------------------------

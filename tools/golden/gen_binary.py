@@ -33,6 +33,7 @@ W = GoldenWriter("binary")
 DT = {
     "float32": torch.float32, "float64": torch.float64, "int64": torch.int64, "int32": torch.int32,
     "uint8": torch.uint8, "bool": torch.bool, "float16": torch.float16, "complex64": torch.complex64,
+    "bfloat16": torch.bfloat16,
 }
 MAIN = list(DT)
 
@@ -187,7 +188,7 @@ for op, fn in BINARY.items():
             record(base % "zero", fn, a, b)
 
 # ---- ternary ops -----------------------------------------------------------------------
-TERNARY_DT = ["float32", "float64", "int64", "int32", "uint8", "float16", "complex64", "bool"]
+TERNARY_DT = ["float32", "float64", "int64", "int32", "uint8", "float16", "complex64", "bool", "bfloat16"]
 for dt in TERNARY_DT:
     t = DT[dt]
     x = sample([3, 4], dt, "x", "a")
