@@ -198,6 +198,23 @@ TEST(BinaryGolden, EveryOpDtypeAndCase) {
   EXPECT_GT(checked, 2000);
 }
 
+// Coverage: every row of the table has golden cases and a test entry.
+TEST(BinaryGolden, EveryTableRowIsTested) {
+  const std::vector<std::string> rows = {
+#define EMBER_BINARY_OP(name, ...) #name,
+#define EMBER_BINARY_KERNEL(name, ...) #name,
+#include "ember/ops/binary.def"
+#undef EMBER_BINARY_KERNEL
+#undef EMBER_BINARY_OP
+  };
+  EXPECT_EQ(rows.size(), 34u);
+  for (std::string row : rows) {
+    if (row == "add_scaled") row = "add_alpha";  // add/sub with alpha != 1
+    EXPECT_TRUE(ops().count(row)) << row;
+    EXPECT_GT(golden().names_with_prefix(row + ":tt:").size(), 8u) << row;
+  }
+}
+
 // The C++ operators on Tensor pairs give the golden results of their ops.
 TEST(BinaryGolden, Operators) {
   const Golden& g = golden();
