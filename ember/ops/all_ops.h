@@ -3,6 +3,7 @@
 #include "ember/ops/binary.h"
 #include "ember/ops/indexing.h"
 #include "ember/ops/matmul.h"
+#include "ember/ops/operators.h"
 #include "ember/ops/reduce.h"
 #include "ember/ops/shape_ops.h"
 #include "ember/ops/sort.h"

@@ -1,5 +1,103 @@
 #pragma once
-// Free functions of the binary family (implemented in ops/binary.cpp).
+// Free functions of the binary family (implemented in ops/binary.cpp; the
+// table is ops/binary.def). Every op follows PyTorch's type promotion
+// (ops/type_promotion.h) and broadcasting; out= forms take the output first,
+// as LibTorch's at::add_out(out, self, other) does, and follow Note
+// [Elementwise outputs] in ops/elementwise.h.
+#include <optional>
+#include <string_view>
+
 #include "ember/core/tensor.h"
 
-namespace ember {}  // namespace ember
+namespace ember {
+
+// ---- the uniform table ops: mul, remainder, fmod, pow, atan2, hypot, copysign,
+// bitwise_*, logical_*, eq/ne/lt/le/gt/ge --------------------------------------------
+#define EMBER_BINARY_OP(name, ...)                                          \
+  Tensor name(const Tensor& self, const Tensor& other);                      \
+  Tensor name(const Tensor& self, const Scalar& other);                      \
+  Tensor name(const Scalar& self, const Tensor& other);                      \
+  Tensor& name##_out(Tensor& out, const Tensor& self, const Tensor& other); \
+  Tensor& name##_out(Tensor& out, const Tensor& self, const Scalar& other);
+#include "ember/ops/binary.def"
+#undef EMBER_BINARY_OP
+
+// ---- add / sub: self + alpha * other ------------------------------------------------
+Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
+Tensor add(const Tensor& self, const Scalar& other, const Scalar& alpha = 1);
+Tensor& add_out(Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
+Tensor& add_out(Tensor& out, const Tensor& self, const Scalar& other, const Scalar& alpha = 1);
+Tensor sub(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
+Tensor sub(const Tensor& self, const Scalar& other, const Scalar& alpha = 1);
+Tensor& sub_out(Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
+Tensor& sub_out(Tensor& out, const Tensor& self, const Scalar& other, const Scalar& alpha = 1);
+Tensor subtract(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
+// other - alpha * self (PyTorch's rsub).
+Tensor rsub(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
+Tensor rsub(const Tensor& self, const Scalar& other, const Scalar& alpha = 1);
+
+// ---- div: true division (integers give the default float dtype), or rounded
+// with rounding_mode "trunc" / "floor" (integer division by zero raises) --------------
+Tensor div(const Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode = std::nullopt);
+Tensor div(const Tensor& self, const Scalar& other, std::optional<std::string_view> rounding_mode = std::nullopt);
+Tensor div(const Scalar& self, const Tensor& other, std::optional<std::string_view> rounding_mode = std::nullopt);
+Tensor& div_out(Tensor& out, const Tensor& self, const Tensor& other,
+                std::optional<std::string_view> rounding_mode = std::nullopt);
+Tensor& div_out(Tensor& out, const Tensor& self, const Scalar& other,
+                std::optional<std::string_view> rounding_mode = std::nullopt);
+Tensor divide(const Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode = std::nullopt);
+Tensor true_divide(const Tensor& self, const Tensor& other);
+Tensor floor_divide(const Tensor& self, const Tensor& other);
+Tensor floor_divide(const Tensor& self, const Scalar& other);
+Tensor multiply(const Tensor& self, const Tensor& other);
+
+// ---- maximum/minimum propagate NaN; fmax/fmin ignore it -----------------------------
+Tensor maximum(const Tensor& self, const Tensor& other);
+Tensor minimum(const Tensor& self, const Tensor& other);
+Tensor fmax(const Tensor& self, const Tensor& other);
+Tensor fmin(const Tensor& self, const Tensor& other);
+Tensor& maximum_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor& minimum_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor& fmax_out(Tensor& out, const Tensor& self, const Tensor& other);
+Tensor& fmin_out(Tensor& out, const Tensor& self, const Tensor& other);
+
+// ---- closeness ---------------------------------------------------------------------
+Tensor isclose(const Tensor& self, const Tensor& other, double rtol = 1e-05, double atol = 1e-08,
+               bool equal_nan = false);
+bool allclose(const Tensor& self, const Tensor& other, double rtol = 1e-05, double atol = 1e-08,
+              bool equal_nan = false);
+// Same shape and equal values (dtypes promote, as torch.equal).
+bool equal(const Tensor& self, const Tensor& other);
+
+// ---- clamp: at least one bound; NaN anywhere gives NaN; min > max gives max ---------
+Tensor clamp(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max = std::nullopt);
+Tensor clamp(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max = std::nullopt);
+Tensor& clamp_(Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max = std::nullopt);
+Tensor& clamp_(Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max = std::nullopt);
+Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Scalar>& min,
+                  const std::optional<Scalar>& max = std::nullopt);
+Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Tensor>& min,
+                  const std::optional<Tensor>& max = std::nullopt);
+Tensor clamp_min(const Tensor& self, const Scalar& min);
+Tensor clamp_min(const Tensor& self, const Tensor& min);
+Tensor clamp_max(const Tensor& self, const Scalar& max);
+Tensor clamp_max(const Tensor& self, const Tensor& max);
+Tensor clip(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max = std::nullopt);
+Tensor clip(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max = std::nullopt);
+
+// ---- three-input ops ---------------------------------------------------------------
+// self + weight * (end - self); self, end (and a tensor weight) share one dtype.
+Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight);
+Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight);
+Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end, const Scalar& weight);
+Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end, const Tensor& weight);
+// self + value * t1 * t2
+Tensor addcmul(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, const Scalar& value = 1);
+Tensor& addcmul_out(Tensor& out, const Tensor& self, const Tensor& tensor1, const Tensor& tensor2,
+                    const Scalar& value = 1);
+// self + value * t1 / t2 (integer t1 and t2 raise, as in PyTorch)
+Tensor addcdiv(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2, const Scalar& value = 1);
+Tensor& addcdiv_out(Tensor& out, const Tensor& self, const Tensor& tensor1, const Tensor& tensor2,
+                    const Scalar& value = 1);
+
+}  // namespace ember

@@ -1,0 +1,269 @@
+// Element functors of the binary table (ops/binary.def) and the kernels the
+// table expands into. A functor sees opmath values (float for float16 and
+// bfloat16) and returns the result element; binary_loop does the rest.
+#include "ember/kernels/cpu/binary_kernels.h"
+
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include "ember/core/dispatch.h"
+#include "ember/kernels/cpu/loops.h"
+
+namespace ember::kernels {
+namespace {
+using detail::add_wrap;
+using detail::mul_wrap;
+using detail::neg_wrap;
+using detail::sub_wrap;
+
+
+[[noreturn]] void zero_division(const char* op) { EMBER_ERROR(op, ": ZeroDivisionError (integer division by zero)"); }
+
+template <typename M>
+inline bool is_nan(M v) {
+  if constexpr (is_complex_v<M>) return v.real() != v.real() || v.imag() != v.imag();
+  else return v != v;
+}
+template <typename M>
+constexpr M nan_of() {
+  return std::numeric_limits<M>::quiet_NaN();
+}
+
+// Base of every functor: the element types and the (ignored) argument hook.
+template <typename T, typename Out = T>
+struct Fn {
+  using M = opmath_t<T>;
+  using out_t = Out;
+  explicit Fn(const BinaryArgs&) {}
+};
+#define EMBER_FN_(Name, Out, ...)                     \
+  template <typename T>                               \
+  struct Name : Fn<T, Out> {                          \
+    using typename Fn<T, Out>::M;                     \
+    using Fn<T, Out>::Fn;                             \
+    auto operator()(M a, M b) const { __VA_ARGS__ } \
+  };
+
+// ---- arithmetic ---------------------------------------------------------------
+EMBER_FN_(AddOp, T, return add_wrap(a, b);)
+EMBER_FN_(SubOp, T, return sub_wrap(a, b);)
+EMBER_FN_(MulOp, T, return mul_wrap(a, b);)
+EMBER_FN_(DivOp, T, return a / b;)
+
+template <typename T>
+struct AddScaledOp : Fn<T> {
+  using typename Fn<T>::M;
+  M alpha;
+  explicit AddScaledOp(const BinaryArgs& args) : Fn<T>(args), alpha(args.alpha.to<M>()) {}
+  M operator()(M a, M b) const { return add_wrap(a, mul_wrap(alpha, b)); }
+};
+
+// Integer division kernels raise on a zero divisor (PyTorch's ZeroDivisionError)
+// and treat x / -1 separately: INT_MIN / -1 overflows in C++.
+template <typename T>
+struct DivTruncOp : Fn<T> {
+  using typename Fn<T>::M;
+  const char* op;
+  explicit DivTruncOp(const BinaryArgs& args) : Fn<T>(args), op(args.op) {}
+  M operator()(M a, M b) const {
+    if constexpr (std::is_integral_v<M>) {
+      if (b == 0) zero_division(op);
+      if constexpr (std::is_signed_v<M>)
+        if (b == -1) return neg_wrap(a);
+      return static_cast<M>(a / b);
+    } else {
+      return std::trunc(a / b);
+    }
+  }
+};
+
+template <typename T>
+struct DivFloorOp : Fn<T> {
+  using typename Fn<T>::M;
+  const char* op;
+  explicit DivFloorOp(const BinaryArgs& args) : Fn<T>(args), op(args.op) {}
+  M operator()(M a, M b) const {
+    if constexpr (std::is_integral_v<M>) {
+      if (b == 0) zero_division(op);
+      if constexpr (std::is_signed_v<M>) {
+        if (b == -1) return neg_wrap(a);
+        M q = static_cast<M>(a / b), r = static_cast<M>(a % b);
+        if (r != 0 && ((r < 0) != (b < 0))) --q;
+        return q;
+      } else {
+        return static_cast<M>(a / b);
+      }
+    } else {
+      // PyTorch's div_floor_floating: exact quotient from fmod, then floor with
+      // a correction for the rounding of (a - mod) / b.
+      if (b == 0) return a / b;
+      M mod = std::fmod(a, b);
+      M div = (a - mod) / b;
+      if (mod != 0 && ((b < 0) != (mod < 0))) div -= M(1);
+      if (div == 0) return std::copysign(M(0), a / b);
+      M floordiv = std::floor(div);
+      if (div - floordiv > M(0.5)) floordiv += M(1);
+      return floordiv;
+    }
+  }
+};
+
+// Python's sign rule: the result has the divisor's sign.
+template <typename T>
+struct RemainderOp : Fn<T> {
+  using typename Fn<T>::M;
+  const char* op;
+  explicit RemainderOp(const BinaryArgs& args) : Fn<T>(args), op(args.op) {}
+  M operator()(M a, M b) const {
+    if constexpr (std::is_integral_v<M>) {
+      if (b == 0) zero_division(op);
+      if constexpr (std::is_signed_v<M>) {
+        if (b == -1) return M(0);
+        M r = static_cast<M>(a % b);
+        if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<M>(r + b);
+        return r;
+      } else {
+        return static_cast<M>(a % b);
+      }
+    } else {
+      M mod = std::fmod(a, b);
+      if (mod != 0 && ((b < 0) != (mod < 0))) mod += b;
+      return mod;
+    }
+  }
+};
+
+// C's sign rule: the result has the dividend's sign.
+template <typename T>
+struct FmodOp : Fn<T> {
+  using typename Fn<T>::M;
+  const char* op;
+  explicit FmodOp(const BinaryArgs& args) : Fn<T>(args), op(args.op) {}
+  M operator()(M a, M b) const {
+    if constexpr (std::is_integral_v<M>) {
+      if (b == 0) zero_division(op);
+      if constexpr (std::is_signed_v<M>)
+        if (b == -1) return M(0);
+      return static_cast<M>(a % b);
+    } else {
+      return std::fmod(a, b);
+    }
+  }
+};
+
+template <typename M>
+M int_pow(M base, M exp) {
+  if constexpr (std::is_signed_v<M>) {
+    // Only reachable with tensor exponents; PyTorch gives 1/base^n truncated.
+    if (exp < 0) {
+      if (base == 1) return M(1);
+      if (base == -1) return (exp & 1) ? M(-1) : M(1);
+      return M(0);
+    }
+  }
+  M result = 1;
+  while (exp) {
+    if (exp & 1) result = mul_wrap(result, base);
+    exp = static_cast<M>(exp >> 1);
+    base = mul_wrap(base, base);
+  }
+  return result;
+}
+
+EMBER_FN_(PowOp, T, if constexpr (std::is_integral_v<M>) return int_pow(a, b); else return std::pow(a, b);)
+EMBER_FN_(Atan2Op, T, return std::atan2(a, b);)
+EMBER_FN_(HypotOp, T, return std::hypot(a, b);)
+EMBER_FN_(CopysignOp, T, return std::copysign(a, b);)
+
+// ---- min/max and clamps (NaN-propagating except fmax/fmin) -------------------------
+EMBER_FN_(MaximumOp, T, if constexpr (std::is_floating_point_v<M>) if (a != a || b != b) return nan_of<M>();
+          return a < b ? b : a;)
+EMBER_FN_(MinimumOp, T, if constexpr (std::is_floating_point_v<M>) if (a != a || b != b) return nan_of<M>();
+          return b < a ? b : a;)
+EMBER_FN_(FmaxOp, T, if constexpr (std::is_floating_point_v<M>) return std::fmax(a, b); else return a < b ? b : a;)
+EMBER_FN_(FminOp, T, if constexpr (std::is_floating_point_v<M>) return std::fmin(a, b); else return b < a ? b : a;)
+EMBER_FN_(ClampMinOp, T, if constexpr (std::is_floating_point_v<M>) if (a != a || b != b) return nan_of<M>();
+          return a < b ? b : a;)
+EMBER_FN_(ClampMaxOp, T, if constexpr (std::is_floating_point_v<M>) if (a != a || b != b) return nan_of<M>();
+          return b < a ? b : a;)
+
+// ---- bitwise (integers and bool) ---------------------------------------------------
+EMBER_FN_(BitAndOp, T, return static_cast<M>(a & b);)
+EMBER_FN_(BitOrOp, T, return static_cast<M>(a | b);)
+EMBER_FN_(BitXorOp, T, return static_cast<M>(a ^ b);)
+
+// Note [Shift amounts]
+// Shifting by a negative amount or by >= the bit width is undefined in C++.
+// Like current PyTorch: left shifts give 0, right shifts fill with the sign
+// bit (a >> (bits - 1)).
+template <typename M>
+constexpr bool shift_out_of_range(M b) {
+  constexpr int kBits = sizeof(M) * 8;
+  if constexpr (std::is_signed_v<M>) return b < 0 || b >= kBits;
+  else return b >= kBits;
+}
+EMBER_FN_(ShiftLeftOp, T, if (shift_out_of_range(b)) return M(0);
+          return static_cast<M>(static_cast<std::make_unsigned_t<M>>(a) << b);)
+EMBER_FN_(ShiftRightOp, T, if (shift_out_of_range(b)) return static_cast<M>(a >> (sizeof(M) * 8 - 1));
+          return static_cast<M>(a >> b);)
+
+// ---- logical and comparisons (bool results) -----------------------------------------
+EMBER_FN_(LogicalAndOp, bool, return a != M(0) && b != M(0);)
+EMBER_FN_(LogicalOrOp, bool, return a != M(0) || b != M(0);)
+EMBER_FN_(LogicalXorOp, bool, return (a != M(0)) != (b != M(0));)
+EMBER_FN_(EqOp, bool, return a == b;)
+EMBER_FN_(NeOp, bool, return a != b;)
+EMBER_FN_(LtOp, bool, return a < b;)
+EMBER_FN_(LeOp, bool, return a <= b;)
+EMBER_FN_(GtOp, bool, return a > b;)
+EMBER_FN_(GeOp, bool, return a >= b;)
+
+// PyTorch's isclose for floating and complex inputs (integers are compared as
+// the default float dtype by the op layer): equal, or both NaN when
+// equal_nan, or |a - b| finite and <= atol + |rtol * b|.
+template <typename T>
+struct IscloseOp : Fn<T, bool> {
+  using typename Fn<T, bool>::M;
+  using V = value_t<M>;
+  V rtol, atol;
+  bool equal_nan, zero_tol;
+  explicit IscloseOp(const BinaryArgs& args)
+      : Fn<T, bool>(args),
+        rtol(static_cast<V>(args.rtol)),
+        atol(static_cast<V>(args.atol)),
+        equal_nan(args.equal_nan),
+        zero_tol(args.rtol == 0 && args.atol == 0) {}
+  bool operator()(M a, M b) const {
+    if (a == b) return true;
+    if (equal_nan && is_nan(a) && is_nan(b)) return true;
+    if (zero_tol) return false;
+    V actual = std::abs(a - b);
+    V allowed = atol + std::abs(rtol * b);
+    return std::isfinite(actual) && actual <= allowed;
+  }
+};
+
+#undef EMBER_FN_
+
+template <template <typename> class F, typename T>
+void run(const TensorIterator& iter, const BinaryArgs& args) {
+  using Op = F<T>;
+  binary_loop<typename Op::out_t, T, T>(iter, Op(args));
+}
+
+}  // namespace
+
+// Note [Binary kernel expansion]
+// Input 1 carries the compute dtype; the table's dtype set decides which C++
+// types get instantiated (and which dtypes raise).
+#define EMBER_BINARY_OP(name, promotion, dtypes, functor)                             \
+  void name##_kernel(const TensorIterator& iter, const BinaryArgs& args) {               \
+    dispatch_##dtypes(iter.dtype(1), #name, [&](auto tag) { run<functor, EMBER_TYPE(tag)>(iter, args); }); \
+  }
+#define EMBER_BINARY_KERNEL(...) EMBER_BINARY_OP(__VA_ARGS__)
+#include "ember/ops/binary.def"
+#undef EMBER_BINARY_KERNEL
+#undef EMBER_BINARY_OP
+
+}  // namespace ember::kernels

@@ -1,0 +1,637 @@
+// The binary family's op layer: promotion, broadcasting, casting to the
+// compute dtype and output handling, then one kernel from the table in
+// ops/binary.def (kernels in kernels/cpu/binary_kernels*.cpp).
+#include "ember/ops/binary.h"
+
+#include "ember/core/shape.h"
+#include "ember/kernels/cpu/binary_kernels.h"
+#include "ember/ops/copy.h"
+#include "ember/ops/elementwise.h"
+#include "ember/ops/factory.h"
+#include "ember/ops/type_promotion.h"
+
+namespace ember {
+
+using kernels::BinaryArgs;
+using kernels::TensorIterator;
+
+namespace {
+
+enum class Promotion { Same, Float, Bool };
+using BinaryKernel = void (*)(const TensorIterator&, const BinaryArgs&);
+
+struct BinarySpec {
+  const char* name;
+  Promotion promotion;
+  BinaryKernel kernel;
+};
+
+// A Tensor or a Scalar; a Scalar takes part in promotion as a wrapped number
+// and reaches the kernel as a 0-dim tensor of the compute dtype (binary_loop
+// has a fast path for such stride-0 operands).
+struct Operand {
+  Operand(const Tensor& t) : tensor(&t) {}  // NOLINT
+  Operand(const Scalar& s) : scalar(&s) {}  // NOLINT
+  const Tensor* tensor = nullptr;
+  const Scalar* scalar = nullptr;
+
+  void add_to(ResultTypeState& st) const {
+    if (tensor) st.update(*tensor);
+    else st.update(*scalar);
+  }
+  Tensor as_tensor(ScalarType t) const {
+    return tensor ? ops::cast(*tensor, t) : scalar_tensor(*scalar, TensorOptions(t));
+  }
+  ScalarType dtype() const {
+    if (tensor) return tensor->dtype();
+    return scalar->isBoolean() ? kBool : scalar->type();
+  }
+};
+
+void check_defined(const char* op, Operand a, Operand b) {
+  EMBER_CHECK((!a.tensor || a.tensor->defined()) && (!b.tensor || b.tensor->defined()), op,
+              ": expected defined tensors");
+}
+
+ScalarType compute_dtype(Promotion p, Operand a, Operand b) {
+  ResultTypeState st;
+  a.add_to(st);
+  b.add_to(st);
+  ScalarType t = st.result();
+  if (p == Promotion::Float && is_integral(t, /*include_bool=*/true)) t = get_default_dtype();
+  return t;
+}
+
+DimVector broadcast_of(const char* op, Operand a, Operand b) {
+  if (a.tensor && b.tensor) return broadcast_shapes(a.tensor->sizes(), b.tensor->sizes(), op);
+  return DimVector(a.tensor ? a.tensor->sizes() : b.tensor->sizes());
+}
+
+// Note [Output aliasing an input]
+// The kernels read input i and write output i at the same position, so an
+// input may be the output itself (x.add_(y) reads and writes x). Any other
+// overlap (x.add_(x.t()), x.add_(x[0])) would read already-written values;
+// such calls compute into a fresh tensor first, as if the input were cloned.
+bool unsafe_alias(const Tensor& out, const Tensor& in) {
+  if (in.numel() == 0 || out.numel() == 0) return false;
+  if (in.impl()->storage() != out.impl()->storage()) return false;
+  return !(in.data_ptr() == out.data_ptr() && in.dtype() == out.dtype() && in.sizes().equals(out.sizes()) &&
+           in.strides().equals(out.strides()));
+}
+
+// Runs `kernel` over the broadcast of `inputs` (already of the compute dtype)
+// into a result of dtype `rt`, honouring out= / in-place rules.
+template <typename Kernel>
+Tensor run_elementwise(const char* op, ArrayRef<Tensor> inputs, IntArrayRef shape, ScalarType rt, Tensor* out,
+                       bool inplace, const Kernel& kernel) {
+  Tensor r = ops::make_out(out, shape, rt, op, inplace);
+  if (out != nullptr && out->defined()) {
+    for (int64_t d = 0; d < out->dim(); ++d)
+      EMBER_CHECK(out->stride(d) != 0 || out->size(d) <= 1, op,
+                  ": unsupported operation: more than one element of the written-to tensor (shape ",
+                  shape_str(out->sizes()), ", strides ", shape_str(out->strides()),
+                  ") refers to a single memory location; clone() it first");
+  }
+  bool alias = false;
+  for (const Tensor& in : inputs) alias = alias || unsafe_alias(r, in);
+  Tensor target = alias ? empty(shape, TensorOptions(rt)) : r;
+  TensorIterator iter(ArrayRef<Tensor>(&target, 1), inputs);
+  kernel(iter);
+  if (alias) r.copy_(target);
+  ops::finish_out(out, r);
+  return out != nullptr && out->defined() ? *out : r;
+}
+
+Tensor binary(const BinarySpec& op, Operand a, Operand b, Tensor* out, bool inplace, BinaryArgs args = {}) {
+  check_defined(op.name, a, b);
+  const ScalarType ct = compute_dtype(op.promotion, a, b);
+  const ScalarType rt = op.promotion == Promotion::Bool ? kBool : ct;
+  DimVector shape = broadcast_of(op.name, a, b);
+  Tensor inputs[2] = {a.as_tensor(ct), b.as_tensor(ct)};
+  args.op = op.name;
+  return run_elementwise(op.name, inputs, shape, rt, out, inplace,
+                         [&](const TensorIterator& iter) { op.kernel(iter, args); });
+}
+
+Tensor& checked_out(Tensor& out, const char* op) {
+  EMBER_CHECK(out.defined(), op, "_out: expected a defined output tensor");
+  return out;
+}
+
+// PyTorch rejects an integer tensor raised to a negative integer Scalar (a
+// tensor of exponents is allowed and truncates).
+void check_pow_scalar(const Tensor& self, const Scalar& exponent) {
+  EMBER_CHECK(!(self.defined() && is_integral(self.dtype(), true) && exponent.isIntegral(true) &&
+                exponent.toLong() < 0),
+              "pow: Integers to negative integer powers are not allowed (", self.dtype(), " tensor, exponent ",
+              exponent, ")");
+}
+void check_scalar_other(const BinarySpec& op, const Tensor& self, const Scalar& other) {
+  if (op.kernel == &kernels::pow_kernel) check_pow_scalar(self, other);
+}
+
+#define EMBER_BINARY_OP(name, promotion, ...) \
+  const BinarySpec k_##name{#name, Promotion::promotion, &kernels::name##_kernel};
+#define EMBER_BINARY_KERNEL(...) EMBER_BINARY_OP(__VA_ARGS__)
+#include "ember/ops/binary.def"
+#undef EMBER_BINARY_KERNEL
+#undef EMBER_BINARY_OP
+
+}  // namespace
+
+// ---- the uniform table ops ------------------------------------------------------------
+#define EMBER_BINARY_OP(name, ...)                                                                \
+  Tensor name(const Tensor& self, const Tensor& other) { return binary(k_##name, self, other, nullptr, false); } \
+  Tensor name(const Tensor& self, const Scalar& other) {                                          \
+    check_scalar_other(k_##name, self, other);                                                    \
+    return binary(k_##name, self, other, nullptr, false);                                         \
+  }                                                                                               \
+  Tensor name(const Scalar& self, const Tensor& other) { return binary(k_##name, self, other, nullptr, false); } \
+  Tensor& name##_out(Tensor& out, const Tensor& self, const Tensor& other) {                     \
+    binary(k_##name, self, other, &checked_out(out, #name), false);                               \
+    return out;                                                                                   \
+  }                                                                                               \
+  Tensor& name##_out(Tensor& out, const Tensor& self, const Scalar& other) {                     \
+    check_scalar_other(k_##name, self, other);                                                    \
+    binary(k_##name, self, other, &checked_out(out, #name), false);                               \
+    return out;                                                                                   \
+  }                                                                                               \
+  Tensor Tensor::name(const Tensor& other) const { return ember::name(*this, other); }            \
+  Tensor Tensor::name(const Scalar& other) const { return ember::name(*this, other); }            \
+  Tensor& Tensor::name##_(const Tensor& other) {                                                  \
+    binary(k_##name, *this, other, this, true);                                                   \
+    return *this;                                                                                 \
+  }                                                                                               \
+  Tensor& Tensor::name##_(const Scalar& other) {                                                  \
+    check_scalar_other(k_##name, *this, other);                                                   \
+    binary(k_##name, *this, other, this, true);                                                   \
+    return *this;                                                                                 \
+  }
+#include "ember/ops/binary.def"
+#undef EMBER_BINARY_OP
+
+// ---- add / sub ---------------------------------------------------------------------
+namespace {
+
+bool is_one(const Scalar& s) { return s.equal(Scalar(1)); }
+
+// PyTorch's alpha_check plus its refusal to subtract bools.
+void check_add_sub(const char* op, bool is_sub, Operand a, Operand b, ScalarType ct, const Scalar& alpha) {
+  if (is_sub) {
+    const bool ba = a.dtype() == kBool, bb = b.dtype() == kBool;
+    EMBER_CHECK(!(ba && bb), op,
+                ": Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+                "`logical_xor()` operator instead.");
+    EMBER_CHECK(!(ba || bb), op,
+                ": Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert "
+                "a mask, use the `~` or `logical_not()` operator instead.");
+  }
+  EMBER_CHECK(!alpha.isBoolean() || ct == kBool, op, ": Boolean alpha only supported for Boolean results (got ",
+              ct, ")");
+  EMBER_CHECK(is_floating_point(ct) || is_complex(ct) || alpha.isIntegral(true), op,
+              ": For integral input tensors, argument alpha must not be a floating point number (got ", ct,
+              " and alpha ", alpha, ")");
+  EMBER_CHECK(is_complex(ct) || !alpha.isComplex(), op,
+              ": For non-complex input tensors, argument alpha must not be a complex number (got ", ct, ")");
+}
+
+Tensor add_sub(bool is_sub, Operand a, Operand b, const Scalar& alpha, Tensor* out, bool inplace) {
+  const char* op = is_sub ? "sub" : "add";
+  check_defined(op, a, b);
+  const ScalarType ct = compute_dtype(Promotion::Same, a, b);
+  check_add_sub(op, is_sub, a, b, ct, alpha);
+  if (is_one(alpha)) return binary(is_sub ? k_sub : k_add, a, b, out, inplace);
+  BinaryArgs args;
+  args.alpha = is_sub ? -alpha : alpha;
+  const BinarySpec scaled{op, Promotion::Same, &kernels::add_scaled_kernel};
+  return binary(scaled, a, b, out, inplace, args);
+}
+
+}  // namespace
+
+Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  return add_sub(false, self, other, alpha, nullptr, false);
+}
+Tensor add(const Tensor& self, const Scalar& other, const Scalar& alpha) {
+  return add_sub(false, self, other, alpha, nullptr, false);
+}
+Tensor& add_out(Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  add_sub(false, self, other, alpha, &checked_out(out, "add"), false);
+  return out;
+}
+Tensor& add_out(Tensor& out, const Tensor& self, const Scalar& other, const Scalar& alpha) {
+  add_sub(false, self, other, alpha, &checked_out(out, "add"), false);
+  return out;
+}
+Tensor sub(const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  return add_sub(true, self, other, alpha, nullptr, false);
+}
+Tensor sub(const Tensor& self, const Scalar& other, const Scalar& alpha) {
+  return add_sub(true, self, other, alpha, nullptr, false);
+}
+Tensor& sub_out(Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  add_sub(true, self, other, alpha, &checked_out(out, "sub"), false);
+  return out;
+}
+Tensor& sub_out(Tensor& out, const Tensor& self, const Scalar& other, const Scalar& alpha) {
+  add_sub(true, self, other, alpha, &checked_out(out, "sub"), false);
+  return out;
+}
+Tensor subtract(const Tensor& self, const Tensor& other, const Scalar& alpha) { return sub(self, other, alpha); }
+Tensor rsub(const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  return add_sub(true, other, self, alpha, nullptr, false);
+}
+Tensor rsub(const Tensor& self, const Scalar& other, const Scalar& alpha) {
+  return add_sub(true, other, self, alpha, nullptr, false);
+}
+
+Tensor Tensor::add(const Tensor& other, const Scalar& alpha) const { return ember::add(*this, other, alpha); }
+Tensor Tensor::add(const Scalar& other, const Scalar& alpha) const { return ember::add(*this, other, alpha); }
+Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) {
+  add_sub(false, *this, other, alpha, this, true);
+  return *this;
+}
+Tensor& Tensor::add_(const Scalar& other, const Scalar& alpha) {
+  add_sub(false, *this, other, alpha, this, true);
+  return *this;
+}
+Tensor Tensor::sub(const Tensor& other, const Scalar& alpha) const { return ember::sub(*this, other, alpha); }
+Tensor Tensor::sub(const Scalar& other, const Scalar& alpha) const { return ember::sub(*this, other, alpha); }
+Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) {
+  add_sub(true, *this, other, alpha, this, true);
+  return *this;
+}
+Tensor& Tensor::sub_(const Scalar& other, const Scalar& alpha) {
+  add_sub(true, *this, other, alpha, this, true);
+  return *this;
+}
+
+// ---- div -----------------------------------------------------------------------------
+namespace {
+
+const BinarySpec& div_spec(std::optional<std::string_view> mode) {
+  if (!mode) return k_div;
+  if (*mode == "trunc") return k_div_trunc;
+  if (*mode == "floor") return k_div_floor;
+  EMBER_ERROR("div: expected rounding_mode to be one of None, 'trunc', or 'floor' but found '", *mode, "'");
+}
+
+}  // namespace
+
+Tensor div(const Tensor& self, const Tensor& other, std::optional<std::string_view> mode) {
+  return binary(div_spec(mode), self, other, nullptr, false);
+}
+Tensor div(const Tensor& self, const Scalar& other, std::optional<std::string_view> mode) {
+  return binary(div_spec(mode), self, other, nullptr, false);
+}
+Tensor div(const Scalar& self, const Tensor& other, std::optional<std::string_view> mode) {
+  return binary(div_spec(mode), self, other, nullptr, false);
+}
+Tensor& div_out(Tensor& out, const Tensor& self, const Tensor& other, std::optional<std::string_view> mode) {
+  binary(div_spec(mode), self, other, &checked_out(out, "div"), false);
+  return out;
+}
+Tensor& div_out(Tensor& out, const Tensor& self, const Scalar& other, std::optional<std::string_view> mode) {
+  binary(div_spec(mode), self, other, &checked_out(out, "div"), false);
+  return out;
+}
+Tensor divide(const Tensor& self, const Tensor& other, std::optional<std::string_view> mode) {
+  return div(self, other, mode);
+}
+Tensor true_divide(const Tensor& self, const Tensor& other) { return div(self, other); }
+Tensor floor_divide(const Tensor& self, const Tensor& other) { return div(self, other, "floor"); }
+Tensor floor_divide(const Tensor& self, const Scalar& other) { return div(self, other, "floor"); }
+Tensor multiply(const Tensor& self, const Tensor& other) { return mul(self, other); }
+
+Tensor Tensor::div(const Tensor& other) const { return ember::div(*this, other); }
+Tensor Tensor::div(const Scalar& other) const { return ember::div(*this, other); }
+Tensor Tensor::div(const Tensor& other, std::optional<std::string_view> mode) const {
+  return ember::div(*this, other, mode);
+}
+Tensor Tensor::div(const Scalar& other, std::optional<std::string_view> mode) const {
+  return ember::div(*this, other, mode);
+}
+Tensor& Tensor::div_(const Tensor& other) { return div_(other, std::nullopt); }
+Tensor& Tensor::div_(const Scalar& other) { return div_(other, std::nullopt); }
+Tensor& Tensor::div_(const Tensor& other, std::optional<std::string_view> mode) {
+  binary(div_spec(mode), *this, other, this, true);
+  return *this;
+}
+Tensor& Tensor::div_(const Scalar& other, std::optional<std::string_view> mode) {
+  binary(div_spec(mode), *this, other, this, true);
+  return *this;
+}
+
+// ---- maximum / minimum / fmax / fmin -----------------------------------------------
+#define EMBER_MINMAX_(name)                                                                        \
+  Tensor name(const Tensor& self, const Tensor& other) { return binary(k_##name, self, other, nullptr, false); } \
+  Tensor& name##_out(Tensor& out, const Tensor& self, const Tensor& other) {                      \
+    binary(k_##name, self, other, &checked_out(out, #name), false);                                \
+    return out;                                                                                    \
+  }                                                                                                \
+  Tensor Tensor::name(const Tensor& other) const { return ember::name(*this, other); }
+EMBER_MINMAX_(maximum)
+EMBER_MINMAX_(minimum)
+EMBER_MINMAX_(fmax)
+EMBER_MINMAX_(fmin)
+#undef EMBER_MINMAX_
+
+// ---- isclose / allclose / equal ------------------------------------------------------
+namespace {
+
+// Whether every element of a bool tensor is true.
+bool all_true(const Tensor& t) {
+  Tensor c = t.contiguous();
+  const bool* p = c.data_ptr<bool>();
+  for (int64_t i = 0, n = c.numel(); i < n; ++i)
+    if (!p[i]) return false;
+  return true;
+}
+
+}  // namespace
+
+Tensor isclose(const Tensor& self, const Tensor& other, double rtol, double atol, bool equal_nan) {
+  check_defined("isclose", self, other);
+  EMBER_CHECK(self.dtype() == other.dtype(), "isclose: ", self.dtype(), " did not match ", other.dtype());
+  EMBER_CHECK(rtol >= 0, "isclose: rtol must be greater than or equal to zero, but got ", rtol);
+  EMBER_CHECK(atol >= 0, "isclose: atol must be greater than or equal to zero, but got ", atol);
+  // Integers and bools: exact equality without tolerances, else compared in
+  // the default float dtype (PyTorch computes their error in floating point).
+  if (is_integral(self.dtype(), true)) {
+    if (rtol == 0 && atol == 0) return eq(self, other);
+    ScalarType f = get_default_dtype();
+    return isclose(ops::cast(self, f), ops::cast(other, f), rtol, atol, equal_nan);
+  }
+  BinaryArgs args;
+  args.rtol = rtol;
+  args.atol = atol;
+  args.equal_nan = equal_nan;
+  return binary(k_isclose, self, other, nullptr, false, args);
+}
+bool allclose(const Tensor& self, const Tensor& other, double rtol, double atol, bool equal_nan) {
+  return all_true(isclose(self, other, rtol, atol, equal_nan));
+}
+bool equal(const Tensor& self, const Tensor& other) {
+  check_defined("equal", self, other);
+  if (!self.sizes().equals(other.sizes())) return false;
+  return all_true(eq(self, other));
+}
+Tensor Tensor::isclose(const Tensor& other, double rtol, double atol, bool equal_nan) const {
+  return ember::isclose(*this, other, rtol, atol, equal_nan);
+}
+bool Tensor::allclose(const Tensor& other, double rtol, double atol, bool equal_nan) const {
+  return ember::allclose(*this, other, rtol, atol, equal_nan);
+}
+bool Tensor::equal(const Tensor& other) const { return ember::equal(*this, other); }
+
+// ---- three-input ops --------------------------------------------------------------------
+namespace {
+
+DimVector broadcast3(const char* op, const Tensor& a, const Tensor& b, const Tensor& c) {
+  DimVector ab = broadcast_shapes(a.sizes(), b.sizes(), op);
+  return broadcast_shapes(ab, c.sizes(), op);
+}
+
+template <typename Kernel>
+Tensor ternary(const char* op, const Tensor& a, const Tensor& b, const Tensor& c, ScalarType ct, Tensor* out,
+               bool inplace, const Kernel& kernel) {
+  EMBER_CHECK(a.defined() && b.defined() && c.defined(), op, ": expected defined tensors");
+  DimVector shape = broadcast3(op, a, b, c);
+  Tensor inputs[3] = {ops::cast(a, ct), ops::cast(b, ct), ops::cast(c, ct)};
+  return run_elementwise(op, inputs, shape, ct, out, inplace, kernel);
+}
+
+void check_clamp_dtype(ScalarType ct, bool scalar_bounds) {
+  EMBER_CHECK(!is_complex(ct), "clamp: clamp is not supported for complex types (got ", ct, ")");
+  // PyTorch clamps bool tensors only between bool tensor bounds.
+  EMBER_CHECK(!(scalar_bounds && ct == kBool), "clamp: not implemented for dtype bool with Scalar bounds");
+}
+
+Tensor clamp_scalar(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max,
+                    Tensor* out, bool inplace) {
+  EMBER_CHECK(self.defined(), "clamp: expected a defined tensor");
+  EMBER_CHECK(min || max, "clamp: At least one of 'min' or 'max' must not be None");
+  ResultTypeState st;
+  st.update(self);
+  if (min) st.update(*min);
+  if (max) st.update(*max);
+  const ScalarType ct = st.result();
+  check_clamp_dtype(ct, true);
+  if (!max) return binary(k_clamp_min, self, *min, out, inplace);
+  if (!min) return binary(k_clamp_max, self, *max, out, inplace);
+  return ternary("clamp", self, scalar_tensor(*min, TensorOptions(ct)), scalar_tensor(*max, TensorOptions(ct)), ct,
+                 out, inplace, [](const TensorIterator& iter) { kernels::clamp_kernel(iter); });
+}
+
+Tensor clamp_tensor(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max,
+                    Tensor* out, bool inplace) {
+  EMBER_CHECK(self.defined(), "clamp: expected a defined tensor");
+  const bool has_min = min && min->defined(), has_max = max && max->defined();
+  EMBER_CHECK(has_min || has_max, "clamp: At least one of 'min' or 'max' must not be None");
+  ResultTypeState st;
+  st.update(self);
+  if (has_min) st.update(*min);
+  if (has_max) st.update(*max);
+  const ScalarType ct = st.result();
+  check_clamp_dtype(ct, false);
+  if (!has_max) return binary(k_clamp_min, self, *min, out, inplace);
+  if (!has_min) return binary(k_clamp_max, self, *max, out, inplace);
+  return ternary("clamp", self, *min, *max, ct, out, inplace,
+                 [](const TensorIterator& iter) { kernels::clamp_kernel(iter); });
+}
+
+}  // namespace
+
+Tensor clamp(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
+  return clamp_scalar(self, min, max, nullptr, false);
+}
+Tensor clamp(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
+  return clamp_tensor(self, min, max, nullptr, false);
+}
+Tensor& clamp_(Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
+  clamp_scalar(self, min, max, &self, true);
+  return self;
+}
+Tensor& clamp_(Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
+  clamp_tensor(self, min, max, &self, true);
+  return self;
+}
+Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Scalar>& min,
+                  const std::optional<Scalar>& max) {
+  clamp_scalar(self, min, max, &checked_out(out, "clamp"), false);
+  return out;
+}
+Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Tensor>& min,
+                  const std::optional<Tensor>& max) {
+  clamp_tensor(self, min, max, &checked_out(out, "clamp"), false);
+  return out;
+}
+Tensor clamp_min(const Tensor& self, const Scalar& min) { return clamp_scalar(self, min, std::nullopt, nullptr, false); }
+Tensor clamp_min(const Tensor& self, const Tensor& min) { return clamp_tensor(self, min, std::nullopt, nullptr, false); }
+Tensor clamp_max(const Tensor& self, const Scalar& max) { return clamp_scalar(self, std::nullopt, max, nullptr, false); }
+Tensor clamp_max(const Tensor& self, const Tensor& max) { return clamp_tensor(self, std::nullopt, max, nullptr, false); }
+Tensor clip(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
+  return clamp(self, min, max);
+}
+Tensor clip(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
+  return clamp(self, min, max);
+}
+
+Tensor Tensor::clamp(const std::optional<Scalar>& min, const std::optional<Scalar>& max) const {
+  return ember::clamp(*this, min, max);
+}
+Tensor Tensor::clamp(const std::optional<Tensor>& min, const std::optional<Tensor>& max) const {
+  return ember::clamp(*this, min, max);
+}
+Tensor& Tensor::clamp_(const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
+  return ember::clamp_(*this, min, max);
+}
+Tensor Tensor::clamp_min(const Scalar& min) const { return ember::clamp_min(*this, min); }
+Tensor Tensor::clamp_max(const Scalar& max) const { return ember::clamp_max(*this, max); }
+Tensor& Tensor::clamp_min_(const Scalar& min) { return ember::clamp_(*this, min, std::nullopt); }
+Tensor& Tensor::clamp_max_(const Scalar& max) { return ember::clamp_(*this, std::nullopt, max); }
+Tensor Tensor::clip(const std::optional<Scalar>& min, const std::optional<Scalar>& max) const {
+  return ember::clamp(*this, min, max);
+}
+
+namespace {
+
+// PyTorch's lerp does not promote: end and a tensor weight must match self.
+void check_lerp(const Tensor& self, const Tensor& end) {
+  EMBER_CHECK(self.defined() && end.defined(), "lerp: expected defined tensors");
+  EMBER_CHECK(end.dtype() == self.dtype(), "lerp: expected dtype ", self.dtype(), " for `end` but got dtype ",
+              end.dtype());
+}
+
+Tensor lerp_impl(const Tensor& self, const Tensor& end, const Tensor& weight, Tensor* out, bool inplace) {
+  check_lerp(self, end);
+  EMBER_CHECK(weight.defined(), "lerp: expected defined tensors");
+  EMBER_CHECK(weight.dtype() == self.dtype(), "lerp: expected dtype ", self.dtype(),
+              " for `weight` but got dtype ", weight.dtype());
+  return ternary("lerp", self, end, weight, self.dtype(), out, inplace,
+                 [](const TensorIterator& iter) { kernels::lerp_kernel(iter); });
+}
+
+Tensor lerp_impl(const Tensor& self, const Tensor& end, const Scalar& weight, Tensor* out, bool inplace) {
+  check_lerp(self, end);
+  EMBER_CHECK(!weight.isComplex() || self.is_complex(), "lerp: weight ", weight,
+              " cannot be converted to type ", self.dtype(), " without overflow");
+  DimVector shape = broadcast_shapes(self.sizes(), end.sizes(), "lerp");
+  const Tensor inputs[2] = {self, end};
+  return run_elementwise("lerp", inputs, shape, self.dtype(), out, inplace,
+                         [&](const TensorIterator& iter) { kernels::lerp_scalar_kernel(iter, weight); });
+}
+
+void check_value(const char* op, const Scalar& value, ScalarType ct) {
+  EMBER_CHECK(!value.isComplex() || is_complex(ct), op, ": value ", value, " cannot be converted to type ", ct,
+              " without overflow");
+}
+
+Tensor addcmul_impl(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value, Tensor* out,
+                    bool inplace) {
+  EMBER_CHECK(self.defined() && t1.defined() && t2.defined(), "addcmul: expected defined tensors");
+  const Tensor all[3] = {self, t1, t2};
+  const ScalarType ct = result_type(all);
+  check_value("addcmul", value, ct);
+  return ternary("addcmul", self, t1, t2, ct, out, inplace,
+                 [&](const TensorIterator& iter) { kernels::addcmul_kernel(iter, value); });
+}
+
+Tensor addcdiv_impl(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value, Tensor* out,
+                    bool inplace) {
+  EMBER_CHECK(self.defined() && t1.defined() && t2.defined(), "addcdiv: expected defined tensors");
+  EMBER_CHECK(!(is_integral(t1.dtype(), true) && is_integral(t2.dtype(), true)),
+              "addcdiv: Integer division with addcdiv is no longer supported (tensor1 ", t1.dtype(), ", tensor2 ",
+              t2.dtype(), "); use (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer "
+              "inputs or (input + value * tensor1 / tensor2) for float inputs");
+  const Tensor all[3] = {self, t1, t2};
+  const ScalarType ct = result_type(all);
+  check_value("addcdiv", value, ct);
+  return ternary("addcdiv", self, t1, t2, ct, out, inplace,
+                 [&](const TensorIterator& iter) { kernels::addcdiv_kernel(iter, value); });
+}
+
+}  // namespace
+
+Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight) {
+  return lerp_impl(self, end, weight, nullptr, false);
+}
+Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
+  return lerp_impl(self, end, weight, nullptr, false);
+}
+Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end, const Scalar& weight) {
+  lerp_impl(self, end, weight, &checked_out(out, "lerp"), false);
+  return out;
+}
+Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end, const Tensor& weight) {
+  lerp_impl(self, end, weight, &checked_out(out, "lerp"), false);
+  return out;
+}
+Tensor addcmul(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  return addcmul_impl(self, t1, t2, value, nullptr, false);
+}
+Tensor& addcmul_out(Tensor& out, const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  addcmul_impl(self, t1, t2, value, &checked_out(out, "addcmul"), false);
+  return out;
+}
+Tensor addcdiv(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  return addcdiv_impl(self, t1, t2, value, nullptr, false);
+}
+Tensor& addcdiv_out(Tensor& out, const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  addcdiv_impl(self, t1, t2, value, &checked_out(out, "addcdiv"), false);
+  return out;
+}
+
+Tensor Tensor::lerp(const Tensor& end, const Scalar& weight) const { return ember::lerp(*this, end, weight); }
+Tensor Tensor::lerp(const Tensor& end, const Tensor& weight) const { return ember::lerp(*this, end, weight); }
+Tensor& Tensor::lerp_(const Tensor& end, const Scalar& weight) {
+  lerp_impl(*this, end, weight, this, true);
+  return *this;
+}
+Tensor Tensor::addcmul(const Tensor& t1, const Tensor& t2, const Scalar& value) const {
+  return ember::addcmul(*this, t1, t2, value);
+}
+Tensor& Tensor::addcmul_(const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  addcmul_impl(*this, t1, t2, value, this, true);
+  return *this;
+}
+Tensor Tensor::addcdiv(const Tensor& t1, const Tensor& t2, const Scalar& value) const {
+  return ember::addcdiv(*this, t1, t2, value);
+}
+Tensor& Tensor::addcdiv_(const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  addcdiv_impl(*this, t1, t2, value, this, true);
+  return *this;
+}
+
+// ---- operators declared as Tensor members (free operators: ops/operators.h) -----------
+Tensor& Tensor::operator+=(const Tensor& o) { return add_(o); }
+Tensor& Tensor::operator+=(const Scalar& o) { return add_(o); }
+Tensor& Tensor::operator-=(const Tensor& o) { return sub_(o); }
+Tensor& Tensor::operator-=(const Scalar& o) { return sub_(o); }
+Tensor& Tensor::operator*=(const Tensor& o) { return mul_(o); }
+Tensor& Tensor::operator*=(const Scalar& o) { return mul_(o); }
+Tensor& Tensor::operator/=(const Tensor& o) { return div_(o); }
+Tensor& Tensor::operator/=(const Scalar& o) { return div_(o); }
+Tensor& Tensor::operator&=(const Tensor& o) { return bitwise_and_(o); }
+Tensor& Tensor::operator|=(const Tensor& o) { return bitwise_or_(o); }
+Tensor& Tensor::operator^=(const Tensor& o) { return bitwise_xor_(o); }
+
+// Note [Unary operators on the binary kernels]
+// -x, ~x and !x are neg, bitwise_not and logical_not (the unary family);
+// they are spelled here with binary kernels so this family stands alone:
+// -x = x * -1 (exact, and wraps for unsigned), ~x = x ^ all-ones,
+// !x = (x != 0) xor true.
+Tensor Tensor::operator-() const {
+  EMBER_CHECK(dtype() != kBool,
+              "neg: Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a "
+              "mask, use the `~` or `logical_not()` operator instead.");
+  return ember::mul(*this, Scalar(-1));
+}
+Tensor Tensor::operator~() const {
+  EMBER_CHECK(is_integral(dtype(), true), "bitwise_not: ~ (operator.invert) is only implemented on integer and "
+              "Boolean-type tensors, got ", dtype());
+  return dtype() == kBool ? ember::bitwise_xor(*this, Scalar(true)) : ember::bitwise_xor(*this, Scalar(-1));
+}
+Tensor Tensor::operator!() const { return ember::logical_xor(*this, Scalar(true)); }
+
+}  // namespace ember
