@@ -3,7 +3,6 @@
 #include <cstdlib>
 #include <mutex>
 #include <new>
-#include <unordered_map>
 #include <vector>
 
 #include "ember/core/error.h"
@@ -22,9 +21,20 @@ size_t CachingAllocator::size_class(size_t n) {
   return (n + step - 1) & ~(step - 1);
 }
 
+// Index of a size class in the free-list table: 64 classes of 64 B up to
+// 4 KiB, then 4 per power of two.
+namespace {
+size_t class_index(size_t cls) {
+  if (cls <= 4096) return cls / 64 - 1;
+  int top = 63 - __builtin_clzll(cls - 1);
+  return 64 + (top - 12) * 4 + ((cls - 1) >> (top - 2) & 3);
+}
+constexpr size_t kNumClasses = 64 + 52 * 4;
+}  // namespace
+
 struct CachingAllocator::Impl {
   mutable std::mutex mu;
-  std::unordered_map<size_t, std::vector<void*>> free_lists;
+  std::vector<std::vector<void*>> free_lists = std::vector<std::vector<void*>>(kNumClasses);
   AllocatorStats st;
   bool caching = true;
 };
@@ -42,21 +52,22 @@ DataPtr CachingAllocator::allocate(size_t nbytes) {
   void* p = nullptr;
   {
     std::lock_guard<std::mutex> g(impl_->mu);
-    auto it = impl_->free_lists.find(cls);
-    if (it != impl_->free_lists.end() && !it->second.empty()) {
-      p = it->second.back();
-      it->second.pop_back();
+    auto& list = impl_->free_lists[class_index(cls)];
+    if (!list.empty()) {
+      p = list.back();
+      list.pop_back();
       impl_->st.cached -= cls;
     }
     if (p == nullptr) {
       p = std::aligned_alloc(kAlignment, cls);
       if (p == nullptr) {
         // Return cached memory to the system and try once more before giving up.
-        for (auto& [c, list] : impl_->free_lists)
-          for (void* q : list) std::free(q);
+        for (auto& l : impl_->free_lists) {
+          for (void* q : l) std::free(q);
+          l.clear();
+        }
         impl_->st.reserved -= impl_->st.cached;
         impl_->st.cached = 0;
-        impl_->free_lists.clear();
         p = std::aligned_alloc(kAlignment, cls);
       }
       EMBER_CHECK(p != nullptr, "allocate: out of memory trying to allocate ", nbytes, " bytes");
@@ -73,7 +84,7 @@ void CachingAllocator::free_block(void* p, size_t cls) {
   std::lock_guard<std::mutex> g(impl_->mu);
   impl_->st.allocated -= cls;
   if (impl_->caching) {
-    impl_->free_lists[cls].push_back(p);
+    impl_->free_lists[class_index(cls)].push_back(p);
     impl_->st.cached += cls;
   } else {
     std::free(p);
@@ -93,9 +104,10 @@ void CachingAllocator::reset_peak() {
 
 void CachingAllocator::empty_cache() {
   std::lock_guard<std::mutex> g(impl_->mu);
-  for (auto& [cls, list] : impl_->free_lists)
+  for (auto& list : impl_->free_lists) {
     for (void* p : list) std::free(p);
-  impl_->free_lists.clear();
+    list.clear();
+  }
   impl_->st.reserved -= impl_->st.cached;
   impl_->st.cached = 0;
 }
