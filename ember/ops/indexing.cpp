@@ -149,8 +149,8 @@ AdvancedIndex make_advanced_index(const Tensor& self, OptionalTensorList indices
       for (int64_t k = 0; k < t.dim(); ++k) per_dim.push_back(select(nz, 1, k));
       dim += t.dim();
     } else {
-      EMBER_CHECK(t.dtype() == kLong || t.dtype() == kInt, op,
-                  ": tensors used as indices must be long, int, byte or bool tensors, got ", t.dtype());
+      EMBER_CHECK(t.dtype() == kLong, op, ": tensors used as indices must be long, byte or bool tensors, got ",
+                  t.dtype());
       EMBER_CHECK(dim < self.dim(), op, ": too many indices for tensor of dimension ", self.dim());
       per_dim.push_back(t);
       ++dim;

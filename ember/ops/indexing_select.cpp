@@ -76,7 +76,7 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
     EMBER_CHECK(false, "index_select(): index out of range in self (index ", v, " for dimension ", d, " with size ",
                 size, ")");
   });
-  Tensor out = ember::index(self1, at_dim(d, as_1d(index)));
+  Tensor out = ember::index(self1, at_dim(d, as_1d(ops::cast(index, kLong))));
   return self.dim() == 0 ? reshape(out, {}) : out;
 }
 
@@ -100,7 +100,7 @@ Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor&
   EMBER_CHECK(!alpha.isComplex() || self.is_complex(), "index_add_(): complex alpha for a ", self.dtype(),
               " tensor");
   Tensor self1 = as_1d(self);
-  ops::index_put_impl(self1, at_dim(d, as_1d(index)), as_1d(source), true, alpha, "index_add_()");
+  ops::index_put_impl(self1, at_dim(d, as_1d(ops::cast(index, kLong))), as_1d(source), true, alpha, "index_add_()");
   self.bump_version();
   return self;
 }
