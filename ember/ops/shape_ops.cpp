@@ -65,7 +65,7 @@ Tensor concatenate(TensorList tensors, int64_t dim) { return cat(tensors, dim); 
 Tensor stack(TensorList tensors, int64_t dim) {
   EMBER_CHECK(!tensors.empty(), "stack: expects a non-empty TensorList");
   for (size_t i = 1; i < tensors.size(); ++i)
-    EMBER_CHECK(tensors[i].sizes().equals(tensors[0].sizes()), "stack: expects each tensor to be equal size, but got ",
+    EMBER_CHECK(tensors[i].sizes().equals(tensors[0].sizes()), "stack expects each tensor to be equal size, but got ",
                 shape_str(tensors[0].sizes()), " at entry 0 and ", shape_str(tensors[i].sizes()), " at entry ", i);
   const int64_t d = wrap_dim(dim, tensors[0].dim() + 1, "stack");
   std::vector<Tensor> parts;
@@ -306,10 +306,7 @@ std::vector<Tensor> meshgrid(TensorList tensors, std::string_view indexing) {
     vshape[i] = -1;
     out.push_back(expand(reshape(in[i], vshape), shape));
   }
-  if (swap) {
-    std::swap(out[0], out[1]);
-    for (Tensor& t : out) t = transpose(t, 0, 1);
-  }
+  if (swap) std::swap(out[0], out[1]);  // grids of shape [len(y), len(x), ...] in input order
   return out;
 }
 
