@@ -122,4 +122,38 @@ g.add("h", h)
 g.add("histc", torch.histc(h, bins=7, min=-2, max=2))
 g.add("histc_auto", torch.histc(h, bins=5))
 g.add("histc_double", torch.histc(h.double(), bins=4, min=-1, max=3))
+
+# ---- views (tests/core/view_test.cpp) ---------------------------------------------------------
+vx = torch.randn(2, 3, 4)
+g.add("vx", vx)
+g.add("view_view", vx.view(4, -1))
+g.add("view_reshape_t", vx.transpose(0, 2).reshape(-1, 2))   # needs a copy
+g.add("view_flatten", vx.flatten(1))
+g.add("view_unflatten", vx.unflatten(2, (2, -1)))
+g.add("view_permute", vx.permute(2, 0, 1))
+g.add("view_movedim", vx.movedim((0, 1), (2, 0)))
+g.add("view_transpose", vx.transpose(0, -1))
+g.add("view_t", vx[0].t())
+g.add("view_expand", vx[:, :1].expand(-1, 3, -1))
+g.add("view_expand_new", vx[0, 0].expand(2, 3, 4))
+g.add("view_squeeze", vx[:, :1].squeeze())
+g.add("view_unsqueeze", vx.unsqueeze(-1))
+g.add("view_narrow", vx.narrow(2, -3, 2))
+g.add("view_select", vx.select(1, -1))
+g.add("view_slice", vx[:, 1::2, ::3])
+g.add("view_unfold", vx.unfold(2, 2, 1))
+g.add("view_unfold_step", vx.transpose(1, 2).unfold(1, 2, 2))
+g.add("view_as_strided", vx.as_strided((3, 3), (2, 5), 1))
+g.add("view_diagonal", vx.diagonal())
+g.add("view_diagonal_off", vx.diagonal(1, 1, 2))
+g.add("view_diagonal_neg", vx.diagonal(-1, -1, 0))
+for k, t in enumerate(vx.split(3, 2)):
+    g.add("view_split_%d" % k, t)
+for k, t in enumerate(vx.split([1, 2], 1)):
+    g.add("view_split_sizes_%d" % k, t)
+for k, t in enumerate(vx.chunk(3, -1)):
+    g.add("view_chunk_%d" % k, t)
+for k, t in enumerate(vx.unbind(1)):
+    g.add("view_unbind_%d" % k, t)
+g.add("view_contiguous", vx.permute(1, 2, 0).contiguous())
 g.save()
