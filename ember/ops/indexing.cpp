@@ -294,7 +294,12 @@ Tensor& index_put_impl(Tensor& self, OptionalTensorList indices, const Tensor& v
 }
 }  // namespace ops
 
+// The free function keeps at::index_put_'s dtype rule; Tensor::index_put_ converts
+// values to self's dtype, as Python's `x[i] = v` does.
 Tensor& index_put_(Tensor& self, OptionalTensorList indices, const Tensor& values, bool accumulate) {
+  EMBER_CHECK(values.dtype() == self.dtype(),
+              "index_put_: Index put requires the source and destination dtypes match, got ", self.dtype(),
+              " for the destination and ", values.dtype(), " for the source.");
   return ops::index_put_impl(self, indices, values, accumulate, 1, "index_put_");
 }
 
@@ -319,7 +324,7 @@ Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Tensor& rhs) {
     ember::copy_(v, rhs);
     return *this;
   }
-  ember::index_put_(v, tensors, rhs, false);
+  ops::index_put_impl(v, tensors, rhs, false, 1, "index_put_");
   return *this;
 }
 Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Scalar& value) {
@@ -331,7 +336,7 @@ Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Scalar& value) {
   }
   EMBER_CHECK(!value.isComplex() || is_complex(), "index_put_: cannot write a complex value into a ", dtype(),
               " tensor");
-  ember::index_put_(v, tensors, full({}, value, options()), false);
+  ops::index_put_impl(v, tensors, full({}, value, options()), false, 1, "index_put_");
   return *this;
 }
 Tensor& Tensor::index_put_(std::initializer_list<TensorIndex> indices, const Tensor& rhs) {

@@ -27,6 +27,9 @@ TEST(IndexingBasic, ViewsMatchPyTorch) {
   EXPECT_TENSOR_EQ(x.index({Ellipsis, 1}), G()["basic_ellipsis"]);
   EXPECT_TENSOR_EQ(x.index({"...", 1}), G()["basic_ellipsis"]);
   EXPECT_TENSOR_EQ(x.index({None, 1, Ellipsis, None}), G()["basic_none"]);
+  EXPECT_TENSOR_EQ(x.index({0}), x[0]);
+  EXPECT_TENSOR_EQ(x.index({Slice(1, None)}), x.slice(0, 1));
+  EXPECT_TENSOR_EQ(x.index({Slice(None, -1)}), x.slice(0, 0, 3));
   EXPECT_TENSOR_EQ(x.index({true}), G()["basic_true"]);
   EXPECT_TENSOR_EQ(x.index({false}), G()["basic_false"]);
 }
@@ -188,6 +191,9 @@ TEST(IndexingGather, GatherScatter) {
   EXPECT_TENSOR_EQ(x2.t().gather(0, gj.t()), g["gather_noncontig"]);
   EXPECT_TENSOR_EQ(xi.gather(1, gj), g["gather_int"]);
   EXPECT_TENSOR_EQ(g["xc"].gather(0, gi), g["gather_complex"]);
+  EXPECT_TENSOR_EQ(g["xc"].to(kComplexDouble).gather(0, gi), g["gather_complex"].to(kComplexDouble));
+  EXPECT_TENSOR_EQ(g["xc"].to(kComplexDouble).index({Slice(), L({3, 1})}), g["adv_complex"].to(kComplexDouble));
+  EXPECT_TENSOR_EQ(x2.to(kHalf).gather(1, gj), g["gather1"].to(kHalf));
   EXPECT_TENSOR_EQ(g["xb"].gather(1, gj), g["gather_bool"]);
   EXPECT_TENSOR_EQ(x2.gather(0, tensor({{0L, 1L}, {2L, 2L}, {1L, 0L}, {0L, 0L}})), g["gather_big_index"]);
   EXPECT_EQ(x2.gather(0, empty({0, 4}, kLong)).sizes(), IntArrayRef({0, 4}));
@@ -261,4 +267,35 @@ TEST(IndexingSelect, IndexSelectAddCopyFillTake) {
   EXPECT_EMBER_ERROR(x2.index_fill(0, L({-4}), 1), "index -4 is out of bounds for dimension 0 with size 3");
   EXPECT_EMBER_ERROR(x2.take(L({12})), "out of range: tried to access index 12 on a tensor of 12 elements.");
   EXPECT_EMBER_ERROR(x2.take(zeros({1}, kInt)), "take(): Expected a long tensor for index");
+}
+
+TEST(IndexPut, DtypeRules) {
+  Tensor x = zeros({3});
+  x.index_put_({L({1})}, full({1}, 2.5, kDouble));  // converted, as Python's x[i] = v
+  EXPECT_EQ(x[1].item<float>(), 2.5f);
+  EXPECT_EMBER_ERROR(index_put_(x, {L({1})}, full({1}, 2.5, kDouble)), "index_put_",
+                     "source and destination dtypes match");
+  EXPECT_EMBER_ERROR(x.index_put_({L({1})}, full({1}, complex64(1, 1))), "index_put_", "complex");
+}
+
+// Large enough to cross kGrainSize, so the parallel paths of the kernels run.
+TEST(IndexingLarge, ParallelPathsAgreeWithCopies) {
+  const int64_t R = 300, C = 1000;
+  Tensor x = arange(0.0, double(R * C), 1.0, kDouble).reshape({R, C});
+  Tensor rev_c = arange(C - 1, -1, -1).expand({R, C}).contiguous();
+  EXPECT_TENSOR_EQ(x.gather(1, rev_c), x.flip({1}));
+  EXPECT_TENSOR_EQ(zeros({R, C}, kDouble).scatter(1, rev_c, x), x.flip({1}));
+  EXPECT_TENSOR_EQ(x.index({arange(R - 1, -1, -1)}), x.flip({0}));
+  EXPECT_TENSOR_EQ(x.index({Slice(), arange(C - 1, -1, -1)}), x.flip({1}));
+  EXPECT_TENSOR_EQ(x.t().index({arange(C - 1, -1, -1)}), x.flip({1}).t());
+  // Column sums by scatter_add into row 0: sum_i (1000 i + j) = 44850000 + 300 j.
+  Tensor sums = zeros({1, C}, kDouble).scatter_add(0, zeros({R, C}, kLong), x);
+  EXPECT_TENSOR_EQ(sums, arange(44850000.0, 44850000.0 + 300.0 * C, 300.0, kDouble).reshape({1, C}));
+  Tensor m = x.to(kBool);  // only element 0 is false
+  Tensor not_m = where(m, false, true);
+  EXPECT_TENSOR_EQ(where(m, x, full({}, 0.0, kDouble)), x.masked_fill(not_m, 0.0));
+  EXPECT_EQ(nonzero(m).size(0), R * C - 1);
+  Tensor y = zeros({R, C}, kDouble);
+  y.index_put_({m}, x.masked_select(m));
+  EXPECT_TENSOR_EQ(y, x);
 }
