@@ -129,6 +129,7 @@ TEST(Views, ErrorsMatchPyTorch) {
   EXPECT_EMBER_ERROR(x.expand({3, 3}), "expand", "expanded size of the tensor (3) must match the existing size (2) at non-singleton dimension 0.");
   EXPECT_EMBER_ERROR(x.expand({-1, 2, 3}), "-1", "leading, non-existing dimension 0");
   EXPECT_EMBER_ERROR(x.narrow(1, 2, 2), "start (2) + length (2) exceeds dimension size (3).");
+  EXPECT_EMBER_ERROR(x.narrow(1, 0, -1), "length must be non-negative");
   EXPECT_EMBER_ERROR(x.select(1, 3), "index 3 out of range for tensor of size [2, 3] at dimension 1");
   EXPECT_EMBER_ERROR(x[5], "index 5 out of range");
   EXPECT_EMBER_ERROR(x.unfold(1, 4, 1), "maximum size for tensor at dimension 1 is 3 but size is 4");
@@ -144,5 +145,7 @@ TEST(Views, ErrorsMatchPyTorch) {
   EXPECT_EMBER_ERROR(x.unsqueeze(3), "Dimension out of range (expected to be in range of [-3, 2], but got 3)");
   EXPECT_EMBER_ERROR(full({}, 1.0).unbind(), "unbind", "tensor has no dimensions");
   EXPECT_EMBER_ERROR(x.flatten(1, 0), "flatten", "start_dim", "end_dim");
-  EXPECT_EMBER_ERROR(x.unflatten(1, {2, 2}), "unflatten");
+  EXPECT_EMBER_ERROR(x.unflatten(1, {2, 2}), "unflatten: Provided sizes [2, 2] don't multiply up to the size of dim 1 (3) in the input tensor");
+  EXPECT_EMBER_ERROR(x.unflatten(1, {-1, 2}), "don't multiply up to the size of dim 1 (3)");
+  EXPECT_EQ(zeros({2, 0}).unflatten(1, {0, 5}).sizes(), IntArrayRef({2, 0, 5}));
 }
