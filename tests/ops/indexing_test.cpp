@@ -299,3 +299,19 @@ TEST(IndexingLarge, ParallelPathsAgreeWithCopies) {
   y.index_put_({m}, x.masked_select(m));
   EXPECT_TENSOR_EQ(y, x);
 }
+
+TEST(IndexingSpecial, NanAndLayouts) {
+  const Golden& g = G();
+  Tensor idx = L({0, 0, 1});
+  EXPECT_TENSOR_EQ(g["nan_self"].scatter_reduce(0, idx, g["nan_src"], "amax"), g["scatter_amax_nan"]);
+  EXPECT_TENSOR_EQ(g["nan_self"].scatter_reduce(0, idx, g["nan_src"], "amin", false), g["scatter_amin_nan_excl"]);
+  Tensor idx_t = g["idx"].t();
+  ASSERT_FALSE(idx_t.is_contiguous());
+  EXPECT_TENSOR_EQ(g["x"].index({idx_t}), g["adv_index_noncontig_idx"]);
+  Tensor si_nc = g["si_nc"].t().contiguous().t();
+  ASSERT_FALSE(si_nc.is_contiguous());
+  EXPECT_TENSOR_EQ(zeros({4, 3}).scatter_(0, si_nc, g["src"].t().index({Slice(None, 2), Slice(None, 3)})),
+                   g["scatter_noncontig"]);
+  EXPECT_TENSOR_EQ(g["x2"].gather(1, si_nc), g["gather_noncontig_index"]);
+  EXPECT_TENSOR_EQ(g["x2"].masked_fill(g["m34"], std::nan("")), g["masked_fill_nan"]);
+}

@@ -155,4 +155,17 @@ g.add("index_fill_bool", xb.index_fill(0, torch.tensor([1]), True))
 g.add("take", x2.take(torch.tensor([[0, 11], [-1, 5]])))
 g.add("take_noncontig", x2.t().take(torch.tensor([1, 2, 3])))
 g.add("take_int", xi.take(torch.tensor([7])))
+
+# ---- extra layouts and special values ----------------------------------------------------
+nan = float("nan")
+g.add("nan_self", torch.tensor([1.0, nan, 3.0]))
+g.add("nan_src", torch.tensor([nan, 2.0, 1.0]))
+g.add("scatter_amax_nan", torch.tensor([1.0, nan, 3.0]).scatter_reduce(0, torch.tensor([0, 0, 1]), torch.tensor([nan, 2.0, 1.0]), "amax"))
+g.add("scatter_amin_nan_excl", torch.tensor([1.0, nan, 3.0]).scatter_reduce(0, torch.tensor([0, 0, 1]), torch.tensor([nan, 2.0, 1.0]), "amin", include_self=False))
+g.add("adv_index_noncontig_idx", x[idx.t()])
+si_nc = torch.tensor([[0, 1, 2], [3, 0, 1]]).t().contiguous().t()   # non-contiguous index
+g.add("si_nc", si_nc)
+g.add("scatter_noncontig", torch.zeros(4, 3).scatter_(0, si_nc, src.t()[:2, :3]))
+g.add("gather_noncontig_index", x2.gather(1, si_nc))
+g.add("masked_fill_nan", x2.masked_fill(m34, nan))
 g.save()
