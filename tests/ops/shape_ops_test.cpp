@@ -183,3 +183,20 @@ TEST(ShapeOpsCount, OneHotBincountHistc) {
   EXPECT_EMBER_ERROR(histc(h, 3, 3, 2), "max must be larger than min");
   EXPECT_EMBER_ERROR(histc(L({1, 2})), "histc", "floating point");
 }
+
+TEST(ShapeOpsEdge, PromotionEmptyAndHistEdges) {
+  const Golden& g = G();
+  EXPECT_TENSOR_EQ(cat({g["i8"], g["u8"]}), g["cat_int8_uint8"]);
+  EXPECT_TENSOR_EQ(cat({g["v3"].expand({2, 3}), g["a"]}, 0), g["cat_expanded"]);
+  EXPECT_TENSOR_EQ(stack({zeros({0, 2}), zeros({0, 2})}, 1), g["stack_empty"]);
+  EXPECT_TENSOR_EQ(histc(tensor({0.0f, 1.0f, 2.0f, 2.5f, -0.5f}), 2, 0, 2), g["histc_edges"]);
+  EXPECT_TENSOR_EQ(histc(tensor({3.0f, 3.0f}), 4), g["histc_const"]);
+  EXPECT_TENSOR_EQ(zeros({2, 0}).roll({1}, {1}), g["roll_empty_dim"]);
+  EXPECT_TENSOR_EQ(zeros({0, 2}).repeat_interleave(3, 0), g["repeat_interleave_empty"]);
+  // cat writes into narrow() views of one output: the inputs stay untouched.
+  Tensor a = g["a"];
+  Tensor before = a.clone();
+  Tensor out = cat({a, a}, 0);
+  out.fill_(0);
+  EXPECT_TENSOR_EQ(a, before);
+}

@@ -123,6 +123,18 @@ g.add("histc", torch.histc(h, bins=7, min=-2, max=2))
 g.add("histc_auto", torch.histc(h, bins=5))
 g.add("histc_double", torch.histc(h.double(), bins=4, min=-1, max=3))
 
+# ---- extra promotion / edge cases ----------------------------------------------------------
+i8 = torch.tensor([[1, -2]], dtype=torch.int8)
+u8 = torch.tensor([[200, 3]], dtype=torch.uint8)
+g.add("i8", i8); g.add("u8", u8)
+g.add("cat_int8_uint8", torch.cat([i8, u8]))                 # -> int16
+g.add("cat_expanded", torch.cat([v3.expand(2, 3), a], 0))
+g.add("stack_empty", torch.stack([torch.zeros(0, 2), torch.zeros(0, 2)], 1))
+g.add("histc_edges", torch.histc(torch.tensor([0.0, 1.0, 2.0, 2.5, -0.5]), bins=2, min=0, max=2))
+g.add("histc_const", torch.histc(torch.tensor([3.0, 3.0]), bins=4))   # min == max == data -> [2, 4]
+g.add("roll_empty_dim", torch.zeros(2, 0).roll(1, 1))
+g.add("repeat_interleave_empty", torch.zeros(0, 2).repeat_interleave(3, 0))
+
 # ---- views (tests/core/view_test.cpp) ---------------------------------------------------------
 vx = torch.randn(2, 3, 4)
 g.add("vx", vx)
