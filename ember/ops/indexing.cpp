@@ -248,7 +248,6 @@ Tensor index(const Tensor& self, OptionalTensorList indices) {
   return out;
 }
 
-
 namespace ops {
 Tensor& index_put_impl(Tensor& self, OptionalTensorList indices, const Tensor& values, bool accumulate,
                        const Scalar& alpha, const char* op) {
@@ -257,18 +256,10 @@ Tensor& index_put_impl(Tensor& self, OptionalTensorList indices, const Tensor& v
               self.dim(), " (got ", indices.size(), ")");
   EMBER_CHECK(!values.is_complex() || self.is_complex(), op, ": cannot write ", values.dtype(), " values into a ",
               self.dtype(), " tensor");
-  if (!has_tensor(indices)) {
-    Tensor whole = ops::make_view(self, self.sizes(), self.strides(), self.storage_offset());
-    if (!accumulate) {
-      copy_(whole, values);
-      return self;
-    }
-  }
   AdvancedIndex ai;
   if (has_tensor(indices)) {
     ai = make_advanced_index(self, indices, op);
-  } else {
-    // accumulate over all of self: every element once.
+  } else {  // no index tensors: every element of self once (zero offsets)
     ai.shape = DimVector(self.sizes());
     ai.src = self;
     ai.offsets = expand(zeros({}, TensorOptions().dtype(kLong)), self.sizes());

@@ -315,3 +315,14 @@ TEST(IndexingSpecial, NanAndLayouts) {
   EXPECT_TENSOR_EQ(g["x2"].gather(1, si_nc), g["gather_noncontig_index"]);
   EXPECT_TENSOR_EQ(g["x2"].masked_fill(g["m34"], std::nan("")), g["masked_fill_nan"]);
 }
+
+TEST(IndexPut, WithoutIndexTensors) {
+  Tensor x = zeros({2, 3});
+  index_put_(x, {}, ones({3}), false);
+  EXPECT_TENSOR_EQ(x, ones({2, 3}));
+  index_put_(x, {std::nullopt}, full({}, 2.0), true);
+  EXPECT_TENSOR_EQ(x, full({2, 3}, 3.0));
+  EXPECT_TENSOR_EQ(index_put(x, {L({1})}, full({}, 0.0)).index({1}), zeros({3}));
+  EXPECT_TENSOR_EQ(x, full({2, 3}, 3.0));  // index_put copies
+  EXPECT_TENSOR_EQ(x.where(full({2, 1}, true, kBool), zeros({3})), x);
+}
