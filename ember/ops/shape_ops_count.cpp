@@ -97,13 +97,12 @@ Tensor histc(const Tensor& self, int64_t bins, const Scalar& min, const Scalar& 
     A lo = static_cast<A>(kernels::convert<T>(min.toDouble()));
     A hi = static_cast<A>(kernels::convert<T>(max.toDouble()));
     EMBER_CHECK(lo <= hi, "histc: max must be larger than min");
-    if (lo == hi && n > 0) {
+    if (lo == hi && n > 0) {  // the data's range; a NaN makes it non-finite, as in PyTorch
       lo = hi = static_cast<A>(p[0]);
       for (int64_t i = 0; i < n; ++i) {
         const A v = static_cast<A>(p[i]);
-        if (std::isnan(v)) continue;
-        lo = std::isnan(lo) || v < lo ? v : lo;
-        hi = std::isnan(hi) || v > hi ? v : hi;
+        lo = std::isnan(v) || std::isnan(lo) ? v + lo : std::min(lo, v);
+        hi = std::isnan(v) || std::isnan(hi) ? v + hi : std::max(hi, v);
       }
     }
     if (lo == hi) {

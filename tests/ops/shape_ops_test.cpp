@@ -181,6 +181,9 @@ TEST(ShapeOpsCount, OneHotBincountHistc) {
   EXPECT_TENSOR_EQ(histc(h.to(kDouble), 4, -1, 3), g["histc_double"]);
   EXPECT_EMBER_ERROR(histc(h, 0), "bins must be > 0");
   EXPECT_EMBER_ERROR(histc(h, 3, 3, 2), "max must be larger than min");
+  EXPECT_EMBER_ERROR(histc(tensor({1.0f, std::nanf("")}), 2), "histc", "is not finite");
+  EXPECT_EMBER_ERROR(histc(tensor({1.0f, INFINITY}), 2), "range of [1, inf] is not finite");
+  EXPECT_TENSOR_EQ(histc(empty({0}), 2), zeros({2}));
   EXPECT_EMBER_ERROR(histc(L({1, 2})), "histc", "floating point");
 }
 
