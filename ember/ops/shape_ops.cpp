@@ -13,6 +13,7 @@ namespace {
 // Legacy behaviour kept by PyTorch: 1-D empty tensors join anything.
 bool skipped_in_cat(const Tensor& t) { return t.dim() == 1 && t.size(0) == 0; }
 
+// copy_ into a temporary view of the destination (views share its storage).
 void copy_into(Tensor dst, const Tensor& src) { copy_(dst, src); }
 }  // namespace
 
@@ -25,12 +26,8 @@ Tensor cat(TensorList tensors, int64_t dim) {
   }
   const ScalarType dt = result_type(tensors);
   const Tensor* ref = nullptr;
-  size_t ref_i = 0;
   for (size_t i = 0; i < tensors.size() && !ref; ++i)
-    if (!skipped_in_cat(tensors[i])) {
-      ref = &tensors[i];
-      ref_i = i;
-    }
+    if (!skipped_in_cat(tensors[i])) ref = &tensors[i];
   if (!ref) {  // only legacy empties: the result is one of them
     wrap_dim(dim, 1, "torch.cat()");
     return empty({0}, TensorOptions().dtype(dt));
@@ -49,7 +46,6 @@ Tensor cat(TensorList tensors, int64_t dim) {
                   " in the list.");
     shape[d] += t.size(d);
   }
-  (void)ref_i;
   Tensor out = empty(shape, TensorOptions().dtype(dt));
   int64_t offset = 0;
   for (const Tensor& t : tensors) {
