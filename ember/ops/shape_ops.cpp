@@ -237,7 +237,8 @@ Tensor repeat_interleave(const Tensor& repeats) {
 
 Tensor repeat_interleave(const Tensor& self, const Tensor& repeats, std::optional<int64_t> dim) {
   Tensor input = dim ? self : reshape(self, {-1});
-  const int64_t d = dim ? wrap_dim(*dim, std::max<int64_t>(input.dim(), 1), "repeat_interleave") : 0;
+  // An explicit dim must exist (a 0-dim input has none), as in PyTorch.
+  const int64_t d = dim ? wrap_dim(*dim, input.dim(), "repeat_interleave", /*scalar_as_1d=*/false) : 0;
   input = input.dim() == 0 ? reshape(input, {1}) : input;
   Tensor reps = repeats;
   if (reps.dim() == 0 || (reps.dim() == 1 && reps.size(0) == 1)) reps = expand(reshape(reps, {1}), {input.size(d)});

@@ -112,6 +112,8 @@ TEST(ShapeOpsRepeat, RepeatTileInterleave) {
   EXPECT_EMBER_ERROR(repeat_interleave(L({-1})), "repeats can not be negative");
   EXPECT_EMBER_ERROR(repeat_interleave(tensor({{1L}})), "only accept 1D vector as repeat");
   EXPECT_EMBER_ERROR(a.repeat_interleave(-1), "repeats can not be negative");
+  EXPECT_EMBER_ERROR(full({}, 1.0).repeat_interleave(2, 0), "repeat_interleave", "tensor has no dimensions");
+  EXPECT_EQ(full({}, 1.0).repeat_interleave(2).sizes(), IntArrayRef({2}));
 }
 
 TEST(ShapeOpsTriangle, TrilTriu) {
