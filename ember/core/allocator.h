@@ -32,6 +32,8 @@ class CachingAllocator {
   bool caching_enabled() const;
   static constexpr size_t kAlignment = 64;
   static size_t size_class(size_t nbytes);
+  // Moves the calling thread's cached blocks to the shared free lists.
+  void flush_thread_cache();
 
  private:
   CachingAllocator();
