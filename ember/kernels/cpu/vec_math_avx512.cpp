@@ -1,0 +1,55 @@
+// AVX-512 SLEEF kernels, compiled with -mavx512f (see CMakeLists.txt) and
+// reached only through vec::unary_vec after a run-time CPU check.
+#include <immintrin.h>
+#include <sleef.h>
+
+#include "ember/kernels/cpu/vec_math.h"
+
+namespace ember::kernels::vec {
+
+namespace {
+
+// The tail is handled with masked loads/stores so every element goes through
+// the same SLEEF function (results never depend on the position in the array).
+template <typename F>
+inline void apply_f32(const float* in, float* out, int64_t n, F f) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(out + i, f(_mm512_loadu_ps(in + i)));
+  if (i < n) {
+    const __mmask16 m = static_cast<__mmask16>((1u << (n - i)) - 1u);
+    _mm512_mask_storeu_ps(out + i, m, f(_mm512_maskz_loadu_ps(m, in + i)));
+  }
+}
+
+template <typename F>
+inline void apply_f64(const double* in, double* out, int64_t n, F f) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm512_storeu_pd(out + i, f(_mm512_loadu_pd(in + i)));
+  if (i < n) {
+    const __mmask8 m = static_cast<__mmask8>((1u << (n - i)) - 1u);
+    _mm512_mask_storeu_pd(out + i, m, f(_mm512_maskz_loadu_pd(m, in + i)));
+  }
+}
+
+}  // namespace
+
+namespace avx512 {
+#define EMBER_VEC_none(name) UnaryVec{},
+#define EMBER_VEC_SLEEF_(name, acc)                                                                    \
+  UnaryVec{[](const float* in, float* out, int64_t n) {                                                 \
+             apply_f32(in, out, n, [](__m512 v) { return Sleef_##name##f16_##acc(v); });                \
+           },                                                                                           \
+           [](const double* in, double* out, int64_t n) {                                               \
+             apply_f64(in, out, n, [](__m512d v) { return Sleef_##name##d8_##acc(v); });                \
+           }},
+#define EMBER_VEC_u05(name) EMBER_VEC_SLEEF_(name, u05)
+#define EMBER_VEC_u10(name) EMBER_VEC_SLEEF_(name, u10)
+#define EMBER_VEC_u15(name) EMBER_VEC_SLEEF_(name, u15)
+#define EMBER_UNARY_OP(name, kind, cplx, vec) EMBER_VEC_##vec(name)
+const UnaryVec kUnaryTable[kNumUnaryOps] = {
+#include "ember/ops/unary.def"
+};
+#undef EMBER_UNARY_OP
+}  // namespace avx512
+
+}  // namespace ember::kernels::vec

@@ -1,0 +1,350 @@
+#include "ember/ops/unary.h"
+
+#include "ember/kernels/cpu/unary_kernels.h"
+#include "ember/ops/copy.h"
+#include "ember/ops/elementwise.h"
+
+namespace ember {
+
+using kernels::TensorIterator;
+using kernels::UnaryComplex;
+using kernels::UnaryKind;
+using kernels::UnaryOpId;
+
+namespace ops {
+
+Tensor unary_apply(const char* op, const Tensor& self, ScalarType compute, ScalarType result, Tensor* out,
+                   bool inplace, const std::function<void(const TensorIterator&)>& kernel) {
+  if (out != nullptr) {
+    EMBER_CHECK(out->defined(), op, ": out is an undefined tensor");
+    // As PyTorch: writing through a broadcast (stride-0) dim would race and give
+    // an order-dependent result.
+    for (int64_t d = 0; d < out->dim(); ++d)
+      EMBER_CHECK(out->stride(d) != 0 || out->size(d) <= 1, op,
+                  ": unsupported operation: more than one element of the written-to tensor refers to a single "
+                  "memory location (shape ",
+                  shape_str(out->sizes()), ", strides ", shape_str(out->strides()),
+                  "). Please clone() the tensor before performing the operation.");
+  }
+  Tensor x = cast(self, compute);
+  Tensor r = make_out(out, self.sizes(), result, op, inplace);
+  if (r.numel() > 0) {
+    TensorIterator iter({r}, {x});
+    kernel(iter);
+  }
+  finish_out(out, r);
+  return out != nullptr ? *out : r;
+}
+
+}  // namespace ops
+
+namespace {
+
+// Note [The unary table]
+// ops/unary.def is the single list of the argument-free unary ops. Expanded
+// here it gives each op its dtype rule and kernel (kRows), the three public
+// forms (op, op_, op_out) and the Tensor methods; expanded in
+// kernels/cpu/unary_kernels.cpp it gives the kernels; in vec_math_avx512.cpp
+// the SLEEF kernels. Dtype policy lives only here: kernels receive operands
+// already of their final dtypes.
+struct UnaryRow {
+  const char* name;
+  const char* inplace_name;
+  UnaryKind kind;
+  UnaryComplex complex;
+  kernels::UnaryKernel kernel;
+};
+
+constexpr UnaryRow kRows[] = {
+#define EMBER_UNARY_OP(name, kind, cplx, vec) \
+  {#name, #name "_", UnaryKind::kind, UnaryComplex::cplx, &kernels::name##_kernel},
+#include "ember/ops/unary.def"
+#undef EMBER_UNARY_OP
+};
+static_assert(sizeof(kRows) / sizeof(kRows[0]) == kernels::kNumUnaryOps, "one kRows entry per unary.def row");
+
+// The dtype a row's kernel computes in for input dtype t; raises for inputs
+// the op does not take (same cases as PyTorch).
+ScalarType compute_dtype(const char* op, UnaryOpId id, UnaryKind kind, UnaryComplex cplx, ScalarType t) {
+  EMBER_CHECK(!(id == UnaryOpId::neg && t == kBool), op,
+              ": Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a "
+              "mask, use the `~` or `logical_not()` operator instead.");
+  EMBER_CHECK(!(id == UnaryOpId::sign && is_complex(t)), op,
+              ": Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead.");
+  if (is_complex(t)) {
+    EMBER_CHECK(cplx != UnaryComplex::NoCplx, op, ": not implemented for complex inputs (got ", dtype_name(t), ")");
+    return t;
+  }
+  switch (kind) {
+    case UnaryKind::Float:
+      return is_integral(t, /*include_bool=*/true) ? get_default_dtype() : t;
+    case UnaryKind::FloatOnly:
+      EMBER_CHECK(is_floating_point(t), op, ": expected a floating point input, got ", dtype_name(t));
+      return t;
+    case UnaryKind::Int:
+      EMBER_CHECK(t != kBool, op, ": not implemented for bool inputs");
+      return t;
+    case UnaryKind::IntToLong:
+      return t == kBool ? kLong : t;
+    case UnaryKind::Bitwise:
+      EMBER_CHECK(is_integral(t, /*include_bool=*/true), op, ": expected an integer or bool input, got ",
+                  dtype_name(t));
+      return t;
+    case UnaryKind::IntBool:
+    case UnaryKind::Logical:
+      return t;
+  }
+  return t;
+}
+
+Tensor run_row(UnaryOpId id, const Tensor& self, Tensor* out, bool inplace) {
+  const UnaryRow& row = kRows[static_cast<int>(id)];
+  const char* op = inplace ? row.inplace_name : row.name;
+  EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
+  const ScalarType compute = compute_dtype(op, id, row.kind, row.complex, self.dtype());
+  ScalarType result = compute;
+  if (row.kind == UnaryKind::Logical) result = kBool;
+  if (row.complex == UnaryComplex::CplxToReal && is_complex(compute)) result = to_real_type(compute);
+  EMBER_CHECK(!(inplace && is_complex(self.dtype()) && !is_complex(result)), op, ": in-place ", row.name,
+              " is not supported for complex tensors (its result is real)");
+  return ops::unary_apply(op, self, compute, result, out, inplace, row.kernel);
+}
+
+// Ops with arguments that only take floating inputs.
+Tensor run_floating(const char* op, const Tensor& self, Tensor* out, bool inplace,
+                    const std::function<void(const TensorIterator&)>& kernel) {
+  EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
+  EMBER_CHECK(is_floating_point(self.dtype()), op, ": expected a floating point input, got ",
+              dtype_name(self.dtype()));
+  return ops::unary_apply(op, self, self.dtype(), self.dtype(), out, inplace, kernel);
+}
+
+}  // namespace
+
+#define EMBER_UNARY_OP(name, ...)                                                                          \
+  Tensor name(const Tensor& self) { return run_row(UnaryOpId::name, self, nullptr, false); }              \
+  Tensor& name##_(Tensor& self) {                                                                         \
+    run_row(UnaryOpId::name, self, &self, true);                                                           \
+    return self;                                                                                           \
+  }                                                                                                        \
+  Tensor& name##_out(Tensor& out, const Tensor& self) {                                                    \
+    run_row(UnaryOpId::name, self, &out, false);                                                           \
+    return out;                                                                                            \
+  }                                                                                                        \
+  Tensor Tensor::name() const { return ember::name(*this); }                                               \
+  Tensor& Tensor::name##_() { return ember::name##_(*this); }
+#include "ember/ops/unary.def"
+#undef EMBER_UNARY_OP
+
+// ---- round ---------------------------------------------------------------------
+namespace {
+Tensor round_impl(const char* op, const Tensor& self, int64_t decimals, Tensor* out, bool inplace) {
+  EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
+  const ScalarType t = compute_dtype(op, UnaryOpId::floor, UnaryKind::Int, UnaryComplex::NoCplx, self.dtype());
+  if (is_integral(t)) {
+    // Integers round to themselves (a copy, as floor/ceil/trunc do).
+    EMBER_CHECK(decimals == 0, op, ": decimals argument is only supported for floating point inputs, got ",
+                dtype_name(t));
+    return ops::unary_apply(op, self, t, t, out, inplace, kernels::trunc_kernel);
+  }
+  return ops::unary_apply(op, self, t, t, out, inplace,
+                          [&](const TensorIterator& it) { kernels::round_decimals_kernel(it, decimals); });
+}
+}  // namespace
+
+Tensor round(const Tensor& self, int64_t decimals) { return round_impl("round", self, decimals, nullptr, false); }
+Tensor& round_(Tensor& self, int64_t decimals) {
+  round_impl("round_", self, decimals, &self, true);
+  return self;
+}
+Tensor& round_out(Tensor& out, const Tensor& self, int64_t decimals) {
+  round_impl("round", self, decimals, &out, false);
+  return out;
+}
+Tensor Tensor::round(int64_t decimals) const { return ember::round(*this, decimals); }
+Tensor& Tensor::round_(int64_t decimals) { return ember::round_(*this, decimals); }
+
+// ---- activations with arguments ----------------------------------------------
+namespace {
+bool gelu_is_tanh(std::string_view approximate) {
+  EMBER_CHECK(approximate == "none" || approximate == "tanh",
+              "gelu: approximate argument must be either none or tanh, got '", approximate, "'");
+  return approximate == "tanh";
+}
+}  // namespace
+
+Tensor gelu(const Tensor& self, std::string_view approximate) {
+  const bool t = gelu_is_tanh(approximate);
+  return run_floating("gelu", self, nullptr, false, [&](const TensorIterator& it) { kernels::gelu_kernel(it, t); });
+}
+Tensor& gelu_(Tensor& self, std::string_view approximate) {
+  const bool t = gelu_is_tanh(approximate);
+  run_floating("gelu_", self, &self, true, [&](const TensorIterator& it) { kernels::gelu_kernel(it, t); });
+  return self;
+}
+Tensor& gelu_out(Tensor& out, const Tensor& self, std::string_view approximate) {
+  const bool t = gelu_is_tanh(approximate);
+  run_floating("gelu", self, &out, false, [&](const TensorIterator& it) { kernels::gelu_kernel(it, t); });
+  return out;
+}
+Tensor Tensor::gelu(std::string_view approximate) const { return ember::gelu(*this, approximate); }
+
+Tensor softplus(const Tensor& self, const Scalar& beta, const Scalar& threshold) {
+  return run_floating("softplus", self, nullptr, false, [&](const TensorIterator& it) {
+    kernels::softplus_kernel(it, beta.toDouble(), threshold.toDouble());
+  });
+}
+Tensor& softplus_out(Tensor& out, const Tensor& self, const Scalar& beta, const Scalar& threshold) {
+  run_floating("softplus", self, &out, false, [&](const TensorIterator& it) {
+    kernels::softplus_kernel(it, beta.toDouble(), threshold.toDouble());
+  });
+  return out;
+}
+Tensor Tensor::softplus(const Scalar& beta, const Scalar& threshold) const {
+  return ember::softplus(*this, beta, threshold);
+}
+
+namespace {
+Tensor elu_impl(const char* op, const Tensor& self, Tensor* out, bool inplace, const Scalar& alpha,
+                const Scalar& scale, const Scalar& input_scale) {
+  return run_floating(op, self, out, inplace, [&](const TensorIterator& it) {
+    kernels::elu_kernel(it, alpha.toDouble(), scale.toDouble(), input_scale.toDouble());
+  });
+}
+}  // namespace
+Tensor elu(const Tensor& self, const Scalar& alpha, const Scalar& scale, const Scalar& input_scale) {
+  return elu_impl("elu", self, nullptr, false, alpha, scale, input_scale);
+}
+Tensor& elu_(Tensor& self, const Scalar& alpha, const Scalar& scale, const Scalar& input_scale) {
+  elu_impl("elu_", self, &self, true, alpha, scale, input_scale);
+  return self;
+}
+Tensor& elu_out(Tensor& out, const Tensor& self, const Scalar& alpha, const Scalar& scale, const Scalar& input_scale) {
+  elu_impl("elu", self, &out, false, alpha, scale, input_scale);
+  return out;
+}
+Tensor Tensor::elu(const Scalar& alpha, const Scalar& scale, const Scalar& input_scale) const {
+  return ember::elu(*this, alpha, scale, input_scale);
+}
+
+Tensor leaky_relu(const Tensor& self, const Scalar& negative_slope) {
+  return run_floating("leaky_relu", self, nullptr, false, [&](const TensorIterator& it) {
+    kernels::leaky_relu_kernel(it, negative_slope.toDouble());
+  });
+}
+Tensor& leaky_relu_(Tensor& self, const Scalar& negative_slope) {
+  run_floating("leaky_relu_", self, &self, true, [&](const TensorIterator& it) {
+    kernels::leaky_relu_kernel(it, negative_slope.toDouble());
+  });
+  return self;
+}
+Tensor& leaky_relu_out(Tensor& out, const Tensor& self, const Scalar& negative_slope) {
+  run_floating("leaky_relu", self, &out, false, [&](const TensorIterator& it) {
+    kernels::leaky_relu_kernel(it, negative_slope.toDouble());
+  });
+  return out;
+}
+Tensor Tensor::leaky_relu(const Scalar& negative_slope) const { return ember::leaky_relu(*this, negative_slope); }
+Tensor& Tensor::leaky_relu_(const Scalar& negative_slope) { return ember::leaky_relu_(*this, negative_slope); }
+
+namespace {
+Tensor logit_impl(const char* op, const Tensor& self, std::optional<double> eps, Tensor* out, bool inplace) {
+  EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
+  const ScalarType compute = compute_dtype(op, UnaryOpId::exp, UnaryKind::Float, UnaryComplex::NoCplx, self.dtype());
+  return ops::unary_apply(op, self, compute, compute, out, inplace,
+                          [&](const TensorIterator& it) { kernels::logit_kernel(it, eps); });
+}
+}  // namespace
+Tensor logit(const Tensor& self, std::optional<double> eps) { return logit_impl("logit", self, eps, nullptr, false); }
+Tensor& logit_(Tensor& self, std::optional<double> eps) {
+  logit_impl("logit_", self, eps, &self, true);
+  return self;
+}
+Tensor& logit_out(Tensor& out, const Tensor& self, std::optional<double> eps) {
+  logit_impl("logit", self, eps, &out, false);
+  return out;
+}
+Tensor Tensor::logit(std::optional<double> eps) const { return ember::logit(*this, eps); }
+
+// ---- nan_to_num and predicates -----------------------------------------------------
+namespace {
+Tensor nan_to_num_impl(const char* op, const Tensor& self, std::optional<double> nan, std::optional<double> posinf,
+                       std::optional<double> neginf, Tensor* out, bool inplace) {
+  EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
+  EMBER_CHECK(!self.is_complex(), op, ": not implemented for complex inputs (got ", dtype_name(self.dtype()), ")");
+  if (!self.is_floating_point()) {  // integers and bool have nothing to replace
+    return ops::unary_apply(op, self, self.dtype(), self.dtype(), out, inplace, [&](const TensorIterator& it) {
+      kernels::trunc_kernel(it);  // identity on integers, the cheapest copy through the engine
+    });
+  }
+  return ops::unary_apply(op, self, self.dtype(), self.dtype(), out, inplace, [&](const TensorIterator& it) {
+    kernels::nan_to_num_kernel(it, nan, posinf, neginf);
+  });
+}
+}  // namespace
+
+Tensor nan_to_num(const Tensor& self, std::optional<double> nan, std::optional<double> posinf,
+                  std::optional<double> neginf) {
+  return nan_to_num_impl("nan_to_num", self, nan, posinf, neginf, nullptr, false);
+}
+Tensor& nan_to_num_(Tensor& self, std::optional<double> nan, std::optional<double> posinf,
+                    std::optional<double> neginf) {
+  nan_to_num_impl("nan_to_num_", self, nan, posinf, neginf, &self, true);
+  return self;
+}
+Tensor& nan_to_num_out(Tensor& out, const Tensor& self, std::optional<double> nan, std::optional<double> posinf,
+                       std::optional<double> neginf) {
+  nan_to_num_impl("nan_to_num", self, nan, posinf, neginf, &out, false);
+  return out;
+}
+Tensor Tensor::nan_to_num(std::optional<double> nan, std::optional<double> posinf,
+                          std::optional<double> neginf) const {
+  return ember::nan_to_num(*this, nan, posinf, neginf);
+}
+Tensor& Tensor::nan_to_num_(std::optional<double> nan, std::optional<double> posinf, std::optional<double> neginf) {
+  return ember::nan_to_num_(*this, nan, posinf, neginf);
+}
+
+namespace {
+using kernels::FloatClass;
+Tensor float_class(const char* op, FloatClass which, const Tensor& self, Tensor* out) {
+  EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
+  const bool complex_ok = which != FloatClass::isposinf && which != FloatClass::isneginf;
+  EMBER_CHECK(complex_ok || !self.is_complex(), op, ": does not support complex inputs (got ",
+              dtype_name(self.dtype()), ")");
+  const ScalarType t = self.dtype();
+  if (is_integral(t, true) || (which == FloatClass::isreal && !is_complex(t))) {
+    // Integers are never NaN or infinite; real dtypes are always real.
+    const bool value = which == FloatClass::isfinite || which == FloatClass::isreal;
+    Tensor r = ops::make_out(out, self.sizes(), kBool, op);
+    r.fill_(value);
+    ops::finish_out(out, r);
+    return out != nullptr ? *out : r;
+  }
+  return ops::unary_apply(op, self, t, kBool, out, false,
+                          [&](const TensorIterator& it) { kernels::float_class_kernel(it, which); });
+}
+}  // namespace
+
+Tensor isnan(const Tensor& self) { return float_class("isnan", FloatClass::isnan, self, nullptr); }
+Tensor isinf(const Tensor& self) { return float_class("isinf", FloatClass::isinf, self, nullptr); }
+Tensor isposinf(const Tensor& self) { return float_class("isposinf", FloatClass::isposinf, self, nullptr); }
+Tensor isneginf(const Tensor& self) { return float_class("isneginf", FloatClass::isneginf, self, nullptr); }
+Tensor isfinite(const Tensor& self) { return float_class("isfinite", FloatClass::isfinite, self, nullptr); }
+Tensor isreal(const Tensor& self) { return float_class("isreal", FloatClass::isreal, self, nullptr); }
+Tensor& isposinf_out(Tensor& out, const Tensor& self) {
+  float_class("isposinf", FloatClass::isposinf, self, &out);
+  return out;
+}
+Tensor& isneginf_out(Tensor& out, const Tensor& self) {
+  float_class("isneginf", FloatClass::isneginf, self, &out);
+  return out;
+}
+Tensor Tensor::isnan() const { return ember::isnan(*this); }
+Tensor Tensor::isinf() const { return ember::isinf(*this); }
+Tensor Tensor::isposinf() const { return ember::isposinf(*this); }
+Tensor Tensor::isneginf() const { return ember::isneginf(*this); }
+Tensor Tensor::isfinite() const { return ember::isfinite(*this); }
+Tensor Tensor::isreal() const { return ember::isreal(*this); }
+
+}  // namespace ember
