@@ -272,10 +272,11 @@ Tensor nan_to_num_impl(const char* op, const Tensor& self, std::optional<double>
                        std::optional<double> neginf, Tensor* out, bool inplace) {
   EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
   EMBER_CHECK(!self.is_complex(), op, ": not implemented for complex inputs (got ", dtype_name(self.dtype()), ")");
-  if (!self.is_floating_point()) {  // integers and bool have nothing to replace
-    return ops::unary_apply(op, self, self.dtype(), self.dtype(), out, inplace, [&](const TensorIterator& it) {
-      kernels::trunc_kernel(it);  // identity on integers, the cheapest copy through the engine
-    });
+  if (!self.is_floating_point()) {  // integers and bool have nothing to replace: a copy
+    Tensor r = ops::make_out(out, self.sizes(), self.dtype(), op, inplace);
+    if (!r.is_same(self)) r.copy_(self);
+    ops::finish_out(out, r);
+    return out != nullptr ? *out : r;
   }
   return ops::unary_apply(op, self, self.dtype(), self.dtype(), out, inplace, [&](const TensorIterator& it) {
     kernels::nan_to_num_kernel(it, nan, posinf, neginf);
