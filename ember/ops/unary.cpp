@@ -26,8 +26,8 @@ Tensor unary_apply(const char* op, const Tensor& self, ScalarType compute, Scala
                   shape_str(out->sizes()), ", strides ", shape_str(out->strides()),
                   "). Please clone() the tensor before performing the operation.");
   }
+  Tensor r = make_out(out, self.sizes(), result, op, inplace);  // dtype/shape errors before any work
   Tensor x = cast(self, compute);
-  Tensor r = make_out(out, self.sizes(), result, op, inplace);
   if (r.numel() > 0) {
     TensorIterator iter({r}, {x});
     kernel(iter);

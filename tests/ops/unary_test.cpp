@@ -147,6 +147,17 @@ TEST(UnaryGolden, AllDtypesMatchPyTorch) {
   }
 }
 
+TEST(UnaryGolden, SleefPathIsUsedOnAvx512) {
+  if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512dq")) GTEST_SKIP() << "no AVX-512";
+  EXPECT_NE(kernels::vec::unary_vec(kernels::UnaryOpId::exp).f32, nullptr);
+  EXPECT_NE(kernels::vec::unary_vec(kernels::UnaryOpId::tanh).f64, nullptr);
+  EXPECT_NE(kernels::vec::unary_vec(kernels::UnaryOpId::sigmoid).f32, nullptr);
+  EXPECT_EQ(kernels::vec::unary_vec(kernels::UnaryOpId::abs).f32, nullptr);
+  kernels::vec::set_vec_math_enabled(false);
+  EXPECT_EQ(kernels::vec::unary_vec(kernels::UnaryOpId::exp).f32, nullptr);
+  kernels::vec::set_vec_math_enabled(true);
+}
+
 TEST(UnaryGolden, ScalarFallbackMatchesPyTorch) {
   kernels::vec::set_vec_math_enabled(false);
   for (const auto& c : cases())

@@ -86,7 +86,12 @@ template <typename T> inline T atanh(T x) { return std::atanh(x); }
 template <typename T> inline T sigmoid(T x) { return T(1) / (T(1) + std::exp(-x)); }
 template <typename T> inline T erf(T x) { return std::erf(x); }
 template <typename T> inline T erfc(T x) { return std::erfc(x); }
-template <typename T> inline T lgamma(T x) { return std::lgamma(x); }
+// The reentrant forms: std::lgamma writes the global signgam, a data race under parallel_for.
+template <typename T>
+inline T lgamma(T x) {
+  int sign;
+  if constexpr (std::is_same_v<T, float>) return ::lgammaf_r(x, &sign); else return ::lgamma_r(x, &sign);
+}
 
 double erfinv_double(double y);   // unary_kernels_special.cpp
 double digamma_double(double x);  // unary_kernels_special.cpp

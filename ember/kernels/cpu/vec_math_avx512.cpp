@@ -31,10 +31,38 @@ inline void apply_f64(const double* in, double* out, int64_t n, F f) {
   }
 }
 
+// Rows with vec = custom: the same formulas as their scalar functions
+// (unary_kernels_scalar.h), built from SLEEF's exp.
+void sigmoid_f32(const float* in, float* out, int64_t n) {
+  apply_f32(in, out, n, [](__m512 x) {
+    const __m512 one = _mm512_set1_ps(1.0f);
+    return _mm512_div_ps(one, _mm512_add_ps(one, Sleef_expf16_u10(_mm512_sub_ps(_mm512_setzero_ps(), x))));
+  });
+}
+void sigmoid_f64(const double* in, double* out, int64_t n) {
+  apply_f64(in, out, n, [](__m512d x) {
+    const __m512d one = _mm512_set1_pd(1.0);
+    return _mm512_div_pd(one, _mm512_add_pd(one, Sleef_expd8_u10(_mm512_sub_pd(_mm512_setzero_pd(), x))));
+  });
+}
+void silu_f32(const float* in, float* out, int64_t n) {
+  apply_f32(in, out, n, [](__m512 x) {
+    const __m512 one = _mm512_set1_ps(1.0f);
+    return _mm512_div_ps(x, _mm512_add_ps(one, Sleef_expf16_u10(_mm512_sub_ps(_mm512_setzero_ps(), x))));
+  });
+}
+void silu_f64(const double* in, double* out, int64_t n) {
+  apply_f64(in, out, n, [](__m512d x) {
+    const __m512d one = _mm512_set1_pd(1.0);
+    return _mm512_div_pd(x, _mm512_add_pd(one, Sleef_expd8_u10(_mm512_sub_pd(_mm512_setzero_pd(), x))));
+  });
+}
+
 }  // namespace
 
 namespace avx512 {
 #define EMBER_VEC_none(name) UnaryVec{},
+#define EMBER_VEC_custom(name) UnaryVec{&name##_f32, &name##_f64},
 #define EMBER_VEC_SLEEF_(name, acc)                                                                    \
   UnaryVec{[](const float* in, float* out, int64_t n) {                                                 \
              apply_f32(in, out, n, [](__m512 v) { return Sleef_##name##f16_##acc(v); });                \
