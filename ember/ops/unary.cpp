@@ -313,6 +313,8 @@ Tensor float_class(const char* op, FloatClass which, const Tensor& self, Tensor*
   const bool complex_ok = which != FloatClass::isposinf && which != FloatClass::isneginf;
   EMBER_CHECK(complex_ok || !self.is_complex(), op, ": does not support complex inputs (got ",
               dtype_name(self.dtype()), ")");
+  EMBER_CHECK(complex_ok || out == nullptr || out->dtype() == kBool, op,
+              ": does not support non-boolean outputs (got ", dtype_name(out->dtype()), ")");
   const ScalarType t = self.dtype();
   if (is_integral(t, true) || (which == FloatClass::isreal && !is_complex(t))) {
     // Integers are never NaN or infinite; real dtypes are always real.
