@@ -13,6 +13,35 @@ using kernels::UnaryOpId;
 
 namespace ops {
 
+namespace {
+// Byte range [begin, end) that a tensor's elements occupy.
+std::pair<const char*, const char*> byte_range(const Tensor& t) {
+  const char* begin = static_cast<const char*>(t.data_ptr());
+  int64_t lo = 0, hi = 0;
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    const int64_t span = (t.size(d) - 1) * t.stride(d);
+    (span < 0 ? lo : hi) += span;
+  }
+  return {begin + lo * static_cast<int64_t>(t.itemsize()), begin + (hi + 1) * static_cast<int64_t>(t.itemsize())};
+}
+}  // namespace
+
+void check_no_partial_overlap(const char* op, const Tensor& out, const Tensor& input) {
+  if (out.numel() == 0 || input.numel() == 0) return;
+  if (out.impl()->storage() != input.impl()->storage()) return;
+  // Reading and writing the very same elements is the in-place case and fine.
+  if (out.data_ptr() == input.data_ptr() && out.strides().equals(input.strides()) &&
+      out.sizes().equals(input.sizes()) && out.itemsize() == input.itemsize())
+    return;
+  const auto [ob, oe] = byte_range(out);
+  const auto [ib, ie] = byte_range(input);
+  EMBER_CHECK(oe <= ib || ie <= ob, op,
+              ": unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+              "single memory location (input shape ",
+              shape_str(input.sizes()), ", output shape ", shape_str(out.sizes()),
+              "). Please clone() the tensor before performing the operation.");
+}
+
 Tensor unary_apply(const char* op, const Tensor& self, ScalarType compute, ScalarType result, Tensor* out,
                    bool inplace, const std::function<void(const TensorIterator&)>& kernel) {
   if (out != nullptr) {
@@ -25,6 +54,7 @@ Tensor unary_apply(const char* op, const Tensor& self, ScalarType compute, Scala
                   "memory location (shape ",
                   shape_str(out->sizes()), ", strides ", shape_str(out->strides()),
                   "). Please clone() the tensor before performing the operation.");
+    check_no_partial_overlap(op, *out, self);
   }
   Tensor r = make_out(out, self.sizes(), result, op, inplace);  // dtype/shape errors before any work
   Tensor x = cast(self, compute);

@@ -97,6 +97,11 @@ Tensor make_complex(const char* op, const Tensor& a, const Tensor& b, Tensor* ou
               ": expected both inputs to be float32 or float64 tensors of the same dtype, got ", dtype_name(a.dtype()),
               " and ", dtype_name(b.dtype()));
   const DimVector shape = broadcast_shapes(a.sizes(), b.sizes(), op);
+  if (out != nullptr) {
+    EMBER_CHECK(out->defined(), op, ": out is an undefined tensor");
+    ops::check_no_partial_overlap(op, *out, a);
+    ops::check_no_partial_overlap(op, *out, b);
+  }
   Tensor r = ops::make_out(out, shape, to_complex_type(a.dtype()), op);
   if (r.numel() > 0) kernel(TensorIterator({r}, {a, b}));
   ops::finish_out(out, r);

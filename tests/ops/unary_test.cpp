@@ -299,6 +299,23 @@ TEST(Unary, InPlaceOnBroadcastTensorRaises) {
   EXPECT_EMBER_ERROR(ember::sin_out(o, ones({2, 3})), "sin", "single memory location");
 }
 
+TEST(Unary, PartiallyOverlappingOutRaises) {
+  Tensor y = golden()["in.float32"].reshape({8, 4}).clone();
+  Tensor o = y.slice(0, 1, 5);  // writes rows 1..4 while reading rows 0..3
+  EXPECT_EMBER_ERROR(ember::exp_out(o, y.slice(0, 0, 4)), "exp", "single memory location");
+  Tensor z = y.slice(0, 0, 4);
+  Tensor zt = z.t();  // the same memory, other element order
+  EXPECT_EMBER_ERROR(ember::neg_out(zt, z), "neg", "single memory location");
+  Tensor c = golden()["in.complex64"].clone();
+  Tensor re = c.real();
+  EXPECT_EMBER_ERROR(ember::angle_out(re, c), "angle", "single memory location");
+  // The same elements (the in-place case) and disjoint parts of one buffer are fine.
+  ember::neg_out(z, y.slice(0, 0, 4));
+  Tensor lower = y.slice(0, 4, 8);
+  ember::neg_out(lower, y.slice(0, 0, 4));
+  EXPECT_TRUE(close(y.slice(0, 4, 8), golden()["in.float32"].reshape({8, 4}).slice(0, 0, 4)));
+}
+
 TEST(Unary, IntegerInputsUseDefaultDtype) {
   const Tensor x = golden()["in.int32"];
   set_default_dtype(kDouble);
