@@ -153,6 +153,7 @@ TEST(UnaryGolden, SleefPathIsUsedOnAvx512) {
   EXPECT_NE(kernels::vec::unary_vec(kernels::UnaryOpId::tanh).f64, nullptr);
   EXPECT_NE(kernels::vec::unary_vec(kernels::UnaryOpId::sigmoid).f32, nullptr);
   EXPECT_EQ(kernels::vec::unary_vec(kernels::UnaryOpId::abs).f32, nullptr);
+  EXPECT_NE(kernels::vec::gelu_vec(true).f32, nullptr);
   kernels::vec::set_vec_math_enabled(false);
   EXPECT_EQ(kernels::vec::unary_vec(kernels::UnaryOpId::exp).f32, nullptr);
   kernels::vec::set_vec_math_enabled(true);
@@ -161,7 +162,7 @@ TEST(UnaryGolden, SleefPathIsUsedOnAvx512) {
 TEST(UnaryGolden, ScalarFallbackMatchesPyTorch) {
   kernels::vec::set_vec_math_enabled(false);
   for (const auto& c : cases())
-    for (const std::string dt : {"float32", "float64"}) {
+    for (const std::string dt : {"float32", "float64", "float16", "bfloat16"}) {
       SCOPED_TRACE(c.name + " on " + dt);
       if (!raises(c, dt)) EXPECT_TRUE(close(c.fn(input(c, dt)), expected(c, dt)));
     }

@@ -7,6 +7,7 @@
 #include "ember/core/dispatch.h"
 #include "ember/kernels/cpu/loops.h"
 #include "ember/kernels/cpu/unary_kernels_scalar.h"
+#include "ember/kernels/cpu/unary_kernels_vec.h"
 #include "ember/kernels/cpu/vec_math.h"
 
 namespace ember::kernels {
@@ -31,31 +32,14 @@ void dispatch_row(ScalarType t, const char* name, F&& f) {
   }
 }
 
-// SLEEF on contiguous runs, the scalar function elsewhere.
-template <typename T, typename F, typename V>
-void vec_loop(const TensorIterator& iter, V vf, F f) {
-  iter.for_each([&](char** data, const int64_t* s, int64_t n) {
-    if (s[0] == sizeof(T) && s[1] == sizeof(T)) {
-      vf(reinterpret_cast<const T*>(data[1]), reinterpret_cast<T*>(data[0]), n);
-      return;
-    }
-    char* po = data[0];
-    const char* pi = data[1];
-    for (int64_t i = 0; i < n; ++i, po += s[0], pi += s[1])
-      *reinterpret_cast<T*>(po) = f(*reinterpret_cast<const T*>(pi));
-  });
-}
-
 template <UnaryKind K, UnaryComplex C, typename F>
 void run_row(const TensorIterator& iter, const char* name, UnaryOpId id, F f) {
   dispatch_row<K, C>(iter.dtype(1), name, [&](auto tag) {
     using T = EMBER_TYPE(tag);
     using Out = std::conditional_t<K == UnaryKind::Logical, bool,
                                    std::conditional_t<C == UnaryComplex::CplxToReal, value_t<T>, T>>;
-    if constexpr ((std::is_same_v<T, float> || std::is_same_v<T, double>) && std::is_same_v<Out, T>) {
-      if (auto vf = vec::unary_vec_fn<T>(id)) return vec_loop<T>(iter, vf, f);
-    }
-    unary_loop<Out, T>(iter, f);
+    if constexpr (std::is_same_v<Out, T>) return unary_loop_vec<T>(iter, vec::unary_vec(id), f);
+    else unary_loop<Out, T>(iter, f);
   });
 }
 

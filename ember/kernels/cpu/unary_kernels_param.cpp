@@ -6,6 +6,7 @@
 #include "ember/core/dispatch.h"
 #include "ember/kernels/cpu/loops.h"
 #include "ember/kernels/cpu/unary_kernels.h"
+#include "ember/kernels/cpu/unary_kernels_vec.h"
 
 namespace ember::kernels {
 
@@ -41,15 +42,16 @@ void gelu_kernel(const TensorIterator& iter, bool tanh_approximation) {
   dispatch_float_kernel(iter, "gelu", [&](auto tag) {
     using T = EMBER_TYPE(tag);
     using M = opmath_t<T>;
+    const vec::UnaryVec& v = vec::gelu_vec(tanh_approximation);
     if (tanh_approximation) {
       const M kBeta = M(0.79788456080286535587989211986876);  // sqrt(2 / pi)
       const M kKappa = M(0.044715);
-      return unary_loop<T, T>(iter, [=](M x) {
+      return unary_loop_vec<T>(iter, v, [=](M x) {
         return M(0.5) * x * (M(1) + std::tanh(kBeta * (x + kKappa * x * x * x)));
       });
     }
     const M kAlpha = M(0.70710678118654752440);  // 1 / sqrt(2)
-    unary_loop<T, T>(iter, [=](M x) { return x * M(0.5) * (M(1) + std::erf(x * kAlpha)); });
+    unary_loop_vec<T>(iter, v, [=](M x) { return x * M(0.5) * (M(1) + std::erf(x * kAlpha)); });
   });
 }
 

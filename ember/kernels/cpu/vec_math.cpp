@@ -21,4 +21,10 @@ const UnaryVec& unary_vec(UnaryOpId op) {
   return avx512::kUnaryTable[static_cast<int>(op)];
 }
 
+const UnaryVec& gelu_vec(bool tanh_approximation) {
+  static const UnaryVec kNone{};
+  if (!cpu_has_avx512() || !vec_math_enabled()) return kNone;
+  return avx512::kGelu[tanh_approximation ? 1 : 0];
+}
+
 }  // namespace ember::kernels::vec

@@ -20,10 +20,8 @@ struct UnaryVec {
 // The contiguous kernels of `op` on this CPU; null members when there are none.
 const UnaryVec& unary_vec(UnaryOpId op);
 
-template <typename T>
-inline auto unary_vec_fn(UnaryOpId op) {
-  if constexpr (sizeof(T) == 4) return unary_vec(op).f32; else return unary_vec(op).f64;
-}
+// gelu (exact erf form, or the tanh approximation), same formulas as gelu_kernel.
+const UnaryVec& gelu_vec(bool tanh_approximation);
 
 // Tests switch the SLEEF path off to check the scalar fallback (on by default).
 void set_vec_math_enabled(bool enabled);
@@ -32,6 +30,7 @@ bool vec_math_enabled();
 namespace avx512 {
 // Defined in vec_math_avx512.cpp; only dereferenced after a CPU check.
 extern const UnaryVec kUnaryTable[kNumUnaryOps];
+extern const UnaryVec kGelu[2];  // [tanh_approximation]
 }  // namespace avx512
 
 }  // namespace ember::kernels::vec

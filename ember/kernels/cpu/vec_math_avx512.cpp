@@ -58,9 +58,44 @@ void silu_f64(const double* in, double* out, int64_t n) {
   });
 }
 
+// gelu(x) = x/2 (1 + erf(x / sqrt 2)); the tanh form is
+// x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), as gelu_kernel.
+template <bool kTanh>
+void gelu_f32(const float* in, float* out, int64_t n) {
+  apply_f32(in, out, n, [](__m512 x) {
+    const __m512 half_x = _mm512_mul_ps(_mm512_set1_ps(0.5f), x);
+    __m512 t;
+    if constexpr (kTanh) {
+      const __m512 x3 = _mm512_mul_ps(_mm512_mul_ps(x, x), x);
+      const __m512 inner = _mm512_fmadd_ps(_mm512_set1_ps(0.044715f), x3, x);
+      t = Sleef_tanhf16_u10(_mm512_mul_ps(_mm512_set1_ps(0.79788456080286535588f), inner));
+    } else {
+      t = Sleef_erff16_u10(_mm512_mul_ps(x, _mm512_set1_ps(0.70710678118654752440f)));
+    }
+    return _mm512_fmadd_ps(half_x, t, half_x);
+  });
+}
+template <bool kTanh>
+void gelu_f64(const double* in, double* out, int64_t n) {
+  apply_f64(in, out, n, [](__m512d x) {
+    const __m512d half_x = _mm512_mul_pd(_mm512_set1_pd(0.5), x);
+    __m512d t;
+    if constexpr (kTanh) {
+      const __m512d x3 = _mm512_mul_pd(_mm512_mul_pd(x, x), x);
+      const __m512d inner = _mm512_fmadd_pd(_mm512_set1_pd(0.044715), x3, x);
+      t = Sleef_tanhd8_u10(_mm512_mul_pd(_mm512_set1_pd(0.79788456080286535588), inner));
+    } else {
+      t = Sleef_erfd8_u10(_mm512_mul_pd(x, _mm512_set1_pd(0.70710678118654752440)));
+    }
+    return _mm512_fmadd_pd(half_x, t, half_x);
+  });
+}
+
 }  // namespace
 
 namespace avx512 {
+const UnaryVec kGelu[2] = {{&gelu_f32<false>, &gelu_f64<false>}, {&gelu_f32<true>, &gelu_f64<true>}};
+
 #define EMBER_VEC_none(name) UnaryVec{},
 #define EMBER_VEC_custom(name) UnaryVec{&name##_f32, &name##_f64},
 #define EMBER_VEC_SLEEF_(name, acc)                                                                    \
