@@ -1,5 +1,7 @@
 #include "ember/ops/unary.h"
 
+#include <utility>
+
 #include "ember/kernels/cpu/unary_kernels.h"
 #include "ember/ops/copy.h"
 #include "ember/ops/elementwise.h"
@@ -42,8 +44,8 @@ void check_no_partial_overlap(const char* op, const Tensor& out, const Tensor& i
               "). Please clone() the tensor before performing the operation.");
 }
 
-Tensor unary_apply(const char* op, const Tensor& self, ScalarType compute, ScalarType result, Tensor* out,
-                   bool inplace, const std::function<void(const TensorIterator&)>& kernel) {
+Tensor unary_apply(const char* op, const Tensor& self, ScalarType compute, ScalarType result, Tensor* out, bool inplace,
+                   const std::function<void(const TensorIterator&)>& kernel) {
   if (out != nullptr) {
     EMBER_CHECK(out->defined(), op, ": out is an undefined tensor");
     // As PyTorch: writing through a broadcast (stride-0) dim would race and give
@@ -144,24 +146,23 @@ Tensor run_row(UnaryOpId id, const Tensor& self, Tensor* out, bool inplace) {
 Tensor run_floating(const char* op, const Tensor& self, Tensor* out, bool inplace,
                     const std::function<void(const TensorIterator&)>& kernel) {
   EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
-  EMBER_CHECK(is_floating_point(self.dtype()), op, ": expected a floating point input, got ",
-              dtype_name(self.dtype()));
+  EMBER_CHECK(is_floating_point(self.dtype()), op, ": expected a floating point input, got ", dtype_name(self.dtype()));
   return ops::unary_apply(op, self, self.dtype(), self.dtype(), out, inplace, kernel);
 }
 
 }  // namespace
 
-#define EMBER_UNARY_OP(name, ...)                                                                          \
-  Tensor name(const Tensor& self) { return run_row(UnaryOpId::name, self, nullptr, false); }              \
-  Tensor& name##_(Tensor& self) {                                                                         \
-    run_row(UnaryOpId::name, self, &self, true);                                                           \
-    return self;                                                                                           \
-  }                                                                                                        \
-  Tensor& name##_out(Tensor& out, const Tensor& self) {                                                    \
-    run_row(UnaryOpId::name, self, &out, false);                                                           \
-    return out;                                                                                            \
-  }                                                                                                        \
-  Tensor Tensor::name() const { return ember::name(*this); }                                               \
+#define EMBER_UNARY_OP(name, ...)                                                            \
+  Tensor name(const Tensor& self) { return run_row(UnaryOpId::name, self, nullptr, false); } \
+  Tensor& name##_(Tensor& self) {                                                            \
+    run_row(UnaryOpId::name, self, &self, true);                                             \
+    return self;                                                                             \
+  }                                                                                          \
+  Tensor& name##_out(Tensor& out, const Tensor& self) {                                      \
+    run_row(UnaryOpId::name, self, &out, false);                                             \
+    return out;                                                                              \
+  }                                                                                          \
+  Tensor Tensor::name() const { return ember::name(*this); }                                 \
   Tensor& Tensor::name##_() { return ember::name##_(*this); }
 #include "ember/ops/unary.def"
 #undef EMBER_UNARY_OP
@@ -225,9 +226,8 @@ Tensor softplus(const Tensor& self, const Scalar& beta, const Scalar& threshold)
   });
 }
 Tensor& softplus_out(Tensor& out, const Tensor& self, const Scalar& beta, const Scalar& threshold) {
-  run_floating("softplus", self, &out, false, [&](const TensorIterator& it) {
-    kernels::softplus_kernel(it, beta.toDouble(), threshold.toDouble());
-  });
+  run_floating("softplus", self, &out, false,
+               [&](const TensorIterator& it) { kernels::softplus_kernel(it, beta.toDouble(), threshold.toDouble()); });
   return out;
 }
 Tensor Tensor::softplus(const Scalar& beta, const Scalar& threshold) const {
@@ -235,8 +235,8 @@ Tensor Tensor::softplus(const Scalar& beta, const Scalar& threshold) const {
 }
 
 namespace {
-Tensor elu_impl(const char* op, const Tensor& self, Tensor* out, bool inplace, const Scalar& alpha,
-                const Scalar& scale, const Scalar& input_scale) {
+Tensor elu_impl(const char* op, const Tensor& self, Tensor* out, bool inplace, const Scalar& alpha, const Scalar& scale,
+                const Scalar& input_scale) {
   return run_floating(op, self, out, inplace, [&](const TensorIterator& it) {
     kernels::elu_kernel(it, alpha.toDouble(), scale.toDouble(), input_scale.toDouble());
   });
@@ -258,20 +258,17 @@ Tensor Tensor::elu(const Scalar& alpha, const Scalar& scale, const Scalar& input
 }
 
 Tensor leaky_relu(const Tensor& self, const Scalar& negative_slope) {
-  return run_floating("leaky_relu", self, nullptr, false, [&](const TensorIterator& it) {
-    kernels::leaky_relu_kernel(it, negative_slope.toDouble());
-  });
+  return run_floating("leaky_relu", self, nullptr, false,
+                      [&](const TensorIterator& it) { kernels::leaky_relu_kernel(it, negative_slope.toDouble()); });
 }
 Tensor& leaky_relu_(Tensor& self, const Scalar& negative_slope) {
-  run_floating("leaky_relu_", self, &self, true, [&](const TensorIterator& it) {
-    kernels::leaky_relu_kernel(it, negative_slope.toDouble());
-  });
+  run_floating("leaky_relu_", self, &self, true,
+               [&](const TensorIterator& it) { kernels::leaky_relu_kernel(it, negative_slope.toDouble()); });
   return self;
 }
 Tensor& leaky_relu_out(Tensor& out, const Tensor& self, const Scalar& negative_slope) {
-  run_floating("leaky_relu", self, &out, false, [&](const TensorIterator& it) {
-    kernels::leaky_relu_kernel(it, negative_slope.toDouble());
-  });
+  run_floating("leaky_relu", self, &out, false,
+               [&](const TensorIterator& it) { kernels::leaky_relu_kernel(it, negative_slope.toDouble()); });
   return out;
 }
 Tensor Tensor::leaky_relu(const Scalar& negative_slope) const { return ember::leaky_relu(*this, negative_slope); }
@@ -308,9 +305,8 @@ Tensor nan_to_num_impl(const char* op, const Tensor& self, std::optional<double>
     ops::finish_out(out, r);
     return out != nullptr ? *out : r;
   }
-  return ops::unary_apply(op, self, self.dtype(), self.dtype(), out, inplace, [&](const TensorIterator& it) {
-    kernels::nan_to_num_kernel(it, nan, posinf, neginf);
-  });
+  return ops::unary_apply(op, self, self.dtype(), self.dtype(), out, inplace,
+                          [&](const TensorIterator& it) { kernels::nan_to_num_kernel(it, nan, posinf, neginf); });
 }
 }  // namespace
 
@@ -328,8 +324,7 @@ Tensor& nan_to_num_out(Tensor& out, const Tensor& self, std::optional<double> na
   nan_to_num_impl("nan_to_num", self, nan, posinf, neginf, &out, false);
   return out;
 }
-Tensor Tensor::nan_to_num(std::optional<double> nan, std::optional<double> posinf,
-                          std::optional<double> neginf) const {
+Tensor Tensor::nan_to_num(std::optional<double> nan, std::optional<double> posinf, std::optional<double> neginf) const {
   return ember::nan_to_num(*this, nan, posinf, neginf);
 }
 Tensor& Tensor::nan_to_num_(std::optional<double> nan, std::optional<double> posinf, std::optional<double> neginf) {
@@ -341,10 +336,10 @@ using kernels::FloatClass;
 Tensor float_class(const char* op, FloatClass which, const Tensor& self, Tensor* out) {
   EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
   const bool complex_ok = which != FloatClass::isposinf && which != FloatClass::isneginf;
-  EMBER_CHECK(complex_ok || !self.is_complex(), op, ": does not support complex inputs (got ",
-              dtype_name(self.dtype()), ")");
-  EMBER_CHECK(complex_ok || out == nullptr || out->dtype() == kBool, op,
-              ": does not support non-boolean outputs (got ", dtype_name(out->dtype()), ")");
+  EMBER_CHECK(complex_ok || !self.is_complex(), op, ": does not support complex inputs (got ", dtype_name(self.dtype()),
+              ")");
+  EMBER_CHECK(complex_ok || out == nullptr || out->dtype() == kBool, op, ": does not support non-boolean outputs (got ",
+              dtype_name(out->dtype()), ")");
   const ScalarType t = self.dtype();
   if (is_integral(t, true) || (which == FloatClass::isreal && !is_complex(t))) {
     // Integers are never NaN or infinite; real dtypes are always real.

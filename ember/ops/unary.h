@@ -13,7 +13,7 @@
 
 namespace ember {
 
-#define EMBER_UNARY_OP(name, ...)   \
+#define EMBER_UNARY_OP(name, ...)  \
   Tensor name(const Tensor& self); \
   Tensor& name##_(Tensor& self);   \
   Tensor& name##_out(Tensor& out, const Tensor& self);
@@ -49,8 +49,8 @@ Tensor& logit_out(Tensor& out, const Tensor& self, std::optional<double> eps = s
 // NaN -> nan (0), +inf -> posinf (largest finite), -inf -> neginf (lowest finite).
 Tensor nan_to_num(const Tensor& self, std::optional<double> nan = std::nullopt,
                   std::optional<double> posinf = std::nullopt, std::optional<double> neginf = std::nullopt);
-Tensor& nan_to_num_(Tensor& self, std::optional<double> nan = std::nullopt,
-                    std::optional<double> posinf = std::nullopt, std::optional<double> neginf = std::nullopt);
+Tensor& nan_to_num_(Tensor& self, std::optional<double> nan = std::nullopt, std::optional<double> posinf = std::nullopt,
+                    std::optional<double> neginf = std::nullopt);
 Tensor& nan_to_num_out(Tensor& out, const Tensor& self, std::optional<double> nan = std::nullopt,
                        std::optional<double> posinf = std::nullopt, std::optional<double> neginf = std::nullopt);
 
@@ -88,8 +88,8 @@ namespace ops {
 // The output protocol of every single-input elementwise op: casts self to
 // `compute`, makes the result (fresh, out= or in-place, Note [Elementwise
 // outputs]) of dtype `result`, runs `kernel` on TensorIterator({result}, {x}).
-Tensor unary_apply(const char* op, const Tensor& self, ScalarType compute, ScalarType result, Tensor* out,
-                   bool inplace, const std::function<void(const kernels::TensorIterator&)>& kernel);
+Tensor unary_apply(const char* op, const Tensor& self, ScalarType compute, ScalarType result, Tensor* out, bool inplace,
+                   const std::function<void(const kernels::TensorIterator&)>& kernel);
 // Raises (as PyTorch) when out shares memory with input without being exactly
 // the same elements: the result would depend on the iteration order.
 void check_no_partial_overlap(const char* op, const Tensor& out, const Tensor& input);

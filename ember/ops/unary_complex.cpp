@@ -39,8 +39,7 @@ Tensor imag(const Tensor& self) {
 
 Tensor view_as_real(const Tensor& self) {
   EMBER_CHECK(self.defined(), "view_as_real: expected a defined tensor");
-  EMBER_CHECK(self.is_complex(), "view_as_real: is only supported for complex tensors, got ",
-              dtype_name(self.dtype()));
+  EMBER_CHECK(self.is_complex(), "view_as_real: is only supported for complex tensors, got ", dtype_name(self.dtype()));
   DimVector sizes(self.sizes()), strides;
   for (int64_t s : self.strides()) strides.push_back(2 * s);
   sizes.push_back(2);

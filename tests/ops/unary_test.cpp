@@ -37,14 +37,14 @@ struct UnaryCase {
 
 std::vector<UnaryCase> make_cases() {
   std::vector<UnaryCase> c = {
-#define EMBER_UNARY_OP(name, ...)                                                 \
-  {#name, #name, [](const Tensor& x) { return x.name(); },                        \
-   [](Tensor& x) -> Tensor& { return x.name##_(); },                              \
+#define EMBER_UNARY_OP(name, ...)                                                                            \
+  {#name, #name, [](const Tensor& x) { return x.name(); }, [](Tensor& x) -> Tensor& { return x.name##_(); }, \
    [](Tensor& o, const Tensor& x) -> Tensor& { return ember::name##_out(o, x); }},
 #include "ember/ops/unary.def"
 #undef EMBER_UNARY_OP
   };
-  c.push_back({"round", "round", [](const Tensor& x) { return x.round(); }, [](Tensor& x) -> Tensor& { return x.round_(); },
+  c.push_back({"round", "round", [](const Tensor& x) { return x.round(); },
+               [](Tensor& x) -> Tensor& { return x.round_(); },
                [](Tensor& o, const Tensor& x) -> Tensor& { return round_out(o, x); }});
   c.push_back({"round_d2", "round", [](const Tensor& x) { return x.round(2); },
                [](Tensor& x) -> Tensor& { return x.round_(2); },
@@ -72,7 +72,8 @@ std::vector<UnaryCase> make_cases() {
   c.push_back({"leaky_relu_02", "leaky_relu", [](const Tensor& x) { return x.leaky_relu(0.2); },
                [](Tensor& x) -> Tensor& { return x.leaky_relu_(0.2); },
                [](Tensor& o, const Tensor& x) -> Tensor& { return leaky_relu_out(o, x, 0.2); }});
-  c.push_back({"logit", "logit", [](const Tensor& x) { return x.logit(); }, [](Tensor& x) -> Tensor& { return logit_(x); },
+  c.push_back({"logit", "logit", [](const Tensor& x) { return x.logit(); },
+               [](Tensor& x) -> Tensor& { return logit_(x); },
                [](Tensor& o, const Tensor& x) -> Tensor& { return logit_out(o, x); }});
   c.push_back({"logit_eps", "logit", [](const Tensor& x) { return x.logit(0.1); },
                [](Tensor& x) -> Tensor& { return logit_(x, 0.1); },

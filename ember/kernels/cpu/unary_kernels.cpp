@@ -20,11 +20,20 @@ template <UnaryKind K, UnaryComplex C, typename F>
 void dispatch_row(ScalarType t, const char* name, F&& f) {
   constexpr bool cplx = C != UnaryComplex::NoCplx;
   if constexpr (K == UnaryKind::Float || K == UnaryKind::FloatOnly) {
-    if constexpr (cplx) dispatch_floating_and_complex(t, name, f); else dispatch_floating(t, name, f);
+    if constexpr (cplx)
+      dispatch_floating_and_complex(t, name, f);
+    else
+      dispatch_floating(t, name, f);
   } else if constexpr (K == UnaryKind::Int || K == UnaryKind::IntToLong) {
-    if constexpr (cplx) dispatch_numeric(t, name, f); else dispatch_real(t, name, f);
+    if constexpr (cplx)
+      dispatch_numeric(t, name, f);
+    else
+      dispatch_real(t, name, f);
   } else if constexpr (K == UnaryKind::IntBool) {
-    if constexpr (cplx) dispatch_all(t, name, f); else dispatch_real_and_bool(t, name, f);
+    if constexpr (cplx)
+      dispatch_all(t, name, f);
+    else
+      dispatch_real_and_bool(t, name, f);
   } else if constexpr (K == UnaryKind::Bitwise) {
     dispatch_integral_and_bool(t, name, f);
   } else {
@@ -38,17 +47,19 @@ void run_row(const TensorIterator& iter, const char* name, UnaryOpId id, F f) {
     using T = EMBER_TYPE(tag);
     using Out = std::conditional_t<K == UnaryKind::Logical, bool,
                                    std::conditional_t<C == UnaryComplex::CplxToReal, value_t<T>, T>>;
-    if constexpr (std::is_same_v<Out, T>) return unary_loop_vec<T>(iter, vec::unary_vec(id), f);
-    else unary_loop<Out, T>(iter, f);
+    if constexpr (std::is_same_v<Out, T>)
+      return unary_loop_vec<T>(iter, vec::unary_vec(id), f);
+    else
+      unary_loop<Out, T>(iter, f);
   });
 }
 
 }  // namespace
 
-#define EMBER_UNARY_OP(name, kind, cplx, vec)                                                       \
-  void name##_kernel(const TensorIterator& iter) {                                                  \
-    run_row<UnaryKind::kind, UnaryComplex::cplx>(iter, #name, UnaryOpId::name,                      \
-                                                 [](auto x) { return scalar::name(x); });          \
+#define EMBER_UNARY_OP(name, kind, cplx, vec)                                             \
+  void name##_kernel(const TensorIterator& iter) {                                        \
+    run_row<UnaryKind::kind, UnaryComplex::cplx>(iter, #name, UnaryOpId::name,            \
+                                                 [](auto x) { return scalar::name(x); }); \
   }
 #include "ember/ops/unary.def"
 #undef EMBER_UNARY_OP

@@ -19,9 +19,12 @@ void dispatch_float_kernel(const TensorIterator& iter, const char* name, F body)
 // Largest finite value of T (Half/BFloat16 have no numeric_limits).
 template <typename T>
 double max_finite() {
-  if constexpr (std::is_same_v<T, Half>) return 65504.0;
-  else if constexpr (std::is_same_v<T, BFloat16>) return static_cast<float>(BFloat16(0x7f7f, BFloat16::from_bits_t{}));
-  else return static_cast<double>(std::numeric_limits<T>::max());
+  if constexpr (std::is_same_v<T, Half>)
+    return 65504.0;
+  else if constexpr (std::is_same_v<T, BFloat16>)
+    return static_cast<float>(BFloat16(0x7f7f, BFloat16::from_bits_t{}));
+  else
+    return static_cast<double>(std::numeric_limits<T>::max());
 }
 }  // namespace
 
@@ -46,9 +49,8 @@ void gelu_kernel(const TensorIterator& iter, bool tanh_approximation) {
     if (tanh_approximation) {
       const M kBeta = M(0.79788456080286535587989211986876);  // sqrt(2 / pi)
       const M kKappa = M(0.044715);
-      return unary_loop_vec<T>(iter, v, [=](M x) {
-        return M(0.5) * x * (M(1) + std::tanh(kBeta * (x + kKappa * x * x * x)));
-      });
+      return unary_loop_vec<T>(iter, v,
+                               [=](M x) { return M(0.5) * x * (M(1) + std::tanh(kBeta * (x + kKappa * x * x * x))); });
     }
     const M kAlpha = M(0.70710678118654752440);  // 1 / sqrt(2)
     unary_loop_vec<T>(iter, v, [=](M x) { return x * M(0.5) * (M(1) + std::erf(x * kAlpha)); });
@@ -106,7 +108,13 @@ void nan_to_num_kernel(const TensorIterator& iter, std::optional<double> nan, st
     const M vnan = static_cast<M>(static_cast<T>(static_cast<M>(nan.value_or(0.0))));
     const M vpos = static_cast<M>(static_cast<T>(static_cast<M>(posinf.value_or(max_finite<T>()))));
     const M vneg = static_cast<M>(static_cast<T>(static_cast<M>(neginf.value_or(-max_finite<T>()))));
-    unary_loop<T, T>(iter, [=](M x) { return x != x ? vnan : (x == std::numeric_limits<M>::infinity() ? vpos : (x == -std::numeric_limits<M>::infinity() ? vneg : x)); });
+    constexpr M kInf = std::numeric_limits<M>::infinity();
+    unary_loop<T, T>(iter, [=](M x) {
+      if (x != x) return vnan;
+      if (x == kInf) return vpos;
+      if (x == -kInf) return vneg;
+      return x;
+    });
   });
 }
 
@@ -171,9 +179,8 @@ void polar_kernel(const TensorIterator& iter) {
   dispatch_floating(iter.dtype(1), "polar", [&](auto tag) {
     using T = EMBER_TYPE(tag);
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      binary_loop<std::complex<T>, T, T>(iter, [](T r, T theta) {
-        return std::complex<T>(r * std::cos(theta), r * std::sin(theta));
-      });
+      binary_loop<std::complex<T>, T, T>(
+          iter, [](T r, T theta) { return std::complex<T>(r * std::cos(theta), r * std::sin(theta)); });
     } else {
       detail::dispatch_error("polar", iter.dtype(1), "float32 and float64");
     }

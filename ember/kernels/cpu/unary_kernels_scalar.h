@@ -14,6 +14,9 @@
 
 namespace ember::kernels::scalar {
 
+// One line per op reads as the table it is.
+// clang-format off
+
 template <typename T>
 constexpr bool is_int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 
@@ -144,5 +147,7 @@ inline T bitwise_not(T x) {
   if constexpr (std::is_same_v<T, bool>) return !x; else return static_cast<T>(~x);
 }
 template <typename T> inline bool logical_not(T x) { return x == T(0); }
+
+// clang-format on
 
 }  // namespace ember::kernels::scalar

@@ -98,12 +98,12 @@ const UnaryVec kGelu[2] = {{&gelu_f32<false>, &gelu_f64<false>}, {&gelu_f32<true
 
 #define EMBER_VEC_none(name) UnaryVec{},
 #define EMBER_VEC_custom(name) UnaryVec{&name##_f32, &name##_f64},
-#define EMBER_VEC_SLEEF_(name, acc)                                                                    \
-  UnaryVec{[](const float* in, float* out, int64_t n) {                                                 \
-             apply_f32(in, out, n, [](__m512 v) { return Sleef_##name##f16_##acc(v); });                \
-           },                                                                                           \
-           [](const double* in, double* out, int64_t n) {                                               \
-             apply_f64(in, out, n, [](__m512d v) { return Sleef_##name##d8_##acc(v); });                \
+#define EMBER_VEC_SLEEF_(name, acc)                                                      \
+  UnaryVec{[](const float* in, float* out, int64_t n) {                                  \
+             apply_f32(in, out, n, [](__m512 v) { return Sleef_##name##f16_##acc(v); }); \
+           },                                                                            \
+           [](const double* in, double* out, int64_t n) {                                \
+             apply_f64(in, out, n, [](__m512d v) { return Sleef_##name##d8_##acc(v); }); \
            }},
 #define EMBER_VEC_u05(name) EMBER_VEC_SLEEF_(name, u05)
 #define EMBER_VEC_u10(name) EMBER_VEC_SLEEF_(name, u10)
