@@ -1,6 +1,8 @@
 #pragma once
-// Free functions of the unary family (ops/unary.cpp: the unary.def table and
-// the ops with arguments; ops/unary_complex.cpp: complex views and helpers).
+// Free functions of the unary family: ops/unary.cpp (the unary.def table,
+// round, the shared output protocol), unary_activation.cpp (ops with
+// arguments), unary_predicates.cpp (nan_to_num, isnan & co.),
+// unary_complex.cpp (complex views and helpers).
 // Every op has a functional form, an in-place form `op_(self)` and an out=
 // form `op_out(out, self)` (LibTorch order: out first), with PyTorch's dtype
 // rules: integer/bool inputs to floating ops promote to the default dtype,
