@@ -28,7 +28,15 @@ std::pair<const char*, const char*> byte_range(const Tensor& t) {
 }
 }  // namespace
 
-void check_no_partial_overlap(const char* op, const Tensor& out, const Tensor& input) {
+void unary_check_overlap(const char* op, const Tensor& out, const Tensor& input) {
+  // As PyTorch: writing through a broadcast (stride-0) dim would race and give
+  // an order-dependent result.
+  for (int64_t d = 0; d < out.dim(); ++d)
+    EMBER_CHECK(out.stride(d) != 0 || out.size(d) <= 1, op,
+                ": unsupported operation: more than one element of the written-to tensor refers to a single "
+                "memory location (shape ",
+                shape_str(out.sizes()), ", strides ", shape_str(out.strides()),
+                "). Please clone() the tensor before performing the operation.");
   if (out.numel() == 0 || input.numel() == 0) return;
   if (out.impl()->storage() != input.impl()->storage()) return;
   // Reading and writing the very same elements is the in-place case and fine.
@@ -48,15 +56,7 @@ Tensor unary_apply(const char* op, const Tensor& self, ScalarType compute, Scala
                    const std::function<void(const TensorIterator&)>& kernel) {
   if (out != nullptr) {
     EMBER_CHECK(out->defined(), op, ": out is an undefined tensor");
-    // As PyTorch: writing through a broadcast (stride-0) dim would race and give
-    // an order-dependent result.
-    for (int64_t d = 0; d < out->dim(); ++d)
-      EMBER_CHECK(out->stride(d) != 0 || out->size(d) <= 1, op,
-                  ": unsupported operation: more than one element of the written-to tensor refers to a single "
-                  "memory location (shape ",
-                  shape_str(out->sizes()), ", strides ", shape_str(out->strides()),
-                  "). Please clone() the tensor before performing the operation.");
-    check_no_partial_overlap(op, *out, self);
+    unary_check_overlap(op, *out, self);
   }
   Tensor r = make_out(out, self.sizes(), result, op, inplace);  // dtype/shape errors before any work
   Tensor x = cast(self, compute);

@@ -98,8 +98,8 @@ Tensor make_complex(const char* op, const Tensor& a, const Tensor& b, Tensor* ou
   const DimVector shape = broadcast_shapes(a.sizes(), b.sizes(), op);
   if (out != nullptr) {
     EMBER_CHECK(out->defined(), op, ": out is an undefined tensor");
-    ops::check_no_partial_overlap(op, *out, a);
-    ops::check_no_partial_overlap(op, *out, b);
+    ops::unary_check_overlap(op, *out, a);
+    ops::unary_check_overlap(op, *out, b);
   }
   Tensor r = ops::make_out(out, shape, to_complex_type(a.dtype()), op);
   if (r.numel() > 0) kernel(TensorIterator({r}, {a, b}));
