@@ -170,6 +170,26 @@ TEST(UnaryGolden, ScalarFallbackMatchesPyTorch) {
   kernels::vec::set_vec_math_enabled(true);
 }
 
+// SLEEF (u10) against the C library over a dense range: both are within about
+// an ulp of the true value, so they must agree to a few ulps.
+TEST(UnaryGolden, SleefAgreesWithLibmOnDenseRange) {
+  for (const std::string dt : {"float32", "float64"}) {
+    const ScalarType t = dt == "float32" ? kFloat : kDouble;
+    const Tensor x = linspace(-12, 12, 50001, TensorOptions(t));
+    const double rtol = t == kFloat ? 4 * 1.2e-7 : 4 * 2.3e-16;  // 4 ulp
+    const double atol = t == kFloat ? 1e-6 : 1e-13;
+    for (const auto& c : cases()) {
+      if (c.cls || raises(c, dt)) continue;
+      SCOPED_TRACE(c.name + " on " + dt);
+      const Tensor fast = c.fn(x);
+      kernels::vec::set_vec_math_enabled(false);
+      const Tensor slow = c.fn(x);
+      kernels::vec::set_vec_math_enabled(true);
+      EXPECT_TRUE(tensors_close(fast, slow, rtol, atol));
+    }
+  }
+}
+
 // Transposed, strided, broadcast, large (threaded, full SIMD vectors), 0-dim and empty inputs.
 TEST(UnaryGolden, LayoutsMatchPyTorch) {
   for (const auto& c : cases()) {
