@@ -348,6 +348,15 @@ TEST(Unary, IntegerInputsUseDefaultDtype) {
   EXPECT_EQ(ember::exp(x).dtype(), kFloat);
 }
 
+// LibTorch programs pass ops by address, e.g. nn::Functional(torch::relu).
+TEST(Unary, OpsAreAddressable) {
+  std::function<Tensor(const Tensor&)> relu_fn = ember::relu, tanh_fn = ember::tanh, sigmoid_fn = ember::sigmoid;
+  const Tensor x = golden()["in.float32"];
+  EXPECT_TRUE(close(relu_fn(x), golden()["out.relu.float32"]));
+  EXPECT_TRUE(close(tanh_fn(x), golden()["out.tanh.float32"]));
+  EXPECT_TRUE(close(sigmoid_fn(x), golden()["out.sigmoid.float32"]));
+}
+
 TEST(Unary, FreeFunctionsMatchMethods) {
   const Tensor x = golden()["in.float32"];
   EXPECT_TRUE(close(ember::exp(x), golden()["out.exp.float32"]));
