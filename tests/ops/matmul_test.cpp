@@ -76,6 +76,8 @@ TEST(Matmul, VectorAndBatchOps) {
   }
   check_case("outer_promote", [](const std::vector<Tensor>& in) { return torch::outer(in[0], in[1]); });
   check_case("outer_bool", [](const std::vector<Tensor>& in) { return torch::ger(in[0], in[1]); });
+  for (const char* c : {"mm_i32_wrap", "mm_i8", "mm_u8"})
+    check_case(c, [](const std::vector<Tensor>& in) { return torch::mm(in[0], in[1]); });
   check_case("bmm_many_f64", [](const std::vector<Tensor>& in) { return torch::bmm(in[0], in[1]); });
   check_case("mm_big_f32", [](const std::vector<Tensor>& in) { return torch::mm(in[0], in[1].t()); });
 }
@@ -213,6 +215,18 @@ TEST(Matmul, EinsumErrors) {
   EXPECT_EMBER_ERROR(torch::einsum("i..j", {a}), "einsum()", "not part of any ellipsis");
   EXPECT_EMBER_ERROR(torch::einsum("...i...", {a}), "einsum()", "ellipsis was already found");
   EXPECT_EMBER_ERROR(torch::einsum("ij,jk", {a, torch::zeros({3, 4}, torch::kDouble)}), "einsum()", "same dtype");
+}
+
+// float32 takes oneDNN on one thread and OpenBLAS on more (Note [SGEMM
+// backend choice]); both must give the golden result.
+TEST(Matmul, BothSgemmBackends) {
+  const int saved = torch::get_num_threads();
+  for (int t : {1, 2}) {
+    torch::set_num_threads(t);
+    check_case("mm_big_f32", [](const std::vector<Tensor>& in) { return torch::mm(in[0], in[1].t()); });
+    check_case("matmul_bcast_f32", [](const std::vector<Tensor>& in) { return torch::matmul(in[0], in[1]); });
+  }
+  torch::set_num_threads(saved);
 }
 
 // Matmul must not copy transposed operands: results of a transposed view and

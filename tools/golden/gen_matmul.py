@@ -104,6 +104,14 @@ case("addmm_f16", lambda s, x, y: torch.addmm(s.float(), x.float(), y.float(), b
 case("mm_bf16", lambda x, y: torch.mm(x.float(), y.float()).bfloat16(), rand((3, 5), torch.bfloat16),
      rand((5, 2), torch.bfloat16))
 
+# Integer overflow wraps around (int32 products beyond 2^31), small int types.
+case("mm_i32_wrap", torch.mm, torch.randint(-2**20, 2**20, (3, 4), dtype=torch.int32),
+     torch.randint(-2**20, 2**20, (4, 2), dtype=torch.int32))
+case("mm_i8", torch.mm, torch.randint(-100, 100, (3, 5), dtype=torch.int8),
+     torch.randint(-100, 100, (5, 2), dtype=torch.int8))
+case("mm_u8", torch.mm, torch.randint(0, 255, (3, 5), dtype=torch.uint8),
+     torch.randint(0, 255, (5, 2), dtype=torch.uint8))
+
 # Empty dims.
 case("mm_k0", torch.mm, torch.empty(2, 0), torch.empty(0, 3))
 case("mm_m0", torch.mm, torch.empty(0, 3), rand((3, 4), torch.float32))

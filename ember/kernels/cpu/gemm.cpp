@@ -4,6 +4,9 @@
 #include <dnnl.h>
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "ember/core/dispatch.h"
@@ -11,17 +14,32 @@
 #include "ember/ops/copy.h"
 
 // Note [SGEMM backend choice]
-// float32 GEMM goes to oneDNN's dnnl_sgemm, everything else BLAS-able to
-// OpenBLAS. Debian's OpenBLAS 0.3.21 does not recognise this CPU's AVX-512
-// (it needs OPENBLAS_CORETYPE=SkylakeX set before it loads), while oneDNN
-// detects the ISA itself at run time; Ember must be fast with no environment
-// variable set. Measured numbers (GFLOP/s, shared and noisy 2-core machine)
-// are in BENCHMARKS.md; the table there is the source of truth for this
-// choice and kSgemmUsesDnnl below must follow it.
+// float32 GEMM: oneDNN's dnnl_sgemm when the call runs on one thread,
+// OpenBLAS' cblas_sgemm when it may use more; float64 and complex always go
+// to OpenBLAS. Chosen by measurement on this machine (Xeon with AVX-512,
+// 2 cores, shared with other builds: load average 5-9 during all runs, so
+// only same-run comparisons mean anything). Both libraries detect the CPU
+// without any environment variable here: the OpenMP build of OpenBLAS 0.3.21
+// reports core "SkylakeX", oneDNN 2.6.3 runs its AVX-512 kernels.
+// GFLOP/s medians, n x n x n, both libraries interleaved in one process,
+// four runs (bench/harness/ember_bench.cpp W4.*_sgemm_n; details and the
+// other runs in BENCHMARKS.md):
+//                 1 thread                    2 threads
+//    n      oneDNN   OpenBLAS          oneDNN   OpenBLAS
+//   256      89.4      75.3              2.9       3.1    (run 2)
+//  1024      72.4      70.1             35.7      52.0    (run 2)
+//  1024      39.2      38.0             20.8      30.5    (run 3)
+//  1024      36.4      34.8             19.2      26.4    (run 4)
+//  2048      42.7      34.7             36.0      33.3    (run 3)
+//  2048      36.4      37.0             33.2      33.5    (run 4)
+// oneDNN is as fast or faster on one thread; OpenBLAS scales better to two
+// threads at n = 1024 in every run (2048: a tie). The W4 target of
+// 150 GFLOP/s at n = 1024 on one thread was not reachable on the loaded
+// machine with either library (best single sample 85.7, oneDNN).
 namespace ember::kernels {
 namespace {
 
-constexpr bool kSgemmUsesDnnl = true;
+bool sgemm_uses_dnnl() { return get_num_threads() == 1; }
 
 // One matrix operand as BLAS sees it: row-major, optionally transposed.
 struct MatLayout {
@@ -91,12 +109,13 @@ void blas_gemm(const Problem& p, const Tensor& a, const Tensor& b, const Tensor&
   const T* pb = base_ptr<T>(b);
   T* pc = static_cast<T*>(c.data_ptr());
   const int64_t m = p.m, n = p.n, k = p.k;
+  [[maybe_unused]] const bool use_dnnl = sgemm_uses_dnnl();
   for_each_batch(p, [&](int64_t i) {
     const T* A = pa + p.oa[i];
     const T* B = pb + p.ob[i];
     T* C = pc + i * m * n;
     if constexpr (std::is_same_v<T, float>) {
-      if (kSgemmUsesDnnl) {
+      if (use_dnnl) {
         dnnl_status_t st = dnnl_sgemm(p.la.trans ? 'T' : 'N', p.lb.trans ? 'T' : 'N', m, n, k, alpha, A, p.la.ld, B,
                                       p.lb.ld, beta, C, n);
         EMBER_INTERNAL_ASSERT(st == dnnl_success, "dnnl_sgemm failed with status ", static_cast<int>(st));
@@ -117,11 +136,23 @@ void blas_gemm(const Problem& p, const Tensor& a, const Tensor& b, const Tensor&
   });
 }
 
-// Portable kernel: row of c accumulated in Acc (float for half/bfloat16).
+// Accumulator of the portable kernel: float for half/bfloat16; for integers
+// an unsigned type at least as wide, so overflow wraps (as in PyTorch)
+// instead of being undefined behaviour.
+template <typename T, bool = std::is_integral_v<T>>
+struct GemmAcc {
+  using type = opmath_t<T>;
+};
+template <typename T>
+struct GemmAcc<T, true> {
+  using type = std::make_unsigned_t<decltype(T() + int32_t())>;  // at least 32 bits: no int promotion
+};
+
+// Portable kernel: one row of c at a time, accumulated in GemmAcc.
 template <typename T>
 void generic_gemm(const Problem& p, const Tensor& a, const Tensor& b, const Tensor& c, const Scalar& alpha_s,
                   const Scalar& beta_s) {
-  using Acc = opmath_t<T>;
+  using Acc = typename GemmAcc<T>::type;
   const Acc alpha = alpha_s.to<Acc>(), beta = beta_s.to<Acc>();
   const bool use_beta = !(beta == Acc(0));
   const T* pa = base_ptr<T>(a);
@@ -160,7 +191,7 @@ void generic_gemm(const Problem& p, const Tensor& a, const Tensor& b, const Tens
 
 }  // namespace
 
-const char* sgemm_backend() { return kSgemmUsesDnnl ? "oneDNN" : "OpenBLAS"; }
+const char* sgemm_backend() { return sgemm_uses_dnnl() ? "oneDNN" : "OpenBLAS"; }
 
 void gemm_batched(const Tensor& a_in, const Tensor& b_in, const Tensor& c, const Scalar& alpha,
                   const Scalar& beta) {
@@ -200,6 +231,10 @@ void gemm_batched(const Tensor& a_in, const Tensor& b_in, const Tensor& c, const
   // An empty contraction is c = beta * c (zeros for beta == 0), which the
   // portable kernel does exactly; BLAS libraries differ on k == 0.
   if (k == 0) return portable();
+  // BLAS takes 32-bit sizes (cblas) or is only checked that way: larger problems take the portable kernel.
+  constexpr int64_t kMaxBlas = INT32_MAX;
+  for (int64_t v : {m, n, k, p.la.ld, p.lb.ld})
+    if (v > kMaxBlas) return portable();
   switch (c.dtype()) {
     case kFloat: return blas_gemm<float>(p, a, b, c, alpha.to<float>(), beta.to<float>());
     case kDouble: return blas_gemm<double>(p, a, b, c, alpha.to<double>(), beta.to<double>());

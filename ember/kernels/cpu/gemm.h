@@ -17,7 +17,8 @@ namespace ember::kernels {
 // kernel (half/bfloat16 accumulate in float, integers in their own type).
 void gemm_batched(const Tensor& a, const Tensor& b, const Tensor& c, const Scalar& alpha, const Scalar& beta);
 
-// Which library serves float32 (for benchmarks and docs): "oneDNN" or "OpenBLAS".
+// Which library serves float32 at the current thread count: "oneDNN" or
+// "OpenBLAS" (Note [SGEMM backend choice] in gemm.cpp).
 const char* sgemm_backend();
 
 }  // namespace ember::kernels
