@@ -118,7 +118,8 @@ void w4(const bench::Options& o) {
 
 int main(int argc, char** argv) {
   bench::Options o = bench::parse_args(argc, argv, "ember");
-  std::fprintf(stderr, "ember_bench: sgemm backend %s\n", ember::kernels::sgemm_backend());
+  std::fprintf(stderr, "ember_bench: sgemm backend at %d threads: %s\n", torch::get_num_threads(),
+               ember::kernels::sgemm_backend());
   w1(o);
   w2_w3(o);
   w4(o);

@@ -17,25 +17,22 @@
 // float32 GEMM: oneDNN's dnnl_sgemm when the call runs on one thread,
 // OpenBLAS' cblas_sgemm when it may use more; float64 and complex always go
 // to OpenBLAS. Chosen by measurement on this machine (Xeon with AVX-512,
-// 2 cores, shared with other builds: load average 5-9 during all runs, so
+// 2 cores, shared with other builds: load average 4-10 during all runs, so
 // only same-run comparisons mean anything). Both libraries detect the CPU
 // without any environment variable here: the OpenMP build of OpenBLAS 0.3.21
 // reports core "SkylakeX", oneDNN 2.6.3 runs its AVX-512 kernels.
-// GFLOP/s medians, n x n x n, both libraries interleaved in one process,
-// four runs (bench/harness/ember_bench.cpp W4.*_sgemm_n; details and the
-// other runs in BENCHMARKS.md):
-//                 1 thread                    2 threads
-//    n      oneDNN   OpenBLAS          oneDNN   OpenBLAS
-//   256      89.4      75.3              2.9       3.1    (run 2)
-//  1024      72.4      70.1             35.7      52.0    (run 2)
-//  1024      39.2      38.0             20.8      30.5    (run 3)
-//  1024      36.4      34.8             19.2      26.4    (run 4)
-//  2048      42.7      34.7             36.0      33.3    (run 3)
-//  2048      36.4      37.0             33.2      33.5    (run 4)
-// oneDNN is as fast or faster on one thread; OpenBLAS scales better to two
-// threads at n = 1024 in every run (2048: a tie). The W4 target of
-// 150 GFLOP/s at n = 1024 on one thread was not reachable on the loaded
-// machine with either library (best single sample 85.7, oneDNN).
+// GFLOP/s medians, n x n x n, oneDNN / OpenBLAS (runs A-E of BENCHMARKS.md,
+// "GEMM backend"; B-E interleave the two libraries sample by sample):
+//            1 thread                                 2 threads
+//    n       A          B          D          E         A          B          D          E
+//   256  53.4/74.4  89.4/75.3  30.1/32.3  44.2/41.2   31.9/13.4   2.9/3.1    1.5/1.5    2.6/2.1
+//  1024  82.7/57.5  72.4/70.1  36.4/34.8  45.4/36.2   28.3/41.3  35.7/52.0  19.2/26.4  21.7/29.8
+//  2048  85.9/73.8  42.4/42.5  36.4/37.0  38.4/38.0   38.0/39.4  33.5/34.9  33.2/33.5  34.8/36.4
+// oneDNN is faster or within 2% on one thread at n >= 1024; OpenBLAS is faster
+// on two threads at n = 1024 in every run (2048: a tie, 256: noise). The W4
+// target of 150 GFLOP/s at n = 1024 on one thread was not reachable on the
+// loaded machine with either library (best single sample: oneDNN, 85.7).
+// Run C (same picture) is only in BENCHMARKS.md.
 namespace ember::kernels {
 namespace {
 
