@@ -38,6 +38,9 @@ Tensor gemm_into_new(const char* op, const Tensor& a, const Tensor& b, const Ten
   const bool use_init = init != nullptr && !is_zero(beta);
   if (use_init) {
     check_same_dtype(op, *init, "self", b, "mat2");
+    const DimVector bshape = broadcast_shapes(init->sizes(), shape, op);
+    EMBER_CHECK(IntArrayRef(bshape) == IntArrayRef(shape), op, ": self of shape ", shape_str(init->sizes()),
+                " cannot be broadcast to the result shape ", shape_str(shape));
     c.copy_(init->expand(shape));
   }
   kernels::gemm_batched(a, b, c, alpha, use_init ? beta : Scalar(0));

@@ -188,7 +188,11 @@ TEST(Matmul, Errors) {
   EXPECT_EMBER_ERROR(torch::outer(torch::zeros({3, 1}), torch::zeros({3})), "outer", "Expected 1-D argument self");
   EXPECT_EMBER_ERROR(torch::addmm(torch::zeros({2, 4}, torch::kDouble), a, torch::zeros({3, 4})), "addmm",
                      "same dtype");
-  EXPECT_ANY_THROW(torch::addmm(torch::zeros({3, 3}), a, torch::zeros({3, 4})));
+  EXPECT_EMBER_ERROR(torch::addmm(torch::zeros({3, 3}), a, torch::zeros({3, 4})), "addmm");
+  EXPECT_EMBER_ERROR(torch::addmm(torch::zeros({2, 1, 4}), a, torch::zeros({3, 4})), "addmm", "[2, 1, 4]",
+                     "cannot be broadcast to the result shape [2, 4]");
+  EXPECT_EMBER_ERROR(torch::baddbmm(torch::zeros({3, 2, 4}), torch::zeros({2, 2, 3}), torch::zeros({2, 3, 4})),
+                     "baddbmm");
   EXPECT_EMBER_ERROR(torch::addmv(torch::zeros({2}), a, torch::zeros({4})), "addmv", "size mismatch");
   EXPECT_EMBER_ERROR(torch::addbmm(torch::zeros({2, 4}), torch::zeros({2, 2, 3}), torch::zeros({3, 3, 4})),
                      "addbmm", "same number of batches");
