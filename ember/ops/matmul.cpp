@@ -35,14 +35,15 @@ Tensor gemm_into_new(const char* op, const Tensor& a, const Tensor& b, const Ten
   DimVector shape(a.sizes());
   shape.back() = b.sizes().back();
   Tensor c = empty(shape, a.options());
-  const bool use_init = init != nullptr && !is_zero(beta);
-  if (use_init) {
+  // self is validated even when beta == 0 makes its values irrelevant, as in PyTorch.
+  if (init != nullptr) {
     check_same_dtype(op, *init, "self", b, "mat2");
     const DimVector bshape = broadcast_shapes(init->sizes(), shape, op);
     EMBER_CHECK(IntArrayRef(bshape) == IntArrayRef(shape), op, ": self of shape ", shape_str(init->sizes()),
                 " cannot be broadcast to the result shape ", shape_str(shape));
-    c.copy_(init->expand(shape));
   }
+  const bool use_init = init != nullptr && !is_zero(beta);
+  if (use_init) c.copy_(init->expand(shape));
   kernels::gemm_batched(a, b, c, alpha, use_init ? beta : Scalar(0));
   return c;
 }
@@ -106,13 +107,8 @@ Tensor outer_impl(const char* op, const Tensor& v1, const Tensor& v2, ScalarType
   const ScalarType ct = dt == kBool ? kByte : dt;
   Tensor a = ops::cast(v1, ct).unsqueeze(1);
   Tensor b = ops::cast(v2, ct).unsqueeze(0);
-  Tensor r;
-  if (init != nullptr && !is_zero(beta)) {
-    Tensor s = ops::cast(*init, ct);
-    r = gemm_into_new(op, a, b, &s, beta, alpha);
-  } else {
-    r = gemm_into_new(op, a, b, nullptr, 0, alpha);
-  }
+  Tensor s = init != nullptr ? ops::cast(*init, ct) : Tensor();
+  Tensor r = gemm_into_new(op, a, b, init != nullptr ? &s : nullptr, beta, alpha);
   return dt == kBool ? ops::cast(r, kBool) : r;
 }
 

@@ -189,6 +189,9 @@ TEST(Matmul, Errors) {
   EXPECT_EMBER_ERROR(torch::addmm(torch::zeros({2, 4}, torch::kDouble), a, torch::zeros({3, 4})), "addmm",
                      "same dtype");
   EXPECT_EMBER_ERROR(torch::addmm(torch::zeros({3, 3}), a, torch::zeros({3, 4})), "addmm");
+  // beta = 0 ignores self's values, not its shape.
+  EXPECT_EMBER_ERROR(torch::addmm(torch::zeros({3, 3}), a, torch::zeros({3, 4}), 0), "addmm");
+  EXPECT_EMBER_ERROR(torch::addr(torch::zeros({3, 3}), torch::zeros({2}), torch::zeros({4}), 0), "addr");
   EXPECT_EMBER_ERROR(torch::addmm(torch::zeros({2, 1, 4}), a, torch::zeros({3, 4})), "addmm", "[2, 1, 4]",
                      "cannot be broadcast to the result shape [2, 4]");
   EXPECT_EMBER_ERROR(torch::baddbmm(torch::zeros({3, 2, 4}), torch::zeros({2, 2, 3}), torch::zeros({2, 3, 4})),
