@@ -21,18 +21,20 @@
 // only same-run comparisons mean anything). Both libraries detect the CPU
 // without any environment variable here: the OpenMP build of OpenBLAS 0.3.21
 // reports core "SkylakeX", oneDNN 2.6.3 runs its AVX-512 kernels.
-// GFLOP/s medians, n x n x n, oneDNN / OpenBLAS (runs A-E of BENCHMARKS.md,
-// "GEMM backend"; B-E interleave the two libraries sample by sample):
+// GFLOP/s medians, n x n x n, oneDNN / OpenBLAS, by wall time (runs A-E of
+// BENCHMARKS.md, "GEMM backend"; B-E interleave the libraries sample by
+// sample; run C is only there):
 //            1 thread                                 2 threads
 //    n       A          B          D          E         A          B          D          E
 //   256  53.4/74.4  89.4/75.3  30.1/32.3  44.2/41.2   31.9/13.4   2.9/3.1    1.5/1.5    2.6/2.1
 //  1024  82.7/57.5  72.4/70.1  36.4/34.8  45.4/36.2   28.3/41.3  35.7/52.0  19.2/26.4  21.7/29.8
 //  2048  85.9/73.8  42.4/42.5  36.4/37.0  38.4/38.0   38.0/39.4  33.5/34.9  33.2/33.5  34.8/36.4
-// oneDNN is faster or within 2% on one thread at n >= 1024; OpenBLAS is faster
-// on two threads at n = 1024 in every run (2048: a tie, 256: noise). The W4
-// target of 150 GFLOP/s at n = 1024 on one thread was not reachable on the
-// loaded machine with either library (best single sample: oneDNN, 85.7).
-// Run C (same picture) is only in BENCHMARKS.md.
+// Run F, one thread timed by thread CPU time (immune to time slicing, the
+// steadiest numbers here): 98.4/88.2, 96.6/90.8, 106.2/97.0 for n = 256,
+// 1024, 2048, so oneDNN is 7-10% faster on one thread. On two threads
+// OpenBLAS is faster at n = 1024 in every run (2048: a tie, 256: noise).
+// The W4 target of 150 GFLOP/s at n = 1024 on one thread was not reached on
+// the loaded machine by either library.
 namespace ember::kernels {
 namespace {
 
