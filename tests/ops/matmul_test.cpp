@@ -224,6 +224,23 @@ TEST(Matmul, EinsumErrors) {
   EXPECT_EMBER_ERROR(torch::einsum("ij,jk", {a, torch::zeros({3, 4}, torch::kDouble)}), "einsum()", "same dtype");
 }
 
+// Shapes that take the gemv path (Note [GEMV for vector products]).
+void check_vector_cases() {
+  for (const std::string dt : {"f32", "f64"}) {
+    check_case("vm_t_" + dt, [](const std::vector<Tensor>& in) { return torch::matmul(in[0], in[1].t()); });
+    check_case("vm_tx_" + dt, [](const std::vector<Tensor>& in) {
+      return torch::matmul(in[0].slice(0, 0, std::nullopt, 2), in[1]);
+    });
+    check_case("mv_strided_" + dt, [](const std::vector<Tensor>& in) {
+      return torch::mv(in[0].slice(1, 0, std::nullopt, 2), in[1].slice(0, 0, std::nullopt, 3));
+    });
+    check_case("addmv_beta0_" + dt,
+               [](const std::vector<Tensor>& in) { return torch::addmv(in[0], in[1], in[2], 0, 2); });
+  }
+}
+
+TEST(Matmul, VectorShapes) { check_vector_cases(); }
+
 // float32 takes oneDNN on one thread and OpenBLAS on more (Note [SGEMM
 // backend choice]); both must give the golden result.
 TEST(Matmul, BothSgemmBackends) {
@@ -232,6 +249,7 @@ TEST(Matmul, BothSgemmBackends) {
     torch::set_num_threads(t);
     check_case("mm_big_f32", [](const std::vector<Tensor>& in) { return torch::mm(in[0], in[1].t()); });
     check_case("matmul_bcast_f32", [](const std::vector<Tensor>& in) { return torch::matmul(in[0], in[1]); });
+    check_vector_cases();
   }
   torch::set_num_threads(saved);
 }

@@ -112,6 +112,15 @@ case("mm_i8", torch.mm, torch.randint(-100, 100, (3, 5), dtype=torch.int8),
 case("mm_u8", torch.mm, torch.randint(0, 255, (3, 5), dtype=torch.uint8),
      torch.randint(0, 255, (5, 2), dtype=torch.uint8))
 
+# Vector shapes (gemv path): transposed matrix, strided vector, beta = 0 over NaN.
+for dn in ("f32", "f64"):
+    dt = DT[dn]
+    case("vm_t_%s" % dn, lambda x, m: torch.matmul(x, m.t()), rand((4,), dt), rand((3, 4), dt))
+    case("vm_tx_%s" % dn, lambda x, m: torch.matmul(x[::2], m), rand((8,), dt), rand((4, 3), dt))
+    case("mv_strided_%s" % dn, lambda m, x: torch.mv(m[:, ::2], x[::3]), rand((3, 8), dt), rand((12,), dt))
+    case("addmv_beta0_%s" % dn, lambda s, m, x: torch.addmv(s, m, x, beta=0, alpha=2),
+         torch.tensor([float("nan"), float("inf"), 1.0], dtype=dt), rand((3, 4), dt), rand((4,), dt))
+
 # Empty dims.
 case("mm_k0", torch.mm, torch.empty(2, 0), torch.empty(0, 3))
 case("mm_m0", torch.mm, torch.empty(0, 3), rand((3, 4), torch.float32))

@@ -102,6 +102,39 @@ void for_each_batch(const Problem& p, F f) {
 
 CBLAS_TRANSPOSE cblas_trans(bool t) { return t ? CblasTrans : CblasNoTrans; }
 
+// Note [GEMV for vector products]
+// OpenBLAS 0.3.21's gemm does not forward n == 1 or m == 1 to gemv, so a
+// matrix-vector product would first pack the whole matrix. Those shapes call
+// gemv directly (oneDNN's sgemm already has its own gemv path). When
+// beta == 0, y is zero-filled first so that whatever the fresh buffer held
+// cannot leak through gemv's scaling of y.
+template <typename T>
+void gemv(bool trans, int64_t rows, int64_t cols, T alpha, const T* mat, int64_t ld, const T* x, int64_t incx, T beta,
+          T* y) {
+  const CBLAS_TRANSPOSE tr = trans ? CblasTrans : CblasNoTrans;
+  if constexpr (std::is_same_v<T, float>) {
+    cblas_sgemv(CblasRowMajor, tr, rows, cols, alpha, mat, ld, x, incx, beta, y, 1);
+  } else {
+    cblas_dgemv(CblasRowMajor, tr, rows, cols, alpha, mat, ld, x, incx, beta, y, 1);
+  }
+}
+
+// C = op(A) @ op(B) when one side is a vector (n == 1 or m == 1).
+template <typename T>
+void vector_gemm(const Problem& p, const T* A, const T* B, T* C, T alpha, T beta) {
+  const int64_t m = p.m, n = p.n, k = p.k;
+  if (beta == T(0)) std::fill(C, C + m * n, T(0));
+  if (n == 1) {  // C[m] = op(A) [m x k] . B[:, 0]
+    const int64_t incx = p.lb.trans ? 1 : p.lb.ld;
+    if (!p.la.trans) gemv<T>(false, m, k, alpha, A, p.la.ld, B, incx, beta, C);
+    else gemv<T>(true, k, m, alpha, A, p.la.ld, B, incx, beta, C);  // A^T stored k x m
+  } else {  // m == 1: C[n] = op(B)^T [n x k] . A[0, :]
+    const int64_t incx = p.la.trans ? p.la.ld : 1;
+    if (!p.lb.trans) gemv<T>(true, k, n, alpha, B, p.lb.ld, A, incx, beta, C);
+    else gemv<T>(false, n, k, alpha, B, p.lb.ld, A, incx, beta, C);  // B^T stored n x k
+  }
+}
+
 template <typename T>
 void blas_gemm(const Problem& p, const Tensor& a, const Tensor& b, const Tensor& c, T alpha, T beta) {
   const T* pa = base_ptr<T>(a);
@@ -113,6 +146,9 @@ void blas_gemm(const Problem& p, const Tensor& a, const Tensor& b, const Tensor&
     const T* A = pa + p.oa[i];
     const T* B = pb + p.ob[i];
     T* C = pc + i * m * n;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      if ((m == 1 || n == 1) && !(std::is_same_v<T, float> && use_dnnl)) return vector_gemm<T>(p, A, B, C, alpha, beta);
+    }
     if constexpr (std::is_same_v<T, float>) {
       if (use_dnnl) {
         dnnl_status_t st = dnnl_sgemm(p.la.trans ? 'T' : 'N', p.lb.trans ? 'T' : 'N', m, n, k, alpha, A, p.la.ld, B,
