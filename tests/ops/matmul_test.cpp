@@ -63,6 +63,9 @@ TEST(Matmul, NonContiguous) {
     });
     check_case("mv_t_" + dt, [](const std::vector<Tensor>& in) { return torch::mv(in[0].t(), in[1]); });
   }
+  check_case("mm_c128", [](const std::vector<Tensor>& in) { return torch::mm(in[0], in[1]); });
+  check_case("matmul_bcast_c128", [](const std::vector<Tensor>& in) { return torch::matmul(in[0], in[1]); });
+  check_case("matmul_bcast_f16", [](const std::vector<Tensor>& in) { return torch::matmul(in[0], in[1]); });
   check_case("einsum_nc", [](const std::vector<Tensor>& in) { return torch::einsum("ij,jk->ik", {in[0].t(), in[1]}); });
 }
 
@@ -144,6 +147,13 @@ TEST(Matmul, Einsum) {
       {"broadcast_label", "ij,jk->ik"},
       {"spaces", " i j , j k -> i k "},
       {"rank0_out", "i,i"},
+      {"ell_mid", "i...j,j...->i..."},
+      {"chain3", "ij,jk,kl->il"},
+      {"triple_dot", "i,i,i->"},
+      {"batch_diag", "bii->bi"},
+      {"empty_k", "ij,jk->ik"},
+      {"permute3", "abc->cab"},
+      {"keep_repeated", "ij,ij->ij"},
   };
   for (const auto& [name, eq] : cases) {
     check_case("einsum_" + name, [&](const std::vector<Tensor>& in) { return torch::einsum(eq, in); });

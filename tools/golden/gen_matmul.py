@@ -156,6 +156,13 @@ EINSUM = [
     ("broadcast_label", "ij,jk->ik", [(2, 1), (3, 4)]),
     ("spaces", " i j , j k -> i k ", [(2, 3), (3, 4)]),
     ("rank0_out", "i,i", [(4,), (4,)]),
+    ("ell_mid", "i...j,j...->i...", [(2, 3, 4), (4, 3)]),
+    ("chain3", "ij,jk,kl->il", [(2, 3), (3, 4), (4, 5)]),
+    ("triple_dot", "i,i,i->", [(5,), (5,), (5,)]),
+    ("batch_diag", "bii->bi", [(2, 3, 3)]),
+    ("empty_k", "ij,jk->ik", [(2, 0), (0, 3)]),
+    ("permute3", "abc->cab", [(2, 3, 4)]),
+    ("keep_repeated", "ij,ij->ij", [(2, 3), (2, 3)]),
 ]
 for name, eq, shapes in EINSUM:
     ins = [rand(s, f) for s in shapes]
@@ -165,6 +172,11 @@ case("einsum_bmm_c64", lambda a, b: torch.einsum("bij,bjk->bik", a, b), rand((2,
 case("einsum_mm_i64", lambda a, b: torch.einsum("ij,jk->ik", a, b), rand((2, 3), torch.int64),
      rand((3, 4), torch.int64))
 case("einsum_nc", lambda a, b: torch.einsum("ij,jk->ik", a.t(), b), rand((3, 2), f), rand((3, 4), f))
+
+case("mm_c128", torch.mm, rand((3, 4), torch.complex128), rand((4, 2), torch.complex128))
+case("matmul_bcast_c128", torch.matmul, rand((2, 1, 2, 3), torch.complex128), rand((3, 3, 4), torch.complex128))
+case("matmul_bcast_f16", lambda a, b: torch.matmul(a.float(), b.float()).half(), rand((2, 1, 2, 3), torch.float16),
+     rand((3, 3, 4), torch.float16))
 
 # tensordot
 case("tensordot_int", lambda a, b: torch.tensordot(a, b, dims=2), rand((2, 3, 4), f), rand((3, 4, 5), f))
