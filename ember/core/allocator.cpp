@@ -71,6 +71,10 @@ struct ThreadCache {
   ~ThreadCache();
 };
 thread_local ThreadCache t_cache;
+// Trivially destructible, so it stays readable while thread_local destructors
+// run: blocks freed after this thread's cache died go to the shared lists.
+thread_local bool t_cache_dead = false;
+bool use_thread_cache(size_t idx) { return idx < kSmallClassLimit && !t_cache_dead; }
 }  // namespace
 
 CachingAllocator::CachingAllocator() : impl_(std::make_unique<Impl>()) {}
@@ -85,7 +89,7 @@ DataPtr CachingAllocator::allocate(size_t nbytes) {
   const size_t cls = size_class(nbytes);
   const size_t idx = class_index(cls);
   void* p = nullptr;
-  if (idx < kSmallClassLimit && !t_cache.lists[idx].empty()) {
+  if (use_thread_cache(idx) && !t_cache.lists[idx].empty()) {
     p = t_cache.lists[idx].back();
     t_cache.lists[idx].pop_back();
     impl_->cached.fetch_sub(cls, std::memory_order_relaxed);
@@ -121,7 +125,7 @@ void CachingAllocator::free_block(void* p, size_t cls) {
   }
   impl_->cached.fetch_add(cls, std::memory_order_relaxed);
   const size_t idx = class_index(cls);
-  if (idx < kSmallClassLimit && t_cache.lists[idx].size() < kPerThreadBlocks) {
+  if (use_thread_cache(idx) && t_cache.lists[idx].size() < kPerThreadBlocks) {
     t_cache.owner = this;
     t_cache.lists[idx].push_back(p);
     return;
@@ -131,11 +135,12 @@ void CachingAllocator::free_block(void* p, size_t cls) {
 }
 
 ThreadCache::~ThreadCache() {
-  if (owner == nullptr) return;
-  owner->flush_thread_cache();
+  if (owner != nullptr) owner->flush_thread_cache();
+  t_cache_dead = true;
 }
 
 void CachingAllocator::flush_thread_cache() {
+  if (t_cache_dead) return;
   std::lock_guard<std::mutex> g(impl_->mu);
   for (size_t i = 0; i < kSmallClassLimit; ++i) {
     auto& l = t_cache.lists[i];
