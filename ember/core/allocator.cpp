@@ -113,7 +113,22 @@ DataPtr CachingAllocator::allocate(size_t nbytes) {
     }
   }
   impl_->note_allocated(cls);
-  return DataPtr(p, [this, cls](void* q) { free_block(q, cls); });
+  return DataPtr(p, &CachingAllocator::delete_block, this, cls);
+}
+
+void CachingAllocator::delete_block(void* self, void* p, size_t cls) {
+  static_cast<CachingAllocator*>(self)->free_block(p, cls);
+}
+
+DataPtr DataPtr::with_deleter(void* ptr, std::function<void(void*)> del) {
+  auto* boxed = new std::function<void(void*)>(std::move(del));
+  return DataPtr(
+      ptr,
+      [](void* ctx, void* q, size_t) {
+        std::unique_ptr<std::function<void(void*)>> f(static_cast<std::function<void(void*)>*>(ctx));
+        if (*f) (*f)(q);
+      },
+      boxed, 0);
 }
 
 void CachingAllocator::free_block(void* p, size_t cls) {
