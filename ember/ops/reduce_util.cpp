@@ -1,5 +1,6 @@
 #include "ember/ops/reduce_util.h"
 
+#include "ember/kernels/cpu/tensor_iterator.h"
 #include "ember/ops/copy.h"
 
 namespace ember::ops {
@@ -43,5 +44,38 @@ void check_nonempty_dims(const Tensor& x, uint64_t mask, const char* op) {
 }
 
 Tensor cast_to(const Tensor& x, ScalarType t) { return x.dtype() == t ? x : x.to(t); }
+
+namespace {
+// The line's first element of every line: `t` with size 1 along dim.
+Tensor line_heads(const Tensor& t, int64_t dim) {
+  if (t.dim() == 0) return t.view({1});
+  return t.narrow(dim, 0, 1);
+}
+}  // namespace
+
+int64_t line_stride(const Tensor& t, int64_t dim) {
+  return t.dim() == 0 ? 0 : t.stride(dim) * static_cast<int64_t>(t.itemsize());
+}
+
+void for_each_line(ArrayRef<Tensor> outs, ArrayRef<Tensor> ins, int64_t dim,
+                   const std::function<void(char* const* line_starts)>& f) {
+  const Tensor& ref = outs.empty() ? ins[0] : outs[0];
+  if (ref.numel() == 0) return;
+  const int64_t len = ref.dim() == 0 ? 1 : ref.size(dim);
+  std::vector<Tensor> o, i;
+  for (const Tensor& t : outs) o.push_back(line_heads(t, dim));
+  for (const Tensor& t : ins) i.push_back(line_heads(t, dim));
+  kernels::TensorIterator iter(o, i);
+  const int nt = iter.ntensors();
+  iter.for_each(
+      [&](char** data, const int64_t* strides, int64_t n) {
+        char* ptrs[kernels::TensorIterator::kMaxOperands];
+        for (int64_t k = 0; k < n; ++k) {
+          for (int j = 0; j < nt; ++j) ptrs[j] = data[j] + k * strides[j];
+          f(ptrs);
+        }
+      },
+      std::max<int64_t>(1, kGrainSize / len));
+}
 
 }  // namespace ember::ops

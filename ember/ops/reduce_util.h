@@ -1,4 +1,5 @@
 #pragma once
+#include <functional>
 // Shared by the reduce_*.cpp files: which dims a reduction covers, its output
 // shape, and the glue from a typed input to the reduction engine.
 #include "ember/core/shape.h"
@@ -20,6 +21,15 @@ int64_t reduced_numel(const Tensor& x, uint64_t mask);
 void check_nonempty_dims(const Tensor& x, uint64_t mask, const char* op);
 // `x` converted to `t` (x itself when it already has dtype t).
 Tensor cast_to(const Tensor& x, ScalarType t);
+
+// Calls f(line_starts) once per line of `dim`: line_starts[i] is the address
+// of the line's first element in operand i (outputs first, then inputs; all
+// of the same shape). Walk a line with each operand's own stride(dim). Lines
+// run in parallel through the loop engine; nothing runs for empty tensors.
+void for_each_line(ArrayRef<Tensor> outs, ArrayRef<Tensor> ins, int64_t dim,
+                   const std::function<void(char* const* line_starts)>& f);
+// Byte stride of `t` along `dim` (0-dim tensors count as [1]).
+int64_t line_stride(const Tensor& t, int64_t dim);
 
 // Runs Ops over `in` (element type T) and stores proj(acc) converted to Out
 // into the contiguous `out`, whose row-major order is the kept dims' order.
