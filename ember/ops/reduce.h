@@ -67,6 +67,10 @@ Tensor norm(const Tensor& self, const Scalar& p = 2);
 Tensor norm(const Tensor& self, const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim = false);
 // p = "fro" (the 2-norm of the flattened dims); "nuc" is a linalg op and raises here.
 Tensor norm(const Tensor& self, std::string_view p, IntArrayRef dim = {}, bool keepdim = false);
+// A string literal would otherwise convert to Scalar (through bool).
+inline Tensor norm(const Tensor& self, const char* p, IntArrayRef dim = {}, bool keepdim = false) {
+  return norm(self, std::string_view(p), dim, keepdim);
+}
 Tensor frobenius_norm(const Tensor& self, IntArrayRef dim = {}, bool keepdim = false);
 // Integer inputs give the default float dtype.
 Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim = false);
