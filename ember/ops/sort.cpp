@@ -52,8 +52,12 @@ std::tuple<Tensor, Tensor> select_along(const Tensor& self, int64_t d, bool keep
     using T = EMBER_TYPE(tag);
     using V = opmath_t<T>;
     ops::for_each_line({values, indices}, {self}, d, [&](char* const* p) {
-      thread_local std::vector<V> vals;
-      thread_local std::vector<int64_t> idx;
+      // Thread-local scratch, bound to plain references: TLS lookups inside a
+      // comparator would cost a call per comparison in a shared library.
+      thread_local std::vector<V> tl_vals;
+      thread_local std::vector<int64_t> tl_idx;
+      std::vector<V>& vals = tl_vals;
+      std::vector<int64_t>& idx = tl_idx;
       load_line<T>(p[2], sx, len, vals);
       idx.resize(len);
       std::iota(idx.begin(), idx.end(), int64_t(0));
@@ -117,8 +121,12 @@ std::tuple<Tensor, Tensor> sort(const Tensor& self, std::optional<bool> /*stable
     using T = EMBER_TYPE(tag);
     using V = opmath_t<T>;
     ops::for_each_line({values, indices}, {self}, d, [&](char* const* p) {
-      thread_local std::vector<V> vals;
-      thread_local std::vector<int64_t> idx;
+      // Thread-local scratch, bound to plain references: TLS lookups inside a
+      // comparator would cost a call per comparison in a shared library.
+      thread_local std::vector<V> tl_vals;
+      thread_local std::vector<int64_t> tl_idx;
+      std::vector<V>& vals = tl_vals;
+      std::vector<int64_t>& idx = tl_idx;
       load_line<T>(p[2], sx, len, vals);
       idx.resize(len);
       std::iota(idx.begin(), idx.end(), int64_t(0));
@@ -154,8 +162,12 @@ std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool
     using T = EMBER_TYPE(tag);
     using V = opmath_t<T>;
     ops::for_each_line({values, indices}, {self}, d, [&](char* const* p) {
-      thread_local std::vector<V> vals;
-      thread_local std::vector<int64_t> idx;
+      // Thread-local scratch, bound to plain references: TLS lookups inside a
+      // comparator would cost a call per comparison in a shared library.
+      thread_local std::vector<V> tl_vals;
+      thread_local std::vector<int64_t> tl_idx;
+      std::vector<V>& vals = tl_vals;
+      std::vector<int64_t>& idx = tl_idx;
       load_line<T>(p[2], sx, len, vals);
       idx.resize(len);
       std::iota(idx.begin(), idx.end(), int64_t(0));

@@ -185,3 +185,145 @@ TEST(Reduce, MaxOtherPromotesAndPropagatesNaN) {
   EXPECT_TENSOR_CLOSE(a.max(b), golden()["pmax"]);
   EXPECT_TENSOR_CLOSE(a.min(b), golden()["pmin"]);
 }
+
+// ---- error cases ------------------------------------------------------------------
+TEST(ReduceErrors, BadAndDuplicateDims) {
+  Tensor x = zeros({3, 4});
+  EXPECT_EMBER_ERROR(x.sum({2}), "sum", "Dimension out of range");
+  EXPECT_EMBER_ERROR(x.sum({-3}), "sum", "Dimension out of range");
+  EXPECT_EMBER_ERROR(x.sum({0, -2}), "sum", "dim 0 appears multiple times");
+  EXPECT_EMBER_ERROR(x.amax({1, 1}), "amax", "appears multiple times");
+  EXPECT_EMBER_ERROR(x.max(5), "max", "Dimension out of range");
+  EXPECT_EMBER_ERROR(x.argmax(-3), "argmax", "Dimension out of range");
+  EXPECT_EMBER_ERROR(x.var(IntArrayRef{7}), "var", "Dimension out of range");
+  EXPECT_EMBER_ERROR(x.cumsum(2), "cumsum", "Dimension out of range");
+  EXPECT_EMBER_ERROR(x.sort(2), "sort", "Dimension out of range");
+}
+
+TEST(ReduceErrors, EmptyInputs) {
+  Tensor e = zeros({0, 3});
+  EXPECT_EMBER_ERROR(e.max(), "max()", "numel() == 0");
+  EXPECT_EMBER_ERROR(e.min(), "min()", "numel() == 0");
+  EXPECT_EMBER_ERROR(e.argmax(), "argmax()", "numel() == 0");
+  EXPECT_EMBER_ERROR(e.amax({0}), "amax()", "reduction dim 0 to have non-zero size");
+  EXPECT_EMBER_ERROR(e.max(0), "max()", "reduction dim 0 to have non-zero size");
+  EXPECT_EMBER_ERROR(e.argmin(0), "argmin()", "reduction dim 0");
+  EXPECT_EMBER_ERROR(e.median(0), "median()", "reduction dim 0");
+  EXPECT_EMBER_ERROR(e.mode(0), "mode()", "reduction dim 0");
+  EXPECT_EMBER_ERROR(e.kthvalue(1, 0), "kthvalue()", "reduction dim 0");
+  // Reductions with an identity are fine on empty inputs.
+  EXPECT_EQ(e.sum().item<float>(), 0.0f);
+  EXPECT_EQ(e.prod().item<float>(), 1.0f);
+  EXPECT_TRUE(std::isnan(e.mean().item<float>()));
+  EXPECT_EQ(e.amax({1}).sizes(), IntArrayRef({0}));
+  EXPECT_FALSE(e.any().item<bool>());
+  EXPECT_TRUE(e.all().item<bool>());
+}
+
+TEST(ReduceErrors, DtypesAndRanges) {
+  Tensor i = arange(6).reshape({2, 3});
+  EXPECT_EMBER_ERROR(i.mean(), "mean()", "could not infer output dtype", "Long");
+  EXPECT_EMBER_ERROR(i.var(), "var()", "floating point");
+  EXPECT_EMBER_ERROR(i.std(IntArrayRef{0}), "std()", "floating point");
+  EXPECT_EMBER_ERROR(i.norm(), "norm()", "floating point or complex", "Long");
+  EXPECT_EMBER_ERROR(nanmean(i), "nanmean()", "floating point");
+  EXPECT_EMBER_ERROR(i.topk(4), "topk()", "k out of range");
+  EXPECT_EMBER_ERROR(i.topk(-1), "topk()", "k out of range");
+  EXPECT_EMBER_ERROR(i.kthvalue(0), "kthvalue()", "k out of range");
+  EXPECT_EMBER_ERROR(i.kthvalue(4, 1), "kthvalue()", "k out of range");
+  EXPECT_EMBER_ERROR(norm(i.to(kFloat), "nuc"), "norm()", "fro");
+  // mean of integers works once a floating dtype is asked for.
+  EXPECT_DOUBLE_EQ(i.mean(kDouble).item<double>(), 2.5);
+}
+
+// ---- semantics beyond the golden file ----------------------------------------------
+TEST(Reduce, DtypeRules) {
+  Tensor b = tensor({true, false, true});
+  EXPECT_EQ(b.sum().dtype(), kLong);
+  EXPECT_EQ(b.prod().dtype(), kLong);
+  EXPECT_EQ(tensor({1, 2}).sum().dtype(), kLong);  // int32 -> int64
+  EXPECT_EQ(tensor({1, 2}).cumsum(0).dtype(), kLong);
+  EXPECT_EQ(arange(4).to(kByte).any().dtype(), kByte);
+  EXPECT_EQ(arange(4).any().dtype(), kBool);
+  EXPECT_EQ(arange(4).argmax().dtype(), kLong);
+  EXPECT_EQ(arange(4).logsumexp({0}).dtype(), kFloat);
+  EXPECT_EQ(zeros({2}, kHalf).sum().dtype(), kHalf);
+  EXPECT_EQ(zeros({2}, kFloat).sum(kDouble).dtype(), kDouble);
+  EXPECT_EQ(zeros({2}, kComplexFloat).norm().dtype(), kFloat);
+}
+
+TEST(Reduce, ComplexSumAndNorm) {
+  Tensor z = tensor({complex64(1, 2), complex64(3, -1)});
+  Tensor s = z.sum();
+  EXPECT_EQ(s.dtype(), kComplexFloat);
+  EXPECT_EQ(s.item<complex64>(), complex64(4, 1));
+  EXPECT_NEAR(z.norm().item<float>(), std::sqrt(15.0f), 1e-6);
+}
+
+TEST(Reduce, ZeroDimInputs) {
+  Tensor s = tensor(3.5);
+  EXPECT_EQ(s.sum().dim(), 0);
+  EXPECT_EQ(s.sum({0}).dim(), 0);
+  EXPECT_EQ(s.sum({-1}, true).dim(), 0);
+  auto [v, i] = s.max(0, true);
+  EXPECT_EQ(v.item<double>(), 3.5);
+  EXPECT_EQ(i.item<int64_t>(), 0);
+  EXPECT_EQ(s.argmax(0).item<int64_t>(), 0);
+  EXPECT_EQ(s.cumsum(0).item<double>(), 3.5);
+  EXPECT_EQ(std::get<0>(s.sort()).item<double>(), 3.5);
+}
+
+// Sum of 1e6 float32 values against a float64 reference: cascade summation
+// keeps the error at float rounding level, far below naive accumulation's.
+TEST(Reduce, LargeSumAccuracy) {
+  manual_seed(0);
+  Tensor x = rand({1000000});
+  const float* p = x.data_ptr<float>();
+  double ref = 0;
+  for (int64_t i = 0; i < x.numel(); ++i) ref += p[i];
+  const double got = x.sum().item<double>();
+  EXPECT_NEAR(got, ref, std::abs(ref) * 2e-7);
+  EXPECT_NEAR(x.mean().item<double>(), ref / 1e6, 2e-7);
+  // Outer reduction of a tall matrix: dim 0 of [250000, 4].
+  Tensor col = x.view({250000, 4}).sum({0}).to(kDouble);
+  double c0 = 0;
+  for (int64_t r = 0; r < 250000; ++r) c0 += p[r * 4];
+  EXPECT_NEAR(col[0].item<double>(), c0, std::abs(c0) * 2e-7);
+}
+
+// Results never depend on the thread count (Note [The reduction engine]).
+TEST(Reduce, ParallelMatchesSingleThread) {
+  manual_seed(1);
+  std::vector<Tensor> inputs = {randn({3000000}), randn({4, 700000}), randn({700000, 4}), randn({1000, 3000}),
+                                randn({3000, 1000}).t()};
+  auto run_all = [&](const Tensor& x) {
+    std::vector<Tensor> r = {x.sum(), x.sum({0}), x.sum({-1}), x.var(IntArrayRef{0}), x.std(), x.amax({-1}), x.argmax(),
+                             x.norm(), x.norm(3, {0}), x.logsumexp({-1}), x.mean({0}, true), std::get<1>(x.max(0)),
+                             x.cumsum(0), std::get<1>(x.sort(-1))};
+    return r;
+  };
+  const int saved = get_num_threads();
+  for (const Tensor& x : inputs) {
+    set_num_threads(std::max(saved, 2));
+    auto par = run_all(x);
+    set_num_threads(1);
+    auto ser = run_all(x);
+    for (size_t i = 0; i < par.size(); ++i) EXPECT_TENSOR_EQ(par[i], ser[i]) << "result " << i;
+  }
+  set_num_threads(saved);
+}
+
+TEST(Reduce, NaNAndTieRules) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  Tensor x = tensor({1.0, nan, 3.0, nan});
+  EXPECT_TRUE(std::isnan(x.max().item<double>()));
+  EXPECT_TRUE(std::isnan(x.amin().item<double>()));
+  EXPECT_EQ(x.argmax().item<int64_t>(), 1);
+  EXPECT_EQ(x.argmin().item<int64_t>(), 1);
+  Tensor t = tensor({2.0, 5.0, 5.0, 1.0, 1.0});
+  EXPECT_EQ(t.argmax().item<int64_t>(), 1);                    // first occurrence
+  EXPECT_EQ(std::get<1>(t.min(0)).item<int64_t>(), 3);         // first occurrence
+  EXPECT_EQ(std::get<0>(t.mode()).item<double>(), 1.0);        // smallest most frequent
+  EXPECT_EQ(std::get<1>(t.mode()).item<int64_t>(), 4);         // its last occurrence
+  EXPECT_EQ(tensor({4.0, 1.0, 3.0, 2.0}).median().item<double>(), 2.0);  // lower median
+}

@@ -28,6 +28,7 @@
 //    accumulators, which vectorises across columns; rows are folded in blocks
 //    of kRowBlock whose partials are then merged in order.
 #include <algorithm>
+#include <memory>
 #include <vector>
 
 #include "ember/core/parallel.h"
@@ -48,7 +49,7 @@ ReducePlan make_reduce_plan(const Tensor& in, uint64_t mask, bool keep_order);
 namespace detail {
 constexpr int kLanes = 16;
 constexpr int64_t kBlock = 16384;
-constexpr int64_t kCols = 64;
+constexpr int64_t kCols = 1024;
 constexpr int64_t kRowBlock = 256;
 
 // Walks reduced positions in order, keeping the element offset current.
@@ -86,6 +87,14 @@ struct RedWalker {
 template <typename T, typename Ops>
 typename Ops::acc_t reduce_range(const Ops& ops, const T* base, const ReducePlan& p, int64_t begin, int64_t end) {
   using Acc = typename Ops::acc_t;
+  if (p.red_sizes.size() == 1 && (p.red_strides[0] != 1 || end - begin < 2 * kLanes)) {
+    // One strided run, or too short for lanes to pay off: a single chain.
+    const int64_t s0 = p.red_strides[0];
+    const T* ptr = base + begin * s0;
+    Acc acc = ops.identity();
+    for (int64_t i = 0; i < end - begin; ++i) acc = ops.reduce(acc, ptr[i * s0], begin + i);
+    return acc;
+  }
   Acc lanes[kLanes];
   for (auto& l : lanes) l = ops.identity();
   RedWalker w(p, begin);
@@ -150,6 +159,29 @@ inline int64_t kept_offset(const ReducePlan& p, int64_t o) {
   return off;
 }
 
+// Walks output indices in order, keeping the input offset of the kept dims current.
+struct KeptWalker {
+  const ReducePlan& p;
+  DimVector counter;
+  int64_t offset = 0;
+  KeptWalker(const ReducePlan& plan, int64_t o) : p(plan), counter(plan.kept_sizes.size(), 0) {
+    for (int64_t d = static_cast<int64_t>(counter.size()) - 1; d >= 0; --d) {
+      counter[d] = o % p.kept_sizes[d];
+      o /= p.kept_sizes[d];
+      offset += counter[d] * p.kept_strides[d];
+    }
+  }
+  void next() {
+    for (int64_t d = static_cast<int64_t>(counter.size()) - 1; d >= 0; --d) {
+      ++counter[d];
+      offset += p.kept_strides[d];
+      if (counter[d] < p.kept_sizes[d]) return;
+      offset -= counter[d] * p.kept_strides[d];
+      counter[d] = 0;
+    }
+  }
+};
+
 template <typename T, typename Ops, typename Write>
 void reduce_outer(const Ops& ops, const T* in, const ReducePlan& p, int64_t col_dim, const Write& write) {
   using Acc = typename Ops::acc_t;
@@ -160,7 +192,12 @@ void reduce_outer(const Ops& ops, const T* in, const ReducePlan& p, int64_t col_
   const int64_t nrest = p.num_outputs / m;
   const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, kCols * p.reduce_numel));
   parallel_for(0, nrest * nstrips, grain, [&](int64_t b, int64_t e) {
-    Acc acc[kCols], tmp[kCols];
+    // levels[l] holds the merge of 2^l row blocks when bit l of `filled` is set:
+    // a binary-counter cascade, so row-block partials merge pairwise.
+    // (unique_ptr arrays rather than std::vector, which packs bool accumulators.)
+    const int64_t nblocks = (p.reduce_numel + kRowBlock - 1) / kRowBlock;
+    const int nlevels = 64 - __builtin_clzll(static_cast<uint64_t>(std::max<int64_t>(nblocks, 1)));
+    std::unique_ptr<Acc[]> tmp(new Acc[kCols]), levels(new Acc[nlevels * kCols]);
     for (int64_t task = b; task < e; ++task) {
       const int64_t rest = task / nstrips, strip = task % nstrips;
       // Output index of (rest, column 0): insert column 0 into rest's digits.
@@ -168,7 +205,7 @@ void reduce_outer(const Ops& ops, const T* in, const ReducePlan& p, int64_t col_
       const int64_t c0 = strip * kCols;
       const int64_t w = std::min(kCols, m - c0);
       const T* base = in + kept_offset(p, o0) + c0;  // column stride is 1
-      for (int64_t j = 0; j < w; ++j) acc[j] = ops.identity();
+      uint64_t filled = 0;
       RedWalker walker(p, 0);
       for (int64_t r0 = 0; r0 < p.reduce_numel; r0 += kRowBlock) {
         const int64_t r1 = std::min(p.reduce_numel, r0 + kRowBlock);
@@ -177,9 +214,23 @@ void reduce_outer(const Ops& ops, const T* in, const ReducePlan& p, int64_t col_
           const T* row = base + walker.offset;
           for (int64_t j = 0; j < w; ++j) tmp[j] = ops.reduce(tmp[j], row[j], r);
         }
-        for (int64_t j = 0; j < w; ++j) acc[j] = ops.combine(acc[j], tmp[j]);
+        int l = 0;
+        for (; filled & (uint64_t(1) << l); ++l) {
+          Acc* lv = &levels[l * kCols];
+          for (int64_t j = 0; j < w; ++j) tmp[j] = ops.combine(lv[j], tmp[j]);
+        }
+        filled = ((filled >> l) << l) | (uint64_t(1) << l);  // carry: bits below l cleared
+        std::copy(tmp.get(), tmp.get() + w, levels.get() + l * kCols);
       }
-      for (int64_t j = 0; j < w; ++j) write(o0 + (c0 + j) * out_col_stride, acc[j]);
+      // Merge the remaining levels, lowest (latest rows) into higher ones.
+      bool have = false;
+      for (int l = 0; l < nlevels; ++l) {
+        if (!(filled & (uint64_t(1) << l))) continue;
+        Acc* lv = &levels[l * kCols];
+        for (int64_t j = 0; j < w; ++j) tmp[j] = have ? ops.combine(lv[j], tmp[j]) : lv[j];
+        have = true;
+      }
+      for (int64_t j = 0; j < w; ++j) write(o0 + (c0 + j) * out_col_stride, have ? tmp[j] : ops.identity());
     }
   });
 }
@@ -198,7 +249,7 @@ void reduce_kernel(const T* in, const ReducePlan& p, const Ops& ops, const Write
   // Outer path: a kept dim is the stride-1 one and the reduced dims are not.
   if (p.red_strides[0] != 1 && p.reduce_numel > 1) {
     for (size_t d = 0; d < p.kept_sizes.size(); ++d) {
-      if (p.kept_strides[d] == 1 && p.kept_sizes[d] >= 8) {
+      if (p.kept_strides[d] == 1) {
         detail::reduce_outer(ops, in, p, static_cast<int64_t>(d), write);
         return;
       }
@@ -208,8 +259,8 @@ void reduce_kernel(const T* in, const ReducePlan& p, const Ops& ops, const Write
   if (p.num_outputs >= 2 * nthreads || p.reduce_numel <= detail::kBlock) {
     const int64_t grain = std::max<int64_t>(1, kGrainSize / p.reduce_numel);
     parallel_for(0, p.num_outputs, grain, [&](int64_t b, int64_t e) {
-      for (int64_t o = b; o < e; ++o)
-        write(o, detail::reduce_output(ops, in + detail::kept_offset(p, o), p, /*parallel=*/false));
+      detail::KeptWalker kw(p, b);
+      for (int64_t o = b; o < e; ++o, kw.next()) write(o, detail::reduce_output(ops, in + kw.offset, p, false));
     });
   } else {
     for (int64_t o = 0; o < p.num_outputs; ++o)

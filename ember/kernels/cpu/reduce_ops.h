@@ -101,9 +101,10 @@ struct MinMaxOps {
     }
   }
   acc_t reduce(acc_t a, T xv, int64_t) const { return combine(a, static_cast<acc_t>(xv)); }
+  // Once a is NaN nothing compares greater, so NaN sticks without a branch on a
+  // (a select the compiler vectorises).
   acc_t combine(acc_t a, acc_t x) const {
     if constexpr (std::is_floating_point_v<acc_t>) {
-      if (a != a) return a;
       return (x != x || (IsMax ? x > a : x < a)) ? x : a;
     } else {
       return (IsMax ? x > a : x < a) ? x : a;
@@ -121,7 +122,12 @@ struct ArgMinMaxOps {
     int64_t idx = -1;
   };
   acc_t identity() const { return {}; }
-  acc_t reduce(acc_t a, T x, int64_t i) const { return combine(a, acc_t{static_cast<V>(x), i}); }
+  // Within one accumulator indices only grow, so a tie keeps the earlier one.
+  acc_t reduce(acc_t a, T xv, int64_t i) const {
+    const V x = static_cast<V>(xv);
+    if (a.idx < 0 || (IsMax ? x > a.v : x < a.v) || (is_nan_v(x) && !is_nan_v(a.v))) return {x, i};
+    return a;
+  }
   // Symmetric in its arguments, so the merge order of partials never matters.
   acc_t combine(acc_t a, acc_t b) const {
     if (a.idx < 0) return b;
