@@ -30,10 +30,12 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
-// in:<name>, with the view the generator applied (T: transpose(0, 2), S: [:, ::2, 1:]).
+// in:<name>, with the view the generator applied (T: transpose(0, 2), S: [:, ::2, 1:],
+// E: expand(3, 4, 5)).
 Tensor input(const std::string& name) {
   const char last = name.back();
   if (last == 'T') return golden()["in:" + name.substr(0, name.size() - 1)].transpose(0, 2);
+  if (last == 'E') return golden()["in:" + name.substr(0, name.size() - 1)].expand({3, 4, 5});
   if (last == 'S') return golden()["in:" + name.substr(0, name.size() - 1)].slice(1, 0, std::nullopt, 2).slice(2, 1);
   return golden()["in:" + name];
 }
@@ -132,7 +134,7 @@ std::vector<Tensor> run(const Case& c, const Tensor& x) {
 // only the values are compared there.
 bool indices_unspecified(const Case& c) {
   static const std::set<std::string> selecting = {"median", "nanmedian", "kthvalue", "topk"};
-  static const std::set<std::string> tied = {"i64", "i64T", "b", "tie", "nan"};
+  static const std::set<std::string> tied = {"i64", "i64T", "b", "tie", "nan", "inf", "rowE"};
   return selecting.count(c.op) && tied.count(c.inp);
 }
 
