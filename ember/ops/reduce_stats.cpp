@@ -21,29 +21,29 @@ uint64_t optional_mask(const Tensor& self, OptionalIntArrayRef dim, const char* 
 }
 
 // Welford over the reduced dims; the variance divides by max(N - correction, 0).
+// Complex inputs give a real variance and a complex mean.
 std::tuple<Tensor, Tensor> moments(const Tensor& self, uint64_t mask, const std::optional<Scalar>& correction,
                                    bool keepdim, Moment kind, bool want_mean, const char* op) {
-  EMBER_CHECK(is_floating_point(self.dtype()), op,
-              "(): std and var only support floating point dtypes (complex is not implemented), got ",
-              self.dtype());
+  EMBER_CHECK(is_floating_point(self.dtype()) || is_complex(self.dtype()), op,
+              "(): std and var only support floating point and complex dtypes, got ", self.dtype());
   const double corr = correction ? correction->toDouble() : 1.0;
   DimVector shape = ops::reduce_shape(self, mask, keepdim);
-  Tensor var = empty(shape, TensorOptions(self.dtype()));
+  Tensor var = empty(shape, TensorOptions(to_real_type(self.dtype())));
   Tensor mean = want_mean ? empty(shape, TensorOptions(self.dtype())) : Tensor();
-  dispatch_floating(self.dtype(), op, [&](auto tag) {
+  dispatch_floating_and_complex(self.dtype(), op, [&](auto tag) {
     using T = EMBER_TYPE(tag);
+    using R = value_t<T>;
     using Ops = kernels::WelfordOps<T>;
-    T* v = var.data_ptr<T>();
+    R* v = static_cast<R*>(var.data_ptr());
     T* m = want_mean ? mean.data_ptr<T>() : nullptr;
+    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
     kernels::reduce_kernel(static_cast<const T*>(self.data_ptr()), kernels::make_reduce_plan(self, mask, false),
                            Ops{}, [&](int64_t o, const typename Ops::acc_t& a) {
                              const double div = std::max(a.n - corr, 0.0);
-                             double r = a.n == 0 ? std::numeric_limits<double>::quiet_NaN() : a.m2 / div;
+                             double r = a.n == 0 ? kNaN : a.m2 / div;
                              if (kind == Moment::Std) r = std::sqrt(r);
-                             v[o] = kernels::convert<T>(r);
-                             if (m)
-                               m[o] = kernels::convert<T>(a.n == 0 ? std::numeric_limits<double>::quiet_NaN()
-                                                                   : a.mean);
+                             v[o] = kernels::convert<R>(r);
+                             if (m) m[o] = kernels::convert<T>(a.n == 0 ? typename Ops::M(kNaN) : a.mean);
                            });
   });
   return {var, mean};

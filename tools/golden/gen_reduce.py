@@ -42,6 +42,7 @@ y[2, 1, 4] = float("inf")
 base["inf"] = y
 base["bf16"] = torch.randn(3, 4, 5).bfloat16()
 base["row"] = torch.randn(1, 4, 5)
+base["c64"] = torch.randn(3, 4, 5, dtype=torch.complex64)
 for k, v in base.items():
     w.add("in:" + k, v)
 
@@ -73,6 +74,8 @@ def add(op, inp, dims, keepdim, extra, fn):
     for i in ([] if dims is None else [dims] if isinstance(dims, int) else dims):
         if not -nd <= i < nd:
             return  # PyTorch skips this check for some empty / 0-dim inputs
+    if t.is_complex() and op not in COMPLEX_OPS:
+        return
     try:
         r = fn(t)
     except (RuntimeError, IndexError):
@@ -88,9 +91,12 @@ def kd(d):
     return {} if d is None else {"dim": d}
 
 
-ALL = ["f32", "f64", "f16", "bf16", "i64", "b", "f32T", "f32S", "f64T", "i64T", "rowE", "s", "e", "e2", "nan", "inf",
+ALL = ["c64", "f32", "f64", "f16", "bf16", "i64", "b", "f32T", "f32S", "f64T", "i64T", "rowE", "s", "e", "e2", "nan", "inf",
        "tie"]
-FLOAT = ["f32", "f64", "f16", "bf16", "f32T", "f32S", "rowE", "s", "e", "e2", "nan", "inf"]
+FLOAT = ["c64", "f32", "f64", "f16", "bf16", "f32T", "f32S", "rowE", "s", "e", "e2", "nan", "inf"]
+# complex64 only where Ember supports it (sums, products, moments, norms, cumulative sums).
+COMPLEX_OPS = {"sum", "mean", "prod", "var", "std", "var_mean", "std_mean", "norm", "cumsum", "cumprod",
+               "count_nonzero", "any", "all"}
 DIMS = [None, [], [1], [-1], [0, 2], [2, 0], [-3, 1], [0, 1, 2]]
 SINGLE = [0, 1, -1, 2]
 

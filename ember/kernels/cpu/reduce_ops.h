@@ -143,28 +143,49 @@ struct ArgMinMaxOps {
 };
 
 // Welford's running mean and M2, merged with Chan et al.'s formula (var, std).
+// Accumulates in double (complex<double> for complex inputs, whose M2 sums |x - mean|^2).
 template <typename T>
 struct WelfordOps {
+  using M = std::conditional_t<is_complex_v<T>, complex128, double>;
   struct acc_t {
-    double mean = 0, m2 = 0;
+    M mean = 0;
+    double m2 = 0;
     double n = 0;
   };
+  static M load(T x) {
+    if constexpr (is_complex_v<T>) {
+      return M(x.real(), x.imag());
+    } else {
+      return static_cast<double>(static_cast<opmath_t<T>>(x));
+    }
+  }
+  static double abs2(M d) {
+    if constexpr (is_complex_v<T>) {
+      return d.real() * d.real() + d.imag() * d.imag();
+    } else {
+      return d * d;
+    }
+  }
   acc_t identity() const { return {}; }
   acc_t reduce(acc_t a, T xv, int64_t) const {
-    const double x = static_cast<double>(static_cast<opmath_t<T>>(xv));
+    const M x = load(xv);
     a.n += 1;
-    const double delta = x - a.mean;
+    const M delta = x - a.mean;
     a.mean += delta / a.n;
-    a.m2 += delta * (x - a.mean);
+    if constexpr (is_complex_v<T>) {
+      a.m2 += std::real(std::conj(delta) * (x - a.mean));
+    } else {
+      a.m2 += delta * (x - a.mean);
+    }
     return a;
   }
   acc_t combine(acc_t a, acc_t b) const {
     if (a.n == 0) return b;
     if (b.n == 0) return a;
     const double n = a.n + b.n;
-    const double delta = b.mean - a.mean;
+    const M delta = b.mean - a.mean;
     const double nb_over_n = b.n / n;
-    return {a.mean + delta * nb_over_n, a.m2 + b.m2 + delta * delta * a.n * nb_over_n, n};
+    return {a.mean + delta * nb_over_n, a.m2 + b.m2 + abs2(delta) * a.n * nb_over_n, n};
   }
 };
 
