@@ -331,3 +331,26 @@ TEST(Reduce, NaNAndTieRules) {
   EXPECT_EQ(std::get<1>(t.mode()).item<int64_t>(), 4);         // its last occurrence
   EXPECT_EQ(tensor({4.0, 1.0, 3.0, 2.0}).median().item<double>(), 2.0);  // lower median
 }
+
+TEST(Reduce, SmallApiForms) {
+  Tensor x = tensor({{1.0, -2.0, 0.0}, {4.0, 0.0, -6.0}});
+  auto [lo, hi] = aminmax(x, 1);
+  EXPECT_TENSOR_EQ(lo, tensor({-2.0, -6.0}).to(kFloat));
+  EXPECT_TENSOR_EQ(hi, tensor({1.0, 4.0}).to(kFloat));
+  EXPECT_TENSOR_EQ(count_nonzero(x, std::optional<int64_t>(0)), tensor({int64_t(2), int64_t(1), int64_t(1)}));
+  EXPECT_EQ(count_nonzero(x, std::optional<int64_t>()).item<int64_t>(), 4);
+  Tensor y = x.clone();
+  y.cumsum_(1);
+  EXPECT_TENSOR_EQ(y, tensor({{1.0, -1.0, -1.0}, {4.0, 4.0, -2.0}}).to(kFloat));
+  EXPECT_EMBER_ERROR(y.cumsum_(1, kDouble), "cumsum_()");
+  EXPECT_TENSOR_EQ(frobenius_norm(tensor({3.0, 4.0})), tensor(5.0).to(kFloat));
+  // var/std defaults: unbiased (correction 1); unbiased=false is correction 0.
+  Tensor v = tensor({1.0, 2.0, 3.0, 4.0});
+  EXPECT_FLOAT_EQ(v.var().item<float>(), 5.0f / 3.0f);
+  EXPECT_FLOAT_EQ(v.var(false).item<float>(), 1.25f);
+  EXPECT_FLOAT_EQ(std::get<1>(var_mean(v)).item<float>(), 2.5f);
+  // An expanded (stride-0) input reduces like its materialised copy.
+  Tensor e = tensor({1.0, 2.0, 3.0}).expand({4, 3});
+  EXPECT_TENSOR_EQ(e.sum({0}), tensor({4.0, 8.0, 12.0}).to(kFloat));
+  EXPECT_TENSOR_EQ(e.sum({1}), tensor({6.0, 6.0, 6.0, 6.0}).to(kFloat));
+}

@@ -20,13 +20,16 @@
 //    independent accumulators (so float sums vectorise and the dependency
 //    chain is short), in blocks of kBlock elements whose partials are merged
 //    by a pairwise tree (cascade summation, accuracy comparable to PyTorch's).
-//    Many outputs run in parallel over outputs; few outputs run their blocks
-//    in parallel. The tree depends only on sizes, never on the thread count,
-//    so results are bitwise identical for any set_num_threads.
-//  - outer: when the innermost (stride-1) input dim is kept (reducing dim 0 of
-//    a contiguous [N, M]), rows are accumulated into a strip of kCols
+//    Short or strided single runs use one accumulator (lanes would cost more
+//    than they save). Many outputs run in parallel over outputs; few outputs
+//    run their blocks in parallel.
+//  - outer: when a kept dim is the stride-1 one (reducing dim 0 of a
+//    contiguous [N, M]), rows are accumulated into a strip of up to kCols
 //    accumulators, which vectorises across columns; rows are folded in blocks
-//    of kRowBlock whose partials are then merged in order.
+//    of kRowBlock whose partials merge through a binary-counter cascade.
+//    Strips run in parallel.
+// Determinism: every merge tree depends only on the sizes, never on the
+// thread count, so results are bitwise identical for any set_num_threads.
 #include <algorithm>
 #include <memory>
 #include <vector>
