@@ -258,6 +258,21 @@ void reduce_kernel(const T* in, const ReducePlan& p, const Ops& ops, const Write
       }
     }
   }
+  // Many short rows ([M, n] over its last dim with small n): one tight loop,
+  // the same single-chain fold reduce_range uses for short runs.
+  if (p.red_sizes.size() == 1 && p.kept_sizes.size() <= 1 && p.reduce_numel < 2 * detail::kLanes) {
+    const int64_t n = p.reduce_numel, s0 = p.red_strides[0];
+    const int64_t ks = p.kept_strides.empty() ? 0 : p.kept_strides[0];
+    parallel_for(0, p.num_outputs, std::max<int64_t>(1, kGrainSize / n), [&](int64_t b, int64_t e) {
+      for (int64_t o = b; o < e; ++o) {
+        const T* row = in + o * ks;
+        typename Ops::acc_t acc = ops.identity();
+        for (int64_t i = 0; i < n; ++i) acc = ops.reduce(acc, row[i * s0], i);
+        write(o, acc);
+      }
+    });
+    return;
+  }
   const int nthreads = get_num_threads();
   if (p.num_outputs >= 2 * nthreads || p.reduce_numel <= detail::kBlock) {
     const int64_t grain = std::max<int64_t>(1, kGrainSize / p.reduce_numel);
