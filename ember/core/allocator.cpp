@@ -1,9 +1,10 @@
 #include "ember/core/allocator.h"
 
+#include <array>
+#include <atomic>
 #include <cstdlib>
 #include <mutex>
 #include <new>
-#include <unordered_map>
 #include <vector>
 
 #include "ember/core/error.h"
@@ -22,12 +23,59 @@ size_t CachingAllocator::size_class(size_t n) {
   return (n + step - 1) & ~(step - 1);
 }
 
+// Index of a size class in the free-list table: 64 classes of 64 B up to
+// 4 KiB, then 4 per power of two.
+namespace {
+size_t class_index(size_t cls) {
+  if (cls <= 4096) return cls / 64 - 1;
+  int top = 63 - __builtin_clzll(cls - 1);
+  return 64 + (top - 12) * 4 + ((cls - 1) >> (top - 2) & 3);
+}
+constexpr size_t kNumClasses = 64 + 52 * 4;
+}  // namespace
+
+// Note [Thread caches]
+// Small blocks (<= 64 KiB) freed by a thread go to that thread's own cache
+// (at most kPerThreadBlocks per class), so the small-op path takes no lock;
+// larger blocks and overflow go to the shared, mutex-guarded free lists. A
+// thread's cache returns to the shared lists when the thread exits.
+// Statistics are atomics so both paths can update them.
+constexpr size_t kSmallClassLimit = 64 + 4 * 4;  // class indices below this are thread-cached
+constexpr size_t kPerThreadBlocks = 32;
+
 struct CachingAllocator::Impl {
   mutable std::mutex mu;
-  std::unordered_map<size_t, std::vector<void*>> free_lists;
-  AllocatorStats st;
-  bool caching = true;
+  std::vector<std::vector<void*>> free_lists = std::vector<std::vector<void*>>(kNumClasses);
+  std::atomic<size_t> allocated{0}, peak{0}, cached{0}, reserved{0}, system_allocs{0};
+  std::atomic<bool> caching{true};
+
+  void note_allocated(size_t cls) {
+    size_t now = allocated.fetch_add(cls, std::memory_order_relaxed) + cls;
+    size_t pk = peak.load(std::memory_order_relaxed);
+    while (now > pk && !peak.compare_exchange_weak(pk, now, std::memory_order_relaxed)) {
+    }
+  }
+  void release_all_locked() {
+    for (auto& l : free_lists) {
+      for (void* q : l) std::free(q);
+      l.clear();
+    }
+    reserved.fetch_sub(cached.exchange(0));
+  }
 };
+
+namespace {
+struct ThreadCache {
+  std::array<std::vector<void*>, kSmallClassLimit> lists;
+  CachingAllocator* owner = nullptr;
+  ~ThreadCache();
+};
+thread_local ThreadCache t_cache;
+// Trivially destructible, so it stays readable while thread_local destructors
+// run: blocks freed after this thread's cache died go to the shared lists.
+thread_local bool t_cache_dead = false;
+bool use_thread_cache(size_t idx) { return idx < kSmallClassLimit && !t_cache_dead; }
+}  // namespace
 
 CachingAllocator::CachingAllocator() : impl_(std::make_unique<Impl>()) {}
 
@@ -38,80 +86,110 @@ CachingAllocator& CachingAllocator::get() {
 }
 
 DataPtr CachingAllocator::allocate(size_t nbytes) {
-  size_t cls = size_class(nbytes);
+  const size_t cls = size_class(nbytes);
+  const size_t idx = class_index(cls);
   void* p = nullptr;
-  {
+  if (use_thread_cache(idx) && !t_cache.lists[idx].empty()) {
+    p = t_cache.lists[idx].back();
+    t_cache.lists[idx].pop_back();
+    impl_->cached.fetch_sub(cls, std::memory_order_relaxed);
+  } else {
     std::lock_guard<std::mutex> g(impl_->mu);
-    auto it = impl_->free_lists.find(cls);
-    if (it != impl_->free_lists.end() && !it->second.empty()) {
-      p = it->second.back();
-      it->second.pop_back();
-      impl_->st.cached -= cls;
-    }
-    if (p == nullptr) {
+    auto& list = impl_->free_lists[idx];
+    if (!list.empty()) {
+      p = list.back();
+      list.pop_back();
+      impl_->cached.fetch_sub(cls, std::memory_order_relaxed);
+    } else {
       p = std::aligned_alloc(kAlignment, cls);
       if (p == nullptr) {
         // Return cached memory to the system and try once more before giving up.
-        for (auto& [c, list] : impl_->free_lists)
-          for (void* q : list) std::free(q);
-        impl_->st.reserved -= impl_->st.cached;
-        impl_->st.cached = 0;
-        impl_->free_lists.clear();
+        impl_->release_all_locked();
         p = std::aligned_alloc(kAlignment, cls);
       }
       EMBER_CHECK(p != nullptr, "allocate: out of memory trying to allocate ", nbytes, " bytes");
-      impl_->st.reserved += cls;
-      impl_->st.system_allocs++;
+      impl_->reserved.fetch_add(cls, std::memory_order_relaxed);
+      impl_->system_allocs.fetch_add(1, std::memory_order_relaxed);
     }
-    impl_->st.allocated += cls;
-    if (impl_->st.allocated > impl_->st.peak_allocated) impl_->st.peak_allocated = impl_->st.allocated;
   }
-  return DataPtr(p, [this, cls](void* q) { free_block(q, cls); });
+  impl_->note_allocated(cls);
+  return DataPtr(p, &CachingAllocator::delete_block, this, cls);
+}
+
+void CachingAllocator::delete_block(void* self, void* p, size_t cls) {
+  static_cast<CachingAllocator*>(self)->free_block(p, cls);
+}
+
+DataPtr DataPtr::with_deleter(void* ptr, std::function<void(void*)> del) {
+  auto* boxed = new std::function<void(void*)>(std::move(del));
+  return DataPtr(
+      ptr,
+      [](void* ctx, void* q, size_t) {
+        std::unique_ptr<std::function<void(void*)>> f(static_cast<std::function<void(void*)>*>(ctx));
+        if (*f) (*f)(q);
+      },
+      boxed, 0);
 }
 
 void CachingAllocator::free_block(void* p, size_t cls) {
-  std::lock_guard<std::mutex> g(impl_->mu);
-  impl_->st.allocated -= cls;
-  if (impl_->caching) {
-    impl_->free_lists[cls].push_back(p);
-    impl_->st.cached += cls;
-  } else {
+  impl_->allocated.fetch_sub(cls, std::memory_order_relaxed);
+  if (!impl_->caching.load(std::memory_order_relaxed)) {
     std::free(p);
-    impl_->st.reserved -= cls;
+    impl_->reserved.fetch_sub(cls, std::memory_order_relaxed);
+    return;
+  }
+  impl_->cached.fetch_add(cls, std::memory_order_relaxed);
+  const size_t idx = class_index(cls);
+  if (use_thread_cache(idx) && t_cache.lists[idx].size() < kPerThreadBlocks) {
+    t_cache.owner = this;
+    t_cache.lists[idx].push_back(p);
+    return;
+  }
+  std::lock_guard<std::mutex> g(impl_->mu);
+  impl_->free_lists[idx].push_back(p);
+}
+
+ThreadCache::~ThreadCache() {
+  if (owner != nullptr) owner->flush_thread_cache();
+  t_cache_dead = true;
+}
+
+void CachingAllocator::flush_thread_cache() {
+  if (t_cache_dead) return;
+  std::lock_guard<std::mutex> g(impl_->mu);
+  for (size_t i = 0; i < kSmallClassLimit; ++i) {
+    auto& l = t_cache.lists[i];
+    impl_->free_lists[i].insert(impl_->free_lists[i].end(), l.begin(), l.end());
+    l.clear();
   }
 }
 
 AllocatorStats CachingAllocator::stats() const {
-  std::lock_guard<std::mutex> g(impl_->mu);
-  return impl_->st;
+  AllocatorStats st;
+  st.allocated = impl_->allocated.load();
+  st.peak_allocated = impl_->peak.load();
+  st.cached = impl_->cached.load();
+  st.reserved = impl_->reserved.load();
+  st.system_allocs = impl_->system_allocs.load();
+  return st;
 }
 
-void CachingAllocator::reset_peak() {
-  std::lock_guard<std::mutex> g(impl_->mu);
-  impl_->st.peak_allocated = impl_->st.allocated;
-}
+void CachingAllocator::reset_peak() { impl_->peak.store(impl_->allocated.load()); }
 
+// Releases the shared pool and the calling thread's cache (other threads'
+// caches are theirs until they exit).
 void CachingAllocator::empty_cache() {
+  flush_thread_cache();
   std::lock_guard<std::mutex> g(impl_->mu);
-  for (auto& [cls, list] : impl_->free_lists)
-    for (void* p : list) std::free(p);
-  impl_->free_lists.clear();
-  impl_->st.reserved -= impl_->st.cached;
-  impl_->st.cached = 0;
+  impl_->release_all_locked();
 }
 
 void CachingAllocator::set_caching_enabled(bool on) {
-  {
-    std::lock_guard<std::mutex> g(impl_->mu);
-    impl_->caching = on;
-  }
+  impl_->caching.store(on);
   if (!on) empty_cache();
 }
 
-bool CachingAllocator::caching_enabled() const {
-  std::lock_guard<std::mutex> g(impl_->mu);
-  return impl_->caching;
-}
+bool CachingAllocator::caching_enabled() const { return impl_->caching.load(); }
 
 size_t memory_allocated() { return CachingAllocator::get().stats().allocated; }
 size_t max_memory_allocated() { return CachingAllocator::get().stats().peak_allocated; }

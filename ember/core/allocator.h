@@ -9,8 +9,40 @@
 
 namespace ember {
 
-// Owning pointer to tensor bytes; the deleter returns the block to its owner.
-using DataPtr = std::unique_ptr<void, std::function<void(void*)>>;
+// Owning pointer to tensor bytes. The deleter is a plain function plus a
+// context word (the allocator's is a static function; from_blob's boxes the
+// user's std::function), so the hot path never touches std::function.
+class DataPtr {
+ public:
+  using Deleter = void (*)(void* ctx, void* ptr, size_t nbytes);
+  DataPtr() = default;
+  DataPtr(void* ptr, Deleter d, void* ctx, size_t nbytes) : ptr_(ptr), deleter_(d), ctx_(ctx), nbytes_(nbytes) {}
+  // Wraps memory whose owner wants `del(ptr)` called when the last tensor dies.
+  static DataPtr with_deleter(void* ptr, std::function<void(void*)> del);
+  DataPtr(DataPtr&& o) noexcept { swap(o); }
+  DataPtr& operator=(DataPtr&& o) noexcept {
+    DataPtr(std::move(o)).swap(*this);
+    return *this;
+  }
+  DataPtr(const DataPtr&) = delete;
+  DataPtr& operator=(const DataPtr&) = delete;
+  ~DataPtr() {
+    if (deleter_) deleter_(ctx_, ptr_, nbytes_);
+  }
+  void* get() const { return ptr_; }
+  void swap(DataPtr& o) noexcept {
+    std::swap(ptr_, o.ptr_);
+    std::swap(deleter_, o.deleter_);
+    std::swap(ctx_, o.ctx_);
+    std::swap(nbytes_, o.nbytes_);
+  }
+
+ private:
+  void* ptr_ = nullptr;
+  Deleter deleter_ = nullptr;
+  void* ctx_ = nullptr;
+  size_t nbytes_ = 0;
+};
 
 struct AllocatorStats {
   size_t allocated = 0;       // bytes handed out and not yet returned
@@ -32,10 +64,13 @@ class CachingAllocator {
   bool caching_enabled() const;
   static constexpr size_t kAlignment = 64;
   static size_t size_class(size_t nbytes);
+  // Moves the calling thread's cached blocks to the shared free lists.
+  void flush_thread_cache();
 
  private:
   CachingAllocator();
   void free_block(void* p, size_t cls);
+  static void delete_block(void* self, void* p, size_t cls);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

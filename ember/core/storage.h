@@ -7,6 +7,7 @@
 
 #include "ember/core/allocator.h"
 #include "ember/core/intrusive_ptr.h"
+#include "ember/core/object_pool.h"
 
 namespace ember {
 
@@ -20,6 +21,7 @@ class StorageImpl : public RefCounted {
   size_t nbytes() const { return nbytes_; }
   uint32_t version() const { return version_.load(std::memory_order_relaxed); }
   void bump_version() { version_.fetch_add(1, std::memory_order_relaxed); }
+  EMBER_POOLED_ALLOCATION(StorageImpl)
 
  private:
   DataPtr data_;

@@ -42,6 +42,7 @@ class TensorImpl : public RefCounted {
 
   AutogradMetaBase* autograd_meta() const { return autograd_meta_.get(); }
   void set_autograd_meta(std::unique_ptr<AutogradMetaBase> m) { autograd_meta_ = std::move(m); }
+  EMBER_POOLED_ALLOCATION(TensorImpl)
 
  private:
   void refresh();

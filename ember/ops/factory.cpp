@@ -181,7 +181,7 @@ Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, const std::
   EMBER_CHECK(data != nullptr || n == 0, "from_blob: data pointer is null");
   int64_t extent = n == 0 ? 0 : 1;
   for (size_t i = 0; i < sizes.size() && n; ++i) extent += (sizes[i] - 1) * strides[i];
-  auto storage = make_intrusive<StorageImpl>(DataPtr(data, deleter), extent * element_size(o.dtype()));
+  auto storage = make_intrusive<StorageImpl>(DataPtr::with_deleter(data, deleter), extent * element_size(o.dtype()));
   return finish(Tensor(make_intrusive<TensorImpl>(std::move(storage), o.dtype(), sizes, strides, 0)), o);
 }
 

@@ -51,6 +51,16 @@ Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) {
 Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes) {
   int64_t d = wrap_dim(dim, self.dim(), "unflatten");
   EMBER_CHECK(!sizes.empty(), "unflatten: sizes must be non-empty");
+  // PyTorch names the dim being split rather than the whole input's numel.
+  int64_t known = 1, inferred_dims = 0;
+  for (int64_t s : sizes) {
+    if (s == -1) ++inferred_dims;
+    else known *= s;
+  }
+  const bool fits = inferred_dims == 0 ? known == self.size(d)
+                                       : inferred_dims == 1 && known != 0 && self.size(d) % known == 0;
+  EMBER_CHECK(inferred_dims > 1 || fits, "unflatten: Provided sizes ", shape_str(sizes),
+              " don't multiply up to the size of dim ", d, " (", self.size(d), ") in the input tensor");
   DimVector inferred = infer_size(sizes, self.size(d), "unflatten");
   DimVector shape;
   for (int64_t i = 0; i < d; ++i) shape.push_back(self.size(i));
@@ -182,6 +192,7 @@ Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
   EMBER_CHECK(self.dim() > 0, "narrow: cannot be applied to a 0-dim tensor.");
   int64_t d = wrap_dim(dim, self.dim(), "narrow");
   int64_t cur = self.size(d);
+  EMBER_CHECK(length >= 0, "narrow: length must be non-negative, got ", length);
   EMBER_CHECK(start >= -cur && start <= cur, "narrow: start (", start, ") out of range for dimension ", d,
               " of size ", cur);
   if (start < 0) start += cur;

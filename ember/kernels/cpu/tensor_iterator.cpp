@@ -14,12 +14,29 @@ TensorIterator::TensorIterator(ArrayRef<Tensor> outputs, ArrayRef<Tensor> inputs
   build(outputs.data(), outputs.size(), inputs.data(), inputs.size());
 }
 
+bool TensorIterator::try_build_trivial(const Tensor* outs, size_t nout, const Tensor* ins, size_t nin) {
+  IntArrayRef shape = outs[0].sizes();
+  for (int i = 0; i < ntensors_; ++i) {
+    const Tensor& t = i < static_cast<int>(nout) ? outs[i] : ins[i - nout];
+    if (!t.is_contiguous() || !t.sizes().equals(shape)) return false;
+  }
+  shape_.assign(1, numel_);
+  for (int i = 0; i < ntensors_; ++i) {
+    const Tensor& t = i < static_cast<int>(nout) ? outs[i] : ins[i - nout];
+    data_[i] = static_cast<char*>(t.data_ptr());
+    dtypes_[i] = t.scalar_type();
+    strides_[i].assign(1, static_cast<int64_t>(t.itemsize()));
+  }
+  return true;
+}
+
 void TensorIterator::build(const Tensor* outs, size_t nout, const Tensor* ins, size_t nin) {
   ntensors_ = static_cast<int>(nout + nin);
   EMBER_INTERNAL_ASSERT(ntensors_ <= kMaxOperands && nout >= 1, "TensorIterator: bad operand count");
+  numel_ = outs[0].numel();
+  if (try_build_trivial(outs, nout, ins, nin)) return;
   IntArrayRef out_shape = outs[0].sizes();
   const int64_t nd = static_cast<int64_t>(out_shape.size());
-  numel_ = outs[0].numel();
 
   // Byte strides in the output's dim order (slowest first) for each operand.
   std::array<DimVector, kMaxOperands> st;
@@ -47,7 +64,9 @@ void TensorIterator::build(const Tensor* outs, size_t nout, const Tensor* ins, s
       if (st[i][d] != 0) return std::abs(st[i][d]);
     return int64_t(0);
   };
-  std::stable_sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) { return key(a) < key(b); });
+  // Insertion sort: stable, allocation-free, and nd is small.
+  for (int64_t i = 1; i < nd; ++i)
+    for (int64_t j = i; j > 0 && key(perm[j]) < key(perm[j - 1]); --j) std::swap(perm[j], perm[j - 1]);
 
   // Coalesce: dims d (inner) and e (outer) merge when stride[e] == stride[d]*size[d] for all.
   shape_.clear();
@@ -74,42 +93,31 @@ void TensorIterator::build(const Tensor* outs, size_t nout, const Tensor* ins, s
   }
 }
 
-void TensorIterator::serial_for_each(const Loop& loop, int64_t begin, int64_t end) const {
-  if (begin >= end) return;
+DimVector TensorIterator::start_counter(int64_t begin, std::array<char*, kMaxOperands>& ptrs) const {
   const int nd = ndim();
-  const int nt = ntensors_;
   DimVector counter(nd, 0);
-  std::array<char*, kMaxOperands> ptrs = data_;
+  for (int i = 0; i < ntensors_; ++i) ptrs[i] = data_[i];
   int64_t rem = begin;
   for (int d = 0; d < nd; ++d) {
     counter[d] = rem % shape_[d];
     rem /= shape_[d];
-    for (int i = 0; i < nt; ++i) ptrs[i] += counter[d] * strides_[i][d];
+    for (int i = 0; i < ntensors_; ++i) ptrs[i] += counter[d] * strides_[i][d];
   }
-  std::array<int64_t, kMaxOperands> inner{};
-  for (int i = 0; i < nt; ++i) inner[i] = strides_[i][0];
-  int64_t pos = begin;
-  while (pos < end) {
-    int64_t n = std::min(shape_[0] - counter[0], end - pos);
-    loop(ptrs.data(), inner.data(), n);
-    pos += n;
-    if (pos >= end) break;
-    // Advance: rewind dim 0 and carry into the outer dims.
-    for (int i = 0; i < nt; ++i) ptrs[i] -= counter[0] * strides_[i][0];
-    counter[0] = 0;
-    for (int d = 1; d < nd; ++d) {
-      ++counter[d];
-      for (int i = 0; i < nt; ++i) ptrs[i] += strides_[i][d];
-      if (counter[d] < shape_[d]) break;
-      for (int i = 0; i < nt; ++i) ptrs[i] -= counter[d] * strides_[i][d];
-      counter[d] = 0;
-    }
-  }
+  return counter;
 }
 
-void TensorIterator::for_each(const Loop& loop, int64_t grain) const {
-  if (numel_ == 0) return;
-  parallel_for(0, numel_, grain, [&](int64_t b, int64_t e) { serial_for_each(loop, b, e); });
+// After a run of n elements along dim 0: rewind dim 0 and carry into the outer dims.
+void TensorIterator::advance_outer(DimVector& counter, std::array<char*, kMaxOperands>& ptrs, int64_t n) const {
+  (void)n;
+  for (int i = 0; i < ntensors_; ++i) ptrs[i] -= counter[0] * strides_[i][0];
+  counter[0] = 0;
+  for (int d = 1; d < ndim(); ++d) {
+    ++counter[d];
+    for (int i = 0; i < ntensors_; ++i) ptrs[i] += strides_[i][d];
+    if (counter[d] < shape_[d]) break;
+    for (int i = 0; i < ntensors_; ++i) ptrs[i] -= counter[d] * strides_[i][d];
+    counter[d] = 0;
+  }
 }
 
 }  // namespace ember::kernels

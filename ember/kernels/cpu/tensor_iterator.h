@@ -10,8 +10,10 @@
 // and calls a 1-D inner loop `loop(char** data, const int64_t* strides, n)`
 // with byte strides. Kernels (loops.h) specialise that inner loop for the
 // contiguous case, which the compiler vectorises; no op walks strides itself.
+// Operands that are all contiguous with the output's shape skip steps 1-3
+// (the common case, and the one that decides small-op overhead).
+#include <algorithm>
 #include <array>
-#include <functional>
 
 #include "ember/core/parallel.h"
 #include "ember/core/tensor.h"
@@ -21,7 +23,7 @@ namespace ember::kernels {
 class TensorIterator {
  public:
   static constexpr int kMaxOperands = 6;
-  using Loop = std::function<void(char** data, const int64_t* strides, int64_t n)>;
+  // A loop is any callable `void(char** data, const int64_t* strides, int64_t n)`.
 
   // Outputs must already have the iteration shape; inputs broadcast to it.
   TensorIterator(std::initializer_list<Tensor> outputs, std::initializer_list<Tensor> inputs);
@@ -34,12 +36,45 @@ class TensorIterator {
   IntArrayRef shape() const { return shape_; }
 
   // Runs `loop` over all elements, in parallel when numel > grain.
-  void for_each(const Loop& loop, int64_t grain = kGrainSize) const;
+  template <typename Loop>
+  void for_each(const Loop& loop, int64_t grain = kGrainSize) const {
+    if (numel_ == 0) return;
+    if (numel_ <= grain || get_num_threads() == 1 || in_parallel_region()) {
+      serial_for_each(loop, 0, numel_);
+      return;
+    }
+    parallel_for(0, numel_, grain, [&](int64_t b, int64_t e) { serial_for_each(loop, b, e); });
+  }
+
   // Runs `loop` over linear elements [begin, end) of the iteration space.
-  void serial_for_each(const Loop& loop, int64_t begin, int64_t end) const;
+  template <typename Loop>
+  void serial_for_each(const Loop& loop, int64_t begin, int64_t end) const {
+    if (begin >= end) return;
+    std::array<char*, kMaxOperands> ptrs;
+    std::array<int64_t, kMaxOperands> inner;
+    if (shape_.size() == 1) {  // one (coalesced) dim: a single call
+      for (int i = 0; i < ntensors_; ++i) {
+        inner[i] = strides_[i][0];
+        ptrs[i] = data_[i] + begin * inner[i];
+      }
+      loop(ptrs.data(), inner.data(), end - begin);
+      return;
+    }
+    DimVector counter = start_counter(begin, ptrs);
+    for (int i = 0; i < ntensors_; ++i) inner[i] = strides_[i][0];
+    for (int64_t pos = begin; pos < end;) {
+      int64_t n = std::min(shape_[0] - counter[0], end - pos);
+      loop(ptrs.data(), inner.data(), n);
+      pos += n;
+      if (pos < end) advance_outer(counter, ptrs, n);
+    }
+  }
 
  private:
   void build(const Tensor* outs, size_t nout, const Tensor* ins, size_t nin);
+  bool try_build_trivial(const Tensor* outs, size_t nout, const Tensor* ins, size_t nin);
+  DimVector start_counter(int64_t begin, std::array<char*, kMaxOperands>& ptrs) const;
+  void advance_outer(DimVector& counter, std::array<char*, kMaxOperands>& ptrs, int64_t n) const;
   int ntensors_ = 0;
   int64_t numel_ = 0;
   DimVector shape_;  // fastest-varying dim first

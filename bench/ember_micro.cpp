@@ -1,0 +1,125 @@
+// Google Benchmark micro-benchmarks of Ember alone (SPEC.md W1 nograd, W2,
+// W3, W4). The side-by-side comparison with LibTorch is bench/run.sh; these
+// are for quick local checks: ./bench/ember_micro --benchmark_filter=mm
+// The last argument of every benchmark is the intra-op thread count. Rates
+// use wall time (UseRealTime), as SPEC.md does; the CPU column shows how
+// much of it the process actually ran on a shared machine.
+// Benchmarks of ops missing from this build are compiled out
+// (EMBER_BENCH_HAS_*, see CMakeLists.txt).
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+
+#include "ember/torch.h"
+
+namespace {
+
+constexpr int64_t kN = 16LL << 20;  // 64 MiB of float32
+constexpr double kBytes = kN * 4.0;
+
+struct W2Data {
+  torch::Tensor a, b, c;
+  W2Data() {
+    torch::manual_seed(0);
+    a = torch::rand({kN});
+    b = torch::rand({kN});
+    c = torch::empty({kN});
+  }
+};
+W2Data& w2() {
+  static W2Data d;
+  return d;
+}
+
+void BM_memcpy(benchmark::State& st) {
+  auto& d = w2();
+  for (auto _ : st)
+    std::memcpy(d.c.data_ptr<float>(), d.a.data_ptr<float>(), kBytes);
+  st.SetBytesProcessed(static_cast<int64_t>(st.iterations() * 2 * kBytes));
+}
+BENCHMARK(BM_memcpy)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+#if EMBER_BENCH_HAS_BINARY
+void BM_add_out(benchmark::State& st) {
+  torch::set_num_threads(static_cast<int>(st.range(0)));
+  auto& d = w2();
+  for (auto _ : st) torch::add_out(d.c, d.a, d.b);
+  st.SetBytesProcessed(static_cast<int64_t>(st.iterations() * 3 * kBytes));
+}
+BENCHMARK(BM_add_out)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_add_alloc(benchmark::State& st) {
+  torch::set_num_threads(static_cast<int>(st.range(0)));
+  auto& d = w2();
+  for (auto _ : st) benchmark::DoNotOptimize(d.a + d.b);
+  st.SetBytesProcessed(static_cast<int64_t>(st.iterations() * 3 * kBytes));
+}
+BENCHMARK(BM_add_alloc)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+#endif
+
+#if EMBER_BENCH_HAS_UNARY
+void BM_exp_out(benchmark::State& st) {
+  torch::set_num_threads(static_cast<int>(st.range(0)));
+  auto& d = w2();
+  for (auto _ : st) torch::exp_out(d.c, d.a);
+  st.SetBytesProcessed(static_cast<int64_t>(st.iterations() * 2 * kBytes));
+}
+BENCHMARK(BM_exp_out)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_exp_alloc(benchmark::State& st) {
+  torch::set_num_threads(static_cast<int>(st.range(0)));
+  auto& d = w2();
+  for (auto _ : st) benchmark::DoNotOptimize(torch::exp(d.a));
+  st.SetBytesProcessed(static_cast<int64_t>(st.iterations() * 2 * kBytes));
+}
+BENCHMARK(BM_exp_alloc)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+#endif
+
+#if EMBER_BENCH_HAS_REDUCE
+void BM_sum(benchmark::State& st) {
+  torch::set_num_threads(static_cast<int>(st.range(0)));
+  auto& d = w2();
+  for (auto _ : st) benchmark::DoNotOptimize(torch::sum(d.a).item<float>());
+  st.SetBytesProcessed(static_cast<int64_t>(st.iterations() * kBytes));
+}
+BENCHMARK(BM_sum)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+#endif
+
+#if EMBER_BENCH_HAS_BINARY && EMBER_BENCH_HAS_UNARY
+// W1 without autograd: 3000 ops on [1]-element tensors, reported per op.
+void BM_nograd_chain(benchmark::State& st) {
+  torch::set_num_threads(static_cast<int>(st.range(0)));
+  auto x = torch::full({1}, 0.5), w = torch::full({1}, 0.9), b = torch::full({1}, 0.1);
+  for (auto _ : st) {
+#if EMBER_BENCH_HAS_NOGRAD
+    torch::NoGradGuard guard;
+#endif
+    torch::Tensor v = x;
+    for (int i = 0; i < 3000; ++i) {
+      if (i % 3 == 0) v = v * w;
+      else if (i % 3 == 1) v = v + b;
+      else v = torch::tanh(v);
+    }
+    benchmark::DoNotOptimize(v);
+  }
+  st.counters["ns_per_op"] = benchmark::Counter(static_cast<double>(st.iterations()) * 3000,
+                                                benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_nograd_chain)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseRealTime();
+#endif
+
+// W4: C = A @ B, n x n float32, GFLOP/s in the "FLOPS" counter.
+void BM_mm(benchmark::State& st) {
+  const int64_t n = st.range(0);
+  torch::set_num_threads(static_cast<int>(st.range(1)));
+  torch::manual_seed(0);
+  torch::Tensor A = torch::rand({n, n}), B = torch::rand({n, n});
+  for (auto _ : st) benchmark::DoNotOptimize(torch::mm(A, B));
+  st.counters["FLOPS"] = benchmark::Counter(2.0 * n * n * n * static_cast<double>(st.iterations()),
+                                            benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_mm)->ArgsProduct({{256, 1024, 2048}, {1, 2}})->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.3);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,127 @@
+// Ember side of the side-by-side benchmarks (SPEC.md W1 nograd_fwd, W2, W3,
+// W4). Usage: ember_bench [--samples N] [--threads 1,2] [W1 W2 W3 W4 | case...]
+// Workloads whose ops are not in this build are skipped (see CMakeLists.txt:
+// EMBER_BENCH_HAS_*), printing a "skipped" line so the summary shows it.
+#include <cblas.h>
+#include <dnnl.h>
+
+#include <cstdio>
+#include <vector>
+
+#include "ember/kernels/cpu/gemm.h"
+#include "ember/torch.h"
+#include "harness.h"
+
+namespace {
+
+void set_threads(int n) { torch::set_num_threads(n); }  // OpenMP + OpenBLAS
+
+void skipped(const bench::Options& o, const char* name, const char* why) {
+  if (!bench::wanted(o, name)) return;
+  std::printf("{\"framework\":\"ember\",\"config\":\"%s\",\"case\":\"%s\",\"skipped\":\"%s\"}\n", o.config.c_str(),
+              name, why);
+}
+
+void w1(const bench::Options& o) {
+#if EMBER_BENCH_HAS_BINARY && EMBER_BENCH_HAS_UNARY
+  auto x = torch::full({1}, 0.5), w = torch::full({1}, 0.9), b = torch::full({1}, 0.1);
+#if EMBER_BENCH_HAS_NOGRAD
+  x.requires_grad_(true);
+  w.requires_grad_(true);
+  b.requires_grad_(true);
+#endif
+  bench::Case c{"W1.nograd_fwd", "ns/op", bench::ns_per_op(3000), [&] {
+#if EMBER_BENCH_HAS_NOGRAD
+                  torch::NoGradGuard guard;
+#endif
+                  torch::Tensor v = x;
+                  for (int i = 0; i < 3000; ++i) {
+                    if (i % 3 == 0) v = v * w;
+                    else if (i % 3 == 1) v = v + b;
+                    else v = torch::tanh(v);
+                  }
+                }};
+  c.target_sec = 0.2;
+  bench::run_case(o, c, set_threads);
+#else
+  skipped(o, "W1.nograd_fwd", "mul/add/tanh not in this build");
+#endif
+}
+
+void w2_w3(const bench::Options& o) {
+  if (!bench::wants_group(o, "W2") && !bench::wants_group(o, "W3")) return;
+  const int64_t n = bench::kW2Elems;
+  torch::manual_seed(0);
+  torch::Tensor a = torch::rand({n}), b = torch::rand({n}), c = torch::empty({n});
+  bench::Case mc{"W2.memcpy", "GB/s", bench::gbps(2 * bench::kW2Bytes), nullptr};
+  int cur_threads = 1;
+  mc.call = [&] { bench::memcpy_threads(c.data_ptr<float>(), a.data_ptr<float>(), n, cur_threads); };
+  bench::run_case(o, mc, [&](int t) {
+    cur_threads = t;
+    set_threads(t);
+  });
+#if EMBER_BENCH_HAS_BINARY
+  bench::run_case(o, {"W2.add_out", "GB/s", bench::gbps(3 * bench::kW2Bytes), [&] { torch::add_out(c, a, b); }},
+                  set_threads);
+  bench::run_case(o, {"W2.add_alloc", "GB/s", bench::gbps(3 * bench::kW2Bytes), [&] { c = a + b; }}, set_threads);
+#else
+  skipped(o, "W2.add_out", "add not in this build");
+  skipped(o, "W2.add_alloc", "add not in this build");
+#endif
+#if EMBER_BENCH_HAS_UNARY
+  bench::run_case(o, {"W2.exp_out", "GB/s", bench::gbps(2 * bench::kW2Bytes), [&] { torch::exp_out(c, a); }},
+                  set_threads);
+  bench::run_case(o, {"W2.exp_alloc", "GB/s", bench::gbps(2 * bench::kW2Bytes), [&] { c = torch::exp(a); }},
+                  set_threads);
+#else
+  skipped(o, "W2.exp_out", "exp not in this build");
+  skipped(o, "W2.exp_alloc", "exp not in this build");
+#endif
+#if EMBER_BENCH_HAS_REDUCE
+  volatile float sink = 0;
+  bench::run_case(o, {"W3.sum", "GB/s", bench::gbps(bench::kW2Bytes), [&] { sink = torch::sum(a).item<float>(); }},
+                  set_threads);
+#else
+  skipped(o, "W3.sum", "sum not in this build");
+#endif
+}
+
+void w4(const bench::Options& o) {
+  if (!bench::wants_group(o, "W4")) return;
+  for (int64_t n : {256, 1024, 2048}) {
+    torch::manual_seed(0);
+    torch::Tensor A = torch::rand({n, n}), B = torch::rand({n, n});
+    const double flop = 2.0 * n * n * n;
+    const std::string sz = std::to_string(n);
+    torch::Tensor C;
+    bench::run_case(o, {"W4.mm_" + sz, "GFLOP/s", bench::gflops(flop), [&] { C = torch::mm(A, B); }}, set_threads);
+    // The raw libraries on the same buffers: the limit each backend reaches.
+    torch::Tensor D = torch::empty({n, n});
+    const float *pa = A.data_ptr<float>(), *pb = B.data_ptr<float>();
+    float* pd = D.data_ptr<float>();
+    const int in = static_cast<int>(n);
+    bench::run_case(o,
+                    {"W4.cblas_sgemm_" + sz, "GFLOP/s", bench::gflops(flop),
+                     [&] {
+                       cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, in, in, in, 1.f, pa, in, pb, in, 0.f,
+                                   pd, in);
+                     }},
+                    set_threads);
+    bench::run_case(
+        o, {"W4.dnnl_sgemm_" + sz, "GFLOP/s", bench::gflops(flop),
+            [&] { dnnl_sgemm('N', 'N', n, n, n, 1.f, pa, n, pb, n, 0.f, pd, n); }},
+        set_threads);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bench::Options o = bench::parse_args(argc, argv, "ember");
+  std::fprintf(stderr, "ember_bench: sgemm backend at %d threads: %s\n", torch::get_num_threads(),
+               ember::kernels::sgemm_backend());
+  w1(o);
+  w2_w3(o);
+  w4(o);
+  return 0;
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Side-by-side benchmark driver (/work/shared/bench/SPEC.md).
+#   bench/run.sh [W1 W2 W3 W4 | case ...]      (default: W1 W2 W3 W4)
+# Environment: BUILD (build dir, default build), ROUNDS (process rounds per
+# workload, default 2), SAMPLES (samples per thread count per process,
+# default 4), OUT (jsonl file, default bench/results/<utc>.jsonl).
+# For each workload it alternates processes: Ember, LibTorch stock, LibTorch
+# tuned, Ember, ... (ROUNDS times); inside a process the two thread counts
+# are interleaved. Ember and LibTorch "stock" run with OPENBLAS_CORETYPE and
+# ATEN_CPU_CAPABILITY unset; "tuned" sets them before LibTorch loads.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+BUILD=${BUILD:-$root/build}
+ROUNDS=${ROUNDS:-2}
+SAMPLES=${SAMPLES:-4}
+mkdir -p "$here/results"
+OUT=${OUT:-$here/results/$(date -u +%Y%m%dT%H%M%SZ).jsonl}
+workloads=("$@")
+[ ${#workloads[@]} -eq 0 ] && workloads=(W1 W2 W3 W4)
+
+ember="$BUILD/bench/ember_bench"
+torch="$BUILD/bench/libtorch_bench"
+[ -x "$ember" ] || { echo "run.sh: $ember not built (cmake -DEMBER_BUILD_BENCH=ON)" >&2; exit 1; }
+[ -x "$torch" ] || echo "run.sh: $torch not built (-DEMBER_BENCH_LIBTORCH=ON); Ember only" >&2
+
+clean_env=(env -u OPENBLAS_CORETYPE -u ATEN_CPU_CAPABILITY -u OMP_NUM_THREADS)
+{
+  echo "# $(date -u) $(uname -n) load: $(cut -d' ' -f1-3 /proc/loadavg)"
+} >&2
+for w in "${workloads[@]}"; do
+  for ((r = 0; r < ROUNDS; r++)); do
+    echo "run.sh: $w round $((r + 1))/$ROUNDS" >&2
+    "${clean_env[@]}" BENCH_CONFIG=default "$ember" --samples "$SAMPLES" "$w" >>"$OUT"
+    if [ -x "$torch" ]; then
+      "${clean_env[@]}" BENCH_CONFIG=stock "$torch" --samples "$SAMPLES" "$w" >>"$OUT"
+      "${clean_env[@]}" BENCH_CONFIG=tuned OPENBLAS_CORETYPE=SkylakeX ATEN_CPU_CAPABILITY=avx512 \
+        "$torch" --samples "$SAMPLES" "$w" >>"$OUT"
+    fi
+  done
+done
+echo "run.sh: samples in $OUT" >&2
+python3 "$here/summarize.py" "$OUT"

@@ -1,0 +1,282 @@
+#include "ember/kernels/cpu/gemm.h"
+
+#include <cblas.h>
+#include <dnnl.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "ember/core/dispatch.h"
+#include "ember/core/parallel.h"
+#include "ember/ops/copy.h"
+
+// Note [SGEMM backend choice]
+// float32 GEMM: oneDNN's dnnl_sgemm when the call runs on one thread,
+// OpenBLAS' cblas_sgemm when it may use more; float64 and complex always go
+// to OpenBLAS. Chosen by measurement on this machine (Xeon with AVX-512,
+// 2 cores, shared with other builds: load average 4-10 during all runs, so
+// only same-run comparisons mean anything). Both libraries detect the CPU
+// without any environment variable here: the OpenMP build of OpenBLAS 0.3.21
+// reports core "SkylakeX", oneDNN 2.6.3 runs its AVX-512 kernels.
+// GFLOP/s medians, n x n x n, oneDNN / OpenBLAS, by wall time (runs A-E of
+// BENCHMARKS.md, "GEMM backend"; B-E interleave the libraries sample by
+// sample; run C is only there):
+//            1 thread                                 2 threads
+//    n       A          B          D          E         A          B          D          E
+//   256  53.4/74.4  89.4/75.3  30.1/32.3  44.2/41.2   31.9/13.4   2.9/3.1    1.5/1.5    2.6/2.1
+//  1024  82.7/57.5  72.4/70.1  36.4/34.8  45.4/36.2   28.3/41.3  35.7/52.0  19.2/26.4  21.7/29.8
+//  2048  85.9/73.8  42.4/42.5  36.4/37.0  38.4/38.0   38.0/39.4  33.5/34.9  33.2/33.5  34.8/36.4
+// Run F, one thread timed by thread CPU time (immune to time slicing, the
+// steadiest numbers here): 98.4/88.2, 96.6/90.8, 106.2/97.0 for n = 256,
+// 1024, 2048, so oneDNN is 7-10% faster on one thread. On two threads
+// OpenBLAS is faster at n = 1024 in every run (2048: a tie, 256: noise).
+// The W4 target of 150 GFLOP/s at n = 1024 on one thread was not reached on
+// the loaded machine by either library.
+namespace ember::kernels {
+namespace {
+
+bool sgemm_uses_dnnl() { return get_num_threads() == 1; }
+
+// One matrix operand as BLAS sees it: row-major, optionally transposed.
+struct MatLayout {
+  bool trans = false;
+  int64_t ld = 0;
+  bool ok = false;
+};
+
+// rows x cols matrix with strides (sr, sc); see Note [GEMM operand layouts].
+MatLayout layout_of(int64_t rows, int64_t cols, int64_t sr, int64_t sc) {
+  if ((sc == 1 || cols == 1) && (rows == 1 || sr >= std::max<int64_t>(1, cols)))
+    return {false, rows == 1 ? std::max<int64_t>(1, cols) : sr, true};
+  if ((sr == 1 || rows == 1) && (cols == 1 || sc >= std::max<int64_t>(1, rows)))
+    return {true, cols == 1 ? std::max<int64_t>(1, rows) : sc, true};
+  return {};
+}
+
+// Element offsets of every matrix in the batch (batch dims may have any strides, incl. 0).
+std::vector<int64_t> batch_offsets(const Tensor& t, IntArrayRef batch) {
+  int64_t nb = 1;
+  for (int64_t s : batch) nb *= s;
+  std::vector<int64_t> off(static_cast<size_t>(nb), t.storage_offset());
+  const int64_t nd = static_cast<int64_t>(batch.size());
+  for (int64_t i = 0; i < nb; ++i) {
+    int64_t rem = i, o = t.storage_offset();
+    for (int64_t d = nd - 1; d >= 0; --d) {
+      o += (rem % batch[d]) * t.stride(d);
+      rem /= batch[d];
+    }
+    off[static_cast<size_t>(i)] = o;
+  }
+  return off;
+}
+
+template <typename T>
+T* base_ptr(const Tensor& t) {
+  // Offsets from batch_offsets already include storage_offset.
+  return static_cast<T*>(t.data_ptr()) - t.storage_offset();
+}
+
+struct Problem {
+  int64_t m, n, k;
+  MatLayout la, lb;
+  std::vector<int64_t> oa, ob;  // per-batch element offsets
+  int64_t nbatch;
+};
+
+// Small matrices in a big batch: one single-threaded GEMM per task, spread
+// over the pool (BLAS runs serially inside an OpenMP region).
+template <typename F>
+void for_each_batch(const Problem& p, F f) {
+  const int64_t work = std::max<int64_t>(1, p.m * p.n * std::max<int64_t>(p.k, 1));
+  if (p.nbatch > 1 && work < 128 * 128 * 128) {
+    parallel_for(0, p.nbatch, std::max<int64_t>(1, (1 << 18) / work), [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) f(i);
+    });
+  } else {
+    for (int64_t i = 0; i < p.nbatch; ++i) f(i);
+  }
+}
+
+CBLAS_TRANSPOSE cblas_trans(bool t) { return t ? CblasTrans : CblasNoTrans; }
+
+// Note [GEMV for vector products]
+// OpenBLAS 0.3.21's gemm does not forward n == 1 or m == 1 to gemv, so a
+// matrix-vector product would first pack the whole matrix. Those shapes call
+// gemv directly (oneDNN's sgemm already has its own gemv path). When
+// beta == 0, y is zero-filled first so that whatever the fresh buffer held
+// cannot leak through gemv's scaling of y.
+template <typename T>
+void gemv(bool trans, int64_t rows, int64_t cols, T alpha, const T* mat, int64_t ld, const T* x, int64_t incx, T beta,
+          T* y) {
+  const CBLAS_TRANSPOSE tr = trans ? CblasTrans : CblasNoTrans;
+  if constexpr (std::is_same_v<T, float>) {
+    cblas_sgemv(CblasRowMajor, tr, rows, cols, alpha, mat, ld, x, incx, beta, y, 1);
+  } else {
+    cblas_dgemv(CblasRowMajor, tr, rows, cols, alpha, mat, ld, x, incx, beta, y, 1);
+  }
+}
+
+// C = op(A) @ op(B) when one side is a vector (n == 1 or m == 1).
+template <typename T>
+void vector_gemm(const Problem& p, const T* A, const T* B, T* C, T alpha, T beta) {
+  const int64_t m = p.m, n = p.n, k = p.k;
+  if (beta == T(0)) std::fill(C, C + m * n, T(0));
+  if (n == 1) {  // C[m] = op(A) [m x k] . B[:, 0]
+    const int64_t incx = p.lb.trans ? 1 : p.lb.ld;
+    if (!p.la.trans) gemv<T>(false, m, k, alpha, A, p.la.ld, B, incx, beta, C);
+    else gemv<T>(true, k, m, alpha, A, p.la.ld, B, incx, beta, C);  // A^T stored k x m
+  } else {  // m == 1: C[n] = op(B)^T [n x k] . A[0, :]
+    const int64_t incx = p.la.trans ? p.la.ld : 1;
+    if (!p.lb.trans) gemv<T>(true, k, n, alpha, B, p.lb.ld, A, incx, beta, C);
+    else gemv<T>(false, n, k, alpha, B, p.lb.ld, A, incx, beta, C);  // B^T stored n x k
+  }
+}
+
+template <typename T>
+void blas_gemm(const Problem& p, const Tensor& a, const Tensor& b, const Tensor& c, T alpha, T beta) {
+  const T* pa = base_ptr<T>(a);
+  const T* pb = base_ptr<T>(b);
+  T* pc = static_cast<T*>(c.data_ptr());
+  const int64_t m = p.m, n = p.n, k = p.k;
+  [[maybe_unused]] const bool use_dnnl = sgemm_uses_dnnl();
+  for_each_batch(p, [&](int64_t i) {
+    const T* A = pa + p.oa[i];
+    const T* B = pb + p.ob[i];
+    T* C = pc + i * m * n;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      if ((m == 1 || n == 1) && !(std::is_same_v<T, float> && use_dnnl)) return vector_gemm<T>(p, A, B, C, alpha, beta);
+    }
+    if constexpr (std::is_same_v<T, float>) {
+      if (use_dnnl) {
+        dnnl_status_t st = dnnl_sgemm(p.la.trans ? 'T' : 'N', p.lb.trans ? 'T' : 'N', m, n, k, alpha, A, p.la.ld, B,
+                                      p.lb.ld, beta, C, n);
+        EMBER_INTERNAL_ASSERT(st == dnnl_success, "dnnl_sgemm failed with status ", static_cast<int>(st));
+      } else {
+        cblas_sgemm(CblasRowMajor, cblas_trans(p.la.trans), cblas_trans(p.lb.trans), m, n, k, alpha, A, p.la.ld, B,
+                    p.lb.ld, beta, C, n);
+      }
+    } else if constexpr (std::is_same_v<T, double>) {
+      cblas_dgemm(CblasRowMajor, cblas_trans(p.la.trans), cblas_trans(p.lb.trans), m, n, k, alpha, A, p.la.ld, B,
+                  p.lb.ld, beta, C, n);
+    } else if constexpr (std::is_same_v<T, complex64>) {
+      cblas_cgemm(CblasRowMajor, cblas_trans(p.la.trans), cblas_trans(p.lb.trans), m, n, k, &alpha, A, p.la.ld, B,
+                  p.lb.ld, &beta, C, n);
+    } else {
+      cblas_zgemm(CblasRowMajor, cblas_trans(p.la.trans), cblas_trans(p.lb.trans), m, n, k, &alpha, A, p.la.ld, B,
+                  p.lb.ld, &beta, C, n);
+    }
+  });
+}
+
+// Accumulator of the portable kernel: float for half/bfloat16; for integers
+// an unsigned type at least as wide, so overflow wraps (as in PyTorch)
+// instead of being undefined behaviour.
+template <typename T, bool = std::is_integral_v<T>>
+struct GemmAcc {
+  using type = opmath_t<T>;
+};
+template <typename T>
+struct GemmAcc<T, true> {
+  using type = std::make_unsigned_t<decltype(T() + int32_t())>;  // at least 32 bits: no int promotion
+};
+
+// Portable kernel: one row of c at a time, accumulated in GemmAcc.
+template <typename T>
+void generic_gemm(const Problem& p, const Tensor& a, const Tensor& b, const Tensor& c, const Scalar& alpha_s,
+                  const Scalar& beta_s) {
+  using Acc = typename GemmAcc<T>::type;
+  const Acc alpha = alpha_s.to<Acc>(), beta = beta_s.to<Acc>();
+  const bool use_beta = !(beta == Acc(0));
+  const T* pa = base_ptr<T>(a);
+  const T* pb = base_ptr<T>(b);
+  T* pc = static_cast<T*>(c.data_ptr());
+  const int64_t m = p.m, n = p.n, k = p.k;
+  // Element strides of a (m x k) and b (k x n) from the BLAS layout.
+  const int64_t as_r = p.la.trans ? 1 : p.la.ld, as_c = p.la.trans ? p.la.ld : 1;
+  const int64_t bs_r = p.lb.trans ? 1 : p.lb.ld, bs_c = p.lb.trans ? p.lb.ld : 1;
+  const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, n * std::max<int64_t>(k, 1)));
+  parallel_for(0, p.nbatch * m, grain, [&](int64_t begin, int64_t end) {
+    std::vector<Acc> acc(static_cast<size_t>(n));
+    for (int64_t r = begin; r < end; ++r) {
+      const int64_t bi = r / m, i = r % m;
+      const T* A = pa + p.oa[bi] + i * as_r;
+      const T* B = pb + p.ob[bi];
+      T* C = pc + bi * m * n + i * n;
+      std::fill(acc.begin(), acc.end(), Acc(0));
+      for (int64_t q = 0; q < k; ++q) {
+        const Acc av = static_cast<Acc>(A[q * as_c]);
+        const T* Bq = B + q * bs_r;
+        if (bs_c == 1) {
+          for (int64_t j = 0; j < n; ++j) acc[j] += av * static_cast<Acc>(Bq[j]);
+        } else {
+          for (int64_t j = 0; j < n; ++j) acc[j] += av * static_cast<Acc>(Bq[j * bs_c]);
+        }
+      }
+      for (int64_t j = 0; j < n; ++j) {
+        Acc v = alpha * acc[j];
+        if (use_beta) v += beta * static_cast<Acc>(C[j]);
+        C[j] = static_cast<T>(v);
+      }
+    }
+  });
+}
+
+}  // namespace
+
+const char* sgemm_backend() { return sgemm_uses_dnnl() ? "oneDNN" : "OpenBLAS"; }
+
+void gemm_batched(const Tensor& a_in, const Tensor& b_in, const Tensor& c, const Scalar& alpha,
+                  const Scalar& beta) {
+  const int64_t nd = c.dim();
+  EMBER_INTERNAL_ASSERT(nd >= 2 && a_in.dim() == nd && b_in.dim() == nd, "gemm_batched: rank mismatch");
+  EMBER_INTERNAL_ASSERT(c.is_contiguous() && a_in.dtype() == c.dtype() && b_in.dtype() == c.dtype(),
+                        "gemm_batched: bad output");
+  const int64_t m = c.size(nd - 2), n = c.size(nd - 1), k = a_in.size(nd - 1);
+  if (c.numel() == 0) return;
+
+  Problem p;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  Tensor a = a_in, b = b_in;
+  p.la = layout_of(m, k, a.stride(nd - 2), a.stride(nd - 1));
+  if (!p.la.ok) {
+    a = a.contiguous();
+    p.la = layout_of(m, k, a.stride(nd - 2), a.stride(nd - 1));
+  }
+  p.lb = layout_of(k, n, b.stride(nd - 2), b.stride(nd - 1));
+  if (!p.lb.ok) {
+    b = b.contiguous();
+    p.lb = layout_of(k, n, b.stride(nd - 2), b.stride(nd - 1));
+  }
+  IntArrayRef batch = c.sizes().slice(0, static_cast<size_t>(nd - 2));
+  p.oa = batch_offsets(a, batch);
+  p.ob = batch_offsets(b, batch);
+  p.nbatch = static_cast<int64_t>(p.oa.size());
+
+  auto portable = [&] {
+    dispatch_numeric(c.dtype(), "gemm", [&](auto tag) {
+      using T = EMBER_TYPE(tag);
+      generic_gemm<T>(p, a, b, c, alpha, beta);
+    });
+  };
+  // An empty contraction is c = beta * c (zeros for beta == 0), which the
+  // portable kernel does exactly; BLAS libraries differ on k == 0.
+  if (k == 0) return portable();
+  // BLAS takes 32-bit sizes (cblas) or is only checked that way: larger problems take the portable kernel.
+  constexpr int64_t kMaxBlas = INT32_MAX;
+  for (int64_t v : {m, n, k, p.la.ld, p.lb.ld})
+    if (v > kMaxBlas) return portable();
+  switch (c.dtype()) {
+    case kFloat: return blas_gemm<float>(p, a, b, c, alpha.to<float>(), beta.to<float>());
+    case kDouble: return blas_gemm<double>(p, a, b, c, alpha.to<double>(), beta.to<double>());
+    case kComplexFloat: return blas_gemm<complex64>(p, a, b, c, alpha.to<complex64>(), beta.to<complex64>());
+    case kComplexDouble: return blas_gemm<complex128>(p, a, b, c, alpha.to<complex128>(), beta.to<complex128>());
+    default: return portable();
+  }
+}
+
+}  // namespace ember::kernels

@@ -1,0 +1,36 @@
+#pragma once
+// Vectorised float32/float64 math (SLEEF) for the rows of ops/unary.def whose
+// `vec` column names a SLEEF accuracy. Chosen at run time: AVX-512 kernels
+// (vec_math_avx512.cpp) on CPUs that have it, nothing otherwise, in which case
+// the caller's scalar std:: loop runs. <sleef.h> is included only in the
+// kernel .cpp because it defines CONST/IMPORT macros.
+#include <cstdint>
+
+#include "ember/kernels/cpu/unary_kernels.h"
+
+namespace ember::kernels::vec {
+
+using UnaryF32 = void (*)(const float* in, float* out, int64_t n);
+using UnaryF64 = void (*)(const double* in, double* out, int64_t n);
+struct UnaryVec {
+  UnaryF32 f32 = nullptr;
+  UnaryF64 f64 = nullptr;
+};
+
+// The contiguous kernels of `op` on this CPU; null members when there are none.
+const UnaryVec& unary_vec(UnaryOpId op);
+
+// gelu (exact erf form, or the tanh approximation), same formulas as gelu_kernel.
+const UnaryVec& gelu_vec(bool tanh_approximation);
+
+// Tests switch the SLEEF path off to check the scalar fallback (on by default).
+void set_vec_math_enabled(bool enabled);
+bool vec_math_enabled();
+
+namespace avx512 {
+// Defined in vec_math_avx512.cpp; only dereferenced after a CPU check.
+extern const UnaryVec kUnaryTable[kNumUnaryOps];
+extern const UnaryVec kGelu[2];  // [tanh_approximation]
+}  // namespace avx512
+
+}  // namespace ember::kernels::vec

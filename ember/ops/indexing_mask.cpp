@@ -1,0 +1,112 @@
+// Boolean-mask selection: masked_fill, masked_select, where, nonzero.
+#include "ember/core/shape.h"
+#include "ember/kernels/cpu/index_kernels.h"
+#include "ember/ops/copy.h"
+#include "ember/ops/factory.h"
+#include "ember/ops/indexing.h"
+#include "ember/ops/type_promotion.h"
+#include "ember/ops/view.h"
+
+namespace ember {
+
+namespace {
+Tensor scalar_as_tensor(const Scalar& s, ScalarType t) { return full({}, s, TensorOptions().dtype(t)); }
+}  // namespace
+
+Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& value) {
+  EMBER_CHECK(mask.dtype() == kBool, "masked_fill_: only supports boolean masks, but got mask with dtype ",
+              mask.dtype());
+  EMBER_CHECK(!value.isComplex() || self.is_complex(), "masked_fill_: cannot fill a ", self.dtype(),
+              " tensor with a complex value");
+  bool ok = mask.dim() <= self.dim();
+  for (int64_t k = 0; ok && k < mask.dim(); ++k) {
+    int64_t s = self.size(self.dim() - mask.dim() + k);
+    ok = mask.size(k) == 1 || mask.size(k) == s;
+  }
+  EMBER_CHECK(ok, "masked_fill_: mask of shape ", shape_str(mask.sizes()),
+              " cannot be broadcast to self of shape ", shape_str(self.sizes()));
+  if (self.numel() == 0) return self;
+  Tensor m = mask.impl()->storage() == self.impl()->storage() ? clone(mask) : mask;
+  kernels::masked_fill_kernel(self, m, value);
+  self.bump_version();
+  return self;
+}
+
+Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Tensor& value) {
+  EMBER_CHECK(value.dim() == 0, "masked_fill_: only supports a 0-dimensional value tensor, but got tensor with ",
+              value.dim(), " dimension(s).");
+  return masked_fill_(self, mask, value.item());
+}
+
+Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) {
+  EMBER_CHECK(mask.dtype() == kBool, "masked_fill: only supports boolean masks, but got mask with dtype ",
+              mask.dtype());
+  DimVector shape = broadcast_shapes(self.sizes(), mask.sizes(), "masked_fill");
+  Tensor out = clone(expand(self, shape));
+  return masked_fill_(out, mask, value);
+}
+
+Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) {
+  EMBER_CHECK(value.dim() == 0, "masked_fill: only supports a 0-dimensional value tensor, but got tensor with ",
+              value.dim(), " dimension(s).");
+  return masked_fill(self, mask, value.item());
+}
+
+Tensor masked_select(const Tensor& self, const Tensor& mask) {
+  EMBER_CHECK(mask.dtype() == kBool, "masked_select: expected BoolTensor for mask, but got ", mask.dtype());
+  DimVector shape = broadcast_shapes(self.sizes(), mask.sizes(), "masked_select");
+  if (shape.empty()) shape.push_back(1);  // 0-dim: select from a one-element vector
+  std::optional<Tensor> m = expand(mask, shape);
+  return index(expand(self, shape), OptionalTensorList(m));
+}
+
+Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
+  EMBER_CHECK(condition.dtype() == kBool,
+              "where: expected condition to be a boolean tensor, but got a tensor with dtype ", condition.dtype());
+  const ScalarType dt = result_type(self, other);
+  DimVector shape = broadcast_shapes(condition.sizes(), self.sizes(), "where");
+  shape = broadcast_shapes(shape, other.sizes(), "where");
+  Tensor out = empty(shape, TensorOptions().dtype(dt));
+  if (out.numel() > 0) kernels::where_kernel(out, condition, ops::cast(self, dt), ops::cast(other, dt));
+  return out;
+}
+
+// Scalars take part in promotion as wrapped numbers (Note [Promotion categories]).
+Tensor where(const Tensor& condition, const Scalar& self, const Tensor& other) {
+  return where(condition, scalar_as_tensor(self, result_type(self, other)), other);
+}
+Tensor where(const Tensor& condition, const Tensor& self, const Scalar& other) {
+  return where(condition, self, scalar_as_tensor(other, result_type(self, other)));
+}
+Tensor where(const Tensor& condition, const Scalar& self, const Scalar& other) {
+  const ScalarType dt = result_type(self, other);
+  return where(condition, scalar_as_tensor(self, dt), scalar_as_tensor(other, dt));
+}
+
+Tensor nonzero(const Tensor& self) {
+  return kernels::nonzero_kernel(contiguous(ops::cast(self, kBool)));
+}
+
+std::vector<Tensor> nonzero_numpy(const Tensor& self) {
+  Tensor nz = nonzero(self.dim() == 0 ? unsqueeze(self, 0) : self);
+  std::vector<Tensor> out;
+  for (int64_t d = 0; d < nz.size(1); ++d) out.push_back(contiguous(select(nz, 1, d)));
+  return out;
+}
+
+std::vector<Tensor> where(const Tensor& condition) { return nonzero_numpy(condition); }
+
+Tensor argwhere(const Tensor& self) { return nonzero(self); }
+
+// ---- Tensor methods ----------------------------------------------------------
+Tensor Tensor::masked_select(const Tensor& mask) const { return ember::masked_select(*this, mask); }
+Tensor Tensor::masked_fill(const Tensor& mask, const Scalar& v) const { return ember::masked_fill(*this, mask, v); }
+Tensor Tensor::masked_fill(const Tensor& mask, const Tensor& v) const { return ember::masked_fill(*this, mask, v); }
+Tensor& Tensor::masked_fill_(const Tensor& mask, const Scalar& v) { return ember::masked_fill_(*this, mask, v); }
+Tensor& Tensor::masked_fill_(const Tensor& mask, const Tensor& v) { return ember::masked_fill_(*this, mask, v); }
+Tensor Tensor::where(const Tensor& condition, const Tensor& other) const {
+  return ember::where(condition, *this, other);
+}
+Tensor Tensor::nonzero() const { return ember::nonzero(*this); }
+
+}  // namespace ember

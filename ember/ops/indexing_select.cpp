@@ -1,0 +1,174 @@
+// Whole-slice index ops along one dim: index_select/add/copy/fill, and take.
+// Each validates its own index rules, then lowers to advanced indexing on
+// that dim (Note [Basic vs advanced indexing]).
+#include "ember/core/shape.h"
+#include "ember/kernels/cpu/tensor_iterator.h"
+#include "ember/ops/copy.h"
+#include "ember/ops/factory.h"
+#include "ember/ops/indexing.h"
+#include "ember/ops/view.h"
+
+namespace ember {
+
+namespace {
+
+Tensor as_1d(const Tensor& t) { return t.dim() == 0 ? unsqueeze(t, 0) : t; }
+
+// Index list that indexes dim `d` with `idx` and keeps the dims before it.
+std::vector<std::optional<Tensor>> at_dim(int64_t d, const Tensor& idx) {
+  std::vector<std::optional<Tensor>> out(d);
+  out.emplace_back(idx);
+  return out;
+}
+
+// Checks every index against [lo, size); `allow_negative` sets lo = -size.
+void check_range(const Tensor& index, int64_t size, bool allow_negative,
+                 const std::function<void(int64_t)>& fail) {
+  if (index.numel() == 0) return;
+  Tensor idx = ops::cast(index, kLong);
+  kernels::TensorIterator iter({idx}, {});
+  const int64_t lo = allow_negative ? -size : 0;
+  iter.serial_for_each(
+      [&](char** data, const int64_t* s, int64_t n) {
+        for (int64_t i = 0; i < n; ++i) {
+          int64_t v = *reinterpret_cast<const int64_t*>(data[0] + i * s[0]);
+          if (v < lo || v >= size) fail(v);
+        }
+      },
+      0, iter.numel());
+}
+
+// Shape and dtype rules shared by index_add_ and index_copy_; returns the wrapped dim.
+int64_t check_index_source(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                           const char* op) {
+  const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1), op);
+  EMBER_CHECK(index.dim() <= 1, op, ": Index should have dimension 1 or 0 (got ", index.dim(), ")");
+  const Tensor src1 = as_1d(source), self1 = as_1d(self);
+  EMBER_CHECK(src1.dim() == self1.dim(), op, ": source (", shape_str(source.sizes()), ") and self (",
+              shape_str(self.sizes()), ") must have the same number of dimensions");
+  EMBER_CHECK(index.numel() == src1.size(d), op, ": Number of indices (", index.numel(),
+              ") should be equal to source.size(dim) (", src1.size(d), ")");
+  EMBER_CHECK(self.dtype() == source.dtype(), op, ": self (", self.dtype(), ") and source (", source.dtype(),
+              ") must have the same scalar type");
+  for (int64_t k = 0; k < self1.dim(); ++k)
+    EMBER_CHECK(k == d || self1.size(k) == src1.size(k), op,
+                ": Source/destination tensor must have same slice shapes. Destination slice shape: ",
+                self1.size(k), " at dimension ", k, " and source slice shape: ", src1.size(k), " at dimension ", k,
+                ".");
+  const int64_t size = self1.size(d);
+  check_range(index, size, false, [&](int64_t v) {
+    EMBER_CHECK(false, op, ": index ", v, " is out of bounds for dimension ", d, " with size ", size);
+  });
+  return d;
+}
+
+}  // namespace
+
+Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
+  const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1), "index_select");
+  EMBER_CHECK(index.dim() <= 1, "index_select(): Index is supposed to be a vector, got shape ",
+              shape_str(index.sizes()));
+  EMBER_CHECK(index.dtype() == kLong || index.dtype() == kInt,
+              "index_select(): Expected dtype int32 or int64 for index, but got ", index.dtype());
+  const Tensor self1 = as_1d(self);
+  const int64_t size = self1.size(d);
+  check_range(index, size, false, [&](int64_t v) {
+    EMBER_CHECK(false, "index_select(): index out of range in self (index ", v, " for dimension ", d, " with size ",
+                size, ")");
+  });
+  Tensor out = ember::index(self1, at_dim(d, as_1d(ops::cast(index, kLong))));
+  return self.dim() == 0 ? reshape(out, {}) : out;
+}
+
+Tensor& index_copy_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+  EMBER_CHECK(index.dtype() == kLong, "index_copy_(): Expected a long tensor for index, but got ", index.dtype());
+  const int64_t d = check_index_source(self, dim, index, source, "index_copy_()");
+  Tensor self1 = as_1d(self);
+  ops::index_put_impl(self1, at_dim(d, as_1d(index)), as_1d(source), false, 1, "index_copy_()");
+  self.bump_version();
+  return self;
+}
+Tensor index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+  Tensor out = clone(self);
+  return index_copy_(out, dim, index, source);
+}
+
+Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha) {
+  EMBER_CHECK(index.dtype() == kLong || index.dtype() == kInt,
+              "index_add_(): Expected dtype int32/int64 for index, but got ", index.dtype());
+  const int64_t d = check_index_source(self, dim, index, source, "index_add_()");
+  EMBER_CHECK(!alpha.isComplex() || self.is_complex(), "index_add_(): complex alpha for a ", self.dtype(),
+              " tensor");
+  Tensor self1 = as_1d(self);
+  ops::index_put_impl(self1, at_dim(d, as_1d(ops::cast(index, kLong))), as_1d(source), true, alpha, "index_add_()");
+  self.bump_version();
+  return self;
+}
+Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha) {
+  Tensor out = clone(self);
+  return index_add_(out, dim, index, source, alpha);
+}
+
+Tensor& index_fill_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1), "index_fill_");
+  EMBER_CHECK(index.dtype() == kLong, "index_fill_(): Expected dtype int64 for index, but got ", index.dtype());
+  EMBER_CHECK(index.dim() <= 1, "index_fill_(): Index has to be a vector/scalar, got shape ",
+              shape_str(index.sizes()));
+  EMBER_CHECK(!value.isComplex() || self.is_complex(), "index_fill_(): cannot fill a ", self.dtype(),
+              " tensor with a complex value");
+  Tensor self1 = as_1d(self);
+  const int64_t size = self1.size(d);
+  check_range(index, size, true, [&](int64_t v) {
+    EMBER_CHECK(false, "index_fill_(): index ", v, " is out of bounds for dimension ", d, " with size ", size);
+  });
+  ops::index_put_impl(self1, at_dim(d, as_1d(index)), full({}, value, self.options()), false, 1, "index_fill_()");
+  self.bump_version();
+  return self;
+}
+Tensor& index_fill_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& value) {
+  EMBER_CHECK(value.dim() == 0, "index_fill_(): only supports a 0-dimensional value tensor, but got tensor with ",
+              value.dim(), " dimension(s).");
+  return index_fill_(self, dim, index, value.item());
+}
+Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  Tensor out = clone(self);
+  return index_fill_(out, dim, index, value);
+}
+Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& value) {
+  Tensor out = clone(self);
+  return index_fill_(out, dim, index, value);
+}
+
+Tensor take(const Tensor& self, const Tensor& index) {
+  EMBER_CHECK(index.dtype() == kLong, "take(): Expected a long tensor for index, but got ", index.dtype());
+  const int64_t n = self.numel();
+  check_range(index, n, true, [&](int64_t v) {
+    EMBER_CHECK(false, "take(): out of range: tried to access index ", v, " on a tensor of ", n, " elements.");
+  });
+  if (index.numel() == 0) return empty(index.sizes(), self.options());
+  return ember::index(reshape(self, {-1}), at_dim(0, index));
+}
+
+// ---- Tensor methods ----------------------------------------------------------
+Tensor Tensor::index_select(int64_t dim, const Tensor& index) const { return ember::index_select(*this, dim, index); }
+Tensor Tensor::index_add(int64_t dim, const Tensor& index, const Tensor& src, const Scalar& alpha) const {
+  return ember::index_add(*this, dim, index, src, alpha);
+}
+Tensor& Tensor::index_add_(int64_t dim, const Tensor& index, const Tensor& src, const Scalar& alpha) {
+  return ember::index_add_(*this, dim, index, src, alpha);
+}
+Tensor Tensor::index_copy(int64_t dim, const Tensor& index, const Tensor& src) const {
+  return ember::index_copy(*this, dim, index, src);
+}
+Tensor& Tensor::index_copy_(int64_t dim, const Tensor& index, const Tensor& src) {
+  return ember::index_copy_(*this, dim, index, src);
+}
+Tensor Tensor::index_fill(int64_t dim, const Tensor& index, const Scalar& value) const {
+  return ember::index_fill(*this, dim, index, value);
+}
+Tensor& Tensor::index_fill_(int64_t dim, const Tensor& index, const Scalar& value) {
+  return ember::index_fill_(*this, dim, index, value);
+}
+Tensor Tensor::take(const Tensor& index) const { return ember::take(*this, index); }
+
+}  // namespace ember

@@ -1,0 +1,130 @@
+// max, min, amax, amin, aminmax, argmax, argmin, and the elementwise max/min(other).
+#include "ember/core/dispatch.h"
+#include "ember/kernels/cpu/loops.h"
+#include "ember/kernels/cpu/reduce_ops.h"
+#include "ember/ops/factory.h"
+#include "ember/ops/reduce.h"
+#include "ember/ops/reduce_util.h"
+#include "ember/ops/type_promotion.h"
+
+namespace ember {
+
+using ops::reduce_into;
+
+namespace {
+
+template <bool IsMax>
+Tensor amax_impl(const Tensor& self, uint64_t mask, bool keepdim, const char* op) {
+  ops::check_nonempty_dims(self, mask, op);
+  Tensor out = empty(ops::reduce_shape(self, mask, keepdim), TensorOptions(self.dtype()));
+  dispatch_real_and_bool(self.dtype(), op, [&](auto tag) {
+    using T = EMBER_TYPE(tag);
+    reduce_into<T, T>(self, mask, kernels::MinMaxOps<T, IsMax>{}, out, [](opmath_t<T> a) { return a; });
+  });
+  return out;
+}
+
+// Values and int64 indices along the reduced dims (row-major index when several).
+template <bool IsMax>
+std::tuple<Tensor, Tensor> arg_impl(const Tensor& self, uint64_t mask, bool keepdim, bool want_values,
+                                    const char* op) {
+  ops::check_nonempty_dims(self, mask, op);
+  DimVector shape = ops::reduce_shape(self, mask, keepdim);
+  Tensor values = want_values ? empty(shape, TensorOptions(self.dtype())) : Tensor();
+  Tensor indices = empty(shape, TensorOptions(kLong));
+  dispatch_real_and_bool(self.dtype(), op, [&](auto tag) {
+    using T = EMBER_TYPE(tag);
+    using Ops = kernels::ArgMinMaxOps<T, IsMax>;
+    int64_t* ix = indices.data_ptr<int64_t>();
+    T* vx = want_values ? values.data_ptr<T>() : nullptr;
+    kernels::reduce_kernel(static_cast<const T*>(self.data_ptr()), kernels::make_reduce_plan(self, mask, true),
+                           Ops{}, [&](int64_t o, const typename Ops::acc_t& a) {
+                             ix[o] = a.idx < 0 ? 0 : a.idx;  // a reduction over nothing (0-dim input)
+                             if (vx) vx[o] = kernels::convert<T>(a.v);
+                           });
+  });
+  return {values, indices};
+}
+
+template <bool IsMax>
+Tensor full_extreme(const Tensor& self, const char* op) {
+  EMBER_CHECK(self.numel() > 0, op,
+              "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with "
+              "the 'dim' argument.");
+  return amax_impl<IsMax>(self, ops::all_dims_mask(self), false, op);
+}
+
+template <bool IsMax>
+Tensor argext(const Tensor& self, std::optional<int64_t> dim, bool keepdim, const char* op) {
+  if (dim) return std::get<1>(arg_impl<IsMax>(self, ops::reduce_mask(self, *dim, op), keepdim, false, op));
+  EMBER_CHECK(self.numel() > 0, op, "(): Expected reduction dim to be specified for input.numel() == 0.");
+  // No dim: the index into the flattened tensor; keepdim keeps every dim as 1.
+  Tensor idx = std::get<1>(arg_impl<IsMax>(self, ops::all_dims_mask(self), keepdim, false, op));
+  return idx;
+}
+
+// Elementwise max/min of two tensors with PyTorch's promotion; NaN propagates.
+template <bool IsMax>
+Tensor binary_extreme(const Tensor& a, const Tensor& b, const char* op) {
+  const ScalarType t = result_type(a, b);
+  EMBER_CHECK(!is_complex(t), op, "(): not implemented for complex tensors (got ", a.dtype(), " and ", b.dtype(),
+              ")");
+  Tensor out = empty(broadcast_shapes(a.sizes(), b.sizes(), op), TensorOptions(t));
+  Tensor ac = ops::cast_to(a, t), bc = ops::cast_to(b, t);
+  kernels::TensorIterator iter({out}, {ac, bc});
+  dispatch_real_and_bool(t, op, [&](auto tag) {
+    using T = EMBER_TYPE(tag);
+    using V = opmath_t<T>;
+    kernels::binary_loop<T, T, T>(iter, [](V x, V y) -> V {
+      if constexpr (std::is_floating_point_v<V>) {
+        if (x != x) return x;
+        if (y != y) return y;
+      }
+      return (IsMax ? x > y : x < y) ? x : y;
+    });
+  });
+  return out;
+}
+
+}  // namespace
+
+Tensor max(const Tensor& self) { return full_extreme<true>(self, "max"); }
+Tensor min(const Tensor& self) { return full_extreme<false>(self, "min"); }
+std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
+  return arg_impl<true>(self, ops::reduce_mask(self, dim, "max"), keepdim, true, "max");
+}
+std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim) {
+  return arg_impl<false>(self, ops::reduce_mask(self, dim, "min"), keepdim, true, "min");
+}
+Tensor max(const Tensor& self, const Tensor& other) { return binary_extreme<true>(self, other, "max"); }
+Tensor min(const Tensor& self, const Tensor& other) { return binary_extreme<false>(self, other, "min"); }
+Tensor amax(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  return amax_impl<true>(self, ops::reduce_mask(self, dim, "amax"), keepdim, "amax");
+}
+Tensor amin(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  return amax_impl<false>(self, ops::reduce_mask(self, dim, "amin"), keepdim, "amin");
+}
+std::tuple<Tensor, Tensor> aminmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  const uint64_t mask = dim ? ops::reduce_mask(self, *dim, "aminmax") : ops::all_dims_mask(self);
+  return {amax_impl<false>(self, mask, keepdim, "aminmax"), amax_impl<true>(self, mask, keepdim, "aminmax")};
+}
+Tensor argmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  return argext<true>(self, dim, keepdim, "argmax");
+}
+Tensor argmin(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  return argext<false>(self, dim, keepdim, "argmin");
+}
+
+// ---- Tensor methods -------------------------------------------------------------
+Tensor Tensor::max() const { return ember::max(*this); }
+std::tuple<Tensor, Tensor> Tensor::max(int64_t dim, bool keepdim) const { return ember::max(*this, dim, keepdim); }
+Tensor Tensor::max(const Tensor& other) const { return ember::max(*this, other); }
+Tensor Tensor::min() const { return ember::min(*this); }
+std::tuple<Tensor, Tensor> Tensor::min(int64_t dim, bool keepdim) const { return ember::min(*this, dim, keepdim); }
+Tensor Tensor::min(const Tensor& other) const { return ember::min(*this, other); }
+Tensor Tensor::amax(IntArrayRef dim, bool keepdim) const { return ember::amax(*this, dim, keepdim); }
+Tensor Tensor::amin(IntArrayRef dim, bool keepdim) const { return ember::amin(*this, dim, keepdim); }
+Tensor Tensor::argmax(std::optional<int64_t> dim, bool keepdim) const { return ember::argmax(*this, dim, keepdim); }
+Tensor Tensor::argmin(std::optional<int64_t> dim, bool keepdim) const { return ember::argmin(*this, dim, keepdim); }
+
+}  // namespace ember

@@ -1,0 +1,189 @@
+#include "ember/ops/unary.h"
+
+#include <utility>
+
+#include "ember/kernels/cpu/unary_kernels.h"
+#include "ember/ops/copy.h"
+#include "ember/ops/elementwise.h"
+
+namespace ember {
+
+using kernels::TensorIterator;
+using kernels::UnaryComplex;
+using kernels::UnaryKind;
+using kernels::UnaryOpId;
+
+namespace ops {
+
+namespace {
+// Byte range [begin, end) that a tensor's elements occupy.
+std::pair<const char*, const char*> byte_range(const Tensor& t) {
+  const char* begin = static_cast<const char*>(t.data_ptr());
+  int64_t lo = 0, hi = 0;
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    const int64_t span = (t.size(d) - 1) * t.stride(d);
+    (span < 0 ? lo : hi) += span;
+  }
+  return {begin + lo * static_cast<int64_t>(t.itemsize()), begin + (hi + 1) * static_cast<int64_t>(t.itemsize())};
+}
+}  // namespace
+
+void unary_check_overlap(const char* op, const Tensor& out, const Tensor& input) {
+  // As PyTorch: writing through a broadcast (stride-0) dim would race and give
+  // an order-dependent result.
+  for (int64_t d = 0; d < out.dim(); ++d)
+    EMBER_CHECK(out.stride(d) != 0 || out.size(d) <= 1, op,
+                ": unsupported operation: more than one element of the written-to tensor refers to a single "
+                "memory location (shape ",
+                shape_str(out.sizes()), ", strides ", shape_str(out.strides()),
+                "). Please clone() the tensor before performing the operation.");
+  if (out.numel() == 0 || input.numel() == 0) return;
+  if (out.impl()->storage() != input.impl()->storage()) return;
+  // Reading and writing the very same elements is the in-place case and fine.
+  if (out.data_ptr() == input.data_ptr() && out.strides().equals(input.strides()) &&
+      out.sizes().equals(input.sizes()) && out.itemsize() == input.itemsize())
+    return;
+  const auto [ob, oe] = byte_range(out);
+  const auto [ib, ie] = byte_range(input);
+  EMBER_CHECK(oe <= ib || ie <= ob, op,
+              ": unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+              "single memory location (input shape ",
+              shape_str(input.sizes()), ", output shape ", shape_str(out.sizes()),
+              "). Please clone() the tensor before performing the operation.");
+}
+
+Tensor unary_apply(const char* op, const Tensor& self, ScalarType compute, ScalarType result, Tensor* out, bool inplace,
+                   const std::function<void(const TensorIterator&)>& kernel) {
+  if (out != nullptr) {
+    EMBER_CHECK(out->defined(), op, ": out is an undefined tensor");
+    unary_check_overlap(op, *out, self);
+  }
+  Tensor r = make_out(out, self.sizes(), result, op, inplace);  // dtype/shape errors before any work
+  Tensor x = cast(self, compute);
+  if (r.numel() > 0) {
+    TensorIterator iter({r}, {x});
+    kernel(iter);
+  }
+  finish_out(out, r);
+  return out != nullptr ? *out : r;
+}
+
+}  // namespace ops
+
+namespace {
+
+// Note [The unary table]
+// ops/unary.def is the single list of the argument-free unary ops. Expanded
+// here it gives each op its dtype rule and kernel (kRows), the three public
+// forms (op, op_, op_out) and the Tensor methods; expanded in
+// kernels/cpu/unary_kernels.cpp it gives the kernels; in vec_math_avx512.cpp
+// the SLEEF kernels. Dtype policy lives only here: kernels receive operands
+// already of their final dtypes.
+struct UnaryRow {
+  const char* name;
+  const char* inplace_name;
+  UnaryKind kind;
+  UnaryComplex complex;
+  kernels::UnaryKernel kernel;
+};
+
+constexpr UnaryRow kRows[] = {
+#define EMBER_UNARY_OP(name, kind, cplx, vec) \
+  {#name, #name "_", UnaryKind::kind, UnaryComplex::cplx, &kernels::name##_kernel},
+#include "ember/ops/unary.def"
+#undef EMBER_UNARY_OP
+};
+static_assert(sizeof(kRows) / sizeof(kRows[0]) == kernels::kNumUnaryOps, "one kRows entry per unary.def row");
+
+// The dtype a row's kernel computes in for input dtype t; raises for inputs
+// the op does not take (same cases as PyTorch).
+ScalarType compute_dtype(const char* op, UnaryOpId id, UnaryKind kind, UnaryComplex cplx, ScalarType t) {
+  EMBER_CHECK(!(id == UnaryOpId::neg && t == kBool), op,
+              ": Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a "
+              "mask, use the `~` or `logical_not()` operator instead.");
+  EMBER_CHECK(!(id == UnaryOpId::sign && is_complex(t)), op,
+              ": Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead.");
+  if (is_complex(t)) {
+    EMBER_CHECK(cplx != UnaryComplex::NoCplx, op, ": not implemented for complex inputs (got ", dtype_name(t), ")");
+    return t;
+  }
+  switch (kind) {
+    case UnaryKind::Float:
+      return is_integral(t, /*include_bool=*/true) ? get_default_dtype() : t;
+    case UnaryKind::FloatOnly:
+      EMBER_CHECK(is_floating_point(t), op, ": expected a floating point input, got ", dtype_name(t));
+      return t;
+    case UnaryKind::Int:
+      EMBER_CHECK(t != kBool, op, ": not implemented for bool inputs");
+      return t;
+    case UnaryKind::IntToLong:
+      return t == kBool ? kLong : t;
+    case UnaryKind::Bitwise:
+      EMBER_CHECK(is_integral(t, /*include_bool=*/true), op, ": expected an integer or bool input, got ",
+                  dtype_name(t));
+      return t;
+    case UnaryKind::IntBool:
+    case UnaryKind::Logical:
+      return t;
+  }
+  return t;
+}
+
+Tensor run_row(UnaryOpId id, const Tensor& self, Tensor* out, bool inplace) {
+  const UnaryRow& row = kRows[static_cast<int>(id)];
+  const char* op = inplace ? row.inplace_name : row.name;
+  EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
+  const ScalarType compute = compute_dtype(op, id, row.kind, row.complex, self.dtype());
+  ScalarType result = compute;
+  if (row.kind == UnaryKind::Logical) result = kBool;
+  if (row.complex == UnaryComplex::CplxToReal && is_complex(compute)) result = to_real_type(compute);
+  EMBER_CHECK(!(inplace && is_complex(self.dtype()) && !is_complex(result)), op, ": in-place ", row.name,
+              " is not supported for complex tensors (its result is real)");
+  return ops::unary_apply(op, self, compute, result, out, inplace, row.kernel);
+}
+}  // namespace
+
+#define EMBER_UNARY_OP(name, ...)                                                            \
+  Tensor name(const Tensor& self) { return run_row(UnaryOpId::name, self, nullptr, false); } \
+  Tensor& name##_(Tensor& self) {                                                            \
+    run_row(UnaryOpId::name, self, &self, true);                                             \
+    return self;                                                                             \
+  }                                                                                          \
+  Tensor& name##_out(Tensor& out, const Tensor& self) {                                      \
+    run_row(UnaryOpId::name, self, &out, false);                                             \
+    return out;                                                                              \
+  }                                                                                          \
+  Tensor Tensor::name() const { return ember::name(*this); }                                 \
+  Tensor& Tensor::name##_() { return ember::name##_(*this); }
+#include "ember/ops/unary.def"
+#undef EMBER_UNARY_OP
+
+// ---- round ---------------------------------------------------------------------
+namespace {
+Tensor round_impl(const char* op, const Tensor& self, int64_t decimals, Tensor* out, bool inplace) {
+  EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
+  const ScalarType t = compute_dtype(op, UnaryOpId::floor, UnaryKind::Int, UnaryComplex::NoCplx, self.dtype());
+  if (is_integral(t)) {
+    // Integers round to themselves (a copy, as floor/ceil/trunc do).
+    EMBER_CHECK(decimals == 0, op, ": decimals argument is only supported for floating point inputs, got ",
+                dtype_name(t));
+    return ops::unary_apply(op, self, t, t, out, inplace, kernels::trunc_kernel);
+  }
+  return ops::unary_apply(op, self, t, t, out, inplace,
+                          [&](const TensorIterator& it) { kernels::round_decimals_kernel(it, decimals); });
+}
+}  // namespace
+
+Tensor round(const Tensor& self, int64_t decimals) { return round_impl("round", self, decimals, nullptr, false); }
+Tensor& round_(Tensor& self, int64_t decimals) {
+  round_impl("round_", self, decimals, &self, true);
+  return self;
+}
+Tensor& round_out(Tensor& out, const Tensor& self, int64_t decimals) {
+  round_impl("round", self, decimals, &out, false);
+  return out;
+}
+Tensor Tensor::round(int64_t decimals) const { return ember::round(*this, decimals); }
+Tensor& Tensor::round_(int64_t decimals) { return ember::round_(*this, decimals); }
+
+}  // namespace ember

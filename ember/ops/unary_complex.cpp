@@ -1,0 +1,137 @@
+// Complex views (real, imag, view_as_real, view_as_complex) and the small
+// complex ops (conj, angle, polar, complex).
+#include "ember/core/shape.h"
+#include "ember/kernels/cpu/tensor_iterator.h"
+#include "ember/kernels/cpu/unary_kernels.h"
+#include "ember/ops/elementwise.h"
+#include "ember/ops/unary.h"
+
+namespace ember {
+
+using kernels::TensorIterator;
+
+namespace {
+// A view of `base`'s storage with another dtype; sizes/strides/offset are in
+// elements of `dtype` (a complex element is two real ones).
+Tensor dtype_view(const Tensor& base, ScalarType dtype, IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
+  return Tensor(make_intrusive<TensorImpl>(base.impl()->storage(), dtype, sizes, strides, offset));
+}
+
+// The real/imag component of a complex tensor as a strided real view.
+Tensor component_view(const Tensor& self, int64_t which) {
+  DimVector strides;
+  for (int64_t s : self.strides()) strides.push_back(2 * s);
+  return dtype_view(self, to_real_type(self.dtype()), self.sizes(), strides, 2 * self.storage_offset() + which);
+}
+}  // namespace
+
+Tensor real(const Tensor& self) {
+  EMBER_CHECK(self.defined(), "real: expected a defined tensor");
+  return self.is_complex() ? component_view(self, 0) : self;
+}
+
+Tensor imag(const Tensor& self) {
+  EMBER_CHECK(self.defined(), "imag: expected a defined tensor");
+  EMBER_CHECK(self.is_complex(), "imag: is not implemented for tensors with non-complex dtypes (got ",
+              dtype_name(self.dtype()), ")");
+  return component_view(self, 1);
+}
+
+Tensor view_as_real(const Tensor& self) {
+  EMBER_CHECK(self.defined(), "view_as_real: expected a defined tensor");
+  EMBER_CHECK(self.is_complex(), "view_as_real: is only supported for complex tensors, got ", dtype_name(self.dtype()));
+  DimVector sizes(self.sizes()), strides;
+  for (int64_t s : self.strides()) strides.push_back(2 * s);
+  sizes.push_back(2);
+  strides.push_back(1);
+  return dtype_view(self, to_real_type(self.dtype()), sizes, strides, 2 * self.storage_offset());
+}
+
+Tensor view_as_complex(const Tensor& self) {
+  EMBER_CHECK(self.defined(), "view_as_complex: expected a defined tensor");
+  const ScalarType t = self.dtype();
+  EMBER_CHECK(t == kFloat || t == kDouble,
+              "view_as_complex: is only supported for float32 and float64 tensors (Ember has no complex32), got ",
+              dtype_name(t));
+  EMBER_CHECK(self.dim() >= 1, "view_as_complex: Input tensor must have one or more dimensions");
+  const int64_t last = self.dim() - 1;
+  EMBER_CHECK(self.size(last) == 2, "view_as_complex: Tensor must have a last dimension of size 2, got shape ",
+              shape_str(self.sizes()));
+  EMBER_CHECK(self.stride(last) == 1, "view_as_complex: Tensor must have a last dimension with stride 1, got strides ",
+              shape_str(self.strides()));
+  DimVector sizes, strides;
+  for (int64_t d = 0; d < last; ++d) {
+    EMBER_CHECK(self.stride(d) % 2 == 0,
+                "view_as_complex: Tensor must have a stride divisible by 2 for all but last dimension, got strides ",
+                shape_str(self.strides()));
+    sizes.push_back(self.size(d));
+    strides.push_back(self.stride(d) / 2);
+  }
+  EMBER_CHECK(self.storage_offset() % 2 == 0, "view_as_complex: Tensor must have a storage_offset divisible by 2, got ",
+              self.storage_offset());
+  return dtype_view(self, to_complex_type(t), sizes, strides, self.storage_offset() / 2);
+}
+
+// See Note [No lazy conjugation] in ops/unary.h.
+Tensor conj_physical(const Tensor& self) {
+  EMBER_CHECK(self.defined(), "conj: expected a defined tensor");
+  if (!self.is_complex()) return self;
+  return ops::unary_apply("conj", self, self.dtype(), self.dtype(), nullptr, false, kernels::conj_kernel);
+}
+Tensor conj(const Tensor& self) { return conj_physical(self); }
+
+namespace {
+Tensor angle_impl(const Tensor& self, Tensor* out) {
+  EMBER_CHECK(self.defined(), "angle: expected a defined tensor");
+  const ScalarType t = self.dtype();
+  const ScalarType compute = is_integral(t, /*include_bool=*/true) ? get_default_dtype() : t;
+  return ops::unary_apply("angle", self, compute, to_real_type(compute), out, false, kernels::angle_kernel);
+}
+
+// polar and complex: two real tensors of the same float32/float64 dtype -> complex.
+Tensor make_complex(const char* op, const Tensor& a, const Tensor& b, Tensor* out,
+                    void (*kernel)(const TensorIterator&)) {
+  EMBER_CHECK(a.defined() && b.defined(), op, ": expected defined tensors");
+  EMBER_CHECK(a.dtype() == b.dtype() && (a.dtype() == kFloat || a.dtype() == kDouble), op,
+              ": expected both inputs to be float32 or float64 tensors of the same dtype, got ", dtype_name(a.dtype()),
+              " and ", dtype_name(b.dtype()));
+  const DimVector shape = broadcast_shapes(a.sizes(), b.sizes(), op);
+  if (out != nullptr) {
+    EMBER_CHECK(out->defined(), op, ": out is an undefined tensor");
+    ops::unary_check_overlap(op, *out, a);
+    ops::unary_check_overlap(op, *out, b);
+  }
+  Tensor r = ops::make_out(out, shape, to_complex_type(a.dtype()), op);
+  if (r.numel() > 0) kernel(TensorIterator({r}, {a, b}));
+  ops::finish_out(out, r);
+  return out != nullptr ? *out : r;
+}
+}  // namespace
+
+Tensor angle(const Tensor& self) { return angle_impl(self, nullptr); }
+Tensor& angle_out(Tensor& out, const Tensor& self) {
+  angle_impl(self, &out);
+  return out;
+}
+
+Tensor polar(const Tensor& abs, const Tensor& angle) {
+  return make_complex("polar", abs, angle, nullptr, kernels::polar_kernel);
+}
+Tensor& polar_out(Tensor& out, const Tensor& abs, const Tensor& angle) {
+  make_complex("polar", abs, angle, &out, kernels::polar_kernel);
+  return out;
+}
+Tensor complex(const Tensor& real, const Tensor& imag) {
+  return make_complex("complex", real, imag, nullptr, kernels::complex_kernel);
+}
+Tensor& complex_out(Tensor& out, const Tensor& real, const Tensor& imag) {
+  make_complex("complex", real, imag, &out, kernels::complex_kernel);
+  return out;
+}
+
+Tensor Tensor::real() const { return ember::real(*this); }
+Tensor Tensor::imag() const { return ember::imag(*this); }
+Tensor Tensor::conj() const { return ember::conj(*this); }
+Tensor Tensor::angle() const { return ember::angle(*this); }
+
+}  // namespace ember
