@@ -3,6 +3,9 @@
 // ops/binary.def (kernels in kernels/cpu/binary_kernels*.cpp).
 #include "ember/ops/binary.h"
 
+#include "ember/autograd/derivatives/binary_grad.h"
+#include "ember/autograd/formula_node.h"
+
 #include "ember/core/shape.h"
 #include "ember/kernels/cpu/binary_kernels.h"
 #include "ember/ops/copy.h"
@@ -102,15 +105,32 @@ Tensor run_elementwise(const char* op, ArrayRef<Tensor> inputs, IntArrayRef shap
   return out != nullptr && out->defined() ? *out : r;
 }
 
-Tensor binary(const BinarySpec& op, Operand a, Operand b, Tensor* out, bool inplace, BinaryArgs args = {}) {
+// `grad_alpha` is the user's alpha for add/sub (the kernels may fold its sign).
+Tensor binary(const BinarySpec& op, Operand a, Operand b, Tensor* out, bool inplace, BinaryArgs args = {},
+              const Scalar& grad_alpha = 1) {
   check_defined(op.name, a, b);
   const ScalarType ct = compute_dtype(op.promotion, a, b);
   const ScalarType rt = op.promotion == Promotion::Bool ? kBool : ct;
   DimVector shape = broadcast_of(op.name, a, b);
   Tensor inputs[2] = {a.as_tensor(ct), b.as_tensor(ct)};
   args.op = op.name;
-  return run_elementwise(op.name, inputs, shape, rt, out, inplace,
-                         [&](const TensorIterator& iter) { op.kernel(iter, args); });
+  // Autograd (formulas in autograd/derivatives/binary.def).
+  const Tensor a_in = a.tensor ? *a.tensor : Tensor(), b_in = b.tensor ? *b.tensor : Tensor();
+  const bool grad = autograd::needs_grad(a_in, b_in) && autograd::binary_is_differentiable(op.name);
+  EMBER_CHECK(!(grad && !inplace && out != nullptr), op.name,
+              "_out: functions with out=... arguments don't support automatic differentiation, but one of the "
+              "arguments requires grad");
+  if (grad && inplace) {
+    autograd::check_inplace(a_in, op.name);
+    inputs[0] = inputs[0].detach().clone();  // the formulas read self as it was before the update
+  }
+  Tensor r = run_elementwise(op.name, inputs, shape, rt, out, inplace,
+                             [&](const TensorIterator& iter) { op.kernel(iter, args); });
+  if (grad) {
+    autograd::record_binary(op.name, a_in, b_in, inputs[0], inputs[1], r, grad_alpha,
+                            b.scalar != nullptr);
+  }
+  return r;
 }
 
 Tensor& checked_out(Tensor& out, const char* op) {
@@ -200,11 +220,11 @@ Tensor add_sub(bool is_sub, Operand a, Operand b, const Scalar& alpha, Tensor* o
   check_defined(op, a, b);
   const ScalarType ct = compute_dtype(Promotion::Same, a, b);
   check_add_sub(op, is_sub, a, b, ct, alpha);
-  if (is_one(alpha)) return binary(is_sub ? k_sub : k_add, a, b, out, inplace);
+  if (is_one(alpha)) return binary(is_sub ? k_sub : k_add, a, b, out, inplace, {}, alpha);
   BinaryArgs args;
   args.alpha = is_sub ? -alpha : alpha;
   const BinarySpec scaled{op, Promotion::Same, &kernels::add_scaled_kernel};
-  return binary(scaled, a, b, out, inplace, args);
+  return binary(scaled, a, b, out, inplace, args, alpha);
 }
 
 }  // namespace

@@ -4,6 +4,9 @@
 #include "ember/ops/copy.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/indexing.h"
+
+#include "ember/autograd/derivatives/shape_grad.h"
+#include "ember/autograd/formula_node.h"
 #include "ember/ops/type_promotion.h"
 #include "ember/ops/view.h"
 
@@ -68,6 +71,7 @@ Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
   shape = broadcast_shapes(shape, other.sizes(), "where");
   Tensor out = empty(shape, TensorOptions().dtype(dt));
   if (out.numel() > 0) kernels::where_kernel(out, condition, ops::cast(self, dt), ops::cast(other, dt));
+  if (autograd::needs_grad(self, other)) autograd::record_where(condition, self, other, out);
   return out;
 }
 

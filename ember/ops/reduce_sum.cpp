@@ -5,6 +5,9 @@
 #include "ember/kernels/cpu/reduce_ops.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/reduce.h"
+
+#include "ember/autograd/derivatives/shape_grad.h"
+#include "ember/autograd/formula_node.h"
 #include "ember/ops/reduce_util.h"
 
 namespace ember {
@@ -83,7 +86,12 @@ Tensor any_all(const Tensor& self, uint64_t mask, bool keepdim, bool is_all, con
 
 Tensor sum(const Tensor& self, std::optional<ScalarType> dtype) { return sum(self, IntArrayRef{}, false, dtype); }
 Tensor sum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
-  return sum_impl(self, reduce_mask(self, dim, "sum"), keepdim, sum_dtype(self, dtype), SumKind::Sum, "sum");
+  const uint64_t mask = reduce_mask(self, dim, "sum");
+  Tensor out = sum_impl(self, mask, keepdim, sum_dtype(self, dtype), SumKind::Sum, "sum");
+  if (autograd::needs_grad(self))
+    autograd::record_shape_op(autograd::ShapeGradOp::Sum, dim.empty() ? "SumBackward0" : "SumBackward1", self, out, {},
+                              mask, keepdim);
+  return out;
 }
 Tensor nansum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
   EMBER_CHECK(!is_complex(self.dtype()), "nansum(): does not support complex inputs (got ", self.dtype(), ")");
@@ -93,8 +101,12 @@ Tensor nansum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<S
 Tensor mean(const Tensor& self, std::optional<ScalarType> dtype) { return mean(self, IntArrayRef{}, false, dtype); }
 Tensor mean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
   check_mean_dtype(self, dtype, "mean");
-  return sum_impl(self, reduce_mask(self, dim, "mean"), keepdim, dtype ? *dtype : self.dtype(), SumKind::Mean,
-                  "mean");
+  const uint64_t mask = reduce_mask(self, dim, "mean");
+  Tensor out = sum_impl(self, mask, keepdim, dtype ? *dtype : self.dtype(), SumKind::Mean, "mean");
+  if (autograd::needs_grad(self))
+    autograd::record_shape_op(autograd::ShapeGradOp::Mean, dim.empty() ? "MeanBackward0" : "MeanBackward1", self, out,
+                              {}, mask, keepdim);
+  return out;
 }
 Tensor nanmean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
   EMBER_CHECK(is_floating_point(self.dtype()), "nanmean(): expected input to have floating point dtype but got ",

@@ -1,5 +1,8 @@
 #include "ember/ops/unary.h"
 
+#include "ember/autograd/derivatives/unary_grad.h"
+#include "ember/autograd/formula_node.h"
+
 #include <utility>
 
 #include "ember/kernels/cpu/unary_kernels.h"
@@ -139,7 +142,20 @@ Tensor run_row(UnaryOpId id, const Tensor& self, Tensor* out, bool inplace) {
   if (row.complex == UnaryComplex::CplxToReal && is_complex(compute)) result = to_real_type(compute);
   EMBER_CHECK(!(inplace && is_complex(self.dtype()) && !is_complex(result)), op, ": in-place ", row.name,
               " is not supported for complex tensors (its result is real)");
-  return ops::unary_apply(op, self, compute, result, out, inplace, row.kernel);
+  // Autograd (formulas in autograd/derivatives/unary.def).
+  const int gid = static_cast<int>(id);
+  const bool grad = autograd::needs_grad(self);
+  EMBER_CHECK(!(grad && !inplace && out != nullptr), op,
+              "_out: functions with out=... arguments don't support automatic differentiation, but one of the "
+              "arguments requires grad");
+  Tensor self_value;
+  if (grad && inplace) {
+    autograd::check_inplace(self, op);
+    if (autograd::unary_grad_uses_self(gid)) self_value = self.detach().clone();
+  }
+  Tensor r = ops::unary_apply(op, self, compute, result, out, inplace, row.kernel);
+  if (grad) autograd::record_unary(gid, self, inplace ? self_value : self, r);
+  return r;
 }
 }  // namespace
 

@@ -6,6 +6,9 @@
 #include "ember/ops/elementwise.h"
 #include "ember/ops/unary.h"
 
+#include "ember/autograd/derivatives/shape_grad.h"
+#include "ember/autograd/formula_node.h"
+
 namespace ember {
 
 using kernels::TensorIterator;
@@ -76,7 +79,9 @@ Tensor view_as_complex(const Tensor& self) {
 Tensor conj_physical(const Tensor& self) {
   EMBER_CHECK(self.defined(), "conj: expected a defined tensor");
   if (!self.is_complex()) return self;
-  return ops::unary_apply("conj", self, self.dtype(), self.dtype(), nullptr, false, kernels::conj_kernel);
+  Tensor out = ops::unary_apply("conj", self, self.dtype(), self.dtype(), nullptr, false, kernels::conj_kernel);
+  if (autograd::needs_grad(self)) autograd::record_conj(self, out);
+  return out;
 }
 Tensor conj(const Tensor& self) { return conj_physical(self); }
 

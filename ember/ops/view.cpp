@@ -1,5 +1,8 @@
 #include "ember/ops/view.h"
 
+#include "ember/autograd/derivatives/shape_grad.h"
+#include "ember/autograd/formula_node.h"
+
 #include <algorithm>
 #include <cstring>
 #include <numeric>
@@ -16,6 +19,16 @@ Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int
 }  // namespace ops
 using ops::make_view;
 
+namespace {
+// Records the view's backward when self requires grad (formulas in
+// autograd/derivatives/shape_grad.cpp) and returns the view.
+Tensor with_grad(autograd::ShapeGradOp op, const char* name, const Tensor& self, Tensor out, DimVector ints = {}) {
+  if (autograd::needs_grad(self)) autograd::record_shape_op(op, name, self, out, std::move(ints));
+  return out;
+}
+using autograd::ShapeGradOp;
+}  // namespace
+
 Tensor view(const Tensor& self, IntArrayRef size) {
   DimVector shape = infer_size(size, self.numel(), "view");
   DimVector st;
@@ -23,15 +36,17 @@ Tensor view(const Tensor& self, IntArrayRef size) {
               " is not compatible with input tensor's size ", shape_str(self.sizes()), " and stride ",
               shape_str(self.strides()),
               " (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
-  return make_view(self, shape, st, self.storage_offset());
+  return with_grad(ShapeGradOp::View, "ViewBackward0", self, make_view(self, shape, st, self.storage_offset()));
 }
 
 Tensor reshape(const Tensor& self, IntArrayRef shape_in) {
   DimVector shape = infer_size(shape_in, self.numel(), "reshape");
   DimVector st;
   if (compute_view_strides(self.sizes(), self.strides(), shape, st))
-    return make_view(self, shape, st, self.storage_offset());
-  return view(clone(self), shape);
+    return with_grad(ShapeGradOp::View, "ViewBackward0", self, make_view(self, shape, st, self.storage_offset()));
+  Tensor copy = clone(self.detach());
+  return with_grad(ShapeGradOp::View, "UnsafeViewBackward0", self,
+                   make_view(copy, shape, contiguous_strides(shape), copy.storage_offset()));
 }
 
 Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) {
@@ -80,7 +95,10 @@ Tensor permute(const Tensor& self, IntArrayRef dims) {
     sz[i] = self.size(d);
     st[i] = self.stride(d);
   }
-  return make_view(self, sz, st, self.storage_offset());
+  DimVector wrapped(nd);
+  for (int64_t i = 0; i < nd; ++i) wrapped[i] = wrap_dim(dims[i], nd, "permute");
+  return with_grad(ShapeGradOp::Permute, "PermuteBackward0", self, make_view(self, sz, st, self.storage_offset()),
+                   wrapped);
 }
 
 Tensor movedim(const Tensor& self, IntArrayRef source, IntArrayRef destination) {
@@ -119,7 +137,8 @@ Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1) {
   DimVector sz(self.sizes()), st(self.strides());
   std::swap(sz[a], sz[b]);
   std::swap(st[a], st[b]);
-  return make_view(self, sz, st, self.storage_offset());
+  return with_grad(ShapeGradOp::Transpose, "TransposeBackward0", self, make_view(self, sz, st, self.storage_offset()),
+                   {a, b});
 }
 
 Tensor t(const Tensor& self) {
@@ -153,7 +172,7 @@ Tensor expand(const Tensor& self, IntArrayRef size) {
     }
     sz[i] = target;
   }
-  return make_view(self, sz, st, self.storage_offset());
+  return with_grad(ShapeGradOp::Expand, "ExpandBackward0", self, make_view(self, sz, st, self.storage_offset()));
 }
 
 Tensor squeeze(const Tensor& self) {
@@ -163,7 +182,7 @@ Tensor squeeze(const Tensor& self) {
       sz.push_back(self.size(d));
       st.push_back(self.stride(d));
     }
-  return make_view(self, sz, st, self.storage_offset());
+  return with_grad(ShapeGradOp::Squeeze, "SqueezeBackward0", self, make_view(self, sz, st, self.storage_offset()));
 }
 
 Tensor squeeze(const Tensor& self, int64_t dim) {
@@ -176,7 +195,7 @@ Tensor squeeze(const Tensor& self, int64_t dim) {
   DimVector sz(self.sizes()), st(self.strides());
   sz.erase(d);
   st.erase(d);
-  return make_view(self, sz, st, self.storage_offset());
+  return with_grad(ShapeGradOp::Squeeze, "SqueezeBackward1", self, make_view(self, sz, st, self.storage_offset()));
 }
 
 Tensor unsqueeze(const Tensor& self, int64_t dim) {
@@ -185,7 +204,8 @@ Tensor unsqueeze(const Tensor& self, int64_t dim) {
   int64_t new_stride = d >= self.dim() ? 1 : self.size(d) * self.stride(d);
   sz.insert(d, 1);
   st.insert(d, new_stride);
-  return make_view(self, sz, st, self.storage_offset());
+  return with_grad(ShapeGradOp::Unsqueeze, "UnsqueezeBackward0", self, make_view(self, sz, st, self.storage_offset()),
+                   {d});
 }
 
 Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
@@ -212,7 +232,7 @@ Tensor select(const Tensor& self, int64_t dim, int64_t index) {
   int64_t offset = self.storage_offset() + index * st[d];
   sz.erase(d);
   st.erase(d);
-  return make_view(self, sz, st, offset);
+  return with_grad(ShapeGradOp::Select, "SelectBackward0", self, make_view(self, sz, st, offset), {d, index});
 }
 
 Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start_opt, std::optional<int64_t> end_opt,
@@ -231,7 +251,7 @@ Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start_opt, 
   int64_t offset = self.storage_offset() + start * st[d];
   sz[d] = (end - start + step - 1) / step;
   st[d] *= step;
-  return make_view(self, sz, st, offset);
+  return with_grad(ShapeGradOp::Slice, "SliceBackward0", self, make_view(self, sz, st, offset), {d, start, end, step});
 }
 
 Tensor unfold(const Tensor& self, int64_t dim, int64_t size, int64_t step) {

@@ -1,0 +1,93 @@
+// Expands derivatives/binary.def into backward functions and a name lookup.
+#include "ember/autograd/derivatives/binary_grad.h"
+
+#include <cctype>
+#include <cstring>
+#include <string>
+
+#include "ember/autograd/formula_node.h"
+#include "ember/ember.h"
+
+namespace ember::autograd {
+
+namespace {
+
+// Saved: 0 self, 1 other, 2 result (each only when the row's formulas name
+// it); scalars[0] = alpha.
+#define EMBER_BINARY_GRAD(name, self_expr, other_expr)                                              \
+  constexpr const char* text_##name = #self_expr " " #other_expr;                                   \
+  variable_list name##_backward(const FormulaNode& n, const variable_list& g) {                     \
+    const Tensor& grad = g[0];                                                                      \
+    [[maybe_unused]] const Tensor self = formula_mentions(text_##name, "self") ? n.saved(0) : Tensor(); \
+    [[maybe_unused]] const Tensor other = formula_mentions(text_##name, "other") ? n.saved(1) : Tensor(); \
+    [[maybe_unused]] const Tensor result = formula_mentions(text_##name, "result") ? n.saved(2) : Tensor(); \
+    [[maybe_unused]] const Scalar alpha = n.scalars.empty() ? Scalar(1) : n.scalars[0];      \
+    return {n.needs_input_grad(0) ? Tensor(self_expr) : Tensor(),                            \
+            n.needs_input_grad(1) ? Tensor(other_expr) : Tensor()};                          \
+  }
+#include "ember/autograd/derivatives/binary.def"
+#undef EMBER_BINARY_GRAD
+
+struct Row {
+  const char* name;
+  FormulaNode::Formula formula;
+  std::string node0, node1;  // "MulBackward0" (tensor other), "MulBackward1" (Scalar other)
+  bool uses_self, uses_other, uses_result;
+};
+
+std::string camel(const char* op) {
+  std::string s;
+  bool up = true;
+  for (const char* p = op; *p; ++p) {
+    if (*p == '_') {
+      up = true;
+      continue;
+    }
+    s += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(*p))) : *p;
+    up = std::isdigit(static_cast<unsigned char>(*p)) != 0;
+  }
+  return s;
+}
+
+const std::vector<Row>& rows() {
+  static const std::vector<Row> kRows = [] {
+    std::vector<Row> r;
+#define EMBER_BINARY_GRAD(name, ...)                                                                 \
+  r.push_back({#name, &name##_backward, camel(#name) + "Backward0", camel(#name) + "Backward1",    \
+               formula_mentions(text_##name, "self"), formula_mentions(text_##name, "other"),      \
+               formula_mentions(text_##name, "result")});
+#include "ember/autograd/derivatives/binary.def"
+#undef EMBER_BINARY_GRAD
+    return r;
+  }();
+  return kRows;
+}
+
+const Row* find(const char* name) {
+  for (const Row& r : rows())
+    if (std::strcmp(r.name, name) == 0) return &r;
+  return nullptr;
+}
+
+}  // namespace
+
+bool binary_is_differentiable(const char* name) { return find(name) != nullptr; }
+
+void record_binary(const char* name, const Tensor& a_in, const Tensor& b_in, const Tensor& a, const Tensor& b,
+                   const Tensor& result, const Scalar& alpha, bool scalar_other) {
+  const Row* row = find(name);
+  if (row == nullptr) return;
+  // PyTorch numbers pow's overloads differently: (Tensor, Scalar) is PowBackward0,
+  // (Tensor, Tensor) PowBackward1, (Scalar, Tensor) PowBackward2.
+  const char* node_name = scalar_other ? row->node1.c_str() : row->node0.c_str();
+  if (std::strcmp(name, "pow") == 0) node_name = scalar_other ? "PowBackward0" : a_in.defined() ? "PowBackward1" : "PowBackward2";
+  auto node = record(node_name, row->formula, {a_in, b_in}, {result});
+  // When no cast happened `a`/`b` are the user's tensors themselves (with their
+  // history, so double backward reaches them); in-place ops pass a copy of self.
+  node->save(row->uses_self ? a : Tensor());
+  node->save(row->uses_other ? b : Tensor());
+  node->save(row->uses_result ? result : Tensor(), /*is_output=*/true);
+  node->scalars.push_back(alpha);
+}
+
+}  // namespace ember::autograd

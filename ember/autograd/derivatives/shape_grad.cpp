@@ -1,0 +1,132 @@
+#include "ember/autograd/derivatives/shape_grad.h"
+
+#include "ember/autograd/formula_node.h"
+#include "ember/ember.h"
+
+namespace ember::autograd {
+
+namespace {
+
+// node->shapes[0] is self's sizes; node->ints the op's integer arguments.
+const DimVector& self_sizes(const FormulaNode& n) { return n.shapes[0]; }
+
+// Re-inserts reduced dims (size 1) so grad broadcasts against self.
+Tensor unreduce(const Tensor& grad, const FormulaNode& n) {
+  const DimVector& sizes = self_sizes(n);
+  Tensor g = grad;
+  const uint64_t mask = static_cast<uint64_t>(n.ints[0]);
+  const bool keepdim = n.ints[1] != 0;
+  if (!keepdim)
+    for (int64_t d = 0; d < static_cast<int64_t>(sizes.size()); ++d)
+      if (mask & (uint64_t(1) << d)) g = g.unsqueeze(d);
+  return g.expand(sizes);
+}
+
+variable_list view_backward(const FormulaNode& n, const variable_list& g) { return {g[0].reshape(self_sizes(n))}; }
+variable_list expand_backward(const FormulaNode& n, const variable_list& g) {
+  const DimVector& sizes = self_sizes(n);
+  const int64_t lead = g[0].dim() - static_cast<int64_t>(sizes.size());
+  DimVector dims;
+  for (int64_t d = 0; d < g[0].dim(); ++d)
+    if (d < lead || (sizes[d - lead] == 1 && g[0].size(d) != 1)) dims.push_back(d);
+  Tensor r = dims.empty() ? g[0] : g[0].sum(dims, /*keepdim=*/true);
+  return {r.reshape(sizes)};
+}
+variable_list unsqueeze_backward(const FormulaNode& n, const variable_list& g) { return {g[0].squeeze(n.ints[0])}; }
+variable_list transpose_backward(const FormulaNode& n, const variable_list& g) {
+  return {g[0].transpose(n.ints[0], n.ints[1])};
+}
+variable_list permute_backward(const FormulaNode& n, const variable_list& g) {
+  DimVector inverse(n.ints.size());
+  for (size_t i = 0; i < n.ints.size(); ++i) inverse[n.ints[i]] = static_cast<int64_t>(i);
+  return {g[0].permute(inverse)};
+}
+variable_list select_backward_fn(const FormulaNode& n, const variable_list& g) {
+  return {select_backward(g[0], self_sizes(n), n.ints[0], n.ints[1])};
+}
+variable_list slice_backward_fn(const FormulaNode& n, const variable_list& g) {
+  return {slice_backward(g[0], self_sizes(n), n.ints[0], n.ints[1], n.ints[2], n.ints[3])};
+}
+variable_list sum_backward(const FormulaNode& n, const variable_list& g) { return {unreduce(g[0], n)}; }
+variable_list mean_backward(const FormulaNode& n, const variable_list& g) {
+  return {unreduce(g[0], n) / n.scalars[0]};
+}
+
+// Backward of select_backward / slice_backward themselves: pick the part again.
+variable_list select_backward_backward(const FormulaNode& n, const variable_list& g) {
+  return {g[0].select(n.ints[0], n.ints[1])};
+}
+variable_list slice_backward_backward(const FormulaNode& n, const variable_list& g) {
+  return {g[0].slice(n.ints[0], n.ints[1], n.ints[2], n.ints[3])};
+}
+
+// Saved: 0 cond.
+variable_list where_backward(const FormulaNode& n, const variable_list& g) {
+  const Tensor cond = n.saved(0);
+  const Tensor zero = zeros({}, g[0].options());
+  return {Tensor(), n.needs_input_grad(1) ? where(cond, g[0], zero) : Tensor(),
+          n.needs_input_grad(2) ? where(cond, zero, g[0]) : Tensor()};
+}
+variable_list conj_backward(const FormulaNode&, const variable_list& g) { return {g[0].conj()}; }
+
+}  // namespace
+
+void record_where(const Tensor& cond, const Tensor& self, const Tensor& other, const Tensor& out) {
+  auto node = record("WhereBackward0", &where_backward, {cond, self, other}, {out});
+  node->save(cond);
+}
+
+void record_conj(const Tensor& self, const Tensor& out) { record("ConjBackward0", &conj_backward, {self}, {out}); }
+
+void record_shape_op(ShapeGradOp op, const char* node_name, const Tensor& self, const Tensor& out, DimVector ints,
+                     uint64_t mask, bool keepdim) {
+  FormulaNode::Formula f = nullptr;
+  switch (op) {
+    case ShapeGradOp::View:
+    case ShapeGradOp::Squeeze: f = &view_backward; break;
+    case ShapeGradOp::Expand: f = &expand_backward; break;
+    case ShapeGradOp::Unsqueeze: f = &unsqueeze_backward; break;
+    case ShapeGradOp::Transpose: f = &transpose_backward; break;
+    case ShapeGradOp::Permute: f = &permute_backward; break;
+    case ShapeGradOp::Select: f = &select_backward_fn; break;
+    case ShapeGradOp::Slice: f = &slice_backward_fn; break;
+    case ShapeGradOp::Sum: f = &sum_backward; break;
+    case ShapeGradOp::Mean: f = &mean_backward; break;
+  }
+  auto node = record(node_name, f, {self}, {out});
+  node->shapes.push_back(DimVector(self.sizes()));
+  if (op == ShapeGradOp::Sum || op == ShapeGradOp::Mean) {
+    node->ints = {static_cast<int64_t>(mask), keepdim ? 1 : 0};
+    if (op == ShapeGradOp::Mean) node->scalars.push_back(Scalar(self.numel() / std::max<int64_t>(out.numel(), 1)));
+  } else {
+    node->ints = std::move(ints);
+  }
+}
+
+Tensor select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64_t index) {
+  Tensor r = zeros(sizes, grad.options());
+  {
+    NoGradGuard ng;
+    r.select(dim, index).copy_(grad);
+  }
+  if (needs_grad(grad)) {
+    auto node = record("SelectBackwardBackward0", &select_backward_backward, {grad}, {r});
+    node->ints = {dim, index};
+  }
+  return r;
+}
+
+Tensor slice_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64_t start, int64_t end, int64_t step) {
+  Tensor r = zeros(sizes, grad.options());
+  {
+    NoGradGuard ng;
+    r.slice(dim, start, end, step).copy_(grad);
+  }
+  if (needs_grad(grad)) {
+    auto node = record("SliceBackwardBackward0", &slice_backward_backward, {grad}, {r});
+    node->ints = {dim, start, end, step};
+  }
+  return r;
+}
+
+}  // namespace ember::autograd

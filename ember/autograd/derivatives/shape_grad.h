@@ -1,0 +1,37 @@
+#pragma once
+// Backward recording for the irregular ops (views, reductions, where, conj):
+// one formula function each, side by side in shape_grad.cpp.
+#include "ember/core/tensor.h"
+
+namespace ember::autograd {
+
+// The view/reduction ops with a derivative; record_shape_op dispatches on it.
+enum class ShapeGradOp {
+  View,       // view, reshape, flatten, unflatten, view_as: grad.reshape(self sizes)
+  Expand,     // grad summed back to self's sizes
+  Squeeze,    // grad.reshape(self sizes)
+  Unsqueeze,  // grad.squeeze(dim)
+  Transpose,  // grad.transpose(d0, d1)
+  Permute,    // grad.permute(inverse)
+  Select,     // select_backward(grad, sizes, dim, index)
+  Slice,      // slice_backward(grad, sizes, dim, start, end, step)
+  Sum,        // grad expanded over the reduced dims
+  Mean,       // as Sum, divided by the count
+};
+
+// Records out = op(self). `ints` carries the op's integer arguments (dims,
+// index, ...), `mask` the reduced dims of Sum/Mean.
+void record_shape_op(ShapeGradOp op, const char* node_name, const Tensor& self, const Tensor& out,
+                     DimVector ints = {}, uint64_t mask = 0, bool keepdim = false);
+
+// out = where(cond, self, other); either value operand may be undefined (a Scalar).
+void record_where(const Tensor& cond, const Tensor& self, const Tensor& other, const Tensor& out);
+// out = conj(self) for complex self.
+void record_conj(const Tensor& self, const Tensor& out);
+
+// Gradient of select/slice w.r.t. their input: zeros of `sizes` with `grad`
+// written into the selected part. Differentiable (its own backward selects).
+Tensor select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64_t index);
+Tensor slice_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64_t start, int64_t end, int64_t step);
+
+}  // namespace ember::autograd

@@ -1,0 +1,106 @@
+// Expands derivatives/unary.def into one backward function per op plus the
+// row table record_unary dispatches on.
+#include "ember/autograd/derivatives/unary_grad.h"
+
+#include <cctype>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "ember/autograd/formula_node.h"
+#include "ember/ember.h"
+#include "ember/kernels/cpu/unary_kernels.h"
+
+namespace ember::autograd {
+
+namespace {
+
+// sgn(z) = z / |z|: zero derivative for real inputs; for complex z (z != 0)
+// the conjugate-Wirtinger vjp is (grad - Re(grad * conj(sgn)) * sgn) / |z|.
+Tensor sgn_backward(const Tensor& grad, const Tensor& self, const Tensor& result) {
+  if (!self.is_complex()) return zeros_like(grad);
+  Tensor abs = self.abs();
+  Tensor safe = where(abs == 0, ones_like(abs), abs);
+  Tensor r = (grad - (grad * result.conj()).real() * result) / safe;
+  return where(abs == 0, zeros_like(r), r);
+}
+
+// Saved slot 0 is self, slot 1 is result; a formula only unpacks what it names.
+#define EMBER_UNARY_GRAD(name, expr)                                                   \
+  constexpr bool uses_self_##name = formula_mentions(#expr, "self");                           \
+  constexpr bool uses_result_##name = formula_mentions(#expr, "result");                       \
+  variable_list name##_backward(const FormulaNode& n, const variable_list& g) {        \
+    const Tensor& grad = g[0];                                                         \
+    [[maybe_unused]] const Tensor self = uses_self_##name ? n.saved(0) : Tensor();     \
+    [[maybe_unused]] const Tensor result = uses_result_##name ? n.saved(1) : Tensor(); \
+    return {expr};                                                                     \
+  }
+#define EMBER_UNARY_NONDIFF(name)
+#define EMBER_UNARY_NOT_IMPLEMENTED(name, reason)
+#include "ember/autograd/derivatives/unary.def"
+#undef EMBER_UNARY_GRAD
+#undef EMBER_UNARY_NONDIFF
+#undef EMBER_UNARY_NOT_IMPLEMENTED
+
+struct UnaryGradRow {
+  std::string node_name;        // PyTorch's grad_fn name, e.g. "ExpBackward0"
+  FormulaNode::Formula formula;  // null: not differentiable / not implemented
+  const char* not_implemented;   // the reason, for rows without a formula that need one
+  bool uses_self, uses_result;
+};
+
+// PyTorch's node names: CamelCase of the op name, capitalising after '_' and
+// after digits (log1p -> Log1PBackward0).
+std::string node_name(const char* op) {
+  std::string s;
+  bool up = true;
+  for (const char* p = op; *p; ++p) {
+    if (*p == '_') {
+      up = true;
+      continue;
+    }
+    s += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(*p))) : *p;
+    up = std::isdigit(static_cast<unsigned char>(*p)) != 0;
+  }
+  return s + "Backward0";
+}
+
+// Rows are placed by the op's id in ops/unary.def, so the two tables cannot
+// drift apart; an op without a derivative row is reported by record_unary.
+const std::vector<UnaryGradRow>& rows() {
+  static const std::vector<UnaryGradRow> kRows = [] {
+    std::vector<UnaryGradRow> r(kernels::kNumUnaryOps, UnaryGradRow{"", nullptr, "no row in derivatives/unary.def", false, false});
+    auto at = [&](kernels::UnaryOpId id) -> UnaryGradRow& { return r[static_cast<int>(id)]; };
+#define EMBER_UNARY_GRAD(name, expr) \
+  at(kernels::UnaryOpId::name) = {node_name(#name), &name##_backward, nullptr, uses_self_##name, uses_result_##name};
+#define EMBER_UNARY_NONDIFF(name) at(kernels::UnaryOpId::name) = {#name, nullptr, nullptr, false, false};
+#define EMBER_UNARY_NOT_IMPLEMENTED(name, reason) \
+  at(kernels::UnaryOpId::name) = {node_name(#name), nullptr, reason, false, false};
+#include "ember/autograd/derivatives/unary.def"
+#undef EMBER_UNARY_GRAD
+#undef EMBER_UNARY_NONDIFF
+#undef EMBER_UNARY_NOT_IMPLEMENTED
+    return r;
+  }();
+  return kRows;
+}
+
+}  // namespace
+
+bool unary_grad_uses_self(int id) { return rows().at(id).uses_self; }
+
+void record_unary(int id, const Tensor& self, const Tensor& self_value, const Tensor& result) {
+  const UnaryGradRow& row = rows().at(id);
+  if (row.formula == nullptr) {
+    if (row.not_implemented == nullptr) return;  // integer / bool results carry no gradient
+    // Forward works; backward through this node raises naming it and the reason.
+    auto node = record(row.node_name.c_str(), &FormulaNode::not_implemented, {self}, {result});
+    node->not_implemented_reason = row.not_implemented;
+    return;
+  }
+  auto node = record(row.node_name.c_str(), row.formula, {self}, {result});
+  node->save(row.uses_self ? self_value : Tensor());
+  node->save(row.uses_result ? result : Tensor(), /*is_output=*/true);
+}
+
+}  // namespace ember::autograd

@@ -1,0 +1,16 @@
+#pragma once
+// Backward recording for the unary family (formulas in derivatives/unary.def).
+#include "ember/core/tensor.h"
+
+namespace ember::autograd {
+
+// Records the backward of row `id` of ops/unary.def for result = op(self).
+// `self_value` is what the formula reads as `self`: the input itself, or for
+// in-place ops a copy taken before the op overwrote it (undefined when the
+// formula does not read self). For in-place ops `self` and `result` are the
+// same tensor, which becomes the node's output.
+void record_unary(int id, const Tensor& self, const Tensor& self_value, const Tensor& result);
+// Whether the formula of row `id` reads `self`.
+bool unary_grad_uses_self(int id);
+
+}  // namespace ember::autograd
