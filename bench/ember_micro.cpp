@@ -4,8 +4,6 @@
 // The last argument of every benchmark is the intra-op thread count. Rates
 // use wall time (UseRealTime), as SPEC.md does; the CPU column shows how
 // much of it the process actually ran on a shared machine.
-// Benchmarks of ops missing from this build are compiled out
-// (EMBER_BENCH_HAS_*, see CMakeLists.txt).
 #include <benchmark/benchmark.h>
 
 #include <cstring>
@@ -39,7 +37,6 @@ void BM_memcpy(benchmark::State& st) {
 }
 BENCHMARK(BM_memcpy)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-#if EMBER_BENCH_HAS_BINARY
 void BM_add_out(benchmark::State& st) {
   torch::set_num_threads(static_cast<int>(st.range(0)));
   auto& d = w2();
@@ -55,9 +52,7 @@ void BM_add_alloc(benchmark::State& st) {
   st.SetBytesProcessed(static_cast<int64_t>(st.iterations() * 3 * kBytes));
 }
 BENCHMARK(BM_add_alloc)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
-#endif
 
-#if EMBER_BENCH_HAS_UNARY
 void BM_exp_out(benchmark::State& st) {
   torch::set_num_threads(static_cast<int>(st.range(0)));
   auto& d = w2();
@@ -73,9 +68,7 @@ void BM_exp_alloc(benchmark::State& st) {
   st.SetBytesProcessed(static_cast<int64_t>(st.iterations() * 2 * kBytes));
 }
 BENCHMARK(BM_exp_alloc)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
-#endif
 
-#if EMBER_BENCH_HAS_REDUCE
 void BM_sum(benchmark::State& st) {
   torch::set_num_threads(static_cast<int>(st.range(0)));
   auto& d = w2();
@@ -83,17 +76,13 @@ void BM_sum(benchmark::State& st) {
   st.SetBytesProcessed(static_cast<int64_t>(st.iterations() * kBytes));
 }
 BENCHMARK(BM_sum)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
-#endif
 
-#if EMBER_BENCH_HAS_BINARY && EMBER_BENCH_HAS_UNARY
 // W1 without autograd: 3000 ops on [1]-element tensors, reported per op.
 void BM_nograd_chain(benchmark::State& st) {
   torch::set_num_threads(static_cast<int>(st.range(0)));
   auto x = torch::full({1}, 0.5), w = torch::full({1}, 0.9), b = torch::full({1}, 0.1);
   for (auto _ : st) {
-#if EMBER_BENCH_HAS_NOGRAD
     torch::NoGradGuard guard;
-#endif
     torch::Tensor v = x;
     for (int i = 0; i < 3000; ++i) {
       if (i % 3 == 0) v = v * w;
@@ -106,7 +95,6 @@ void BM_nograd_chain(benchmark::State& st) {
                                                 benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_nograd_chain)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseRealTime();
-#endif
 
 // W4: C = A @ B, n x n float32, GFLOP/s in the "FLOPS" counter.
 void BM_mm(benchmark::State& st) {

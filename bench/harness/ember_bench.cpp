@@ -1,7 +1,5 @@
 // Ember side of the side-by-side benchmarks (SPEC.md W1 nograd_fwd, W2, W3,
 // W4). Usage: ember_bench [--samples N] [--threads 1,2] [W1 W2 W3 W4 | case...]
-// Workloads whose ops are not in this build are skipped (see CMakeLists.txt:
-// EMBER_BENCH_HAS_*), printing a "skipped" line so the summary shows it.
 #include <cblas.h>
 #include <dnnl.h>
 
@@ -23,17 +21,12 @@ void skipped(const bench::Options& o, const char* name, const char* why) {
 }
 
 void w1(const bench::Options& o) {
-#if EMBER_BENCH_HAS_BINARY && EMBER_BENCH_HAS_UNARY
   auto x = torch::full({1}, 0.5), w = torch::full({1}, 0.9), b = torch::full({1}, 0.1);
-#if EMBER_BENCH_HAS_NOGRAD
   x.requires_grad_(true);
   w.requires_grad_(true);
   b.requires_grad_(true);
-#endif
   bench::Case c{"W1.nograd_fwd", "ns/op", bench::ns_per_op(3000), [&] {
-#if EMBER_BENCH_HAS_NOGRAD
                   torch::NoGradGuard guard;
-#endif
                   torch::Tensor v = x;
                   for (int i = 0; i < 3000; ++i) {
                     if (i % 3 == 0) v = v * w;
@@ -43,9 +36,6 @@ void w1(const bench::Options& o) {
                 }};
   c.target_sec = 0.2;
   bench::run_case(o, c, set_threads);
-#else
-  skipped(o, "W1.nograd_fwd", "mul/add/tanh not in this build");
-#endif
 }
 
 void w2_w3(const bench::Options& o) {
@@ -60,30 +50,16 @@ void w2_w3(const bench::Options& o) {
     cur_threads = t;
     set_threads(t);
   });
-#if EMBER_BENCH_HAS_BINARY
   bench::run_case(o, {"W2.add_out", "GB/s", bench::gbps(3 * bench::kW2Bytes), [&] { torch::add_out(c, a, b); }},
                   set_threads);
   bench::run_case(o, {"W2.add_alloc", "GB/s", bench::gbps(3 * bench::kW2Bytes), [&] { c = a + b; }}, set_threads);
-#else
-  skipped(o, "W2.add_out", "add not in this build");
-  skipped(o, "W2.add_alloc", "add not in this build");
-#endif
-#if EMBER_BENCH_HAS_UNARY
   bench::run_case(o, {"W2.exp_out", "GB/s", bench::gbps(2 * bench::kW2Bytes), [&] { torch::exp_out(c, a); }},
                   set_threads);
   bench::run_case(o, {"W2.exp_alloc", "GB/s", bench::gbps(2 * bench::kW2Bytes), [&] { c = torch::exp(a); }},
                   set_threads);
-#else
-  skipped(o, "W2.exp_out", "exp not in this build");
-  skipped(o, "W2.exp_alloc", "exp not in this build");
-#endif
-#if EMBER_BENCH_HAS_REDUCE
   volatile float sink = 0;
   bench::run_case(o, {"W3.sum", "GB/s", bench::gbps(bench::kW2Bytes), [&] { sink = torch::sum(a).item<float>(); }},
                   set_threads);
-#else
-  skipped(o, "W3.sum", "sum not in this build");
-#endif
 }
 
 void w4(const bench::Options& o) {
