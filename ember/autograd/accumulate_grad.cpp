@@ -25,7 +25,8 @@ variable_list AccumulateGrad::apply(variable_list&& grads) {
     } else {
       // Steal the buffer when nothing else can see it; otherwise copy, so later
       // in-place accumulation never writes into another tensor's memory.
-      m.grad = (g.use_count() == 1 && g.is_contiguous()) ? g : g.clone();
+      const bool sole_owner = g.use_count() == 1 && g.impl()->storage().use_count() == 1;
+      m.grad = (sole_owner && g.is_contiguous()) ? g : g.clone();
     }
   } else if (GradMode::is_enabled()) {
     m.grad = m.grad.add(g);  // out of place, so the grad's own graph stays valid (double backward)

@@ -63,7 +63,10 @@ void backward(const variable_list& tensors, const variable_list& grad_tensors, s
     if (inputs[i].is_leaf()) {
       grad_accumulator(inputs[i])->apply({got[i]});
     } else {
-      Tensor& g = inputs[i].mutable_grad();
+      // A non-leaf's .grad() is its retained gradient.
+      auto& m = materialize_meta(inputs[i]);
+      if (!m.retained_grad) m.retained_grad = std::make_shared<Tensor>();
+      Tensor& g = *m.retained_grad;
       g = g.defined() ? g.add(got[i]) : got[i];
     }
   }

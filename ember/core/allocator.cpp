@@ -32,6 +32,12 @@ size_t class_index(size_t cls) {
   return 64 + (top - 12) * 4 + ((cls - 1) >> (top - 2) & 3);
 }
 constexpr size_t kNumClasses = 64 + 52 * 4;
+// Inverse of class_index for the small classes (<= 64 KiB).
+size_t class_size(size_t idx) {
+  if (idx < 64) return (idx + 1) * 64;
+  const size_t top = 12 + (idx - 64) / 4, sub = (idx - 64) % 4;
+  return (size_t(1) << top) + (sub + 1) * (size_t(1) << (top - 2));
+}
 }  // namespace
 
 // Note [Thread caches]
@@ -47,6 +53,7 @@ struct CachingAllocator::Impl {
   mutable std::mutex mu;
   std::vector<std::vector<void*>> free_lists = std::vector<std::vector<void*>>(kNumClasses);
   std::atomic<size_t> allocated{0}, peak{0}, cached{0}, reserved{0}, system_allocs{0};
+  size_t shared_cached = 0;  // bytes in free_lists (guarded by mu); thread caches hold the rest of `cached`
   std::atomic<bool> caching{true};
 
   void note_allocated(size_t cls) {
@@ -60,7 +67,9 @@ struct CachingAllocator::Impl {
       for (void* q : l) std::free(q);
       l.clear();
     }
-    reserved.fetch_sub(cached.exchange(0));
+    cached.fetch_sub(shared_cached);
+    reserved.fetch_sub(shared_cached);
+    shared_cached = 0;
   }
 };
 
@@ -86,6 +95,8 @@ CachingAllocator& CachingAllocator::get() {
 }
 
 DataPtr CachingAllocator::allocate(size_t nbytes) {
+  EMBER_CHECK(nbytes <= static_cast<size_t>(PTRDIFF_MAX) / 2, "allocate: cannot allocate ", nbytes,
+              " bytes (larger than the address space allows)");
   const size_t cls = size_class(nbytes);
   const size_t idx = class_index(cls);
   void* p = nullptr;
@@ -99,6 +110,7 @@ DataPtr CachingAllocator::allocate(size_t nbytes) {
     if (!list.empty()) {
       p = list.back();
       list.pop_back();
+      impl_->shared_cached -= cls;
       impl_->cached.fetch_sub(cls, std::memory_order_relaxed);
     } else {
       p = std::aligned_alloc(kAlignment, cls);
@@ -147,6 +159,7 @@ void CachingAllocator::free_block(void* p, size_t cls) {
   }
   std::lock_guard<std::mutex> g(impl_->mu);
   impl_->free_lists[idx].push_back(p);
+  impl_->shared_cached += cls;
 }
 
 ThreadCache::~ThreadCache() {
@@ -159,6 +172,7 @@ void CachingAllocator::flush_thread_cache() {
   std::lock_guard<std::mutex> g(impl_->mu);
   for (size_t i = 0; i < kSmallClassLimit; ++i) {
     auto& l = t_cache.lists[i];
+    impl_->shared_cached += l.size() * class_size(i);
     impl_->free_lists[i].insert(impl_->free_lists[i].end(), l.begin(), l.end());
     l.clear();
   }

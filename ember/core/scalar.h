@@ -87,7 +87,7 @@ T Scalar::to() const {
     return T(to<float>());
   } else {
     switch (tag_) {
-      case Tag::Complex: return static_cast<T>(re_);
+      case Tag::Complex: return Scalar(re_).to<T>();
       case Tag::Double:
         if constexpr (std::is_integral_v<T>) {
           // Out-of-range float->int conversion is UB in C++; clamp NaN to 0 like a saturating cast.

@@ -114,6 +114,21 @@ bool compute_view_strides(IntArrayRef sizes, IntArrayRef strides, IntArrayRef ne
   return view_d == -1;
 }
 
+int64_t checked_extent(IntArrayRef sizes, IntArrayRef strides, const char* op) {
+  EMBER_CHECK(sizes.size() == strides.size(), op, ": size ", shape_str(sizes), " and stride ", shape_str(strides),
+              " must have the same length");
+  if (checked_numel(sizes, op) == 0) return 0;
+  int64_t extent = 1;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    EMBER_CHECK(strides[i] >= 0, op, ": negative strides are not supported, got ", shape_str(strides));
+    int64_t span;
+    EMBER_CHECK(!__builtin_mul_overflow(sizes[i] - 1, strides[i], &span) &&
+                    !__builtin_add_overflow(extent, span, &extent),
+                op, ": sizes ", shape_str(sizes), " with strides ", shape_str(strides), " overflow");
+  }
+  return extent;
+}
+
 uint64_t dim_mask(IntArrayRef dims, int64_t ndim, const char* op) {
   EMBER_CHECK(ndim <= 64, op, ": at most 64 dimensions are supported");
   uint64_t mask = 0;

@@ -23,5 +23,8 @@ bool compute_view_strides(IntArrayRef sizes, IntArrayRef strides, IntArrayRef ne
 // Bitmask of dims named in `dims` (wrapped), raising on repeats.
 uint64_t dim_mask(IntArrayRef dims, int64_t ndim, const char* op);
 std::string shape_str(IntArrayRef sizes);
+// Number of elements a strided layout spans (1 + the largest offset; 0 when
+// empty), raising for negative strides and for overflow.
+int64_t checked_extent(IntArrayRef sizes, IntArrayRef strides, const char* op);
 
 }  // namespace ember

@@ -24,8 +24,9 @@ Tensor empty(IntArrayRef size, const TensorOptions& o) {
   const ScalarType dt = o.dtype();
   const int64_t n = checked_numel(size, "empty");
   size_t nbytes;
-  EMBER_CHECK(!__builtin_mul_overflow(static_cast<size_t>(n), element_size(dt), &nbytes), "empty: size ",
-              shape_str(size), " of dtype ", dt, " overflows the address space");
+  EMBER_CHECK(!__builtin_mul_overflow(static_cast<size_t>(n), element_size(dt), &nbytes) &&
+                  nbytes <= static_cast<size_t>(PTRDIFF_MAX) / 2,
+              "empty: size ", shape_str(size), " of dtype ", dt, " overflows the address space");
   Tensor t(make_intrusive<TensorImpl>(StorageImpl::allocate(nbytes), dt, size, contiguous_strides(size), 0));
   return o.requires_grad() ? finish(t, o) : t;
 }
@@ -34,15 +35,11 @@ Tensor empty_strided(IntArrayRef size, IntArrayRef stride, const TensorOptions& 
   check_cpu(o, "empty_strided");
   EMBER_CHECK(size.size() == stride.size(), "empty_strided: size ", shape_str(size), " and stride ", shape_str(stride),
               " must have the same length");
-  checked_numel(size, "empty_strided");
-  int64_t extent = 1;  // 1 + max offset
-  for (size_t i = 0; i < size.size(); ++i) {
-    EMBER_CHECK(stride[i] >= 0, "empty_strided: negative stride ", stride[i]);
-    if (size[i] == 0) extent = 0;
-  }
-  if (extent != 0)
-    for (size_t i = 0; i < size.size(); ++i) extent += (size[i] - 1) * stride[i];
-  Tensor t(make_intrusive<TensorImpl>(StorageImpl::allocate(extent * element_size(o.dtype())), o.dtype(), size, stride,
+  const int64_t extent = checked_extent(size, stride, "empty_strided");
+  size_t nbytes;
+  EMBER_CHECK(!__builtin_mul_overflow(static_cast<size_t>(extent), element_size(o.dtype()), &nbytes),
+              "empty_strided: size ", shape_str(size), " overflows the address space");
+  Tensor t(make_intrusive<TensorImpl>(StorageImpl::allocate(nbytes), o.dtype(), size, stride,
                                       0));
   return finish(t, o);
 }
@@ -177,10 +174,8 @@ Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, const std::
   check_cpu(o, "from_blob");
   EMBER_CHECK(sizes.size() == strides.size(), "from_blob: sizes ", shape_str(sizes), " and strides ",
               shape_str(strides), " must have the same length");
-  const int64_t n = checked_numel(sizes, "from_blob");
-  EMBER_CHECK(data != nullptr || n == 0, "from_blob: data pointer is null");
-  int64_t extent = n == 0 ? 0 : 1;
-  for (size_t i = 0; i < sizes.size() && n; ++i) extent += (sizes[i] - 1) * strides[i];
+  const int64_t extent = checked_extent(sizes, strides, "from_blob");
+  EMBER_CHECK(data != nullptr || extent == 0, "from_blob: data pointer is null");
   auto storage = make_intrusive<StorageImpl>(DataPtr::with_deleter(data, deleter), extent * element_size(o.dtype()));
   return finish(Tensor(make_intrusive<TensorImpl>(std::move(storage), o.dtype(), sizes, strides, 0)), o);
 }

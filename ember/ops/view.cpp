@@ -249,7 +249,7 @@ Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start_opt, 
   end = std::clamp<int64_t>(end, start, size);
   DimVector sz(self.sizes()), st(self.strides());
   int64_t offset = self.storage_offset() + start * st[d];
-  sz[d] = (end - start + step - 1) / step;
+  sz[d] = end == start ? 0 : (end - start - 1) / step + 1;  // no overflow for huge steps
   st[d] *= step;
   return with_grad(ShapeGradOp::Slice, "SliceBackward0", self, make_view(self, sz, st, offset), {d, start, end, step});
 }
@@ -279,16 +279,11 @@ Tensor as_strided(const Tensor& self, IntArrayRef size, IntArrayRef stride, std:
               " vs ", shape_str(stride), ")");
   int64_t off = storage_offset.value_or(self.storage_offset());
   EMBER_CHECK(off >= 0, "as_strided: Tensor: invalid storage offset ", off);
-  int64_t n = checked_numel(size, "as_strided");
-  int64_t max_index = off;
-  for (size_t i = 0; i < size.size(); ++i) {
-    EMBER_CHECK(stride[i] >= 0, "as_strided: negative strides are not supported, got ", shape_str(stride));
-    if (n > 0) max_index += (size[i] - 1) * stride[i];
-  }
+  const int64_t extent = checked_extent(size, stride, "as_strided");
   const int64_t storage_elems = static_cast<int64_t>(self.impl()->storage()->nbytes() / self.itemsize());
-  EMBER_CHECK(n == 0 || max_index < storage_elems, "as_strided: setStorage: sizes ", shape_str(size), ", strides ",
-              shape_str(stride), ", storage offset ", off, " require a storage of ", max_index + 1,
-              " elements, but the storage has only ", storage_elems);
+  EMBER_CHECK(extent == 0 || (off <= storage_elems && extent <= storage_elems - off), "as_strided: setStorage: sizes ",
+              shape_str(size), ", strides ", shape_str(stride), ", storage offset ", off, " require a storage of ",
+              extent, " elements past the offset, but the storage has only ", storage_elems);
   return make_view(self, size, stride, off);
 }
 
@@ -322,7 +317,7 @@ std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
   int64_t size = self.size(d);
   EMBER_CHECK(split_size >= 0, "split: split_size expects a non-negative integer, got ", split_size);
   EMBER_CHECK(split_size > 0 || size == 0, "split: split_size can only be 0 if dimension size is 0, but got dimension size of ", size);
-  int64_t n = split_size == 0 ? 1 : std::max<int64_t>((size + split_size - 1) / split_size, 1);
+  int64_t n = split_size == 0 || size == 0 ? 1 : (size - 1) / split_size + 1;  // no overflow for huge sizes
   std::vector<Tensor> out;
   for (int64_t i = 0; i < n; ++i) {
     int64_t start = i * split_size;
@@ -359,7 +354,7 @@ std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {
   EMBER_CHECK(chunks > 0, "chunk: expects `chunks` to be greater than 0, got: ", chunks);
   int64_t d = wrap_dim(dim, self.dim(), "chunk");
   int64_t size = self.size(d);
-  int64_t split_size = (size + chunks - 1) / chunks;
+  int64_t split_size = size == 0 ? 0 : (size - 1) / chunks + 1;
   if (split_size == 0 && size == 0) {
     std::vector<int64_t> sizes(chunks, 0);
     return split_with_sizes(self, sizes, d);
@@ -466,7 +461,10 @@ Tensor& Tensor::as_strided_(IntArrayRef s, IntArrayRef st, std::optional<int64_t
 }
 Tensor& Tensor::resize_(IntArrayRef size) {
   int64_t n = checked_numel(size, "resize_");
-  size_t need = static_cast<size_t>(n + storage_offset()) * itemsize();
+  size_t need;
+  EMBER_CHECK(!__builtin_add_overflow(n, storage_offset(), &n) &&
+                  !__builtin_mul_overflow(static_cast<size_t>(n), itemsize(), &need),
+              "resize_: size ", shape_str(size), " overflows the address space");
   if (need > impl()->storage()->nbytes()) {
     // Grow: new storage with the old contents copied over (row-major prefix).
     Storage s = StorageImpl::allocate(need);

@@ -168,3 +168,19 @@ TEST(Tensor, VersionCounterSharedByViews) {
   EXPECT_GT(a._version(), before);
   EXPECT_EQ(a._version(), v._version());
 }
+
+TEST(Tensor, HugeOrInvalidGeometryIsAnErrorNotACrash) {
+  EXPECT_EMBER_ERROR(empty({(int64_t(1) << 60) - 1}, kComplexDouble), "empty");
+  Tensor t = zeros({4});
+  EXPECT_EMBER_ERROR(t.resize_({int64_t(1) << 62}), "resize_");
+  EXPECT_EMBER_ERROR(t.as_strided({2, 2}, {-1, 1}), "as_strided", "negative");
+  EXPECT_EMBER_ERROR(t.as_strided({3, 3}, {int64_t(1) << 62, int64_t(1) << 62}), "as_strided");
+  EXPECT_EMBER_ERROR(t.as_strided({3}, {2}), "as_strided", "storage");
+  EXPECT_EMBER_ERROR(empty_strided({3, 3}, {int64_t(1) << 62, 1}), "empty_strided");
+  float data[4] = {};
+  EXPECT_EMBER_ERROR(from_blob(data, {2, 2}, {-2, 1}), "from_blob", "negative");
+  // Python-style slicing with an enormous step is legal and gives one element.
+  EXPECT_EQ(t.slice(0, 0, 4, INT64_MAX).numel(), 1);
+  EXPECT_EQ(t.split(INT64_MAX).size(), 1u);
+  EXPECT_EQ(t.chunk(INT64_MAX).size(), 4u);
+}
