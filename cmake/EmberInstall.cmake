@@ -18,5 +18,8 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/EmberConfigVersion.cmake 
 install(FILES ${PROJECT_BINARY_DIR}/EmberConfig.cmake ${PROJECT_BINARY_DIR}/EmberConfigVersion.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Ember)
 
+# The .pc file locates the prefix relative to itself, so an install moved or
+# made with `cmake --install --prefix` still works.
+file(RELATIVE_PATH EMBER_PC_PREFIX_REL "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
 configure_file(cmake/ember.pc.in ${PROJECT_BINARY_DIR}/ember.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/ember.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

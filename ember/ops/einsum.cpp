@@ -217,9 +217,13 @@ Tensor einsum(std::string_view equation_in, TensorList tensors) {
     const Tensor& t = tensors[i];
     DimVector sizes(static_cast<size_t>(g), 1), strides(static_cast<size_t>(g), 0);
     std::vector<bool> set(static_cast<size_t>(g), false);
+    std::vector<int64_t> global_of(static_cast<size_t>(t.dim()), 0);
+    bool repeated = false;
     int64_t d = 0;
     auto place = [&](int64_t gd, int l) {
+      global_of[d] = gd;
       if (set[gd]) {
+        repeated = true;
         EMBER_CHECK(sizes[gd] == t.size(d), "einsum(): subscript ", letter_char(l),
                     " is repeated for operand ", i, " but the sizes don't match, ", sizes[gd], " != ", t.size(d));
         strides[gd] += t.stride(d);
@@ -254,7 +258,16 @@ Tensor einsum(std::string_view equation_in, TensorList tensors) {
       EMBER_ERROR("einsum(): operands do not broadcast: an ellipsis dim of operand ", i, " has size ", sizes[gd],
                   ", previously seen size ", seen_size[gd]);
     }
-    ops.push_back(t.as_strided(sizes, strides, t.storage_offset()));
+    if (repeated) {
+      // A repeated label is a diagonal: only a strided view expresses it.
+      ops.push_back(t.as_strided(sizes, strides, t.storage_offset()));
+    } else {
+      // Otherwise the same view through permute + reshape, which autograd differentiates.
+      std::vector<int64_t> perm(static_cast<size_t>(t.dim()));
+      for (int64_t k = 0; k < t.dim(); ++k) perm[k] = k;
+      std::stable_sort(perm.begin(), perm.end(), [&](int64_t x, int64_t y) { return global_of[x] < global_of[y]; });
+      ops.push_back(t.permute(perm).reshape(sizes));
+    }
   }
 
   // ---- contract left to right

@@ -2,6 +2,9 @@
 // messages, shapes them into a (batched) GEMM and calls gemm_batched once.
 #include "ember/ops/matmul.h"
 
+#include "ember/autograd/derivatives/shape_grad.h"
+#include "ember/autograd/formula_node.h"
+
 #include <complex>
 
 #include "ember/core/dispatch.h"
@@ -10,6 +13,7 @@
 #include "ember/ops/copy.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/type_promotion.h"
+#include "ember/ops/unary.h"
 #include "ember/ops/view.h"
 
 namespace ember {
@@ -28,6 +32,18 @@ void check_supported(const char* op, const Tensor& t) {
 
 std::string mat_str(const Tensor& t) { return str(t.size(0), "x", t.size(1)); }
 
+// PyTorch's grad_fn name for the op ("addmm" -> "AddmmBackward0").
+const char* grad_fn_name(const char* op) {
+  static const std::pair<const char*, const char*> kNames[] = {
+      {"mm", "MmBackward0"},         {"bmm", "BmmBackward0"},         {"mv", "MvBackward0"},
+      {"dot", "DotBackward0"},       {"vdot", "VdotBackward0"},       {"outer", "OuterBackward0"},
+      {"addmm", "AddmmBackward0"},   {"baddbmm", "BaddbmmBackward0"}, {"addbmm", "AddbmmBackward0"},
+      {"addmv", "AddmvBackward0"},   {"addr", "AddrBackward0"},       {"matmul", "MatmulBackward0"}};
+  for (const auto& [k, v] : kNames)
+    if (std::string_view(k) == op) return v;
+  return "MmBackward0";
+}
+
 // out[..., m, n] = alpha * a @ b (+ beta * init broadcast to out's shape).
 // a [..., m, k] and b [..., k, n] already broadcast to the same batch dims.
 Tensor gemm_into_new(const char* op, const Tensor& a, const Tensor& b, const Tensor* init, const Scalar& beta,
@@ -45,6 +61,8 @@ Tensor gemm_into_new(const char* op, const Tensor& a, const Tensor& b, const Ten
   const bool use_init = init != nullptr && !is_zero(beta);
   if (use_init) c.copy_(init->expand(shape));
   kernels::gemm_batched(a, b, c, alpha, use_init ? beta : Scalar(0));
+  const Tensor init_t = init != nullptr ? *init : Tensor();
+  if (autograd::needs_grad(a, b, init_t)) autograd::record_gemm(grad_fn_name(op), a, b, init_t, c, alpha, beta);
   return c;
 }
 
@@ -89,18 +107,6 @@ void check_dot_operands(const char* op, const Tensor& a, const Tensor& b) {
   check_supported(op, a);
 }
 
-// A contiguous copy of a complex tensor with its imaginary parts negated.
-Tensor conj_copy(const Tensor& t) {
-  if (!t.is_complex()) return t;
-  Tensor flat = t.clone().contiguous();
-  auto negate = [&](auto* p) {
-    for (int64_t i = 0; i < flat.numel(); ++i) p[i] = std::conj(p[i]);
-  };
-  if (t.dtype() == kComplexFloat) negate(static_cast<complex64*>(flat.data_ptr()));
-  else negate(static_cast<complex128*>(flat.data_ptr()));
-  return flat;
-}
-
 // outer product in dtype `dt` (the promoted one); bool computes in uint8.
 Tensor outer_impl(const char* op, const Tensor& v1, const Tensor& v2, ScalarType dt, const Tensor* init,
                   const Scalar& beta, const Scalar& alpha) {
@@ -136,7 +142,7 @@ Tensor dot(const Tensor& self, const Tensor& other) {
 
 Tensor vdot(const Tensor& self, const Tensor& other) {
   check_dot_operands("vdot", self, other);
-  return gemm_into_new("vdot", conj_copy(self).unsqueeze(0), other.unsqueeze(1), nullptr, 0, 1).view(IntArrayRef());
+  return gemm_into_new("vdot", ember::conj(self).unsqueeze(0), other.unsqueeze(1), nullptr, 0, 1).view(IntArrayRef());
 }
 
 Tensor outer(const Tensor& self, const Tensor& vec2) {

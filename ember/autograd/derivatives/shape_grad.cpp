@@ -67,6 +67,19 @@ variable_list where_backward(const FormulaNode& n, const variable_list& g) {
   return {Tensor(), n.needs_input_grad(1) ? where(cond, g[0], zero) : Tensor(),
           n.needs_input_grad(2) ? where(cond, zero, g[0]) : Tensor()};
 }
+// Saved: 0 a, 1 b; scalars: alpha, beta. The products are differentiable
+// matmuls again, so double backward works.
+variable_list gemm_backward(const FormulaNode& n, const variable_list& g) {
+  const Scalar& alpha = n.scalars[0];
+  const Scalar& beta = n.scalars[1];
+  auto scaled = [](Tensor t, const Scalar& s) { return s.equal(Scalar(1)) ? t : t * s; };
+  Tensor ga, gb, gi;
+  if (n.needs_input_grad(0)) ga = scaled(g[0].matmul(n.saved(1).transpose(-2, -1).conj()), alpha);
+  if (n.needs_input_grad(1)) gb = scaled(n.saved(0).transpose(-2, -1).conj().matmul(g[0]), alpha);
+  if (n.needs_input_grad(2)) gi = scaled(g[0], beta);
+  return {ga, gb, gi};
+}
+
 variable_list conj_backward(const FormulaNode&, const variable_list& g) { return {g[0].conj()}; }
 
 }  // namespace
@@ -74,6 +87,14 @@ variable_list conj_backward(const FormulaNode&, const variable_list& g) { return
 void record_where(const Tensor& cond, const Tensor& self, const Tensor& other, const Tensor& out) {
   auto node = record("WhereBackward0", &where_backward, {cond, self, other}, {out});
   node->save(cond);
+}
+
+void record_gemm(const char* name, const Tensor& a, const Tensor& b, const Tensor& init, const Tensor& out,
+                 const Scalar& alpha, const Scalar& beta) {
+  auto node = record(name, &gemm_backward, {a, b, init}, {out});
+  node->save(a);
+  node->save(b);
+  node->scalars = {alpha, beta};
 }
 
 void record_conj(const Tensor& self, const Tensor& out) { record("ConjBackward0", &conj_backward, {self}, {out}); }

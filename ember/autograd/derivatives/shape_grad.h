@@ -26,6 +26,10 @@ void record_shape_op(ShapeGradOp op, const char* node_name, const Tensor& self, 
 
 // out = where(cond, self, other); either value operand may be undefined (a Scalar).
 void record_where(const Tensor& cond, const Tensor& self, const Tensor& other, const Tensor& out);
+// out = beta * init + alpha * (a @ b) over batched matrices (the matmul family's
+// one GEMM path); `init` may be undefined. `name` is the grad_fn name.
+void record_gemm(const char* name, const Tensor& a, const Tensor& b, const Tensor& init, const Tensor& out,
+                 const Scalar& alpha, const Scalar& beta);
 // out = conj(self) for complex self.
 void record_conj(const Tensor& self, const Tensor& out);
 
