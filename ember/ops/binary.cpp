@@ -4,6 +4,7 @@
 #include "ember/ops/binary.h"
 
 #include "ember/autograd/derivatives/binary_grad.h"
+#include "ember/autograd/derivatives/misc_grad.h"
 #include "ember/autograd/formula_node.h"
 
 #include "ember/core/shape.h"
@@ -463,7 +464,13 @@ Tensor clamp_tensor(const Tensor& self, const std::optional<Tensor>& min, const 
 }  // namespace
 
 Tensor clamp(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
-  return clamp_scalar(self, min, max, nullptr, false);
+  Tensor out;
+  {
+    NoGradGuard no_grad;
+    out = clamp_scalar(self, min, max, nullptr, false);
+  }
+  if (autograd::needs_grad(self)) autograd::record_clamp(self, out, min, max);
+  return out;
 }
 Tensor clamp(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
   return clamp_tensor(self, min, max, nullptr, false);

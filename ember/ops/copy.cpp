@@ -1,5 +1,8 @@
 #include "ember/ops/copy.h"
 
+#include "ember/autograd/derivatives/misc_grad.h"
+#include "ember/autograd/formula_node.h"
+
 #include "ember/core/dispatch.h"
 #include "ember/core/shape.h"
 #include "ember/kernels/cpu/convert.h"
@@ -61,6 +64,7 @@ Tensor& copy_(Tensor& self, const Tensor& src) {
 Tensor clone(const Tensor& self) {
   Tensor out = empty(self.sizes(), self.options());
   if (self.numel() > 0) copy_(out, self);
+  if (autograd::needs_grad(self)) autograd::record_copy("CloneBackward0", self, out);
   return out;
 }
 
@@ -116,6 +120,8 @@ Tensor Tensor::to(ScalarType t, bool, bool copy) const {
   if (dtype() == t && !copy) return *this;
   Tensor out = empty(sizes(), options().dtype(t));
   ember::copy_(out, *this);
+  if ((ember::is_floating_point(t) || ember::is_complex(t)) && autograd::needs_grad(*this))
+    autograd::record_copy("ToCopyBackward0", *this, out);
   return out;
 }
 Tensor Tensor::to(Device d, bool, bool copy) const {

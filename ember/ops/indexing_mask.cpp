@@ -5,6 +5,7 @@
 #include "ember/ops/factory.h"
 #include "ember/ops/indexing.h"
 
+#include "ember/autograd/derivatives/misc_grad.h"
 #include "ember/autograd/derivatives/shape_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/ops/type_promotion.h"
@@ -45,8 +46,14 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) 
   EMBER_CHECK(mask.dtype() == kBool, "masked_fill: only supports boolean masks, but got mask with dtype ",
               mask.dtype());
   DimVector shape = broadcast_shapes(self.sizes(), mask.sizes(), "masked_fill");
-  Tensor out = clone(expand(self, shape));
-  return masked_fill_(out, mask, value);
+  Tensor out;
+  {
+    NoGradGuard no_grad;
+    out = clone(expand(self, shape));
+    masked_fill_(out, mask, value);
+  }
+  if (autograd::needs_grad(self)) autograd::record_masked_fill(self, mask, out);
+  return out;
 }
 
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) {

@@ -10,6 +10,9 @@
 #include "ember/ops/copy.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/indexing.h"
+
+#include "ember/autograd/derivatives/misc_grad.h"
+#include "ember/autograd/formula_node.h"
 #include "ember/ops/view.h"
 
 namespace ember {
@@ -120,6 +123,7 @@ Tensor gather(const Tensor& self, int64_t dim, const Tensor& index, bool) {
                 " apart from dimension ", d);
   check_bounds(index, size_1d(self, d), d, "gather()");
   kernels::gather_kernel(as_1d(out), as_1d(self), as_1d(index), d);
+  if (autograd::needs_grad(self)) autograd::record_gather(self, d, index, out);
   return out;
 }
 

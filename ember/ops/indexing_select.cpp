@@ -6,6 +6,9 @@
 #include "ember/ops/copy.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/indexing.h"
+
+#include "ember/autograd/derivatives/misc_grad.h"
+#include "ember/autograd/formula_node.h"
 #include "ember/ops/view.h"
 
 namespace ember {
@@ -76,8 +79,14 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
     EMBER_CHECK(false, "index_select(): index out of range in self (index ", v, " for dimension ", d, " with size ",
                 size, ")");
   });
-  Tensor out = ember::index(self1, at_dim(d, as_1d(ops::cast(index, kLong))));
-  return self.dim() == 0 ? reshape(out, {}) : out;
+  Tensor out;
+  {
+    NoGradGuard no_grad;
+    out = ember::index(self1, at_dim(d, as_1d(ops::cast(index, kLong))));
+    if (self.dim() == 0) out = reshape(out, {});
+  }
+  if (autograd::needs_grad(self)) autograd::record_index_select(self, d, ops::cast(index, kLong), out);
+  return out;
 }
 
 Tensor& index_copy_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {

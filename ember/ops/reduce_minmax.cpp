@@ -4,6 +4,9 @@
 #include "ember/kernels/cpu/reduce_ops.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/reduce.h"
+
+#include "ember/autograd/derivatives/shape_grad.h"
+#include "ember/autograd/formula_node.h"
 #include "ember/ops/reduce_util.h"
 #include "ember/ops/type_promotion.h"
 
@@ -88,8 +91,20 @@ Tensor binary_extreme(const Tensor& a, const Tensor& b, const char* op) {
 
 }  // namespace
 
-Tensor max(const Tensor& self) { return full_extreme<true>(self, "max"); }
-Tensor min(const Tensor& self) { return full_extreme<false>(self, "min"); }
+Tensor max(const Tensor& self) {
+  Tensor out = full_extreme<true>(self, "max");
+  if (autograd::needs_grad(self))
+    autograd::record_shape_op(autograd::ShapeGradOp::Amax, "MaxBackward1", self, out, {}, ops::all_dims_mask(self),
+                              false);
+  return out;
+}
+Tensor min(const Tensor& self) {
+  Tensor out = full_extreme<false>(self, "min");
+  if (autograd::needs_grad(self))
+    autograd::record_shape_op(autograd::ShapeGradOp::Amax, "MinBackward1", self, out, {}, ops::all_dims_mask(self),
+                              false);
+  return out;
+}
 std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
   return arg_impl<true>(self, ops::reduce_mask(self, dim, "max"), keepdim, true, "max");
 }
@@ -98,11 +113,21 @@ std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim) {
 }
 Tensor max(const Tensor& self, const Tensor& other) { return binary_extreme<true>(self, other, "max"); }
 Tensor min(const Tensor& self, const Tensor& other) { return binary_extreme<false>(self, other, "min"); }
+namespace {
+// Records the even-share backward of an extreme-value reduction.
+Tensor with_extreme_grad(const char* name, const Tensor& self, Tensor out, uint64_t mask, bool keepdim) {
+  if (autograd::needs_grad(self) && (self.is_floating_point() || self.is_complex()))
+    autograd::record_shape_op(autograd::ShapeGradOp::Amax, name, self, out, {}, mask, keepdim);
+  return out;
+}
+}  // namespace
 Tensor amax(const Tensor& self, IntArrayRef dim, bool keepdim) {
-  return amax_impl<true>(self, ops::reduce_mask(self, dim, "amax"), keepdim, "amax");
+  const uint64_t mask = ops::reduce_mask(self, dim, "amax");
+  return with_extreme_grad("AmaxBackward0", self, amax_impl<true>(self, mask, keepdim, "amax"), mask, keepdim);
 }
 Tensor amin(const Tensor& self, IntArrayRef dim, bool keepdim) {
-  return amax_impl<false>(self, ops::reduce_mask(self, dim, "amin"), keepdim, "amin");
+  const uint64_t mask = ops::reduce_mask(self, dim, "amin");
+  return with_extreme_grad("AminBackward0", self, amax_impl<false>(self, mask, keepdim, "amin"), mask, keepdim);
 }
 std::tuple<Tensor, Tensor> aminmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
   const uint64_t mask = dim ? ops::reduce_mask(self, *dim, "aminmax") : ops::all_dims_mask(self);

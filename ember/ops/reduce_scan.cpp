@@ -6,6 +6,10 @@
 #include "ember/kernels/cpu/reduce_ops.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/reduce.h"
+
+#include "ember/autograd/derivatives/misc_grad.h"
+#include "ember/autograd/formula_node.h"
+#include "ember/core/shape.h"
 #include "ember/ops/reduce_util.h"
 
 namespace ember {
@@ -87,7 +91,10 @@ double log_add_exp(double a, double b) {
 }  // namespace
 
 Tensor cumsum(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
-  return cum_impl(self, dim, dtype, false, "cumsum");
+  Tensor out = cum_impl(self, dim, dtype, false, "cumsum");
+  if (autograd::needs_grad(self) && (out.is_floating_point() || out.is_complex()))
+    autograd::record_cumsum(self, out, self.dim() == 0 ? 0 : wrap_dim(dim, self.dim(), "cumsum"));
+  return out;
 }
 Tensor cumprod(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
   return cum_impl(self, dim, dtype, true, "cumprod");

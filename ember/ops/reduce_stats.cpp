@@ -6,6 +6,9 @@
 #include "ember/kernels/cpu/reduce_ops.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/reduce.h"
+
+#include "ember/autograd/derivatives/shape_grad.h"
+#include "ember/autograd/formula_node.h"
 #include "ember/ops/reduce_util.h"
 
 namespace ember {
@@ -60,8 +63,12 @@ Tensor var(const Tensor& self, IntArrayRef dim, bool unbiased, bool keepdim) {
   return var(self, OptionalIntArrayRef(dim), unbiased_to_correction(unbiased), keepdim);
 }
 Tensor var(const Tensor& self, OptionalIntArrayRef dim, const std::optional<Scalar>& correction, bool keepdim) {
-  return std::get<0>(
-      moments(self, optional_mask(self, dim, "var"), correction, keepdim, Moment::Var, false, "var"));
+  const uint64_t mask = optional_mask(self, dim, "var");
+  Tensor out = std::get<0>(moments(self, mask, correction, keepdim, Moment::Var, false, "var"));
+  if (autograd::needs_grad(self) && !self.is_complex())
+    autograd::record_shape_op(autograd::ShapeGradOp::Var, "VarBackward0", self, out, {}, mask, keepdim,
+                              correction ? correction->toDouble() : 1.0);
+  return out;
 }
 Tensor std(const Tensor& self, bool unbiased) {
   return ember::std(self, std::nullopt, unbiased_to_correction(unbiased), false);
@@ -70,8 +77,12 @@ Tensor std(const Tensor& self, IntArrayRef dim, bool unbiased, bool keepdim) {
   return ember::std(self, OptionalIntArrayRef(dim), unbiased_to_correction(unbiased), keepdim);
 }
 Tensor std(const Tensor& self, OptionalIntArrayRef dim, const std::optional<Scalar>& correction, bool keepdim) {
-  return std::get<0>(
-      moments(self, optional_mask(self, dim, "std"), correction, keepdim, Moment::Std, false, "std"));
+  const uint64_t mask = optional_mask(self, dim, "std");
+  Tensor out = std::get<0>(moments(self, mask, correction, keepdim, Moment::Std, false, "std"));
+  if (autograd::needs_grad(self) && !self.is_complex())
+    autograd::record_shape_op(autograd::ShapeGradOp::Std, "StdBackward0", self, out, {}, mask, keepdim,
+                              correction ? correction->toDouble() : 1.0);
+  return out;
 }
 std::tuple<Tensor, Tensor> var_mean(const Tensor& self, bool unbiased) {
   return var_mean(self, std::nullopt, unbiased_to_correction(unbiased), false);
@@ -155,6 +166,8 @@ Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
     using Ops = kernels::LogSumExpOps<T>;
     reduce_into<T, T>(in, mask, Ops{}, out, [](const typename Ops::acc_t& a) { return Ops::project(a); });
   });
+  if (autograd::needs_grad(self))
+    autograd::record_shape_op(autograd::ShapeGradOp::LogSumExp, "LogsumexpBackward0", self, out, {}, mask, keepdim);
   return out;
 }
 

@@ -1,5 +1,8 @@
 #include "ember/ops/shape_ops.h"
 
+#include "ember/autograd/derivatives/misc_grad.h"
+#include "ember/autograd/formula_node.h"
+
 #include "ember/core/shape.h"
 #include "ember/ops/copy.h"
 #include "ember/ops/factory.h"
@@ -48,10 +51,18 @@ Tensor cat(TensorList tensors, int64_t dim) {
   }
   Tensor out = empty(shape, TensorOptions().dtype(dt));
   int64_t offset = 0;
-  for (const Tensor& t : tensors) {
-    if (skipped_in_cat(t)) continue;
-    if (t.size(d) > 0) copy_into(narrow(out, d, offset, t.size(d)), t);
-    offset += t.size(d);
+  {
+    NoGradGuard no_grad;  // the copies are the op's own work; cat records one node below
+    for (const Tensor& t : tensors) {
+      if (skipped_in_cat(t)) continue;
+      if (t.size(d) > 0) copy_into(narrow(out, d, offset, t.size(d)), t);
+      offset += t.size(d);
+    }
+  }
+  if (autograd::any_needs_grad(tensors) && (is_floating_point(dt) || is_complex(dt))) {
+    DimVector lengths;
+    for (const Tensor& t : tensors) lengths.push_back(skipped_in_cat(t) ? -1 : t.size(d));
+    autograd::record_cat(tensors, out, d, lengths);
   }
   return out;
 }
@@ -145,7 +156,16 @@ Tensor flip(const Tensor& self, IntArrayRef dims) {
       offset += (self.size(d) - 1) * st[d];
       st[d] = -st[d];
     }
-  copy_(out, ops::make_view(self, self.sizes(), st, offset));
+  {
+    NoGradGuard no_grad;
+    copy_(out, ops::make_view(self, self.sizes(), st, offset));
+  }
+  if (autograd::needs_grad(self)) {
+    DimVector wrapped;
+    for (int64_t d = 0; d < self.dim(); ++d)
+      if (mask & (uint64_t(1) << d)) wrapped.push_back(d);
+    autograd::record_flip(self, out, wrapped);
+  }
   return out;
 }
 Tensor fliplr(const Tensor& self) {

@@ -2,6 +2,9 @@
 #include "ember/kernels/cpu/unary_kernels.h"
 #include "ember/ops/unary.h"
 
+#include "ember/autograd/derivatives/misc_grad.h"
+#include "ember/autograd/formula_node.h"
+
 namespace ember {
 
 using kernels::TensorIterator;
@@ -24,7 +27,9 @@ bool gelu_is_tanh(std::string_view approximate) {
 
 Tensor gelu(const Tensor& self, std::string_view approximate) {
   const bool t = gelu_is_tanh(approximate);
-  return run_floating("gelu", self, nullptr, false, [&](const TensorIterator& it) { kernels::gelu_kernel(it, t); });
+  Tensor out = run_floating("gelu", self, nullptr, false, [&](const TensorIterator& it) { kernels::gelu_kernel(it, t); });
+  if (autograd::needs_grad(self)) autograd::record_gelu(self, out, t);
+  return out;
 }
 Tensor& gelu_(Tensor& self, std::string_view approximate) {
   const bool t = gelu_is_tanh(approximate);
@@ -39,9 +44,11 @@ Tensor& gelu_out(Tensor& out, const Tensor& self, std::string_view approximate) 
 Tensor Tensor::gelu(std::string_view approximate) const { return ember::gelu(*this, approximate); }
 
 Tensor softplus(const Tensor& self, const Scalar& beta, const Scalar& threshold) {
-  return run_floating("softplus", self, nullptr, false, [&](const TensorIterator& it) {
+  Tensor out = run_floating("softplus", self, nullptr, false, [&](const TensorIterator& it) {
     kernels::softplus_kernel(it, beta.toDouble(), threshold.toDouble());
   });
+  if (autograd::needs_grad(self)) autograd::record_softplus(self, out, beta.toDouble(), threshold.toDouble());
+  return out;
 }
 Tensor& softplus_out(Tensor& out, const Tensor& self, const Scalar& beta, const Scalar& threshold) {
   run_floating("softplus", self, &out, false,
@@ -61,7 +68,10 @@ Tensor elu_impl(const char* op, const Tensor& self, Tensor* out, bool inplace, c
 }
 }  // namespace
 Tensor elu(const Tensor& self, const Scalar& alpha, const Scalar& scale, const Scalar& input_scale) {
-  return elu_impl("elu", self, nullptr, false, alpha, scale, input_scale);
+  Tensor out = elu_impl("elu", self, nullptr, false, alpha, scale, input_scale);
+  if (autograd::needs_grad(self))
+    autograd::record_elu(self, out, alpha.toDouble(), scale.toDouble(), input_scale.toDouble());
+  return out;
 }
 Tensor& elu_(Tensor& self, const Scalar& alpha, const Scalar& scale, const Scalar& input_scale) {
   elu_impl("elu_", self, &self, true, alpha, scale, input_scale);
@@ -76,8 +86,10 @@ Tensor Tensor::elu(const Scalar& alpha, const Scalar& scale, const Scalar& input
 }
 
 Tensor leaky_relu(const Tensor& self, const Scalar& negative_slope) {
-  return run_floating("leaky_relu", self, nullptr, false,
-                      [&](const TensorIterator& it) { kernels::leaky_relu_kernel(it, negative_slope.toDouble()); });
+  Tensor out = run_floating("leaky_relu", self, nullptr, false,
+                            [&](const TensorIterator& it) { kernels::leaky_relu_kernel(it, negative_slope.toDouble()); });
+  if (autograd::needs_grad(self)) autograd::record_leaky_relu(self, out, negative_slope.toDouble());
+  return out;
 }
 Tensor& leaky_relu_(Tensor& self, const Scalar& negative_slope) {
   run_floating("leaky_relu_", self, &self, true,
@@ -102,7 +114,11 @@ Tensor logit_impl(const char* op, const Tensor& self, std::optional<double> eps,
                           [&](const TensorIterator& it) { kernels::logit_kernel(it, eps); });
 }
 }  // namespace
-Tensor logit(const Tensor& self, std::optional<double> eps) { return logit_impl("logit", self, eps, nullptr, false); }
+Tensor logit(const Tensor& self, std::optional<double> eps) {
+  Tensor out = logit_impl("logit", self, eps, nullptr, false);
+  if (autograd::needs_grad(self)) autograd::record_logit(self, out, eps);
+  return out;
+}
 Tensor& logit_(Tensor& self, std::optional<double> eps) {
   logit_impl("logit_", self, eps, &self, true);
   return self;

@@ -40,3 +40,57 @@ RegisterOps reg({
 
 }  // namespace
 }  // namespace ember::testing
+
+namespace ember::testing {
+namespace {
+
+OpInfo op2(const char* name, std::function<Tensor(const variable_list&)> f, std::vector<std::vector<int64_t>> shapes,
+           double lo = -2, double hi = 2, bool gradgrad = true) {
+  OpInfo o;
+  o.name = name;
+  o.fn = [f](const variable_list& x) { return variable_list{f(x)}; };
+  o.samples = [=] {
+    variable_list in;
+    uint64_t seed = 71;
+    for (const auto& s : shapes) in.push_back(sample(s, lo, hi, seed++));
+    return std::vector<variable_list>{in};
+  };
+  o.gradgrad = gradgrad;
+  return o;
+}
+
+Tensor idx(std::initializer_list<int64_t> v) { return tensor(std::vector<int64_t>(v), kLong); }
+
+RegisterOps reg_more({
+    op2("clone", [](const variable_list& x) { return x[0].clone(); }, {{3, 2}}),
+    op2("contiguous", [](const variable_list& x) { return x[0].t().contiguous(); }, {{3, 2}}),
+    op2("to(complex128)", [](const variable_list& x) { return x[0].to(kComplexDouble) * complex128(1, 2); }, {{3}}),
+    op2("cat", [](const variable_list& x) { return ember::cat({x[0], x[1]}, 1); }, {{2, 3}, {2, 2}}),
+    op2("stack", [](const variable_list& x) { return ember::stack({x[0], x[1]}, 0); }, {{2, 3}, {2, 3}}),
+    op2("flip", [](const variable_list& x) { return x[0].flip({0, 1}); }, {{2, 3}}),
+    op2("cumsum", [](const variable_list& x) { return x[0].cumsum(1); }, {{2, 4}}),
+    op2("amax", [](const variable_list& x) { return x[0].amax({1}); }, {{3, 4}}),
+    op2("amin(keepdim)", [](const variable_list& x) { return x[0].amin({0}, true); }, {{3, 4}}),
+    op2("max()", [](const variable_list& x) { return x[0].max(); }, {{3, 4}}),
+    op2("min()", [](const variable_list& x) { return x[0].min(); }, {{3, 4}}),
+    op2("logsumexp", [](const variable_list& x) { return x[0].logsumexp({1}); }, {{3, 4}}),
+    op2("var", [](const variable_list& x) { return x[0].var({1}); }, {{3, 4}}),
+    op2("var(correction 0, all)", [](const variable_list& x) { return x[0].var(std::nullopt, Scalar(0)); }, {{3, 4}}),
+    op2("std", [](const variable_list& x) { return x[0].std({0}, true, true); }, {{3, 4}}),
+    op2("gelu", [](const variable_list& x) { return x[0].gelu(); }, {{3, 4}}),
+    op2("gelu(tanh)", [](const variable_list& x) { return x[0].gelu("tanh"); }, {{3, 4}}),
+    op2("softplus", [](const variable_list& x) { return x[0].softplus(2, 3); }, {{3, 4}}),
+    op2("elu", [](const variable_list& x) { return x[0].elu(1.5); }, {{3, 4}}),
+    op2("leaky_relu", [](const variable_list& x) { return x[0].leaky_relu(0.1); }, {{3, 4}}),
+    op2("logit", [](const variable_list& x) { return x[0].logit(); }, {{3, 4}}, 0.2, 0.8),
+    op2("clamp", [](const variable_list& x) { return x[0].clamp(-1, 1); }, {{3, 4}}),
+    op2("clamp(min)", [](const variable_list& x) { return x[0].clamp(Scalar(-1)); }, {{3, 4}}),
+    op2("masked_fill", [](const variable_list& x) { return x[0].masked_fill(x[0].detach() > 0, 0.5); }, {{3, 4}}),
+    op2("index_select", [](const variable_list& x) { return x[0].index_select(1, idx({2, 0, 2})); }, {{3, 4}}, -2, 2,
+        /*gradgrad=*/false),
+    op2("gather", [](const variable_list& x) { return x[0].gather(1, idx({0, 2, 1, 1, 0, 3}).view({3, 2})); },
+        {{3, 4}}, -2, 2, /*gradgrad=*/false),
+});
+
+}  // namespace
+}  // namespace ember::testing

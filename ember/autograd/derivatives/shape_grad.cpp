@@ -11,7 +11,7 @@ namespace {
 const DimVector& self_sizes(const FormulaNode& n) { return n.shapes[0]; }
 
 // Re-inserts reduced dims (size 1) so grad broadcasts against self.
-Tensor unreduce(const Tensor& grad, const FormulaNode& n) {
+Tensor unreduce(const Tensor& grad, const FormulaNode& n, bool expand = true) {
   const DimVector& sizes = self_sizes(n);
   Tensor g = grad;
   const uint64_t mask = static_cast<uint64_t>(n.ints[0]);
@@ -19,7 +19,38 @@ Tensor unreduce(const Tensor& grad, const FormulaNode& n) {
   if (!keepdim)
     for (int64_t d = 0; d < static_cast<int64_t>(sizes.size()); ++d)
       if (mask & (uint64_t(1) << d)) g = g.unsqueeze(d);
-  return g.expand(sizes);
+  return expand ? g.expand(sizes) : g;
+}
+
+// The reduced dims as a list (for sum/mean over them with keepdim).
+DimVector reduced_dims(const FormulaNode& n) {
+  DimVector dims;
+  const uint64_t mask = static_cast<uint64_t>(n.ints[0]);
+  for (int64_t d = 0; d < static_cast<int64_t>(self_sizes(n).size()); ++d)
+    if (mask & (uint64_t(1) << d)) dims.push_back(d);
+  return dims;
+}
+
+// Saved: 0 self, 1 result; scalars: count N, correction.
+variable_list amax_backward(const FormulaNode& n, const variable_list& g) {
+  Tensor self = n.saved(0);
+  Tensor is_extreme = self == unreduce(n.saved(1), n, false);
+  Tensor count = is_extreme.sum(reduced_dims(n), /*keepdim=*/true);
+  return {unreduce(g[0], n, false) * is_extreme / count};
+}
+variable_list logsumexp_backward(const FormulaNode& n, const variable_list& g) {
+  return {unreduce(g[0], n, false) * (n.saved(0) - unreduce(n.saved(1), n, false)).exp()};
+}
+variable_list var_backward(const FormulaNode& n, const variable_list& g) {
+  Tensor self = n.saved(0);
+  const double denom = n.scalars[0].toDouble() - n.scalars[1].toDouble();
+  return {unreduce(g[0], n, false) * (self - self.mean(reduced_dims(n), true)) * (2.0 / denom)};
+}
+variable_list std_backward(const FormulaNode& n, const variable_list& g) {
+  Tensor self = n.saved(0);
+  const double denom = n.scalars[0].toDouble() - n.scalars[1].toDouble();
+  return {unreduce(g[0], n, false) * (self - self.mean(reduced_dims(n), true)) /
+          (unreduce(n.saved(1), n, false) * denom)};
 }
 
 variable_list view_backward(const FormulaNode& n, const variable_list& g) { return {g[0].reshape(self_sizes(n))}; }
@@ -100,7 +131,7 @@ void record_gemm(const char* name, const Tensor& a, const Tensor& b, const Tenso
 void record_conj(const Tensor& self, const Tensor& out) { record("ConjBackward0", &conj_backward, {self}, {out}); }
 
 void record_shape_op(ShapeGradOp op, const char* node_name, const Tensor& self, const Tensor& out, DimVector ints,
-                     uint64_t mask, bool keepdim) {
+                     uint64_t mask, bool keepdim, double correction) {
   FormulaNode::Formula f = nullptr;
   switch (op) {
     case ShapeGradOp::View:
@@ -113,12 +144,24 @@ void record_shape_op(ShapeGradOp op, const char* node_name, const Tensor& self, 
     case ShapeGradOp::Slice: f = &slice_backward_fn; break;
     case ShapeGradOp::Sum: f = &sum_backward; break;
     case ShapeGradOp::Mean: f = &mean_backward; break;
+    case ShapeGradOp::Amax: f = &amax_backward; break;
+    case ShapeGradOp::LogSumExp: f = &logsumexp_backward; break;
+    case ShapeGradOp::Var: f = &var_backward; break;
+    case ShapeGradOp::Std: f = &std_backward; break;
   }
   auto node = record(node_name, f, {self}, {out});
   node->shapes.push_back(DimVector(self.sizes()));
-  if (op == ShapeGradOp::Sum || op == ShapeGradOp::Mean) {
+  const bool reduction = op == ShapeGradOp::Sum || op == ShapeGradOp::Mean || op == ShapeGradOp::Amax ||
+                         op == ShapeGradOp::LogSumExp || op == ShapeGradOp::Var || op == ShapeGradOp::Std;
+  if (reduction) {
     node->ints = {static_cast<int64_t>(mask), keepdim ? 1 : 0};
-    if (op == ShapeGradOp::Mean) node->scalars.push_back(Scalar(self.numel() / std::max<int64_t>(out.numel(), 1)));
+    const int64_t count = self.numel() / std::max<int64_t>(out.numel(), 1);
+    if (op == ShapeGradOp::Mean) node->scalars.push_back(Scalar(count));
+    if (op != ShapeGradOp::Sum && op != ShapeGradOp::Mean) {
+      node->save(self);
+      node->save(out, /*is_output=*/true);
+      node->scalars = {Scalar(count), Scalar(correction)};
+    }
   } else {
     node->ints = std::move(ints);
   }

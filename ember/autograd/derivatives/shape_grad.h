@@ -17,12 +17,16 @@ enum class ShapeGradOp {
   Slice,      // slice_backward(grad, sizes, dim, start, end, step)
   Sum,        // grad expanded over the reduced dims
   Mean,       // as Sum, divided by the count
+  Amax,       // amax/amin/max()/min(): grad shared evenly by the extreme elements
+  LogSumExp,  // grad * exp(self - result)
+  Var,        // grad * 2 (self - mean) / (N - correction)
+  Std,        // grad * (self - mean) / ((N - correction) * result)
 };
 
 // Records out = op(self). `ints` carries the op's integer arguments (dims,
 // index, ...), `mask` the reduced dims of Sum/Mean.
 void record_shape_op(ShapeGradOp op, const char* node_name, const Tensor& self, const Tensor& out,
-                     DimVector ints = {}, uint64_t mask = 0, bool keepdim = false);
+                     DimVector ints = {}, uint64_t mask = 0, bool keepdim = false, double correction = 0);
 
 // out = where(cond, self, other); either value operand may be undefined (a Scalar).
 void record_where(const Tensor& cond, const Tensor& self, const Tensor& other, const Tensor& out);

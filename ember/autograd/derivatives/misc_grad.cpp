@@ -1,0 +1,148 @@
+#include "ember/autograd/derivatives/misc_grad.h"
+
+#include <cmath>
+
+#include "ember/autograd/formula_node.h"
+#include "ember/ember.h"
+
+namespace ember::autograd {
+
+namespace {
+
+double scalar(const FormulaNode& n, size_t i) { return n.scalars[i].toDouble(); }
+
+// gelu(x) = x * Phi(x); tanh form: 0.5 x (1 + tanh(k (x + 0.044715 x^3))).
+variable_list gelu_backward(const FormulaNode& n, const variable_list& g) {
+  const Tensor x = n.saved(0);
+  if (n.ints[0] == 0) {
+    Tensor cdf = ((x * M_SQRT1_2).erf() + 1) * 0.5;
+    Tensor pdf = (x * x * -0.5).exp() * (M_2_SQRTPI * M_SQRT1_2 * 0.5);
+    return {g[0] * (cdf + x * pdf)};
+  }
+  const double k = M_SQRT2 * M_2_SQRTPI * 0.5;  // sqrt(2/pi)
+  Tensor inner = (x + x * x * x * 0.044715) * k;
+  Tensor t = inner.tanh();
+  Tensor dinner = (x * x * (3 * 0.044715) + 1) * k;
+  return {g[0] * ((t + 1) * 0.5 + x * 0.5 * (1 - t * t) * dinner)};
+}
+variable_list softplus_backward(const FormulaNode& n, const variable_list& g) {
+  const Tensor x = n.saved(0);
+  const double beta = scalar(n, 0), threshold = scalar(n, 1);
+  Tensor bx = x * beta;
+  return {where(bx > threshold, g[0], g[0] * bx.sigmoid())};
+}
+variable_list elu_backward(const FormulaNode& n, const variable_list& g) {
+  const Tensor x = n.saved(0);
+  const double alpha = scalar(n, 0), scale = scalar(n, 1), input_scale = scalar(n, 2);
+  return {where(x > 0, g[0] * scale, g[0] * (x * input_scale).exp() * (alpha * scale * input_scale))};
+}
+variable_list leaky_relu_backward(const FormulaNode& n, const variable_list& g) {
+  const Tensor x = n.saved(0);
+  return {where(x > 0, g[0], g[0] * scalar(n, 0))};
+}
+variable_list logit_backward(const FormulaNode& n, const variable_list& g) {
+  const Tensor x = n.saved(0);
+  Tensor d = g[0] / (x * (1 - x));
+  if (n.scalars.empty()) return {d};
+  const double eps = scalar(n, 0);
+  return {where((x < eps) | (x > 1 - eps), zeros_like(d), d)};
+}
+variable_list clamp_backward(const FormulaNode& n, const variable_list& g) {
+  const Tensor x = n.saved(0);
+  Tensor keep = ones_like(x, TensorOptions(kBool));
+  if (n.ints[0]) keep = keep & (x >= n.scalars[0]);
+  if (n.ints[1]) keep = keep & (x <= n.scalars[1]);
+  return {g[0] * keep};
+}
+variable_list cat_backward(const FormulaNode& n, const variable_list& g) {
+  variable_list out;
+  int64_t offset = 0;
+  const int64_t dim = n.ints[0];
+  for (size_t i = 1; i < n.ints.size(); ++i) {
+    const int64_t len = n.ints[i];
+    out.push_back(len < 0 ? Tensor() : g[0].narrow(dim, offset, len));
+    if (len > 0) offset += len;
+  }
+  return out;
+}
+variable_list flip_backward(const FormulaNode& n, const variable_list& g) { return {g[0].flip(n.ints)}; }
+variable_list cumsum_backward(const FormulaNode& n, const variable_list& g) {
+  const int64_t d = n.ints[0];
+  return {g[0].flip({d}).cumsum(d).flip({d})};
+}
+variable_list masked_fill_backward(const FormulaNode& n, const variable_list& g) {
+  return {g[0].masked_fill(n.saved(0), 0), Tensor()};
+}
+variable_list index_select_backward(const FormulaNode& n, const variable_list& g) {
+  Tensor r = zeros(n.shapes[0], g[0].options());
+  return {r.index_add(n.ints[0], n.saved(0), g[0]), Tensor()};
+}
+variable_list gather_backward(const FormulaNode& n, const variable_list& g) {
+  Tensor r = zeros(n.shapes[0], g[0].options());
+  return {r.scatter_add(n.ints[0], n.saved(0), g[0]), Tensor()};
+}
+
+variable_list identity_backward(const FormulaNode&, const variable_list& g) { return {g[0]}; }
+
+std::shared_ptr<FormulaNode> unary_node(const char* name, FormulaNode::Formula f, const Tensor& self, const Tensor& out) {
+  auto node = record(name, f, {self}, {out});
+  node->save(self);
+  return node;
+}
+
+}  // namespace
+
+void record_copy(const char* name, const Tensor& self, const Tensor& out) {
+  record(name, &identity_backward, {self}, {out});
+}
+void record_gelu(const Tensor& self, const Tensor& out, bool tanh_approx) {
+  unary_node("GeluBackward0", &gelu_backward, self, out)->ints = {tanh_approx ? 1 : 0};
+}
+void record_softplus(const Tensor& self, const Tensor& out, double beta, double threshold) {
+  unary_node("SoftplusBackward0", &softplus_backward, self, out)->scalars = {beta, threshold};
+}
+void record_elu(const Tensor& self, const Tensor& out, double alpha, double scale, double input_scale) {
+  unary_node("EluBackward0", &elu_backward, self, out)->scalars = {alpha, scale, input_scale};
+}
+void record_leaky_relu(const Tensor& self, const Tensor& out, double slope) {
+  unary_node("LeakyReluBackward0", &leaky_relu_backward, self, out)->scalars = {slope};
+}
+void record_logit(const Tensor& self, const Tensor& out, std::optional<double> eps) {
+  auto node = unary_node("LogitBackward0", &logit_backward, self, out);
+  if (eps) node->scalars = {*eps};
+}
+void record_clamp(const Tensor& self, const Tensor& out, const std::optional<Scalar>& min,
+                  const std::optional<Scalar>& max) {
+  auto node = unary_node("ClampBackward1", &clamp_backward, self, out);
+  node->ints = {min ? 1 : 0, max ? 1 : 0};
+  node->scalars = {min.value_or(0), max.value_or(0)};
+}
+void record_cat(TensorList inputs, const Tensor& out, int64_t dim, const DimVector& lengths) {
+  auto node = record("CatBackward0", &cat_backward, inputs, {out});
+  node->ints = {dim};
+  for (int64_t len : lengths) node->ints.push_back(len);
+}
+void record_flip(const Tensor& self, const Tensor& out, IntArrayRef dims) {
+  record("FlipBackward0", &flip_backward, {self}, {out})->ints = DimVector(dims);
+}
+void record_cumsum(const Tensor& self, const Tensor& out, int64_t dim) {
+  record("CumsumBackward0", &cumsum_backward, {self}, {out})->ints = {dim};
+}
+void record_masked_fill(const Tensor& self, const Tensor& mask, const Tensor& out) {
+  auto node = record("MaskedFillBackward0", &masked_fill_backward, {self, mask}, {out});
+  node->save(mask);
+}
+void record_index_select(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& out) {
+  auto node = record("IndexSelectBackward0", &index_select_backward, {self, index}, {out});
+  node->save(index);
+  node->ints = {dim};
+  node->shapes.push_back(DimVector(self.sizes()));
+}
+void record_gather(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& out) {
+  auto node = record("GatherBackward0", &gather_backward, {self, index}, {out});
+  node->save(index);
+  node->ints = {dim};
+  node->shapes.push_back(DimVector(self.sizes()));
+}
+
+}  // namespace ember::autograd

@@ -1,0 +1,31 @@
+#pragma once
+// Backward recording for ops with arguments that the family tables do not
+// cover: activations with parameters, clamp, cat, flip, cumsum and the
+// indexing ops. One formula function each, in misc_grad.cpp.
+#include <string_view>
+
+#include "ember/core/tensor.h"
+
+namespace ember::autograd {
+
+// clone / contiguous copy ("CloneBackward0") and dtype conversion ("ToCopyBackward0"):
+// the gradient passes through (the engine casts it back to the input's dtype).
+void record_copy(const char* name, const Tensor& self, const Tensor& out);
+void record_gelu(const Tensor& self, const Tensor& out, bool tanh_approx);
+void record_softplus(const Tensor& self, const Tensor& out, double beta, double threshold);
+void record_elu(const Tensor& self, const Tensor& out, double alpha, double scale, double input_scale);
+void record_leaky_relu(const Tensor& self, const Tensor& out, double slope);
+void record_logit(const Tensor& self, const Tensor& out, std::optional<double> eps);
+// clamp with Scalar bounds (either may be absent).
+void record_clamp(const Tensor& self, const Tensor& out, const std::optional<Scalar>& min,
+                  const std::optional<Scalar>& max);
+// lengths[i]: input i's extent along dim, or -1 for an input cat skipped (legacy empty [0]).
+void record_cat(TensorList inputs, const Tensor& out, int64_t dim, const DimVector& lengths);
+void record_flip(const Tensor& self, const Tensor& out, IntArrayRef dims);
+void record_cumsum(const Tensor& self, const Tensor& out, int64_t dim);
+void record_masked_fill(const Tensor& self, const Tensor& mask, const Tensor& out);
+// Gradients for these scatter into zeros (first order only: their own backward is not recorded).
+void record_index_select(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& out);
+void record_gather(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& out);
+
+}  // namespace ember::autograd
