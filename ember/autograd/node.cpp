@@ -10,6 +10,28 @@ uint64_t next_sequence_nr() {
   return counter.fetch_add(1, std::memory_order_relaxed);
 }
 
+// Note [Iterative graph deletion]
+// Dropping the last reference to the head of a long chain would destroy each
+// node from inside its successor's destructor: one stack frame per node, and a
+// 100,000-node graph overflows the stack. Instead a node hands the successors
+// it solely owns to a per-thread list, and only the outermost destructor on
+// the thread drains that list, one node at a time.
+Node::~Node() {
+  thread_local std::vector<std::shared_ptr<Node>> pending;
+  thread_local bool draining = false;
+  for (Edge& e : next_edges_)
+    if (e.function && e.function.use_count() == 1) pending.push_back(std::move(e.function));
+  next_edges_.clear();
+  if (draining) return;
+  draining = true;
+  while (!pending.empty()) {
+    std::shared_ptr<Node> n = std::move(pending.back());
+    pending.pop_back();
+    n.reset();  // may push n's own successors
+  }
+  draining = false;
+}
+
 uint32_t Node::add_input_metadata(const Tensor& t) {
   input_metadata_.push_back({DimVector(t.sizes()), t.dtype()});
   return static_cast<uint32_t>(input_metadata_.size() - 1);

@@ -41,7 +41,7 @@ uint64_t next_sequence_nr();
 class Node : public std::enable_shared_from_this<Node> {
  public:
   explicit Node(uint64_t sequence_nr = next_sequence_nr()) : sequence_nr_(sequence_nr) {}
-  virtual ~Node() = default;
+  virtual ~Node();
   Node(const Node&) = delete;
   Node& operator=(const Node&) = delete;
 
