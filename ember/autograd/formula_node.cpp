@@ -2,6 +2,9 @@
 
 #include "ember/autograd/anomaly_mode.h"
 
+#include <cctype>
+#include <string>
+
 namespace ember::autograd {
 
 std::shared_ptr<FormulaNode> record(const char* name, FormulaNode::Formula formula, TensorList inputs,
@@ -23,6 +26,20 @@ std::shared_ptr<FormulaNode> record(const char* name, FormulaNode::Formula formu
 
 variable_list FormulaNode::not_implemented(const FormulaNode& n, const variable_list&) {
   EMBER_ERROR(n.name(), ": the derivative is not implemented (", n.not_implemented_reason, ")");
+}
+
+std::string backward_node_name(const char* op, int overload) {
+  std::string s;
+  bool up = true;
+  for (const char* p = op; *p; ++p) {
+    if (*p == '_') {
+      up = true;
+      continue;
+    }
+    s += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(*p))) : *p;
+    up = std::isdigit(static_cast<unsigned char>(*p)) != 0;
+  }
+  return s + "Backward" + std::to_string(overload);
 }
 
 void check_inplace(const Tensor& self, const char* op) {

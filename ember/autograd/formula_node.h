@@ -71,6 +71,10 @@ constexpr bool formula_mentions(const char* text, const char* word) {
   return false;
 }
 
+// PyTorch's grad_fn name for an op: CamelCase, capitalising after '_' and
+// after digits, plus the overload suffix (log1p -> "Log1PBackward0").
+std::string backward_node_name(const char* op, int overload = 0);
+
 // Whether an op over these inputs records a node.
 inline bool tensor_requires_grad(const Tensor& t) { return t.defined() && t.requires_grad(); }
 template <typename... Rest>

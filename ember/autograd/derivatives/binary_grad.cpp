@@ -35,25 +35,11 @@ struct Row {
   bool uses_self, uses_other, uses_result;
 };
 
-std::string camel(const char* op) {
-  std::string s;
-  bool up = true;
-  for (const char* p = op; *p; ++p) {
-    if (*p == '_') {
-      up = true;
-      continue;
-    }
-    s += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(*p))) : *p;
-    up = std::isdigit(static_cast<unsigned char>(*p)) != 0;
-  }
-  return s;
-}
-
 const std::vector<Row>& rows() {
   static const std::vector<Row> kRows = [] {
     std::vector<Row> r;
 #define EMBER_BINARY_GRAD(name, ...)                                                                 \
-  r.push_back({#name, &name##_backward, camel(#name) + "Backward0", camel(#name) + "Backward1",    \
+  r.push_back({#name, &name##_backward, backward_node_name(#name, 0), backward_node_name(#name, 1),    \
                formula_mentions(text_##name, "self"), formula_mentions(text_##name, "other"),      \
                formula_mentions(text_##name, "result")});
 #include "ember/autograd/derivatives/binary.def"

@@ -49,22 +49,6 @@ struct UnaryGradRow {
   bool uses_self, uses_result;
 };
 
-// PyTorch's node names: CamelCase of the op name, capitalising after '_' and
-// after digits (log1p -> Log1PBackward0).
-std::string node_name(const char* op) {
-  std::string s;
-  bool up = true;
-  for (const char* p = op; *p; ++p) {
-    if (*p == '_') {
-      up = true;
-      continue;
-    }
-    s += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(*p))) : *p;
-    up = std::isdigit(static_cast<unsigned char>(*p)) != 0;
-  }
-  return s + "Backward0";
-}
-
 // Rows are placed by the op's id in ops/unary.def, so the two tables cannot
 // drift apart; an op without a derivative row is reported by record_unary.
 const std::vector<UnaryGradRow>& rows() {
@@ -72,10 +56,10 @@ const std::vector<UnaryGradRow>& rows() {
     std::vector<UnaryGradRow> r(kernels::kNumUnaryOps, UnaryGradRow{"", nullptr, "no row in derivatives/unary.def", false, false});
     auto at = [&](kernels::UnaryOpId id) -> UnaryGradRow& { return r[static_cast<int>(id)]; };
 #define EMBER_UNARY_GRAD(name, expr) \
-  at(kernels::UnaryOpId::name) = {node_name(#name), &name##_backward, nullptr, uses_self_##name, uses_result_##name};
+  at(kernels::UnaryOpId::name) = {backward_node_name(#name), &name##_backward, nullptr, uses_self_##name, uses_result_##name};
 #define EMBER_UNARY_NONDIFF(name) at(kernels::UnaryOpId::name) = {#name, nullptr, nullptr, false, false};
 #define EMBER_UNARY_NOT_IMPLEMENTED(name, reason) \
-  at(kernels::UnaryOpId::name) = {node_name(#name), nullptr, reason, false, false};
+  at(kernels::UnaryOpId::name) = {backward_node_name(#name), nullptr, reason, false, false};
 #include "ember/autograd/derivatives/unary.def"
 #undef EMBER_UNARY_GRAD
 #undef EMBER_UNARY_NONDIFF
