@@ -9,10 +9,16 @@ find_path(CBLAS_INCLUDE_DIR cblas.h PATHS /usr/include/${CMAKE_LIBRARY_ARCHITECT
 find_library(SLEEF_LIB NAMES sleef REQUIRED)
 find_path(SLEEF_INCLUDE_DIR sleef.h REQUIRED)
 find_package(dnnl CONFIG REQUIRED)
+# zlib for gzipped IDX files, libzip for PyTorch's zip checkpoints, nlohmann-json
+# for safetensors headers (header-only).
+find_package(ZLIB REQUIRED)
+pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)
+find_package(nlohmann_json 3 REQUIRED)
 
 add_library(ember_deps INTERFACE)
 target_include_directories(ember_deps INTERFACE ${CBLAS_INCLUDE_DIR} ${SLEEF_INCLUDE_DIR})
-target_link_libraries(ember_deps INTERFACE ${OPENBLAS_LIB} ${SLEEF_LIB} DNNL::dnnl)
+target_link_libraries(ember_deps INTERFACE ${OPENBLAS_LIB} ${SLEEF_LIB} DNNL::dnnl ZLIB::ZLIB PkgConfig::LIBZIP
+                      nlohmann_json::nlohmann_json)
 # The loader must pick the OpenMP build of OpenBLAS even when the system's
 # alternative points at the pthreads build: pin its directory in the rpath.
 set(CMAKE_BUILD_RPATH ${EMBER_OPENBLAS_DIR})

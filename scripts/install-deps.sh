@@ -9,6 +9,7 @@ PACKAGES=(
   libdnnl-dev ocl-icd-opencl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libkissfft-dev
+  zlib1g-dev libzip-dev nlohmann-json3-dev
   dataset-fashion-mnist
 )
 
