@@ -1,11 +1,12 @@
 include(CMakePackageConfigHelpers)
 
-install(TARGETS ember EXPORT EmberTargets
+install(TARGETS ember ember_torch_compat EXPORT EmberTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ember/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ember
   FILES_MATCHING PATTERN "*.h" PATTERN "*.def")
+install(DIRECTORY compat/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ember-compat FILES_MATCHING PATTERN "*.h")
 if(NOT BUILD_SHARED_LIBS)
   # A static libember needs its private dependencies exported too.
   install(TARGETS ember_deps EXPORT EmberTargets)
