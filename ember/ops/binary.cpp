@@ -107,8 +107,33 @@ Tensor run_elementwise(const char* op, ArrayRef<Tensor> inputs, IntArrayRef shap
 }
 
 // `grad_alpha` is the user's alpha for add/sub (the kernels may fold its sign).
+// Note [Small-op fast path]
+// Two defined tensors of one dtype, contiguous with equal sizes, and a fresh
+// result: promotion is the identity, there is nothing to broadcast or cast
+// and no aliasing is possible, so the result is allocated and the kernel run
+// directly. This is the common case in training loops, and for tiny tensors
+// it decides the per-op overhead (benchmark W1).
+bool fast_binary_operands(const BinarySpec& op, Operand a, Operand b) {
+  if (!a.tensor || !b.tensor) return false;
+  const Tensor& x = *a.tensor;
+  const Tensor& y = *b.tensor;
+  return x.defined() && y.defined() && x.scalar_type() == y.scalar_type() &&
+         (op.promotion != Promotion::Float || is_floating_point(x.scalar_type())) && x.is_contiguous() &&
+         y.is_contiguous() && x.sizes().equals(y.sizes());
+}
+
 Tensor binary(const BinarySpec& op, Operand a, Operand b, Tensor* out, bool inplace, BinaryArgs args = {},
               const Scalar& grad_alpha = 1) {
+  if (out == nullptr && !inplace && fast_binary_operands(op, a, b)) {
+    const Tensor& x = *a.tensor;
+    const Tensor& y = *b.tensor;
+    args.op = op.name;
+    const bool grad = autograd::needs_grad(x, y) && autograd::binary_is_differentiable(op.name);
+    Tensor r = empty(x.sizes(), TensorOptions(op.promotion == Promotion::Bool ? kBool : x.scalar_type()));
+    if (r.numel() > 0) op.kernel(TensorIterator::contiguous(r, x, &y), args);
+    if (grad) autograd::record_binary(op.name, x, y, x, y, r, grad_alpha, false);
+    return r;
+  }
   check_defined(op.name, a, b);
   const ScalarType ct = compute_dtype(op.promotion, a, b);
   const ScalarType rt = op.promotion == Promotion::Bool ? kBool : ct;

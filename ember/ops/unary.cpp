@@ -8,6 +8,7 @@
 #include "ember/kernels/cpu/unary_kernels.h"
 #include "ember/ops/copy.h"
 #include "ember/ops/elementwise.h"
+#include "ember/ops/factory.h"
 
 namespace ember {
 
@@ -60,6 +61,11 @@ Tensor unary_apply(const char* op, const Tensor& self, ScalarType compute, Scala
   if (out != nullptr) {
     EMBER_CHECK(out->defined(), op, ": out is an undefined tensor");
     unary_check_overlap(op, *out, self);
+  }
+  if (out == nullptr && self.scalar_type() == compute && self.is_contiguous()) {  // Note [Small-op fast path]
+    Tensor r = ember::empty(self.sizes(), TensorOptions(result));
+    if (r.numel() > 0) kernel(TensorIterator::contiguous(r, self));
+    return r;
   }
   Tensor r = make_out(out, self.sizes(), result, op, inplace);  // dtype/shape errors before any work
   Tensor x = cast(self, compute);

@@ -28,6 +28,19 @@ class TensorIterator {
   // Outputs must already have the iteration shape; inputs broadcast to it.
   TensorIterator(std::initializer_list<Tensor> outputs, std::initializer_list<Tensor> inputs);
   TensorIterator(ArrayRef<Tensor> outputs, ArrayRef<Tensor> inputs);
+  // Note [Small-op fast path]: the caller guarantees every operand is
+  // contiguous with the output's sizes (dtypes may differ), so none of the
+  // broadcast/ordering/coalescing work runs: one flat dim of numel elements.
+  static TensorIterator contiguous(const Tensor& out, const Tensor& in0, const Tensor* in1 = nullptr) {
+    TensorIterator it;
+    it.ntensors_ = in1 ? 3 : 2;
+    it.numel_ = out.numel();
+    it.shape_.assign(1, it.numel_);
+    it.set_flat(0, out);
+    it.set_flat(1, in0);
+    if (in1) it.set_flat(2, *in1);
+    return it;
+  }
 
   int ntensors() const { return ntensors_; }
   int64_t numel() const { return numel_; }
@@ -71,6 +84,12 @@ class TensorIterator {
   }
 
  private:
+  TensorIterator() = default;
+  void set_flat(int i, const Tensor& t) {
+    data_[i] = static_cast<char*>(t.data_ptr());
+    dtypes_[i] = t.scalar_type();
+    strides_[i].assign(1, static_cast<int64_t>(t.itemsize()));
+  }
   void build(const Tensor* outs, size_t nout, const Tensor* ins, size_t nin);
   bool try_build_trivial(const Tensor* outs, size_t nout, const Tensor* ins, size_t nin);
   DimVector start_counter(int64_t begin, std::array<char*, kMaxOperands>& ptrs) const;
