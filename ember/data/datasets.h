@@ -3,4 +3,5 @@
 #include "ember/data/datasets/base.h"
 #include "ember/data/datasets/map.h"
 #include "ember/data/datasets/mnist.h"
+#include "ember/data/datasets/shared.h"
 #include "ember/data/datasets/tensor.h"

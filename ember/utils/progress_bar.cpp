@@ -17,8 +17,9 @@ bool is_terminal(const std::ostream& out) {
   return false;
 }
 
-// MM:SS, or H:MM:SS from an hour on.
+// MM:SS, or H:MM:SS from an hour on; "--:--" past 100 hours (a stalled rate).
 std::string format_duration(double seconds) {
+  if (!(seconds < 100.0 * 3600.0)) return "--:--";
   const auto s = static_cast<long long>(std::llround(std::max(0.0, seconds)));
   char buf[32];
   if (s >= 3600) {

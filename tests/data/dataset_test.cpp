@@ -134,3 +134,16 @@ TEST(DataDataset, BatchLambdaMapsWholeBatch) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(DataDataset, SharedDatasetCopiesReachOneDataset) {
+  auto shared = torch::data::datasets::make_shared_dataset<SquaresDataset>(6);
+  auto copy = shared;
+  EXPECT_EQ(copy.size().value(), 6u);
+  EXPECT_EQ(&*copy, &*shared);
+  auto batch = copy.map(torch::data::transforms::Stack<>()).get_batch(std::vector<size_t>{5});
+  EXPECT_EQ(batch.target.item<int64_t>(), 25);
+}
+
+}  // namespace

@@ -117,6 +117,15 @@ TEST(DataProgressBar, ShorterLinesBlankOutTheRest) {
   EXPECT_EQ(out.str(), "\r" + line + std::string(first - line.size(), ' '));
 }
 
+TEST(DataProgressBar, StalledRateShowsNoEta) {
+  std::ostringstream out;
+  FakeClock clock;
+  ProgressBar bar(1000000000, forced("", 0), out, clock.fn());
+  clock.now += 1e6;
+  bar.update(1);
+  EXPECT_EQ(bar.render(), "1/1000000000   0% 0.0 it/s ETA --:--");
+}
+
 TEST(DataProgressBar, DestructorFinishesAndZeroTotalIsComplete) {
   std::ostringstream out;
   FakeClock clock;
