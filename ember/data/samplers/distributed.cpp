@@ -1,0 +1,76 @@
+#include "ember/data/samplers/distributed.h"
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+namespace ember::data::samplers {
+
+DistributedRandomSampler::DistributedRandomSampler(size_t size, size_t num_replicas, size_t rank, bool allow_duplicates)
+    : DistributedSampler(size, num_replicas, rank, allow_duplicates) {
+  reset(size_);
+}
+
+void DistributedRandomSampler::reset(std::optional<size_t> new_size) {
+  size_ = new_size.value_or(size_);
+  populate_indices();
+  std::mt19937 rng(static_cast<std::mt19937::result_type>(epoch_));
+  std::shuffle(all_indices_.begin(), all_indices_.end(), rng);
+  sample_index_ = begin_index_;
+}
+
+std::optional<std::vector<size_t>> DistributedRandomSampler::next(size_t batch_size) {
+  if (sample_index_ == end_index_) return std::nullopt;
+  const size_t end = std::min(sample_index_ + batch_size, end_index_);
+  std::vector<size_t> batch(all_indices_.begin() + sample_index_, all_indices_.begin() + end);
+  sample_index_ = end;
+  return batch;
+}
+
+void DistributedRandomSampler::populate_indices() {
+  const size_t local = local_sample_count();
+  const size_t count = num_replicas_ == 1 ? size_ : local * num_replicas_;
+  all_indices_.resize(count);
+  std::iota(all_indices_.begin(), all_indices_.end(), 0);
+  // Padding so every replica gets the same number of samples repeats the start.
+  for (size_t i = size_; i < count; ++i) all_indices_[i] = i - size_;
+  begin_index_ = rank_ * local;
+  end_index_ = begin_index_ + local;
+  sample_index_ = begin_index_;
+}
+
+DistributedSequentialSampler::DistributedSequentialSampler(size_t size, size_t num_replicas, size_t rank,
+                                                           bool allow_duplicates)
+    : DistributedSampler(size, num_replicas, rank, allow_duplicates) {
+  populate_indices();
+}
+
+void DistributedSequentialSampler::reset(std::optional<size_t> new_size) {
+  const size_t size = new_size.value_or(size_);
+  if (size != size_) {
+    size_ = size;
+    populate_indices();
+  } else {
+    sample_index_ = begin_index_;
+  }
+}
+
+std::optional<std::vector<size_t>> DistributedSequentialSampler::next(size_t batch_size) {
+  if (sample_index_ == end_index_) return std::nullopt;
+  const size_t end = std::min(sample_index_ + batch_size, end_index_);
+  std::vector<size_t> batch(end - sample_index_);
+  std::iota(batch.begin(), batch.end(), sample_index_);
+  if (end >= size_) {
+    for (size_t& index : batch) index %= size_;
+  }
+  sample_index_ = end;
+  return batch;
+}
+
+void DistributedSequentialSampler::populate_indices() {
+  begin_index_ = rank_ * local_sample_count();
+  end_index_ = begin_index_ + local_sample_count();
+  sample_index_ = begin_index_;
+}
+
+}  // namespace ember::data::samplers

@@ -1,0 +1,22 @@
+#include "ember/data/samplers/sequential.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace ember::data::samplers {
+
+void SequentialSampler::reset(std::optional<size_t> new_size) {
+  if (new_size) size_ = *new_size;
+  index_ = 0;
+}
+
+std::optional<std::vector<size_t>> SequentialSampler::next(size_t batch_size) {
+  const size_t remaining = size_ - index_;
+  if (remaining == 0) return std::nullopt;
+  std::vector<size_t> batch(std::min(batch_size, remaining));
+  std::iota(batch.begin(), batch.end(), index_);
+  index_ += batch.size();
+  return batch;
+}
+
+}  // namespace ember::data::samplers
