@@ -119,6 +119,14 @@ const std::map<std::string, Maker>& cases() {
                                                      std::make_shared<CosineAnnealingLR>(o, 8)};
          return hold(std::make_shared<SequentialLR>(o, s, std::vector<int64_t>{6, 15}));
        }},
+      {"sequential_lambda_warm",
+       [](Optimizer& o) {
+         std::vector<std::shared_ptr<LRScheduler>> s{
+             std::make_shared<ExponentialLR>(o, 0.8),
+             std::make_shared<LambdaLR>(o, [](int64_t e) { return 1.0 / static_cast<double>(1 + e); }),
+             std::make_shared<CosineAnnealingWarmRestarts>(o, 4)};
+         return hold(std::make_shared<SequentialLR>(o, s, std::vector<int64_t>{4, 10}));
+       }},
       {"chained",
        [](Optimizer& o) {
          return hold(std::make_shared<ChainedScheduler>(std::vector<std::shared_ptr<LRScheduler>>{
@@ -167,6 +175,17 @@ std::vector<std::string> case_names() {
 
 INSTANTIATE_TEST_SUITE_P(All, SchedulerGolden, ::testing::ValuesIn(case_names()),
                          [](const auto& info) { return info.param; });
+
+TEST(SchedulerGoldenWarmRestarts, FractionalEpochs) {
+  SchedOpt so;
+  CosineAnnealingWarmRestarts s(*so.opt, 3, 2, 0.01);
+  const Tensor lrs = golden()["warm_restarts_frac.lr"];
+  expect_row(so.lrs(), lrs[0], 0, "lr");
+  for (int64_t i = 0; i + 1 < lrs.size(0); ++i) {
+    s.step(static_cast<double>(i) * 0.7);
+    expect_row(so.lrs(), lrs[i + 1], i + 1, "lr");
+  }
+}
 
 TEST(SchedulerGoldenPlateau, MinRel) {
   SchedOpt so;

@@ -153,6 +153,9 @@ sched_cases = {
                                                S.ExponentialLR(o, gamma=0.9)], milestones=[5]),
     "sequential3": lambda o: S.SequentialLR(o, [S.ConstantLR(o, factor=0.5, total_iters=3), S.StepLR(o, step_size=4),
                                                 S.CosineAnnealingLR(o, T_max=8)], milestones=[6, 15]),
+    "sequential_lambda_warm": lambda o: S.SequentialLR(o, [S.ExponentialLR(o, gamma=0.8),
+                                                           S.LambdaLR(o, lambda e: 1.0 / (1 + e)),
+                                                           S.CosineAnnealingWarmRestarts(o, T_0=4)], milestones=[4, 10]),
     "chained": lambda o: S.ChainedScheduler([S.ConstantLR(o, factor=0.5, total_iters=4), S.ExponentialLR(o, gamma=0.9)]),
     "chained_step_cos": lambda o: S.ChainedScheduler([S.StepLR(o, step_size=5, gamma=0.5),
                                                       S.CosineAnnealingLR(o, T_max=12)]),
@@ -170,6 +173,16 @@ for name, fn in sched_cases.items():
         moms.append(momentum_of(opt))
     g.add(name + ".lr", torch.tensor(lrs, dtype=D))
     g.add(name + ".momentum", torch.tensor(moms, dtype=D))
+
+# CosineAnnealingWarmRestarts.step(epoch) with fractional epochs
+opt = sched_opt()
+s = S.CosineAnnealingWarmRestarts(opt, T_0=3, T_mult=2, eta_min=0.01)
+lrs = [[grp["lr"] for grp in opt.param_groups]]
+for i in range(SCHED_STEPS):
+    opt.step()
+    s.step(i * 0.7)
+    lrs.append([grp["lr"] for grp in opt.param_groups])
+g.add("warm_restarts_frac.lr", torch.tensor(lrs, dtype=D))
 
 # ReduceLROnPlateau, driven by a fixed metric sequence
 torch.manual_seed(1)
