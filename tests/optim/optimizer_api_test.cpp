@@ -42,6 +42,16 @@ TEST(OptimApi, LibTorchSpellings) {
   EXPECT_DOUBLE_EQ(dynamic_cast<torch::optim::SGDOptions&>(sgd.param_groups()[0].options()).lr(), 0.5);
   EXPECT_DOUBLE_EQ(static_cast<torch::optim::SGDOptions&>(sgd.defaults()).lr(), 0.1);  // groups own copies
   EXPECT_THROW((void)dynamic_cast<torch::optim::AdamOptions&>(sgd.param_groups()[0].options()), std::bad_cast);
+  torch::optim::SGD sgd_plain(params, /*lr=*/0.01);  // a bare double converts to the options
+  torch::optim::Adam adam_plain(params, 2e-4);
+  EXPECT_DOUBLE_EQ(sgd_plain.defaults().get_lr(), 0.01);
+  for (auto& group : adam_plain.param_groups()) {
+    if (group.has_options()) {
+      auto& options = static_cast<torch::optim::AdamOptions&>(group.options());
+      options.lr(options.lr() * 0.5);
+    }
+  }
+  EXPECT_DOUBLE_EQ(adam_plain.param_groups()[0].options().get_lr(), 1e-4);
   torch::optim::Optimizer& base = adam;
   EXPECT_EQ(base.size(), 2u);
 }
