@@ -21,3 +21,4 @@
 // ops-family headers (one per family; added as families land)
 #include "ember/ops/all_ops.h"
 #include "ember/data.h"
+#include "ember/optim.h"

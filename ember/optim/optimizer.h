@@ -1,0 +1,190 @@
+#pragma once
+// torch::optim's base classes with LibTorch 1.13's shape: options and
+// per-parameter state are polymorphic values, parameters live in param
+// groups that each own a copy of the options, and step() may take a closure.
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "ember/core/tensor.h"
+
+namespace ember::serialize {
+class OutputArchive;
+class InputArchive;
+}  // namespace ember::serialize
+
+namespace ember::optim {
+
+// EMBER_OPTIM_ARG(T, name) declares `name_` with LibTorch's TORCH_ARG accessors:
+// `name()` reads, `name(v)` sets and returns *this so setters chain
+// (SGDOptions(0.1).momentum(0.9).nesterov(true)).
+#define EMBER_OPTIM_ARG(T, name)                           \
+ public:                                                   \
+  auto name(const T& new_##name)->decltype(*this) {        \
+    this->name##_ = new_##name;                            \
+    return *this;                                          \
+  }                                                        \
+  auto name(T&& new_##name)->decltype(*this) {             \
+    this->name##_ = std::move(new_##name);                 \
+    return *this;                                          \
+  }                                                        \
+  const T& name() const noexcept { return this->name##_; } \
+  T& name() noexcept { return this->name##_; }             \
+                                                           \
+ private:                                                  \
+  T name##_
+
+// Note [Optimizer state as named values]
+// Options and per-parameter state describe themselves to a StateVisitor as
+// named scalars and tensors (one `visit` serves both directions: a saver reads
+// the references, a loader assigns through them). Serialization is built on
+// this, so optimizers need no archive code of their own. An undefined tensor
+// means "absent", as a missing key in PyTorch's state_dict.
+class StateVisitor {
+ public:
+  virtual ~StateVisitor() = default;
+  virtual void tensor(std::string_view name, Tensor& value) = 0;
+  virtual void tensors(std::string_view name, std::deque<Tensor>& values) = 0;
+  virtual void integer(std::string_view name, int64_t& value) = 0;
+  virtual void real(std::string_view name, double& value) = 0;
+  virtual void flag(std::string_view name, bool& value) = 0;
+  virtual void text(std::string_view name, std::string& value) = 0;
+};
+
+class OptimizerParamState {
+ public:
+  virtual ~OptimizerParamState() = default;
+  virtual std::unique_ptr<OptimizerParamState> clone() const;
+  virtual void visit(StateVisitor& visitor) {}
+};
+
+template <typename Derived>
+class OptimizerCloneableParamState : public OptimizerParamState {
+ public:
+  std::unique_ptr<OptimizerParamState> clone() const override {
+    return std::make_unique<Derived>(static_cast<const Derived&>(*this));
+  }
+};
+
+class OptimizerOptions {
+ public:
+  virtual ~OptimizerOptions() = default;
+  virtual std::unique_ptr<OptimizerOptions> clone() const;
+  virtual double get_lr() const;
+  virtual void set_lr(double lr);
+  virtual void visit(StateVisitor& visitor) {}
+};
+
+template <typename Derived>
+class OptimizerCloneableOptions : public OptimizerOptions {
+ public:
+  std::unique_ptr<OptimizerOptions> clone() const override {
+    return std::make_unique<Derived>(static_cast<const Derived&>(*this));
+  }
+};
+
+// Parameters plus their own copy of the options (null until the optimizer
+// fills in its defaults).
+class OptimizerParamGroup {
+ public:
+  OptimizerParamGroup(const OptimizerParamGroup& other);
+  OptimizerParamGroup(OptimizerParamGroup&&) noexcept = default;
+  OptimizerParamGroup& operator=(const OptimizerParamGroup& other);
+  OptimizerParamGroup& operator=(OptimizerParamGroup&&) noexcept = default;
+  OptimizerParamGroup(std::vector<Tensor> params) : params_(std::move(params)) {}  // NOLINT: implicit as LibTorch
+  OptimizerParamGroup(std::vector<Tensor> params, std::unique_ptr<OptimizerOptions> options)
+      : params_(std::move(params)), options_(std::move(options)) {}
+
+  bool has_options() const { return options_ != nullptr; }
+  OptimizerOptions& options();
+  const OptimizerOptions& options() const;
+  void set_options(std::unique_ptr<OptimizerOptions> options) { options_ = std::move(options); }
+  std::vector<Tensor>& params() { return params_; }
+  const std::vector<Tensor>& params() const { return params_; }
+
+  // Ember extension: the learning rate the first LR scheduler attached to this
+  // group started from (PyTorch's group['initial_lr']); later schedulers take
+  // their base_lrs from it, so chained schedulers compose as in PyTorch.
+  std::optional<double> initial_lr() const { return initial_lr_; }
+  void set_initial_lr(std::optional<double> lr) { initial_lr_ = lr; }
+
+ private:
+  std::vector<Tensor> params_;
+  std::unique_ptr<OptimizerOptions> options_;
+  std::optional<double> initial_lr_;
+};
+
+// The key of a parameter's entry in Optimizer::state(): its TensorImpl's
+// address printed as LibTorch does (c10::guts::to_string(p.unsafeGetTensorImpl())).
+std::string param_key(const Tensor& p);
+
+class Optimizer {
+ public:
+  using LossClosure = std::function<Tensor()>;
+  using StateMap = std::unordered_map<std::string, std::unique_ptr<OptimizerParamState>>;
+
+  Optimizer(const Optimizer&) = delete;
+  Optimizer& operator=(const Optimizer&) = delete;
+  Optimizer(Optimizer&&) = default;
+  explicit Optimizer(std::vector<OptimizerParamGroup> param_groups, std::unique_ptr<OptimizerOptions> defaults);
+  explicit Optimizer(std::vector<Tensor> parameters, std::unique_ptr<OptimizerOptions> defaults);
+  virtual ~Optimizer() = default;
+
+  // Runs one update; the closure (if any) re-evaluates the loss with grad mode
+  // on and its result is returned (undefined without a closure).
+  virtual Tensor step(LossClosure closure = nullptr) = 0;
+
+  void add_param_group(const OptimizerParamGroup& param_group);
+  // Appends to the first group (LibTorch's deprecated spelling).
+  void add_parameters(const std::vector<Tensor>& parameters);
+  // LibTorch 1.13: fills existing gradients with zeros (does not reset them).
+  void zero_grad();
+
+  const std::vector<Tensor>& parameters() const;  // the first group's
+  std::vector<Tensor>& parameters();
+  size_t size() const noexcept;  // parameters in all groups
+  OptimizerOptions& defaults() noexcept { return *defaults_; }
+  const OptimizerOptions& defaults() const noexcept { return *defaults_; }
+  std::vector<OptimizerParamGroup>& param_groups() noexcept { return param_groups_; }
+  const std::vector<OptimizerParamGroup>& param_groups() const noexcept { return param_groups_; }
+  StateMap& state() noexcept { return state_; }
+  const StateMap& state() const noexcept { return state_; }
+
+  // A fresh, empty per-parameter state of this optimizer's kind (null for an
+  // optimizer without per-parameter state); loaders fill it through visit().
+  virtual std::unique_ptr<OptimizerParamState> make_param_state() const { return nullptr; }
+
+  // Serialization of options and state (Note [Optimizer state as named values]).
+  // Implemented by the serialization module (ember/serialize); until it lands
+  // these throw (optimizer_serialize.cpp).
+  virtual void save(serialize::OutputArchive& archive) const;
+  virtual void load(serialize::InputArchive& archive);
+
+ protected:
+  // The state of `p`, created by `init` on first use.
+  template <typename State, typename Init>
+  State& state_for(const Tensor& p, Init&& init) {
+    auto& slot = state_[param_key(p)];
+    if (!slot) {
+      auto fresh = std::make_unique<State>();
+      init(*fresh);
+      slot = std::move(fresh);
+    }
+    return static_cast<State&>(*slot);
+  }
+  // Evaluates the closure with grad mode on (steps run under NoGradGuard).
+  static Tensor evaluate_closure(const LossClosure& closure);
+
+  std::vector<OptimizerParamGroup> param_groups_;
+  StateMap state_;
+  std::unique_ptr<OptimizerOptions> defaults_;
+};
+
+}  // namespace ember::optim

@@ -1,0 +1,37 @@
+#pragma once
+// Stochastic gradient descent with momentum, dampening, Nesterov momentum and
+// L2 weight decay (torch.optim.SGD).
+#include "ember/optim/optimizer.h"
+
+namespace ember::optim {
+
+struct SGDOptions : public OptimizerCloneableOptions<SGDOptions> {
+  SGDOptions(double lr);  // NOLINT: implicit, as LibTorch (no default lr)
+  EMBER_OPTIM_ARG(double, lr);
+  EMBER_OPTIM_ARG(double, momentum) = 0;
+  EMBER_OPTIM_ARG(double, dampening) = 0;
+  EMBER_OPTIM_ARG(double, weight_decay) = 0;
+  EMBER_OPTIM_ARG(bool, nesterov) = false;
+
+ public:
+  double get_lr() const override { return lr(); }
+  void set_lr(double lr) override { this->lr(lr); }
+  void visit(StateVisitor& v) override;
+};
+
+struct SGDParamState : public OptimizerCloneableParamState<SGDParamState> {
+  EMBER_OPTIM_ARG(Tensor, momentum_buffer);
+
+ public:
+  void visit(StateVisitor& v) override { v.tensor("momentum_buffer", momentum_buffer_); }
+};
+
+class SGD : public Optimizer {
+ public:
+  explicit SGD(std::vector<OptimizerParamGroup> param_groups, SGDOptions defaults);
+  explicit SGD(std::vector<Tensor> params, SGDOptions defaults);
+  Tensor step(LossClosure closure = nullptr) override;
+  std::unique_ptr<OptimizerParamState> make_param_state() const override { return std::make_unique<SGDParamState>(); }
+};
+
+}  // namespace ember::optim
