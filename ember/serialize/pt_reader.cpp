@@ -26,7 +26,7 @@ struct ZipFileCloser {
 
 class ZipReader {
  public:
-  ZipReader(std::string_view bytes, const std::string& source) : source_(source) {
+  ZipReader(std::string_view bytes, const std::string& source) : source_(source), input_size_(bytes.size()) {
     zip_error_t err;
     zip_error_init(&err);
     zip_source_t* src = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &err);
@@ -58,6 +58,11 @@ class ZipReader {
                   st.size, " bytes, expected ", expected);
     EMBER_CHECK(st.size <= limit, "load_pytorch_state_dict: '", source_, "': entry '", name, "' is too large (",
                 st.size, " bytes)");
+    // The declared size is attacker-controlled; deflate cannot expand more than
+    // ~1032:1, so anything beyond that is a lie (or a zip bomb) and we refuse
+    // before allocating.
+    EMBER_CHECK((st.valid & ZIP_STAT_COMP_SIZE) && st.comp_size <= input_size_ && st.size / 1032 <= st.comp_size,
+                "load_pytorch_state_dict: '", source_, "': entry '", name, "' declares an impossible size");
     std::unique_ptr<zip_file_t, ZipFileCloser> f(zip_fopen(zip_.get(), name.c_str(), 0));
     EMBER_CHECK(f != nullptr, "load_pytorch_state_dict: '", source_, "': cannot open entry '", name,
                 "': ", zip_strerror(zip_.get()));
@@ -75,6 +80,7 @@ class ZipReader {
  private:
   std::unique_ptr<zip_t, ZipCloser> zip_;
   const std::string& source_;
+  uint64_t input_size_;
 };
 
 NamedTensors load_zip(std::string_view bytes, const std::string& source) {
