@@ -172,9 +172,12 @@ uint32_t Unpickler::rebuild_tensor(const std::vector<uint32_t>& args) {
   // Largest element index reached, checked for overflow; empty tensors touch nothing.
   int64_t last = offset;
   bool empty = false;
+  int64_t nonzero = 1;  // product of the non-zero sizes; must fit even when another size is 0
   for (size_t d = 0; d < size.size(); ++d) {
     if (size[d] < 0 || stride[d] < 0) fail("_rebuild_tensor_v2: negative size or stride");
     if (size[d] == 0) empty = true;
+    if (__builtin_mul_overflow(nonzero, size[d] == 0 ? 1 : size[d], &nonzero))
+      fail("_rebuild_tensor_v2: size product overflows");
   }
   if (!empty) {
     for (size_t d = 0; d < size.size(); ++d) {

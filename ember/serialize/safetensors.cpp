@@ -180,12 +180,16 @@ SafetensorsContents load_safetensors_from_buffer(std::string_view bytes, const s
     if (!dtype) fail("entry '", name, "': unknown dtype '", dt->get<std::string>(), "'");
     if (!sh->is_array()) fail("entry '", name, "': shape is not an array");
     Entry e{name, *dtype, {}, 0, 0};
-    uint64_t numel = 1;
+    // The product of the non-zero sizes must fit too: a 0 in the shape must not
+    // hide sizes whose strides would overflow.
+    uint64_t numel = 1, nonzero = 1;
     for (const auto& d : *sh) {
       if (!d.is_number_unsigned()) fail("entry '", name, "': shape holds a value that is not a non-negative integer");
       const uint64_t v = d.get<uint64_t>();
-      if (v > uint64_t(INT64_MAX) || __builtin_mul_overflow(numel, v, &numel) || numel > uint64_t(INT64_MAX))
+      if (v > uint64_t(INT64_MAX) || __builtin_mul_overflow(nonzero, v == 0 ? 1 : v, &nonzero) ||
+          nonzero > uint64_t(INT64_MAX))
         fail("entry '", name, "': shape product overflows");
+      numel *= v;
       e.shape.push_back(int64_t(v));
     }
     uint64_t nbytes;

@@ -116,6 +116,9 @@ TEST(PtReaderTest, RebuildChecksBoundsAgainstTheStorage) {
   EXPECT_EMBER_ERROR(one_tensor_from_pickle(rebuild_pickle(6, 0, {2147483647, 2147483647, 2147483647},
                                                            {2147483647, 2147483647, 2147483647})),
                      "overflow");
+  EXPECT_EMBER_ERROR(
+      one_tensor_from_pickle(rebuild_pickle(6, 0, {0, 2147483647, 2147483647, 2147483647}, {1, 1, 1, 1})),
+      "size product overflows");
   EXPECT_NO_THROW(one_tensor_from_pickle(rebuild_pickle(6, 6, {0, 5}, {5, 1})));
 }
 

@@ -95,6 +95,7 @@ TEST(SafetensorsTest, RejectsMalformedFiles) {
   bad(make_file(R"({"a":{"dtype":"F32","shape":[-1],"data_offsets":[0,4]}})", f4), "non-negative integer");
   bad(make_file(R"({"a":{"dtype":"F32","shape":[1.5],"data_offsets":[0,4]}})", f4), "non-negative integer");
   bad(make_file(R"({"a":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,4]}})", f4), "overflow");
+  bad(make_file(R"({"a":{"dtype":"F32","shape":[0,4294967296,4294967296],"data_offsets":[0,0]}})", ""), "overflow");
   bad(make_file(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,8]}})", f4), "outside the data buffer");
   bad(make_file(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[4,0]}})", f4), "outside the data buffer");
   bad(make_file(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,4]}})", f4), "need 8");
