@@ -134,19 +134,27 @@ void InputArchive::set(NamedTensors tensors, Metadata metadata) {
   for (size_t i = 0; i < tensors_.size(); ++i) index_.emplace(tensors_[i].first, i);
 }
 
-void InputArchive::load_from(const std::string& filename) {
+static void check_device(const std::optional<Device>& device) {
+  EMBER_CHECK(!device || device->is_cpu(), "InputArchive::load_from: cannot load to ", *device,
+              "; Ember tensors live on the CPU");
+}
+
+void InputArchive::load_from(const std::string& filename, std::optional<Device> device) {
+  check_device(device);
   SafetensorsContents c = load_safetensors_with_metadata(filename);
   source_ = filename;
   set(std::move(c.tensors), std::move(c.metadata));
 }
 
-void InputArchive::load_from(std::istream& stream) {
+void InputArchive::load_from(std::istream& stream, std::optional<Device> device) {
+  check_device(device);
   const std::string bytes((std::istreambuf_iterator<char>(stream)), std::istreambuf_iterator<char>());
   EMBER_CHECK(!stream.bad(), "InputArchive::load_from: reading the stream failed");
   load_from(bytes.data(), bytes.size());
 }
 
-void InputArchive::load_from(const char* data, size_t size) {
+void InputArchive::load_from(const char* data, size_t size, std::optional<Device> device) {
+  check_device(device);
   SafetensorsContents c = load_safetensors_from_buffer(std::string_view(data, size), "<stream>");
   source_ = "<stream>";
   set(std::move(c.tensors), std::move(c.metadata));

@@ -4,11 +4,13 @@
 #include <cstddef>
 #include <functional>
 #include <istream>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "ember/core/device.h"
 #include "ember/core/ivalue.h"
 #include "ember/core/tensor.h"
 #include "ember/serialize/safetensors.h"
@@ -51,9 +53,10 @@ class OutputArchive {
 
 class InputArchive {
  public:
-  void load_from(const std::string& filename);
-  void load_from(std::istream& stream);
-  void load_from(const char* data, size_t size);
+  // `device` is LibTorch's map location; Ember is CPU-only, so only CPU is accepted.
+  void load_from(const std::string& filename, std::optional<Device> device = std::nullopt);
+  void load_from(std::istream& stream, std::optional<Device> device = std::nullopt);
+  void load_from(const char* data, size_t size, std::optional<Device> device = std::nullopt);
 
   // Like LibTorch: an undefined `tensor` is bound to the stored tensor; a
   // defined one keeps its storage and receives a copy (under NoGradGuard, so

@@ -41,6 +41,10 @@ TEST(ArchiveTest, SaveAndLoadATensor) {
   torch::Tensor back;
   torch::load(back, dir.file("t.pt"));
   EXPECT_TENSOR_EQ(back, t);
+  torch::Tensor again;
+  torch::load(again, dir.file("t.pt"), torch::kCPU);  // LibTorch's map-location argument
+  EXPECT_TENSOR_EQ(again, t);
+  EXPECT_EMBER_ERROR(torch::load(again, dir.file("t.pt"), torch::Device(torch::kCUDA)), "load_from", "CPU");
   // The file is plain safetensors with the tensor under "0".
   const auto c = torch::serialize::load_safetensors(dir.file("t.pt"));
   ASSERT_EQ(c.size(), 1u);
