@@ -22,3 +22,4 @@
 #include "ember/ops/all_ops.h"
 #include "ember/data.h"
 #include "ember/optim.h"
+#include "ember/serialize.h"

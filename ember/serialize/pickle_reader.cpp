@@ -1,0 +1,519 @@
+#include "ember/serialize/pickle_reader.h"
+
+#include <bit>
+#include <cstring>
+#include <unordered_map>
+
+#include "ember/autograd/grad_mode.h"
+#include "ember/core/error.h"
+#include "ember/ops/view.h"
+
+namespace ember::serialize {
+namespace {
+
+constexpr int kMaxFlattenDepth = 64;
+
+struct StorageName {
+  const char* name;
+  ScalarType type;
+};
+constexpr StorageName kStorageNames[] = {
+    {"DoubleStorage", kDouble},
+    {"FloatStorage", kFloat},
+    {"HalfStorage", kHalf},
+    {"BFloat16Storage", kBFloat16},
+    {"LongStorage", kLong},
+    {"IntStorage", kInt},
+    {"ShortStorage", kShort},
+    {"CharStorage", kChar},
+    {"ByteStorage", kByte},
+    {"BoolStorage", kBool},
+    {"ComplexFloatStorage", kComplexFloat},
+    {"ComplexDoubleStorage", kComplexDouble},
+};
+
+bool is_storage_name(const std::string& n) {
+  for (const auto& s : kStorageNames)
+    if (n == s.name) return true;
+  return false;
+}
+
+class Unpickler {
+ public:
+  Unpickler(std::string_view bytes, const StorageLoader& loader, const std::string& source)
+      : bytes_(bytes), loader_(loader), source_(source) {}
+
+  PickleGraph run();
+
+ private:
+  template <typename... Args>
+  [[noreturn]] void fail(const Args&... what) const {
+    EMBER_ERROR("unpickler: ", what..., " (in '", source_, "' at byte ", op_pos_, ")");
+  }
+
+  const char* take(size_t n) {
+    if (n > bytes_.size() - pos_) fail("truncated input: need ", n, " more bytes");
+    const char* p = bytes_.data() + pos_;
+    pos_ += n;
+    return p;
+  }
+  uint8_t u8() { return static_cast<uint8_t>(*take(1)); }
+  template <typename T>
+  T le() {
+    T v;
+    std::memcpy(&v, take(sizeof(T)), sizeof(T));
+    return v;
+  }
+  std::string line() {
+    const size_t nl = bytes_.find('\n', pos_);
+    if (nl == std::string_view::npos) fail("truncated GLOBAL: no newline");
+    std::string s(bytes_.substr(pos_, nl - pos_));
+    pos_ = nl + 1;
+    return s;
+  }
+
+  uint32_t make(PickleObject o) {
+    graph_.objects.push_back(std::move(o));
+    return static_cast<uint32_t>(graph_.objects.size() - 1);
+  }
+  uint32_t make_int(int64_t v) {
+    PickleObject o;
+    o.kind = PickleKind::Int;
+    o.i = v;
+    return make(std::move(o));
+  }
+  PickleObject& obj(uint32_t id) { return graph_.objects[id]; }
+  void push(uint32_t id) { stack_.push_back(id); }
+  uint32_t pop() {
+    if (stack_.size() <= mark_floor()) fail("pop from an empty stack");
+    const uint32_t id = stack_.back();
+    stack_.pop_back();
+    return id;
+  }
+  uint32_t top() {
+    if (stack_.size() <= mark_floor()) fail("empty stack");
+    return stack_.back();
+  }
+  size_t mark_floor() const { return marks_.empty() ? 0 : marks_.back(); }
+  std::vector<uint32_t> pop_mark() {
+    if (marks_.empty()) fail("no MARK on the stack");
+    const size_t m = marks_.back();
+    marks_.pop_back();
+    std::vector<uint32_t> items(stack_.begin() + static_cast<ptrdiff_t>(m), stack_.end());
+    stack_.resize(m);
+    return items;
+  }
+  uint32_t tuple_of(std::vector<uint32_t> items) {
+    PickleObject o;
+    o.kind = PickleKind::Tuple;
+    o.items = std::move(items);
+    return make(std::move(o));
+  }
+  uint32_t memo_get(uint32_t key) {
+    const auto it = memo_.find(key);
+    if (it == memo_.end()) fail("memo key ", key, " is not defined");
+    return it->second;
+  }
+
+  void global(const std::string& module, const std::string& name);
+  void reduce();
+  void persistent_id();
+  uint32_t rebuild_tensor(const std::vector<uint32_t>& args);
+  int64_t as_int(uint32_t id, const char* what) {
+    const PickleObject& o = obj(id);
+    if (o.kind != PickleKind::Int) fail(what, " is not an integer");
+    return o.i;
+  }
+  std::vector<int64_t> as_int_tuple(uint32_t id, const char* what) {
+    if (obj(id).kind != PickleKind::Tuple) fail(what, " is not a tuple");
+    std::vector<int64_t> out;
+    for (uint32_t item : obj(id).items) out.push_back(as_int(item, what));
+    return out;
+  }
+
+  std::string_view bytes_;
+  const StorageLoader& loader_;
+  const std::string& source_;
+  size_t pos_ = 0;
+  size_t op_pos_ = 0;
+  PickleGraph graph_;
+  std::vector<uint32_t> stack_;
+  std::vector<size_t> marks_;
+  std::unordered_map<uint32_t, uint32_t> memo_;
+  std::unordered_map<std::string, uint32_t> storages_;  // key -> Storage object
+};
+
+void Unpickler::global(const std::string& module, const std::string& name) {
+  const bool allowed = (module == "collections" && name == "OrderedDict") ||
+                       (module == "torch._utils" && (name == "_rebuild_tensor_v2" || name == "_rebuild_parameter")) ||
+                       (module == "torch" && is_storage_name(name));
+  if (!allowed) fail("global '", module, " ", name, "' is not allowed");
+  PickleObject o;
+  o.kind = PickleKind::Global;
+  o.s = module + " " + name;
+  push(make(std::move(o)));
+}
+
+uint32_t Unpickler::rebuild_tensor(const std::vector<uint32_t>& args) {
+  if (args.size() < 6 || args.size() > 7) fail("_rebuild_tensor_v2 takes 6 or 7 arguments, got ", args.size());
+  const PickleObject& st = obj(args[0]);
+  if (st.kind != PickleKind::Storage) fail("_rebuild_tensor_v2: the first argument is not a storage");
+  const Tensor storage = st.tensor;
+  const int64_t offset = as_int(args[1], "_rebuild_tensor_v2 storage offset");
+  const std::vector<int64_t> size = as_int_tuple(args[2], "_rebuild_tensor_v2 size");
+  const std::vector<int64_t> stride = as_int_tuple(args[3], "_rebuild_tensor_v2 stride");
+  const PickleObject& rg = obj(args[4]);
+  if (rg.kind != PickleKind::Bool) fail("_rebuild_tensor_v2: requires_grad is not a bool");
+  if (size.size() != stride.size())
+    fail("_rebuild_tensor_v2: size has ", size.size(), " dims but stride has ", stride.size());
+  const int64_t storage_numel = storage.numel();
+  if (offset < 0 || offset > storage_numel)
+    fail("_rebuild_tensor_v2: storage offset ", offset, " outside a storage of ", storage_numel, " elements");
+  // Largest element index reached, checked for overflow; empty tensors touch nothing.
+  int64_t last = offset;
+  bool empty = false;
+  int64_t nonzero = 1;  // product of the non-zero sizes; must fit even when another size is 0
+  for (size_t d = 0; d < size.size(); ++d) {
+    if (size[d] < 0 || stride[d] < 0) fail("_rebuild_tensor_v2: negative size or stride");
+    if (size[d] == 0) empty = true;
+    if (__builtin_mul_overflow(nonzero, size[d] == 0 ? 1 : size[d], &nonzero))
+      fail("_rebuild_tensor_v2: size product overflows");
+  }
+  if (!empty) {
+    for (size_t d = 0; d < size.size(); ++d) {
+      int64_t span;
+      if (__builtin_mul_overflow(size[d] - 1, stride[d], &span) || __builtin_add_overflow(last, span, &last))
+        fail("_rebuild_tensor_v2: size/stride extent overflows");
+    }
+    if (last >= storage_numel)
+      fail("_rebuild_tensor_v2: tensor reaches element ", last, " of a storage of ", storage_numel, " elements");
+  }
+  PickleObject o;
+  o.kind = PickleKind::Tensor;
+  o.tensor = storage.as_strided(size, stride, storage.storage_offset() + offset);
+  if (rg.i != 0 && (o.tensor.is_floating_point() || o.tensor.is_complex())) o.tensor.requires_grad_(true);
+  return make(std::move(o));
+}
+
+void Unpickler::reduce() {
+  const uint32_t args_id = pop();
+  const uint32_t fn_id = pop();
+  if (obj(fn_id).kind != PickleKind::Global) fail("REDUCE on an object that is not an allowed global");
+  if (obj(args_id).kind != PickleKind::Tuple) fail("REDUCE arguments are not a tuple");
+  const std::string fn = obj(fn_id).s;
+  const std::vector<uint32_t> args = obj(args_id).items;
+  if (fn == "collections OrderedDict") {
+    if (!args.empty()) fail("OrderedDict() with arguments is not supported");
+    PickleObject o;
+    o.kind = PickleKind::Dict;
+    push(make(std::move(o)));
+  } else if (fn == "torch._utils _rebuild_tensor_v2") {
+    push(rebuild_tensor(args));
+  } else if (fn == "torch._utils _rebuild_parameter") {
+    if (args.size() != 3) fail("_rebuild_parameter takes 3 arguments, got ", args.size());
+    if (obj(args[0]).kind != PickleKind::Tensor) fail("_rebuild_parameter: data is not a tensor");
+    if (obj(args[1]).kind != PickleKind::Bool) fail("_rebuild_parameter: requires_grad is not a bool");
+    PickleObject o;
+    o.kind = PickleKind::Tensor;
+    o.tensor = obj(args[0]).tensor.detach();
+    if (obj(args[1]).i != 0 && (o.tensor.is_floating_point() || o.tensor.is_complex())) o.tensor.requires_grad_(true);
+    push(make(std::move(o)));
+  } else {
+    fail("calling '", fn, "' is not allowed");
+  }
+}
+
+void Unpickler::persistent_id() {
+  const uint32_t pid = pop();
+  const PickleObject& p = obj(pid);
+  if (p.kind != PickleKind::Tuple || p.items.size() < 5 || p.items.size() > 6)
+    fail("persistent id is not a ('storage', type, key, location, numel[, view]) tuple");
+  const std::vector<uint32_t> it = p.items;
+  if (obj(it[0]).kind != PickleKind::String || obj(it[0]).s != "storage") fail("persistent id is not a storage");
+  const PickleObject& type = obj(it[1]);
+  if (type.kind != PickleKind::Global || type.s.rfind("torch ", 0) != 0) fail("persistent id: bad storage type");
+  const ScalarType dtype = storage_type_dtype(type.s.substr(6));
+  if (obj(it[2]).kind != PickleKind::String) fail("persistent id: storage key is not a string");
+  const std::string key = obj(it[2]).s;
+  const int64_t numel = as_int(it[4], "storage numel");
+  if (numel < 0) fail("negative storage size ", numel);
+  if (!loader_) fail("storage '", key, "' referenced but no storage data is available");
+  uint32_t id;
+  if (const auto found = storages_.find(key); found != storages_.end()) {
+    id = found->second;
+    const Tensor& t = obj(id).tensor;
+    if (t.dtype() != dtype || t.numel() != numel) fail("storage '", key, "' referenced with different types or sizes");
+  } else {
+    PickleObject o;
+    o.kind = PickleKind::Storage;
+    o.tensor = loader_(key, dtype, numel);
+    if (!o.tensor.defined() || o.tensor.dim() != 1 || o.tensor.numel() != numel || o.tensor.dtype() != dtype)
+      fail("storage loader returned a wrong tensor for '", key, "'");
+    id = make(std::move(o));
+    storages_.emplace(key, id);
+  }
+  // Legacy files name a view of a storage as (view_key, offset, size).
+  if (it.size() == 6 && obj(it[5]).kind != PickleKind::None) {
+    const PickleObject& view = obj(it[5]);
+    if (view.kind != PickleKind::Tuple || view.items.size() != 3) fail("persistent id: bad view metadata");
+    const int64_t off = as_int(view.items[1], "view offset");
+    const int64_t len = as_int(view.items[2], "view size");
+    if (off < 0 || len < 0 || off > numel || len > numel - off) fail("storage view outside its storage");
+    PickleObject o;
+    o.kind = PickleKind::Storage;
+    o.tensor = obj(id).tensor.narrow(0, off, len);
+    id = make(std::move(o));
+  }
+  push(id);
+}
+
+PickleGraph Unpickler::run() {
+  NoGradGuard no_grad;
+  while (true) {
+    op_pos_ = pos_;
+    const uint8_t op = u8();
+    switch (op) {
+      case 0x80:  // PROTO
+        if (u8() > 5) fail("unsupported pickle protocol");
+        break;
+      case 0x95:  // FRAME: framing is only a hint for buffered readers
+        (void)le<uint64_t>();
+        break;
+      case '.': {  // STOP
+        graph_.root = pop();
+        graph_.consumed = pos_;
+        return std::move(graph_);
+      }
+      case '(':  // MARK
+        marks_.push_back(stack_.size());
+        break;
+      case '0':  // POP
+        pop();
+        break;
+      case '1':  // POP_MARK
+        pop_mark();
+        break;
+      case '2':  // DUP
+        push(top());
+        break;
+      case 'N':
+        push(make(PickleObject{}));
+        break;
+      case 0x88:
+      case 0x89: {  // NEWTRUE, NEWFALSE
+        PickleObject o;
+        o.kind = PickleKind::Bool;
+        o.i = op == 0x88;
+        push(make(std::move(o)));
+        break;
+      }
+      case 'J':
+        push(make_int(le<int32_t>()));
+        break;
+      case 'K':
+        push(make_int(u8()));
+        break;
+      case 'M':
+        push(make_int(le<uint16_t>()));
+        break;
+      case 0x8a: {  // LONG1: little-endian two's complement of n bytes
+        const size_t n = u8();
+        const char* p = take(n);
+        if (n > 8) {  // wider than int64 (the legacy magic number): keep the bytes
+          PickleObject o;
+          o.kind = PickleKind::Bytes;
+          o.s.assign(p, n);
+          push(make(std::move(o)));
+          break;
+        }
+        uint64_t v = 0;
+        for (size_t k = 0; k < n; ++k) v |= uint64_t(uint8_t(p[k])) << (8 * k);
+        if (n > 0 && n < 8 && (uint8_t(p[n - 1]) & 0x80)) v |= ~uint64_t(0) << (8 * n);
+        push(make_int(static_cast<int64_t>(v)));
+        break;
+      }
+      case 'G': {  // BINFLOAT: big-endian double
+        uint64_t bits = 0;
+        const char* p = take(8);
+        for (int k = 0; k < 8; ++k) bits = (bits << 8) | uint8_t(p[k]);
+        PickleObject o;
+        o.kind = PickleKind::Float;
+        o.f = std::bit_cast<double>(bits);
+        push(make(std::move(o)));
+        break;
+      }
+      case 'X':     // BINUNICODE
+      case 0x8c:    // SHORT_BINUNICODE
+      case 0x8d:    // BINUNICODE8
+      case 'B':     // BINBYTES
+      case 'C':     // SHORT_BINBYTES
+      case 0x8e: {  // BINBYTES8
+        uint64_t n = (op == 0x8c || op == 'C') ? u8() : (op == 0x8d || op == 0x8e) ? le<uint64_t>() : le<uint32_t>();
+        if (n > bytes_.size()) fail("string length ", n, " exceeds the input");
+        PickleObject o;
+        o.kind = (op == 'B' || op == 'C' || op == 0x8e) ? PickleKind::Bytes : PickleKind::String;
+        o.s.assign(take(n), n);
+        push(make(std::move(o)));
+        break;
+      }
+      case ')':
+        push(tuple_of({}));
+        break;
+      case 't':
+        push(tuple_of(pop_mark()));
+        break;
+      case 0x85:
+      case 0x86:
+      case 0x87: {  // TUPLE1..3
+        const size_t n = op - 0x84;
+        std::vector<uint32_t> items(n);
+        for (size_t k = n; k-- > 0;) items[k] = pop();
+        push(tuple_of(std::move(items)));
+        break;
+      }
+      case ']':
+      case 'l': {  // EMPTY_LIST, LIST
+        PickleObject o;
+        o.kind = PickleKind::List;
+        if (op == 'l') o.items = pop_mark();
+        push(make(std::move(o)));
+        break;
+      }
+      case 'a':
+      case 'e': {  // APPEND, APPENDS
+        std::vector<uint32_t> items = op == 'a' ? std::vector<uint32_t>{pop()} : pop_mark();
+        const uint32_t list = top();
+        if (obj(list).kind != PickleKind::List) fail("APPEND to an object that is not a list");
+        auto& dst = obj(list).items;
+        dst.insert(dst.end(), items.begin(), items.end());
+        break;
+      }
+      case '}':
+      case 'd': {  // EMPTY_DICT, DICT
+        PickleObject o;
+        o.kind = PickleKind::Dict;
+        if (op == 'd') {
+          o.items = pop_mark();
+          if (o.items.size() % 2 != 0) fail("DICT with an odd number of items");
+        }
+        push(make(std::move(o)));
+        break;
+      }
+      case 's':
+      case 'u': {  // SETITEM, SETITEMS
+        std::vector<uint32_t> items;
+        if (op == 's') {
+          const uint32_t v = pop();
+          const uint32_t k = pop();
+          items = {k, v};
+        } else {
+          items = pop_mark();
+          if (items.size() % 2 != 0) fail("SETITEMS with an odd number of items");
+        }
+        const uint32_t dict = top();
+        if (obj(dict).kind != PickleKind::Dict) fail("SETITEM on an object that is not a dict");
+        auto& dst = obj(dict).items;
+        dst.insert(dst.end(), items.begin(), items.end());
+        break;
+      }
+      case 'c': {  // GLOBAL
+        const std::string module = line();
+        const std::string name = line();
+        global(module, name);
+        break;
+      }
+      case 0x93: {  // STACK_GLOBAL
+        const uint32_t name = pop();
+        const uint32_t module = pop();
+        if (obj(name).kind != PickleKind::String || obj(module).kind != PickleKind::String)
+          fail("STACK_GLOBAL operands are not strings");
+        global(obj(module).s, obj(name).s);
+        break;
+      }
+      case 'R':
+        reduce();
+        break;
+      case 'b': {  // BUILD: sets attributes (OrderedDict._metadata); nothing to keep
+        pop();
+        const PickleKind k = obj(top()).kind;
+        if (k != PickleKind::Dict && k != PickleKind::Tensor) fail("BUILD on an unsupported object");
+        break;
+      }
+      case 'Q':
+        persistent_id();
+        break;
+      case 'q':
+        memo_[u8()] = top();
+        break;
+      case 'r':
+        memo_[le<uint32_t>()] = top();
+        break;
+      case 0x94:  // MEMOIZE
+        memo_[static_cast<uint32_t>(memo_.size())] = top();
+        break;
+      case 'h':
+        push(memo_get(u8()));
+        break;
+      case 'j':
+        push(memo_get(le<uint32_t>()));
+        break;
+      default:
+        fail("unsupported opcode 0x", "0123456789abcdef"[op >> 4], "0123456789abcdef"[op & 15]);
+    }
+  }
+}
+
+void flatten_into(const PickleGraph& g, uint32_t id, const std::string& prefix, int depth, size_t& budget,
+                  NamedTensors& out, const std::string& source) {
+  EMBER_CHECK(depth <= kMaxFlattenDepth, "unpickler: '", source, "' nests containers deeper than ", kMaxFlattenDepth,
+              " levels");
+  EMBER_CHECK(budget-- > 0, "unpickler: '", source, "' expands to too many entries (shared containers?)");
+  const PickleObject& o = g.at(id);
+  auto join = [&](const std::string& k) { return prefix.empty() ? k : prefix + "." + k; };
+  switch (o.kind) {
+    case PickleKind::Tensor:
+      out.emplace_back(prefix, o.tensor);
+      break;
+    case PickleKind::Dict:
+      for (size_t k = 0; k + 1 < o.items.size(); k += 2) {
+        const PickleObject& key = g.at(o.items[k]);
+        std::string name;
+        if (key.kind == PickleKind::String)
+          name = key.s;
+        else if (key.kind == PickleKind::Int)
+          name = std::to_string(key.i);
+        else
+          EMBER_ERROR("unpickler: '", source, "' has a dict key that is neither a string nor an integer");
+        flatten_into(g, o.items[k + 1], join(name), depth + 1, budget, out, source);
+      }
+      break;
+    case PickleKind::List:
+    case PickleKind::Tuple:
+      for (size_t k = 0; k < o.items.size(); ++k)
+        flatten_into(g, o.items[k], join(std::to_string(k)), depth + 1, budget, out, source);
+      break;
+    default:
+      break;  // numbers, strings, None: not tensors
+  }
+}
+
+}  // namespace
+
+ScalarType storage_type_dtype(const std::string& name) {
+  for (const auto& s : kStorageNames)
+    if (name == s.name) return s.type;
+  EMBER_ERROR("unpickler: unknown storage type '", name, "'");
+}
+
+PickleGraph unpickle(std::string_view bytes, const StorageLoader& load_storage, const std::string& source) {
+  return Unpickler(bytes, load_storage, source).run();
+}
+
+NamedTensors flatten_tensors(const PickleGraph& graph, const std::string& source) {
+  NamedTensors out;
+  size_t budget = 4 * graph.objects.size() + 1024;
+  flatten_into(graph, graph.root, "", 0, budget, out, source);
+  return out;
+}
+
+}  // namespace ember::serialize
