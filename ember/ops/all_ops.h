@@ -11,3 +11,4 @@
 #include "ember/ops/unary.h"
 #include "ember/ops/conv.h"
 #include "ember/ops/pad.h"
+#include "ember/ops/pool.h"
