@@ -12,3 +12,4 @@
 #include "ember/ops/conv.h"
 #include "ember/ops/pad.h"
 #include "ember/ops/pool.h"
+#include "ember/ops/upsample.h"

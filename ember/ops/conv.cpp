@@ -192,16 +192,16 @@ Tensor conv3d(const Tensor& input, const Tensor& weight, const Tensor& bias, Int
               IntArrayRef dilation, int64_t groups) {
   return conv_n("conv3d", 3, input, weight, bias, stride, padding, dilation, groups);
 }
-Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
-              std::string_view padding, IntArrayRef dilation, int64_t groups) {
+Tensor conv1d_padding_str(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
+                          std::string_view padding, IntArrayRef dilation, int64_t groups) {
   return conv_n_str("conv1d", 1, input, weight, bias, stride, padding, dilation, groups);
 }
-Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
-              std::string_view padding, IntArrayRef dilation, int64_t groups) {
+Tensor conv2d_padding_str(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
+                          std::string_view padding, IntArrayRef dilation, int64_t groups) {
   return conv_n_str("conv2d", 2, input, weight, bias, stride, padding, dilation, groups);
 }
-Tensor conv3d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
-              std::string_view padding, IntArrayRef dilation, int64_t groups) {
+Tensor conv3d_padding_str(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
+                          std::string_view padding, IntArrayRef dilation, int64_t groups) {
   return conv_n_str("conv3d", 3, input, weight, bias, stride, padding, dilation, groups);
 }
 
