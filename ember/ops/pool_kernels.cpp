@@ -87,17 +87,27 @@ int64_t plane_grain(const Windows& w) { return 1 + kGrainSize / (w.osize() * 4 +
 // begin(o) before and end(o) after each window.
 template <typename Begin, typename Body, typename End>
 void walk(const Windows& w, const Begin& begin, const Body& body, const End& end) {
-  const Axis &A = w.ax[0], &B = w.ax[1], &C = w.ax[2];
+  // Local copies: stores through the kernels' int64 index pointers could
+  // otherwise alias the window tables and force reloads in the inner loop.
+  const int64_t* f0 = w.ax[0].first.data();
+  const int64_t* f1 = w.ax[1].first.data();
+  const int64_t* f2 = w.ax[2].first.data();
+  const int64_t* c0 = w.ax[0].count.data();
+  const int64_t* c1 = w.ax[1].count.data();
+  const int64_t* c2 = w.ax[2].count.data();
+  const int64_t s0 = w.ax[0].step, s1 = w.ax[1].step, s2 = w.ax[2].step;
+  const int64_t out0 = w.ax[0].out, out1 = w.ax[1].out, out2 = w.ax[2].out, in1 = w.ax[1].in, in2 = w.ax[2].in;
   int64_t o = 0;
-  for (int64_t od = 0; od < A.out; ++od)
-    for (int64_t oh = 0; oh < B.out; ++oh)
-      for (int64_t ow = 0; ow < C.out; ++ow, ++o) {
+  for (int64_t od = 0; od < out0; ++od)
+    for (int64_t oh = 0; oh < out1; ++oh)
+      for (int64_t ow = 0; ow < out2; ++ow, ++o) {
         begin(o, od, oh, ow);
-        for (int64_t jd = 0; jd < A.count[od]; ++jd) {
-          const int64_t id = A.first[od] + jd * A.step;
-          for (int64_t jh = 0; jh < B.count[oh]; ++jh) {
-            const int64_t base = (id * B.in + B.first[oh] + jh * B.step) * C.in + C.first[ow];
-            for (int64_t jw = 0; jw < C.count[ow]; ++jw) body(o, base + jw * C.step);
+        const int64_t nd = c0[od], nh = c1[oh], nw = c2[ow], fw = f2[ow];
+        for (int64_t jd = 0; jd < nd; ++jd) {
+          const int64_t id = f0[od] + jd * s0;
+          for (int64_t jh = 0; jh < nh; ++jh) {
+            const int64_t base = (id * in1 + f1[oh] + jh * s1) * in2 + fw;
+            for (int64_t jw = 0; jw < nw; ++jw) body(o, base + jw * s2);
           }
         }
         end(o);
@@ -124,6 +134,42 @@ void dispatch_pool(const Tensor& t, const char* op, const F& f) {
   if (t.scalar_type() == ScalarType::Float) return f(float{});
   EMBER_CHECK(t.scalar_type() == ScalarType::Double, op, ": supports float32 and float64, but got ", t.scalar_type());
   f(double{});
+}
+
+// Whether every window of a 1-d/2-d pooling is the full kernel inside the
+// input (no padding reached, no dilation): the common CNN case, which gets a
+// tight loop (max_plane_dense) instead of the general walk.
+bool is_dense(const Windows& w) {
+  if (w.ax[0].out != 1 || w.ax[0].count[0] != 1) return false;
+  for (int64_t a = 1; a < 3; ++a) {
+    const Axis& x = w.ax[a];
+    if (x.step != 1) return false;
+    for (int64_t o = 0; o < x.out; ++o)
+      if (x.count[o] != x.count[0] || (o > 0 && x.first[o] - x.first[o - 1] != x.first[1] - x.first[0])) return false;
+  }
+  return true;
+}
+
+template <typename T>
+void max_plane_dense(const T* xi, T* yo, int64_t* io, const Windows& w) {
+  const int64_t OH = w.ax[1].out, OW = w.ax[2].out, W = w.ax[2].in;
+  const int64_t kh = w.ax[1].count[0], kw = w.ax[2].count[0], h0 = w.ax[1].first[0], w0 = w.ax[2].first[0];
+  const int64_t sh = OH > 1 ? w.ax[1].first[1] - h0 : 0, sw = OW > 1 ? w.ax[2].first[1] - w0 : 0;
+  for (int64_t oh = 0; oh < OH; ++oh) {
+    for (int64_t ow = 0; ow < OW; ++ow) {
+      const int64_t start = (h0 + oh * sh) * W + w0 + ow * sw;
+      T best = xi[start];
+      int64_t bi = start;
+      for (int64_t i = 0; i < kh; ++i)
+        for (int64_t j = 0; j < kw; ++j) {
+          const int64_t k = start + i * W + j;
+          const T v = xi[k];
+          if (v > best || std::isnan(v)) best = v, bi = k;
+        }
+      yo[oh * OW + ow] = best;
+      io[oh * OW + ow] = bi;
+    }
+  }
 }
 
 const char* pool_name(const PoolSpec& s, bool backward_backward) {
@@ -221,11 +267,16 @@ std::tuple<Tensor, Tensor> max_forward(const Tensor& x_, const PoolSpec& s, cons
     const T* xp = x.data_ptr<T>();
     T* yp = y.data_ptr<T>();
     int64_t* ixp = idx.data_ptr<int64_t>();
+    const bool dense = is_dense(w);
     parallel_for(0, planes, plane_grain(w), [&](int64_t p0, int64_t p1) {
       for (int64_t p = p0; p < p1; ++p) {
         const T* xi = xp + p * w.isize();
         T* yo = yp + p * w.osize();
         int64_t* io = ixp + p * w.osize();
+        if (dense) {
+          max_plane_dense(xi, yo, io, w);
+          continue;
+        }
         T best = 0;
         int64_t bi = -1;
         // PyTorch's rule: the first element, then any larger one or any NaN (so NaN wins).
