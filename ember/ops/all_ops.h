@@ -9,3 +9,7 @@
 #include "ember/ops/sort.h"
 #include "ember/ops/type_promotion.h"
 #include "ember/ops/unary.h"
+#include "ember/ops/conv.h"
+#include "ember/ops/pad.h"
+#include "ember/ops/pool.h"
+#include "ember/ops/upsample.h"

@@ -1,0 +1,14 @@
+#pragma once
+// Backward of ember::convolution (ConvolutionBackward0). The formula is made
+// of convolutions, views and sums, so it is differentiable to any order
+// (Note [Convolution gradients] in conv_grad.cpp).
+#include "ember/core/tensor.h"
+#include "ember/ops/conv_kernels.h"
+
+namespace ember::autograd {
+
+// input/weight/out batched; bias may be undefined.
+void record_convolution(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out,
+                        const conv::ConvParams& p);
+
+}  // namespace ember::autograd

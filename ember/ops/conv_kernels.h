@@ -1,0 +1,39 @@
+#pragma once
+// Internal: the convolution kernels behind ember::convolution.
+// Note [Convolution kernels]
+// All kernels take contiguous batched tensors (N, C, *spatial) with 1-3
+// spatial dims and already-validated parameters; `out` is allocated by the
+// caller with its final shape. The layer above (conv.cpp) owns checks,
+// unbatched inputs and autograd.
+//   - float32: oneDNN convolution (forward), deconvolution (transposed
+//     forward) and convolution backward-weights primitives. oneDNN caches
+//     primitives by descriptor, so building one per call is cheap.
+//   - float64 (oneDNN has no f64) and float32 cases oneDNN cannot express:
+//     im2col / col2im + GEMM, one (batch, group) at a time.
+// Weight layouts follow PyTorch: (O, C/groups, *k) for a convolution,
+// (C_in, O/groups, *k) for a transposed one.
+#include "ember/core/tensor.h"
+
+namespace ember::conv {
+
+struct ConvParams {
+  DimVector stride, padding, dilation, output_padding;
+  bool transposed = false;
+  int64_t groups = 1;
+};
+
+// out = conv(input, weight) + bias (bias may be undefined).
+void forward_onednn(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out,
+                    const ConvParams& p);
+// Whether oneDNN can run this case (float32 and its shape rule holds).
+bool onednn_forward_ok(const Tensor& input, const Tensor& weight, const Tensor& out, const ConvParams& p);
+void forward_im2col(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out,
+                    const ConvParams& p);
+
+// grad of a (non-transposed) convolution's weight, float32 only:
+//   gw[o, c, k] = sum_{n, y} grad_out[n, o, y] * input[n, c, y*s + k*d - p]
+// `gw` has the weight's shape (G*Og, Cg, *k).
+bool onednn_weight_grad_ok(const Tensor& input, const Tensor& grad_out, IntArrayRef kernel, const ConvParams& p);
+void weight_grad_onednn(const Tensor& input, const Tensor& grad_out, const Tensor& gw, const ConvParams& p);
+
+}  // namespace ember::conv

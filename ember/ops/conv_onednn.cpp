@@ -1,0 +1,157 @@
+// float32 convolutions on oneDNN (Note [Convolution kernels]).
+#include <dnnl.hpp>
+#include <unordered_map>
+
+#include "ember/ops/conv_kernels.h"
+
+namespace ember::conv {
+
+namespace {
+
+using dnnl::memory;
+using tag = memory::format_tag;
+using dt = memory::data_type;
+
+// One CPU engine for the process; immutable once built.
+const dnnl::engine& cpu_engine() {
+  static const dnnl::engine e(dnnl::engine::kind::cpu, 0);
+  return e;
+}
+
+memory::dims to_dims(IntArrayRef s) { return memory::dims(s.begin(), s.end()); }
+
+memory::desc plain_desc(const Tensor& t) { return memory::desc(to_dims(t.sizes()), dt::f32, to_dims(t.strides())); }
+
+// Weight as oneDNN sees it: ([G,] O/G, I/G, *k), O = channels of the primitive's dst.
+// A convolution's weight (G*Og, Cg, *k) is that layout already; a
+// transposed convolution's weight (G*Ig, Og, *k) swaps the two channel dims.
+memory::desc weight_desc(const Tensor& w, int64_t groups, bool transposed) {
+  const int64_t ks = w.numel() / (w.size(0) * w.size(1));  // elements per kernel
+  memory::dims dims, strides;
+  const int64_t a = w.size(0) / groups, b = w.size(1);  // per-group dim0, dim1
+  if (groups > 1) {
+    dims.push_back(groups);
+    strides.push_back(a * b * ks);
+  }
+  if (!transposed) {
+    dims.insert(dims.end(), {a, b});
+    strides.insert(strides.end(), {b * ks, ks});
+  } else {
+    dims.insert(dims.end(), {b, a});
+    strides.insert(strides.end(), {ks, b * ks});
+  }
+  for (int64_t d = 2; d < w.dim(); ++d) {
+    dims.push_back(w.size(d));
+    strides.push_back(w.stride(d));
+  }
+  return memory::desc(dims, dt::f32, strides);
+}
+
+memory::desc any_like(const memory::desc& d) { return memory::desc(d.dims(), dt::f32, tag::any); }
+
+memory::dims odims(IntArrayRef v, int64_t minus = 0) {
+  memory::dims r;
+  for (int64_t x : v) r.push_back(x - minus);
+  return r;
+}
+
+// Memory in the layout `want`, reordered from `user` when it differs.
+memory as_layout(memory user, const memory::desc& want, dnnl::stream& s) {
+  if (user.get_desc() == want) return user;
+  memory m(want, cpu_engine());
+  dnnl::reorder(user, m).execute(s, user, m);
+  return m;
+}
+
+memory wrap(const Tensor& t) { return memory(plain_desc(t), cpu_engine(), t.data_ptr()); }
+
+// Whether oneDNN's shape rule (dst - kr + pl + pr) / s + 1 == src holds with
+// pr = pl for each spatial dim of a (large, small) pair of sizes.
+bool shapes_consistent(IntArrayRef big, IntArrayRef small, IntArrayRef kernel, const ConvParams& p) {
+  for (size_t i = 0; i < p.stride.size(); ++i) {
+    const int64_t kr = (kernel[i] - 1) * p.dilation[i] + 1;
+    const int64_t v = big[i + 2] - kr + 2 * p.padding[i];
+    if (v < 0 || v / p.stride[i] + 1 != small[i + 2]) return false;
+  }
+  return true;
+}
+
+bool onednn_supports(const Tensor& input, const ConvParams&) { return input.scalar_type() == ScalarType::Float; }
+
+}  // namespace
+
+void forward_onednn(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out,
+                    const ConvParams& p) {
+  dnnl::stream s(cpu_engine());
+  memory src = wrap(input), dst = wrap(out);
+  memory wts(weight_desc(weight, p.groups, p.transposed), cpu_engine(), weight.data_ptr());
+  const memory::desc src_any = any_like(src.get_desc()), dst_any = any_like(dst.get_desc());
+  const memory::desc w_any = any_like(wts.get_desc());
+  const memory::desc b_md = bias.defined() ? plain_desc(bias) : memory::desc();
+  const memory::dims strides = odims(p.stride), dil = odims(p.dilation, 1), pad = odims(p.padding);
+  const auto prop = dnnl::prop_kind::forward_training;
+
+  auto run = [&](const auto& pd, auto prim) {
+    memory src_m = as_layout(src, pd.src_desc(), s);
+    memory w_m = as_layout(wts, pd.weights_desc(), s);
+    const bool dst_plain = pd.dst_desc() == dst.get_desc();
+    memory dst_m = dst_plain ? dst : memory(pd.dst_desc(), cpu_engine());
+    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src_m}, {DNNL_ARG_WEIGHTS, w_m}, {DNNL_ARG_DST, dst_m}};
+    if (bias.defined()) args.emplace(DNNL_ARG_BIAS, memory(b_md, cpu_engine(), bias.data_ptr()));
+    prim.execute(s, args);
+    if (!dst_plain) dnnl::reorder(dst_m, dst).execute(s, dst_m, dst);
+    s.wait();
+  };
+
+  if (!p.transposed) {
+    const auto algo = dnnl::algorithm::convolution_direct;
+    auto d = bias.defined()
+                 ? dnnl::convolution_forward::desc(prop, algo, src_any, w_any, b_md, dst_any, strides, dil, pad, pad)
+                 : dnnl::convolution_forward::desc(prop, algo, src_any, w_any, dst_any, strides, dil, pad, pad);
+    dnnl::convolution_forward::primitive_desc pd(d, cpu_engine());
+    run(pd, dnnl::convolution_forward(pd));
+  } else {
+    const auto algo = dnnl::algorithm::deconvolution_direct;
+    auto d = bias.defined()
+                 ? dnnl::deconvolution_forward::desc(prop, algo, src_any, w_any, b_md, dst_any, strides, dil, pad, pad)
+                 : dnnl::deconvolution_forward::desc(prop, algo, src_any, w_any, dst_any, strides, dil, pad, pad);
+    dnnl::deconvolution_forward::primitive_desc pd(d, cpu_engine());
+    run(pd, dnnl::deconvolution_forward(pd));
+  }
+}
+
+bool onednn_forward_ok(const Tensor& input, const Tensor& weight, const Tensor& out, const ConvParams& p) {
+  if (!onednn_supports(input, p)) return false;
+  IntArrayRef k = weight.sizes().slice(2);
+  return p.transposed ? shapes_consistent(out.sizes(), input.sizes(), k, p)
+                      : shapes_consistent(input.sizes(), out.sizes(), k, p);
+}
+
+bool onednn_weight_grad_ok(const Tensor& input, const Tensor& grad_out, IntArrayRef kernel, const ConvParams& p) {
+  return onednn_supports(input, p) && shapes_consistent(input.sizes(), grad_out.sizes(), kernel, p);
+}
+
+void weight_grad_onednn(const Tensor& input, const Tensor& grad_out, const Tensor& gw, const ConvParams& p) {
+  dnnl::stream s(cpu_engine());
+  memory src = wrap(input), ddst = wrap(grad_out);
+  memory dw(weight_desc(gw, p.groups, false), cpu_engine(), gw.data_ptr());
+  const memory::desc src_any = any_like(src.get_desc()), ddst_any = any_like(ddst.get_desc());
+  const memory::desc w_any = any_like(dw.get_desc());
+  const memory::dims strides = odims(p.stride), dil = odims(p.dilation, 1), pad = odims(p.padding);
+  const auto algo = dnnl::algorithm::convolution_direct;
+  dnnl::convolution_forward::desc fd(dnnl::prop_kind::forward_training, algo, src_any, w_any, ddst_any, strides, dil,
+                                     pad, pad);
+  dnnl::convolution_forward::primitive_desc fpd(fd, cpu_engine());
+  dnnl::convolution_backward_weights::desc bd(algo, src_any, w_any, ddst_any, strides, dil, pad, pad);
+  dnnl::convolution_backward_weights::primitive_desc pd(bd, cpu_engine(), fpd);
+  memory src_m = as_layout(src, pd.src_desc(), s);
+  memory ddst_m = as_layout(ddst, pd.diff_dst_desc(), s);
+  const bool w_plain = pd.diff_weights_desc() == dw.get_desc();
+  memory dw_m = w_plain ? dw : memory(pd.diff_weights_desc(), cpu_engine());
+  dnnl::convolution_backward_weights(pd).execute(
+      s, {{DNNL_ARG_SRC, src_m}, {DNNL_ARG_DIFF_DST, ddst_m}, {DNNL_ARG_DIFF_WEIGHTS, dw_m}});
+  if (!w_plain) dnnl::reorder(dw_m, dw).execute(s, dw_m, dw);
+  s.wait();
+}
+
+}  // namespace ember::conv

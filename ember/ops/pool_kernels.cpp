@@ -1,0 +1,359 @@
+// Pooling kernels and their recorded backwards.
+// Note [Pooling kernels]
+// Every pooling op is described per spatial dim by its windows: output
+// position o reads input positions first[o] + j * step for j < count[o]
+// (already clipped to the input, so padding is never read). Max pooling,
+// average pooling and their adaptive forms differ only in how the windows are
+// built (windows() below) and in what is done over them. Shapes are padded
+// to three spatial dims with size-1 leading dims, so one loop nest serves
+// 1-d, 2-d and 3-d. Planes (N*C) are independent and split across threads.
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "ember/autograd/formula_node.h"
+#include "ember/core/parallel.h"
+#include "ember/ember.h"
+#include "ember/ops/pool_kernels.h"
+
+namespace ember::pool {
+
+DimVector PoolSpec::pack() const {
+  DimVector v{nd, adaptive ? 1 : 0, count_include_pad ? 1 : 0, divisor_override};
+  for (const DimVector* d : {&kernel, &stride, &padding, &dilation, &in_size, &out_size})
+    for (int64_t x : *d) v.push_back(x);
+  return v;
+}
+
+PoolSpec PoolSpec::unpack(IntArrayRef v) {
+  PoolSpec s;
+  s.nd = v[0];
+  s.adaptive = v[1] != 0;
+  s.count_include_pad = v[2] != 0;
+  s.divisor_override = v[3];
+  DimVector* parts[] = {&s.kernel, &s.stride, &s.padding, &s.dilation, &s.in_size, &s.out_size};
+  for (int64_t p = 0; p < 6; ++p)
+    for (int64_t i = 0; i < s.nd; ++i) parts[p]->push_back(v[4 + p * s.nd + i]);
+  return s;
+}
+
+namespace {
+
+using autograd::FormulaNode;
+using autograd::variable_list;
+
+struct Axis {
+  int64_t in = 1, out = 1, step = 1;
+  std::vector<int64_t> first{0}, count{1}, full{1};  // full: window length counting padding (avg)
+};
+
+struct Windows {
+  Axis ax[3];
+  int64_t isize() const { return ax[0].in * ax[1].in * ax[2].in; }
+  int64_t osize() const { return ax[0].out * ax[1].out * ax[2].out; }
+};
+
+Windows windows(const PoolSpec& s) {
+  Windows w;
+  for (int64_t i = 0; i < s.nd; ++i) {
+    Axis& a = w.ax[3 - s.nd + i];
+    a.in = s.in_size[i];
+    a.out = s.out_size[i];
+    a.first.assign(a.out, 0);
+    a.count.assign(a.out, 0);
+    a.full.assign(a.out, 0);
+    for (int64_t o = 0; o < a.out; ++o) {
+      if (s.adaptive) {
+        const int64_t lo = o * a.in / a.out, hi = ((o + 1) * a.in + a.out - 1) / a.out;
+        a.first[o] = lo;
+        a.count[o] = a.full[o] = hi - lo;
+        continue;
+      }
+      const int64_t d = s.dilation[i], k = s.kernel[i], start = o * s.stride[i] - s.padding[i];
+      a.step = d;
+      const int64_t j0 = start < 0 ? (-start + d - 1) / d : 0;
+      const int64_t j1 = start > a.in - 1 ? -1 : std::min(k - 1, (a.in - 1 - start) / d);
+      a.first[o] = start + j0 * d;
+      a.count[o] = std::max<int64_t>(j1 - j0 + 1, 0);
+      a.full[o] = std::min(start + k, a.in + s.padding[i]) - start;  // avg only (dilation 1)
+    }
+  }
+  return w;
+}
+
+int64_t plane_grain(const Windows& w) { return 1 + kGrainSize / (w.osize() * 4 + 1); }
+
+// Calls f(o, idx) for each output o of one plane and each input index idx of its window;
+// begin(o) before and end(o) after each window.
+template <typename Begin, typename Body, typename End>
+void walk(const Windows& w, const Begin& begin, const Body& body, const End& end) {
+  // Local copies: stores through the kernels' int64 index pointers could
+  // otherwise alias the window tables and force reloads in the inner loop.
+  const int64_t* f0 = w.ax[0].first.data();
+  const int64_t* f1 = w.ax[1].first.data();
+  const int64_t* f2 = w.ax[2].first.data();
+  const int64_t* c0 = w.ax[0].count.data();
+  const int64_t* c1 = w.ax[1].count.data();
+  const int64_t* c2 = w.ax[2].count.data();
+  const int64_t s0 = w.ax[0].step, s1 = w.ax[1].step, s2 = w.ax[2].step;
+  const int64_t out0 = w.ax[0].out, out1 = w.ax[1].out, out2 = w.ax[2].out, in1 = w.ax[1].in, in2 = w.ax[2].in;
+  int64_t o = 0;
+  for (int64_t od = 0; od < out0; ++od)
+    for (int64_t oh = 0; oh < out1; ++oh)
+      for (int64_t ow = 0; ow < out2; ++ow, ++o) {
+        begin(o, od, oh, ow);
+        const int64_t nd = c0[od], nh = c1[oh], nw = c2[ow], fw = f2[ow];
+        for (int64_t jd = 0; jd < nd; ++jd) {
+          const int64_t id = f0[od] + jd * s0;
+          for (int64_t jh = 0; jh < nh; ++jh) {
+            const int64_t base = (id * in1 + f1[oh] + jh * s1) * in2 + fw;
+            for (int64_t jw = 0; jw < nw; ++jw) body(o, base + jw * s2);
+          }
+        }
+        end(o);
+      }
+}
+
+// The divisor of output (od, oh, ow), or 0 for an empty window.
+double divisor(const Windows& w, const PoolSpec& s, int64_t od, int64_t oh, int64_t ow) {
+  const int64_t n = w.ax[0].count[od] * w.ax[1].count[oh] * w.ax[2].count[ow];
+  if (n == 0) return 0;
+  if (s.divisor_override) return static_cast<double>(s.divisor_override);
+  if (s.count_include_pad && !s.adaptive) return double(w.ax[0].full[od] * w.ax[1].full[oh] * w.ax[2].full[ow]);
+  return static_cast<double>(n);
+}
+
+DimVector with_spatial(const Tensor& t, int64_t nd, IntArrayRef spatial) {
+  DimVector shape(t.sizes().slice(0, t.dim() - nd));
+  for (int64_t v : spatial) shape.push_back(v);
+  return shape;
+}
+
+template <typename F>
+void dispatch_pool(const Tensor& t, const char* op, const F& f) {
+  if (t.scalar_type() == ScalarType::Float) return f(float{});
+  EMBER_CHECK(t.scalar_type() == ScalarType::Double, op, ": supports float32 and float64, but got ", t.scalar_type());
+  f(double{});
+}
+
+// Whether every window of a 1-d/2-d pooling is the full kernel inside the
+// input (no padding reached, no dilation): the common CNN case, which gets a
+// tight loop (max_plane_dense) instead of the general walk.
+bool is_dense(const Windows& w) {
+  if (w.ax[0].out != 1 || w.ax[0].count[0] != 1) return false;
+  for (int64_t a = 1; a < 3; ++a) {
+    const Axis& x = w.ax[a];
+    if (x.step != 1) return false;
+    for (int64_t o = 0; o < x.out; ++o)
+      if (x.count[o] != x.count[0] || (o > 0 && x.first[o] - x.first[o - 1] != x.first[1] - x.first[0])) return false;
+  }
+  return true;
+}
+
+template <typename T>
+void max_plane_dense(const T* xi, T* yo, int64_t* io, const Windows& w) {
+  const int64_t OH = w.ax[1].out, OW = w.ax[2].out, W = w.ax[2].in;
+  const int64_t kh = w.ax[1].count[0], kw = w.ax[2].count[0], h0 = w.ax[1].first[0], w0 = w.ax[2].first[0];
+  const int64_t sh = OH > 1 ? w.ax[1].first[1] - h0 : 0, sw = OW > 1 ? w.ax[2].first[1] - w0 : 0;
+  for (int64_t oh = 0; oh < OH; ++oh) {
+    for (int64_t ow = 0; ow < OW; ++ow) {
+      const int64_t start = (h0 + oh * sh) * W + w0 + ow * sw;
+      T best = xi[start];
+      int64_t bi = start;
+      for (int64_t i = 0; i < kh; ++i)
+        for (int64_t j = 0; j < kw; ++j) {
+          const int64_t k = start + i * W + j;
+          const T v = xi[k];
+          if (v > best || std::isnan(v)) best = v, bi = k;
+        }
+      yo[oh * OW + ow] = best;
+      io[oh * OW + ow] = bi;
+    }
+  }
+}
+
+const char* pool_name(const PoolSpec& s, bool backward_backward) {
+  static const char* avg[2][3] = {
+      {"AvgPool1DBackward0", "AvgPool2DBackward0", "AvgPool3DBackward0"},
+      {"AvgPool1DBackwardBackward0", "AvgPool2DBackwardBackward0", "AvgPool3DBackwardBackward0"}};
+  static const char* adaptive[2][3] = {
+      {"AdaptiveAvgPool1DBackward0", "AdaptiveAvgPool2DBackward0", "AdaptiveAvgPool3DBackward0"},
+      {"AdaptiveAvgPool1DBackwardBackward0", "AdaptiveAvgPool2DBackwardBackward0",
+       "AdaptiveAvgPool3DBackwardBackward0"}};
+  return (s.adaptive ? adaptive : avg)[backward_backward ? 1 : 0][s.nd - 1];
+}
+
+variable_list avg_forward_formula(const FormulaNode& n, const variable_list& g) {
+  return {avg_backward(g[0], PoolSpec::unpack(n.ints))};
+}
+variable_list avg_backward_formula(const FormulaNode& n, const variable_list& g) {
+  return {avg_forward(g[0], PoolSpec::unpack(n.ints))};
+}
+variable_list max_forward_formula(const FormulaNode& n, const variable_list& g) {
+  return {max_scatter(g[0], n.saved(0), n.ints)};
+}
+variable_list max_scatter_formula(const FormulaNode& n, const variable_list& g) {
+  return {max_gather(g[0], n.saved(0), static_cast<int64_t>(n.ints.size()))};
+}
+variable_list max_gather_formula(const FormulaNode& n, const variable_list& g) {
+  return {max_scatter(g[0], n.saved(0), n.ints)};
+}
+
+}  // namespace
+
+Tensor avg_forward(const Tensor& x_, const PoolSpec& s) {
+  const Tensor x = x_.contiguous();
+  const Windows w = windows(s);
+  Tensor y = empty(with_spatial(x, s.nd, s.out_size), x.options());
+  const int64_t planes = w.isize() ? x.numel() / w.isize() : 0;
+  dispatch_pool(x, "avg_pool", [&](auto tag) {
+    using T = decltype(tag);
+    const T* xp = x.data_ptr<T>();
+    T* yp = y.data_ptr<T>();
+    parallel_for(0, planes, plane_grain(w), [&](int64_t p0, int64_t p1) {
+      for (int64_t p = p0; p < p1; ++p) {
+        const T* xi = xp + p * w.isize();
+        T* yo = yp + p * w.osize();
+        T acc = 0;
+        double div = 0;
+        walk(
+            w, [&](int64_t, int64_t od, int64_t oh, int64_t ow) { acc = 0, div = divisor(w, s, od, oh, ow); },
+            [&](int64_t, int64_t i) { acc += xi[i]; }, [&](int64_t o) { yo[o] = div == 0 ? T(0) : T(acc / div); });
+      }
+    });
+  });
+  if (autograd::needs_grad(x_)) autograd::record(pool_name(s, false), &avg_forward_formula, {x_}, {y})->ints = s.pack();
+  return y;
+}
+
+Tensor avg_backward(const Tensor& g_, const PoolSpec& s) {
+  const Tensor g = g_.contiguous();
+  const Windows w = windows(s);
+  Tensor gi = zeros(with_spatial(g, s.nd, s.in_size), g.options());
+  const int64_t planes = w.osize() ? g.numel() / w.osize() : 0;
+  dispatch_pool(g, "avg_pool_backward", [&](auto tag) {
+    using T = decltype(tag);
+    const T* gp = g.data_ptr<T>();
+    T* ip = gi.data_ptr<T>();
+    parallel_for(0, planes, plane_grain(w), [&](int64_t p0, int64_t p1) {
+      for (int64_t p = p0; p < p1; ++p) {
+        const T* go = gp + p * w.osize();
+        T* gin = ip + p * w.isize();
+        T v = 0;
+        walk(
+            w,
+            [&](int64_t o, int64_t od, int64_t oh, int64_t ow) {
+              const double div = divisor(w, s, od, oh, ow);
+              v = div == 0 ? T(0) : T(go[o] / div);
+            },
+            [&](int64_t, int64_t i) { gin[i] += v; }, [](int64_t) {});
+      }
+    });
+  });
+  if (autograd::needs_grad(g_))
+    autograd::record(pool_name(s, true), &avg_backward_formula, {g_}, {gi})->ints = s.pack();
+  return gi;
+}
+
+std::tuple<Tensor, Tensor> max_forward(const Tensor& x_, const PoolSpec& s, const char* node_name) {
+  const Tensor x = x_.contiguous();
+  const Windows w = windows(s);
+  const DimVector shape = with_spatial(x, s.nd, s.out_size);
+  Tensor y = empty(shape, x.options());
+  Tensor idx = empty(shape, x.options().dtype(kLong));
+  const int64_t planes = w.isize() ? x.numel() / w.isize() : 0;
+  dispatch_pool(x, "max_pool", [&](auto tag) {
+    using T = decltype(tag);
+    const T* xp = x.data_ptr<T>();
+    T* yp = y.data_ptr<T>();
+    int64_t* ixp = idx.data_ptr<int64_t>();
+    const bool dense = is_dense(w);
+    parallel_for(0, planes, plane_grain(w), [&](int64_t p0, int64_t p1) {
+      for (int64_t p = p0; p < p1; ++p) {
+        const T* xi = xp + p * w.isize();
+        T* yo = yp + p * w.osize();
+        int64_t* io = ixp + p * w.osize();
+        if (dense) {
+          max_plane_dense(xi, yo, io, w);
+          continue;
+        }
+        T best = 0;
+        int64_t bi = -1;
+        // PyTorch's rule: the first element, then any larger one or any NaN (so NaN wins).
+        walk(
+            w, [&](int64_t, int64_t, int64_t, int64_t) { bi = -1; },
+            [&](int64_t, int64_t i) {
+              const T v = xi[i];
+              if (bi < 0 || v > best || std::isnan(v)) best = v, bi = i;
+            },
+            [&](int64_t o) {
+              yo[o] = bi < 0 ? -std::numeric_limits<T>::infinity() : best;
+              io[o] = bi;
+            });
+      }
+    });
+  });
+  if (autograd::needs_grad(x_)) {
+    auto node = autograd::record(node_name, &max_forward_formula, {x_}, {y});
+    node->save(idx);
+    node->ints = s.in_size;
+  }
+  return {y, idx};
+}
+
+Tensor max_scatter(const Tensor& g_, const Tensor& indices, IntArrayRef in_size) {
+  const Tensor g = g_.contiguous(), ix = indices.contiguous();
+  const int64_t nd = static_cast<int64_t>(in_size.size());
+  Tensor gi = zeros(with_spatial(g, nd, in_size), g.options());
+  int64_t isize = 1, osize = 1;
+  for (int64_t v : in_size) isize *= v;
+  for (int64_t i = 0; i < nd; ++i) osize *= g.size(g.dim() - nd + i);
+  const int64_t planes = osize ? g.numel() / osize : 0;
+  dispatch_pool(g, "max_pool_backward", [&](auto tag) {
+    using T = decltype(tag);
+    const T* gp = g.data_ptr<T>();
+    const int64_t* ip = ix.data_ptr<int64_t>();
+    T* op = gi.data_ptr<T>();
+    parallel_for(0, planes, 1 + kGrainSize / (osize + 1), [&](int64_t p0, int64_t p1) {
+      for (int64_t p = p0; p < p1; ++p)
+        for (int64_t o = 0; o < osize; ++o) {
+          const int64_t i = ip[p * osize + o];
+          if (i >= 0) op[p * isize + i] += gp[p * osize + o];
+        }
+    });
+  });
+  if (autograd::needs_grad(g_)) {
+    auto node = autograd::record("MaxPoolWithIndicesBackwardBackward0", &max_scatter_formula, {g_}, {gi});
+    node->save(indices);
+    node->ints = DimVector(in_size);
+  }
+  return gi;
+}
+
+Tensor max_gather(const Tensor& gi_, const Tensor& indices, int64_t nd) {
+  const Tensor gi = gi_.contiguous(), ix = indices.contiguous();
+  Tensor out = empty(ix.sizes(), gi.options());
+  int64_t planes = 1;
+  for (int64_t d = 0; d < gi.dim() - nd; ++d) planes *= gi.size(d);
+  const int64_t isize = planes ? gi.numel() / planes : 0, osize = planes ? ix.numel() / planes : 0;
+  dispatch_pool(gi, "max_pool_double_backward", [&](auto tag) {
+    using T = decltype(tag);
+    const T* gp = gi.data_ptr<T>();
+    const int64_t* ip = ix.data_ptr<int64_t>();
+    T* op = out.data_ptr<T>();
+    parallel_for(0, planes * osize, kGrainSize, [&](int64_t a, int64_t b) {
+      for (int64_t e = a; e < b; ++e) {
+        const int64_t i = ip[e];
+        op[e] = i >= 0 ? gp[(e / osize) * isize + i] : T(0);
+      }
+    });
+  });
+  if (autograd::needs_grad(gi_)) {
+    auto node = autograd::record("MaxPoolGatherBackward0", &max_gather_formula, {gi_}, {out});
+    node->save(indices);
+    node->ints = DimVector(gi.sizes().slice(gi.dim() - nd));
+  }
+  return out;
+}
+
+}  // namespace ember::pool

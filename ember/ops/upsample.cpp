@@ -1,0 +1,152 @@
+// Upsampling as matrix products.
+// Note [Upsampling by interpolation matrices]
+// Nearest, linear and cubic interpolation are separable and linear in the
+// input, so along each spatial dim they are a fixed (out, in) matrix A whose
+// rows hold the interpolation weights PyTorch uses (same source-index and
+// coefficient formulas as ATen's UpSample.h). The op is then
+// y = A_h @ x @ A_w^T, and matmul's own gradients give first and higher
+// derivatives. grad_fn names are therefore matmul's, not
+// UpsampleBilinear2DBackward0. The cost is O(in * out) per row instead of
+// O(out), which is fine at the sizes upsampling sees in small models.
+#include "ember/ops/upsample.h"
+
+#include <cmath>
+#include <string>
+
+#include "ember/ember.h"
+
+namespace ember {
+
+namespace {
+
+enum class Mode { kNearest, kLinear, kCubic };
+
+// ATen's area_pixel_compute_scale.
+double pixel_scale(int64_t in, int64_t out, bool align_corners, std::optional<double> scale) {
+  if (align_corners) return out > 1 ? double(in - 1) / double(out - 1) : 0.0;
+  return scale && *scale > 0 ? 1.0 / *scale : double(in) / double(out);
+}
+
+double cubic1(double x, double a) { return ((a + 2) * x - (a + 3)) * x * x + 1; }
+double cubic2(double x, double a) { return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a; }
+
+Tensor interpolation_matrix(int64_t in, int64_t out, Mode mode, bool align_corners, std::optional<double> scale,
+                            ScalarType dtype) {
+  Tensor m = zeros({out, in}, TensorOptions(kDouble));
+  double* a = m.data_ptr<double>();
+  if (mode == Mode::kNearest) {
+    // ATen's nearest_idx computes the scale in float.
+    const float s = scale && *scale > 0 ? float(1.0 / *scale) : float(in) / float(out);
+    for (int64_t o = 0; o < out; ++o) {
+      int64_t i = o;
+      if (out == 2 * in)
+        i = o >> 1;
+      else if (out != in)
+        i = std::min(static_cast<int64_t>(std::floor(float(o) * s)), in - 1);
+      a[o * in + i] = 1;
+    }
+  } else {
+    const double s = pixel_scale(in, out, align_corners, scale);
+    for (int64_t o = 0; o < out; ++o) {
+      double real = align_corners ? s * o : s * (o + 0.5) - 0.5;
+      if (mode == Mode::kLinear) {
+        if (real < 0) real = 0;
+        const int64_t i0 = static_cast<int64_t>(real);
+        const int64_t i1 = i0 + (i0 < in - 1 ? 1 : 0);
+        const double l1 = real - i0;
+        a[o * in + i0] += 1 - l1;
+        a[o * in + i1] += l1;
+      } else {
+        const int64_t i = static_cast<int64_t>(std::floor(real));
+        const double t = real - i, A = -0.75;
+        const double c[4] = {cubic2(t + 1, A), cubic1(t, A), cubic1(1 - t, A), cubic2(2 - t, A)};
+        for (int64_t k = 0; k < 4; ++k) a[o * in + std::clamp<int64_t>(i - 1 + k, 0, in - 1)] += c[k];
+      }
+    }
+  }
+  return m.to(dtype);
+}
+
+void check(const char* op, const Tensor& input, int64_t nd, IntArrayRef output_size) {
+  EMBER_CHECK(static_cast<int64_t>(output_size.size()) == nd, op, ": it is expected output_size equals to ", nd,
+              ", but got size ", output_size.size());
+  EMBER_CHECK(input.dim() == nd + 2, op, ": ", nd + 2, "D data tensor expected but got a tensor with sizes ",
+              shape_str(input.sizes()));
+  for (int64_t i = 0; i < nd; ++i)
+    EMBER_CHECK(input.size(2 + i) > 0 && output_size[i] > 0, op,
+                ": input and output sizes should be greater than 0, but got input ", shape_str(input.sizes()),
+                " and output_size ", output_size);
+  EMBER_CHECK(input.is_floating_point(), op, ": expected a floating-point input, but got ", input.scalar_type());
+}
+
+Tensor upsample(const char* op, int64_t nd, const Tensor& input, IntArrayRef output_size, Mode mode, bool align_corners,
+                std::optional<double> scales_h, std::optional<double> scales_w) {
+  check(op, input, nd, output_size);
+  const int64_t W = input.size(-1), OW = output_size[nd - 1];
+  Tensor aw = interpolation_matrix(W, OW, mode, align_corners, scales_w, input.scalar_type());
+  Tensor y = input.matmul(aw.t());
+  if (nd == 2) {
+    Tensor ah =
+        interpolation_matrix(input.size(-2), output_size[0], mode, align_corners, scales_h, input.scalar_type());
+    y = ah.matmul(y);
+  }
+  return y;
+}
+
+}  // namespace
+
+Tensor upsample_nearest1d(const Tensor& input, IntArrayRef output_size, std::optional<double> scales) {
+  return upsample("upsample_nearest1d", 1, input, output_size, Mode::kNearest, false, std::nullopt, scales);
+}
+Tensor upsample_nearest2d(const Tensor& input, IntArrayRef output_size, std::optional<double> scales_h,
+                          std::optional<double> scales_w) {
+  return upsample("upsample_nearest2d", 2, input, output_size, Mode::kNearest, false, scales_h, scales_w);
+}
+Tensor upsample_bilinear2d(const Tensor& input, IntArrayRef output_size, bool align_corners,
+                           std::optional<double> scales_h, std::optional<double> scales_w) {
+  return upsample("upsample_bilinear2d", 2, input, output_size, Mode::kLinear, align_corners, scales_h, scales_w);
+}
+Tensor upsample_bicubic2d(const Tensor& input, IntArrayRef output_size, bool align_corners,
+                          std::optional<double> scales_h, std::optional<double> scales_w) {
+  return upsample("upsample_bicubic2d", 2, input, output_size, Mode::kCubic, align_corners, scales_h, scales_w);
+}
+
+Tensor pixel_shuffle(const Tensor& self, int64_t r) {
+  const char* op = "pixel_shuffle";
+  EMBER_CHECK(self.dim() >= 3, op, ": expected input to have at least 3 dimensions, but got input of size ",
+              shape_str(self.sizes()));
+  EMBER_CHECK(r > 0, op, ": expected upscale_factor to be greater than 0, but got ", r);
+  const int64_t c = self.size(-3), h = self.size(-2), w = self.size(-1);
+  EMBER_CHECK(c % (r * r) == 0, op,
+              ": expected its input's 'channel' dimension to be divisible by the square of upscale_factor, but "
+              "input.size(-3)=",
+              c, " is not divisible by ", r * r);
+  DimVector lead(self.sizes().slice(0, self.dim() - 3));
+  const int64_t L = static_cast<int64_t>(lead.size());
+  DimVector split = lead, perm, merged = lead;
+  for (int64_t v : {c / (r * r), r, r, h, w}) split.push_back(v);
+  for (int64_t i = 0; i < L; ++i) perm.push_back(i);
+  for (int64_t v : {0, 3, 1, 4, 2}) perm.push_back(L + v);
+  for (int64_t v : {c / (r * r), h * r, w * r}) merged.push_back(v);
+  return self.reshape(split).permute(perm).reshape(merged);
+}
+
+Tensor pixel_unshuffle(const Tensor& self, int64_t r) {
+  const char* op = "pixel_unshuffle";
+  EMBER_CHECK(self.dim() >= 3, op, ": expected input to have at least 3 dimensions, but got input of size ",
+              shape_str(self.sizes()));
+  EMBER_CHECK(r > 0, op, ": expected downscale_factor to be greater than 0, but got ", r);
+  const int64_t c = self.size(-3), h = self.size(-2), w = self.size(-1);
+  EMBER_CHECK(h % r == 0 && w % r == 0, op, ": expected height and width of input (", h, ", ", w,
+              ") to be divisible by downscale_factor ", r);
+  DimVector lead(self.sizes().slice(0, self.dim() - 3));
+  const int64_t L = static_cast<int64_t>(lead.size());
+  DimVector split = lead, perm, merged = lead;
+  for (int64_t v : {c, h / r, r, w / r, r}) split.push_back(v);
+  for (int64_t i = 0; i < L; ++i) perm.push_back(i);
+  for (int64_t v : {0, 2, 4, 1, 3}) perm.push_back(L + v);
+  for (int64_t v : {c * r * r, h / r, w / r}) merged.push_back(v);
+  return self.reshape(split).permute(perm).reshape(merged);
+}
+
+}  // namespace ember

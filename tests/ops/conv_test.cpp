@@ -1,0 +1,122 @@
+// Convolutions against PyTorch golden values (tools/golden/gen_conv.py): each
+// case carries its own configuration (<case>.cfg) and is replayed through
+// ember::convolution, forward and backward.
+#include <string>
+#include <vector>
+
+#include "common/golden.h"
+#include "common/test_util.h"
+#include "ember/torch.h"
+
+using ember::Tensor;
+using ember::testing::Golden;
+
+namespace {
+
+const Golden& golden() {
+  static const Golden g("conv.golden");
+  return g;
+}
+
+struct Config {
+  bool transposed;
+  std::vector<int64_t> stride, padding, dilation, output_padding;
+  int64_t groups;
+  bool bias;
+};
+
+Config config(const std::string& name) {
+  const Tensor c = golden()[name + ".cfg"];
+  const int64_t* v = c.data_ptr<int64_t>();
+  const int64_t nd = v[1];
+  auto take = [&](int64_t at) { return std::vector<int64_t>(v + 2 + at * nd, v + 2 + (at + 1) * nd); };
+  return {v[0] != 0, take(0), take(1), take(2), take(3), v[2 + 4 * nd], v[3 + 4 * nd] != 0};
+}
+
+std::vector<std::string> case_names() {
+  std::vector<std::string> names;
+  for (const auto& n : golden().names_with_prefix(""))
+    if (n.size() > 4 && n.substr(n.size() - 4) == ".cfg") names.push_back(n.substr(0, n.size() - 4));
+  return names;
+}
+
+// Loose enough for float32 sums of a few hundred products computed in a different order.
+void expect_close(const Tensor& a, const Tensor& e) {
+  if (e.scalar_type() == ember::kFloat)
+    EXPECT_TENSOR_CLOSE_TOL(a, e, 1e-4, 1e-4);
+  else
+    EXPECT_TENSOR_CLOSE(a, e);
+}
+
+}  // namespace
+
+TEST(Conv, GoldenForwardBackward) {
+  const auto names = case_names();
+  ASSERT_GT(names.size(), 20u);
+  for (const auto& name : names) {
+    SCOPED_TRACE(name);
+    const Config c = config(name);
+    Tensor x = golden()[name + ".x"].requires_grad_(true);
+    Tensor w = golden()[name + ".w"].requires_grad_(true);
+    Tensor b = c.bias ? golden()[name + ".b"].requires_grad_(true) : Tensor();
+    Tensor y = torch::convolution(x, w, b, c.stride, c.padding, c.dilation, c.transposed, c.output_padding, c.groups);
+    expect_close(y, golden()[name + ".out"]);
+    EXPECT_EQ(y.grad_fn()->name(), "ConvolutionBackward0");
+    y.backward(golden()[name + ".gy"]);
+    expect_close(x.grad(), golden()[name + ".gx"]);
+    expect_close(w.grad(), golden()[name + ".gw"]);
+    if (c.bias) expect_close(b.grad(), golden()[name + ".gb"]);
+  }
+}
+
+TEST(Conv, NamedWrappers) {
+  const std::string n = "c2d_stride_f32";
+  const Tensor x = golden()[n + ".x"], w = golden()[n + ".w"], b = golden()[n + ".b"];
+  expect_close(torch::conv2d(x, w, b, {2, 3}, {1, 0}), golden()[n + ".out"]);
+  const std::string t = "t2d_stride_f64";
+  expect_close(torch::conv_transpose2d(golden()[t + ".x"], golden()[t + ".w"], golden()[t + ".b"], 2, 1, 1),
+               golden()[t + ".out"]);
+  const std::string one = "c1d_basic_f64";
+  expect_close(torch::conv1d(golden()[one + ".x"], golden()[one + ".w"], golden()[one + ".b"], 2, 1),
+               golden()[one + ".out"]);
+  const std::string three = "c3d_basic_f32";
+  expect_close(torch::conv3d(golden()[three + ".x"], golden()[three + ".w"], golden()[three + ".b"], 1, 1),
+               golden()[three + ".out"]);
+}
+
+TEST(Conv, UnbatchedAndStringPadding) {
+  const Tensor x = golden()["unbatched.x"], w = golden()["unbatched.w"];
+  expect_close(torch::conv2d(x, w, {}, 1, 1), golden()["unbatched.out"]);
+  expect_close(torch::conv2d(x, w, {}, 1, "same"), golden()["same.out"]);
+  expect_close(torch::conv2d(x, w, {}, 1, "same", 2), golden()["same_dil.out"]);
+  expect_close(torch::conv2d(x, w, {}, 1, "valid"), golden()["valid.out"]);
+}
+
+TEST(Conv, NonContiguousInputs) {
+  const std::string n = "c2d_basic_f32";
+  const Tensor x = golden()[n + ".x"], w = golden()[n + ".w"], b = golden()[n + ".b"];
+  const Tensor xt = x.transpose(2, 3).contiguous().transpose(2, 3);
+  expect_close(torch::conv2d(xt, w, b), golden()[n + ".out"]);
+}
+
+TEST(Conv, EmptyBatch) {
+  const Tensor y = torch::conv2d(torch::zeros({0, 3, 5, 5}), torch::ones({4, 3, 3, 3}));
+  EXPECT_EQ(y.sizes(), ember::IntArrayRef({0, 4, 3, 3}));
+}
+
+TEST(Conv, Errors) {
+  const Tensor x = torch::zeros({1, 3, 5, 5}), w = torch::zeros({4, 3, 3, 3});
+  EXPECT_EMBER_ERROR(torch::conv2d(torch::zeros({3, 5}), w), "conv2d", "[3, 5]");
+  EXPECT_EMBER_ERROR(torch::conv2d(torch::zeros({1, 2, 5, 5}), w), "conv2d", "channels", "[4, 3, 3, 3]");
+  EXPECT_EMBER_ERROR(torch::conv2d(x, torch::zeros({4, 1, 3, 3}), {}, 1, 1, 1, 3), "conv2d", "divisible");
+  EXPECT_EMBER_ERROR(torch::conv2d(torch::zeros({1, 3, 2, 2}), w), "conv2d", "kernel size");
+  EXPECT_EMBER_ERROR(torch::conv2d(x, w.to(torch::kDouble)), "conv2d", "float64");
+  EXPECT_EMBER_ERROR(torch::conv2d(x, w, torch::zeros({3})), "conv2d", "bias");
+  EXPECT_EMBER_ERROR(torch::conv2d(x, w, {}, {1, 1, 1}), "conv2d", "stride");
+  EXPECT_EMBER_ERROR(torch::conv2d(x, w, {}, 0), "conv2d", "stride");
+  EXPECT_EMBER_ERROR(torch::conv2d(x, w, {}, 2, "same"), "conv2d", "same");
+  EXPECT_EMBER_ERROR(torch::conv2d(x, w, {}, 1, "full"), "conv2d", "full");
+  EXPECT_EMBER_ERROR(torch::conv_transpose2d(x, torch::zeros({3, 2, 3, 3}), {}, 1, 0, 1), "conv_transpose2d",
+                     "output padding");
+  EXPECT_EMBER_ERROR(torch::conv2d(x.to(torch::kInt), w.to(torch::kInt)), "conv2d", "int32");
+}

@@ -1,0 +1,106 @@
+// Pooling against PyTorch golden values (tools/golden/gen_pool.py): each case
+// carries its configuration (<case>.cfg, layouts in the generator) and is
+// replayed forward and backward.
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "common/golden.h"
+#include "common/test_util.h"
+#include "ember/torch.h"
+
+using ember::Tensor;
+using ember::testing::Golden;
+using Ints = std::vector<int64_t>;
+
+namespace {
+
+const Golden& golden() {
+  static const Golden g("pool.golden");
+  return g;
+}
+
+Ints cfg(const std::string& name) {
+  const Tensor c = golden()[name + ".cfg"];
+  return Ints(c.data_ptr<int64_t>(), c.data_ptr<int64_t>() + c.numel());
+}
+
+Ints part(const Ints& c, int64_t nd, int64_t i) { return Ints(c.begin() + 1 + i * nd, c.begin() + 1 + (i + 1) * nd); }
+
+// (output, indices or undefined) for a case, by its prefix.
+std::tuple<Tensor, Tensor> run(const std::string& name, const Tensor& x) {
+  const Ints c = cfg(name);
+  const int64_t nd = c[0];
+  if (name.rfind("max_", 0) == 0) {
+    const Ints k = part(c, nd, 0), s = part(c, nd, 1), p = part(c, nd, 2), d = part(c, nd, 3);
+    const bool ceil = c[1 + 4 * nd] != 0;
+    if (nd == 1) return torch::max_pool1d_with_indices(x, k, s, p, d, ceil);
+    if (nd == 2) return torch::max_pool2d_with_indices(x, k, s, p, d, ceil);
+    return torch::max_pool3d_with_indices(x, k, s, p, d, ceil);
+  }
+  if (name.rfind("avg_", 0) == 0) {
+    const Ints k = part(c, nd, 0), s = part(c, nd, 1), p = part(c, nd, 2);
+    const bool ceil = c[1 + 3 * nd] != 0, cip = c[2 + 3 * nd] != 0;
+    const std::optional<int64_t> div = c[3 + 3 * nd] ? std::optional<int64_t>(c[3 + 3 * nd]) : std::nullopt;
+    if (nd == 1) return {torch::avg_pool1d(x, k, s, p, ceil, cip), Tensor()};
+    if (nd == 2) return {torch::avg_pool2d(x, k, s, p, ceil, cip, div), Tensor()};
+    return {torch::avg_pool3d(x, k, s, p, ceil, cip, div), Tensor()};
+  }
+  const Ints out = part(c, nd, 0);
+  if (name.rfind("amax_", 0) == 0) {
+    if (nd == 1) return torch::adaptive_max_pool1d(x, out);
+    if (nd == 2) return torch::adaptive_max_pool2d(x, out);
+    return torch::adaptive_max_pool3d(x, out);
+  }
+  if (nd == 1) return {torch::adaptive_avg_pool1d(x, out), Tensor()};
+  if (nd == 2) return {torch::adaptive_avg_pool2d(x, out), Tensor()};
+  return {torch::adaptive_avg_pool3d(x, out), Tensor()};
+}
+
+}  // namespace
+
+TEST(Pool, GoldenForwardBackward) {
+  int cases = 0;
+  for (const auto& n : golden().names_with_prefix("")) {
+    if (n.size() < 5 || n.substr(n.size() - 4) != ".cfg") continue;
+    const std::string name = n.substr(0, n.size() - 4);
+    SCOPED_TRACE(name);
+    ++cases;
+    Tensor x = golden()[name + ".x"].requires_grad_(true);
+    auto [y, idx] = run(name, x);
+    EXPECT_TENSOR_CLOSE(y, golden()[name + ".out"]);
+    if (golden().has(name + ".idx")) EXPECT_TENSOR_EQ(idx, golden()[name + ".idx"]);
+    y.backward(golden()[name + ".gy"]);
+    EXPECT_TENSOR_CLOSE(x.grad(), golden()[name + ".gx"]);
+  }
+  EXPECT_GT(cases, 50);
+}
+
+TEST(Pool, DefaultsAndGradFn) {
+  const Tensor x = golden()["max_2d_cnn_f32.x"].requires_grad_(true);
+  const Tensor y = torch::max_pool2d(x, 2);
+  EXPECT_TENSOR_CLOSE(y, golden()["max_2d_cnn_f32.out"]);
+  EXPECT_EQ(y.grad_fn()->name(), "MaxPool2DWithIndicesBackward0");
+  EXPECT_EQ(torch::avg_pool2d(x, 2).grad_fn()->name(), "AvgPool2DBackward0");
+  EXPECT_EQ(torch::adaptive_avg_pool2d(x, {1, 1}).grad_fn()->name(), "AdaptiveAvgPool2DBackward0");
+}
+
+TEST(Pool, EmptyBatchAndNonContiguous) {
+  EXPECT_EQ(torch::max_pool2d(torch::zeros({0, 3, 4, 4}), 2).sizes(), ember::IntArrayRef({0, 3, 2, 2}));
+  const Tensor x = golden()["avg_2d_basic_f64.x"];
+  const Tensor xt = x.transpose(2, 3).contiguous().transpose(2, 3);
+  EXPECT_TENSOR_CLOSE(torch::avg_pool2d(xt, 2), golden()["avg_2d_basic_f64.out"]);
+}
+
+TEST(Pool, Errors) {
+  const Tensor x = torch::zeros({1, 1, 4, 4});
+  EXPECT_EMBER_ERROR(torch::max_pool2d(torch::zeros({4, 4}), 2), "max_pool2d", "[4, 4]");
+  EXPECT_EMBER_ERROR(torch::max_pool2d(x, 3, 1, 2), "max_pool2d", "pad should be at most half");
+  EXPECT_EMBER_ERROR(torch::max_pool2d(x, 5), "max_pool2d", "too small");
+  EXPECT_EMBER_ERROR(torch::max_pool2d(x, 0), "max_pool2d", "kernel size");
+  EXPECT_EMBER_ERROR(torch::max_pool2d(x, {2, 2, 2}), "max_pool2d", "kernel_size");
+  EXPECT_EMBER_ERROR(torch::avg_pool2d(x, 2, 2, 0, false, true, 0), "avg_pool2d", "divisor");
+  EXPECT_EMBER_ERROR(torch::adaptive_avg_pool2d(x, {2}), "adaptive_avg_pool2d", "output_size");
+  EXPECT_EMBER_ERROR(torch::max_pool2d(torch::zeros({1, 0, 4, 4}), 2), "max_pool2d", "non-zero");
+  EXPECT_EMBER_ERROR(torch::max_pool2d(x.to(torch::kInt), 2), "max_pool2d", "int32");
+}
