@@ -9,3 +9,9 @@
 #include "ember/ops/sort.h"
 #include "ember/ops/type_promotion.h"
 #include "ember/ops/unary.h"
+// nn ops
+#include "ember/ops/activation.h"
+#include "ember/ops/dropout.h"
+#include "ember/ops/embedding.h"
+#include "ember/ops/linear.h"
+#include "ember/ops/normalization.h"
