@@ -1,4 +1,5 @@
 #include "ember/ops/normalization.h"
+#include "ember/ops/normalization_backward.h"
 
 #include "ember/autograd/derivatives/nn_grad.h"
 #include "ember/autograd/formula_node.h"
@@ -100,6 +101,23 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_backward_fast(const Tensor& grad, 
                                      as_compute(weight, ct), gi, gw, gb);
   return {gi, gw, gb};
 }
+std::tuple<Tensor, Tensor, Tensor> layer_norm_backward_fast(const Tensor& grad, const Tensor& input,
+                                                            int64_t normalized_dims, const Tensor& weight,
+                                                            const Tensor& mean, const Tensor& rstd, bool need_input,
+                                                            bool need_weight, bool need_bias) {
+  const ScalarType ct = compute_dtype(input, "layer_norm_backward");
+  const Tensor x = as_compute(input, ct), g = as_compute(grad, ct);
+  int64_t cols = 1;
+  for (int64_t d = x.dim() - normalized_dims; d < x.dim(); ++d) cols *= x.size(d);
+  const int64_t rows = cols == 0 ? 0 : x.numel() / cols;
+  const IntArrayRef wshape = x.sizes().slice(static_cast<size_t>(x.dim() - normalized_dims));
+  Tensor gi = need_input ? empty(x.sizes(), x.options()) : Tensor();
+  Tensor gw = need_weight ? empty(wshape, x.options()) : Tensor();
+  Tensor gb = need_bias ? empty(wshape, x.options()) : Tensor();
+  kernels::layer_norm_backward_rows(g, x, rows, cols, as_compute(mean, ct), as_compute(rstd, ct),
+                                    as_compute(weight, ct), gi, gw, gb);
+  return {gi, gw, gb};
+}
 }  // namespace detail
 
 Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const std::optional<Tensor>& weight_opt,
@@ -137,7 +155,8 @@ Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const std::
   Tensor mean = empty({rows}, x.options()), rstd = empty({rows}, x.options());
   kernels::layer_norm_rows(x, rows, cols, as_compute(weight, ct), as_compute(bias, ct), eps, y, mean, rstd);
   if (y.dtype() != input.dtype()) y = ops::cast(y, input.dtype());
-  if (autograd::needs_grad(input, weight, bias)) autograd::record_layer_norm(input, weight, bias, y, k, eps);
+  if (autograd::needs_grad(input, weight, bias))
+    autograd::record_layer_norm(input, weight, bias, y, k, eps, mean, rstd);
   return y;
 }
 

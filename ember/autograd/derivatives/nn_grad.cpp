@@ -5,6 +5,7 @@
 #include "ember/ops/embedding.h"
 #include "ember/ops/nn_util.h"
 #include "ember/ops/normalization.h"
+#include "ember/ops/normalization_backward.h"
 
 namespace ember::autograd {
 namespace {
@@ -65,6 +66,12 @@ variable_list layer_norm_backward(const FormulaNode& n, const variable_list& gra
   const Tensor x = n.saved(0), w = n.saved(1);
   const int64_t k = n.ints[0];
   const double eps = n.scalars[0].toDouble();
+  const bool fast_dtype = (x.dtype() == kFloat || x.dtype() == kDouble) && g.dtype() == x.dtype();
+  if (!GradMode::is_enabled() && fast_dtype) {
+    auto [gi, gw, gb] = ember::detail::layer_norm_backward_fast(
+        g, x, k, w, n.saved(2), n.saved(3), n.needs_input_grad(0), n.needs_input_grad(1), n.needs_input_grad(2));
+    return {gi, gw, gb};
+  }
   DimVector red, lead;
   for (int64_t d = 0; d < x.dim(); ++d) (d >= x.dim() - k ? red : lead).push_back(d);
   const Tensor xc = x - x.mean(red, true);
@@ -130,10 +137,12 @@ void record_batch_norm(const Tensor& input, const Tensor& weight, const Tensor& 
 }
 
 void record_layer_norm(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out,
-                       int64_t normalized_dims, double eps) {
+                       int64_t normalized_dims, double eps, const Tensor& mean, const Tensor& rstd) {
   auto node = record("NativeLayerNormBackward0", &layer_norm_backward, {input, weight, bias}, {out});
   node->save(input);
   node->save(weight);
+  node->save(mean);
+  node->save(rstd);
   node->ints = {normalized_dims};
   node->scalars = {eps};
 }

@@ -12,9 +12,10 @@ namespace ember::autograd {
 // training, running stats in eval), in the compute dtype.
 void record_batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out,
                        const Tensor& mean, const Tensor& invstd, bool training, double eps);
-// normalized_dims: how many trailing dims were normalized.
+// normalized_dims: how many trailing dims were normalized; mean/rstd: the
+// forward's row statistics (compute dtype), for the first-order kernel.
 void record_layer_norm(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out,
-                       int64_t normalized_dims, double eps);
+                       int64_t normalized_dims, double eps, const Tensor& mean, const Tensor& rstd);
 // grad = g where min < x < max (strict, as PyTorch's hardtanh_backward). `self_value`
 // is the input's value before an in-place update (== self otherwise).
 void record_hardtanh(const Tensor& self, const Tensor& self_value, const Tensor& out, double min, double max);

@@ -1,6 +1,8 @@
 #include "ember/kernels/cpu/norm_kernels.h"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "ember/core/dispatch.h"
 #include "ember/core/parallel.h"
@@ -159,6 +161,65 @@ void layer_norm_rows(const Tensor& x, int64_t m, int64_t n, const Tensor& w, con
         }
       }
     });
+  });
+}
+
+void layer_norm_backward_rows(const Tensor& g, const Tensor& x, int64_t m, int64_t n, const Tensor& mean,
+                              const Tensor& rstd, const Tensor& w, Tensor& gi, Tensor& gw, Tensor& gb) {
+  dispatch_f32_f64(x, "layer_norm_backward", [&](auto zero) {
+    using T = decltype(zero);
+    constexpr int64_t kBlock = 32;  // rows per partial sum of gw / gb
+    const int64_t blocks = (m + kBlock - 1) / kBlock;
+    const bool need_wb = gw.defined() || gb.defined();
+    std::vector<double> pw_part(need_wb ? static_cast<size_t>(blocks * n) : 0, 0.0);
+    std::vector<double> pb_part(need_wb ? static_cast<size_t>(blocks * n) : 0, 0.0);
+    const T* pg = g.data_ptr<T>();
+    const T* px = x.data_ptr<T>();
+    const T* pm = mean.data_ptr<T>();
+    const T* pr = rstd.data_ptr<T>();
+    const T* pw = w.defined() ? w.data_ptr<T>() : nullptr;
+    T* pgi = gi.defined() ? gi.data_ptr<T>() : nullptr;
+    parallel_for(0, blocks, grain_for(3 * n * kBlock), [&](int64_t b0, int64_t b1) {
+      for (int64_t blk = b0; blk < b1; ++blk) {
+        double* accw = need_wb ? pw_part.data() + blk * n : nullptr;
+        double* accb = need_wb ? pb_part.data() + blk * n : nullptr;
+        for (int64_t r = blk * kBlock; r < std::min(m, (blk + 1) * kBlock); ++r) {
+          const T* gr = pg + r * n;
+          const T* xr = px + r * n;
+          const T mu = pm[r], rs = pr[r];
+          if (need_wb)
+            for (int64_t j = 0; j < n; ++j) {
+              accw[j] += static_cast<double>(gr[j]) * static_cast<double>((xr[j] - mu) * rs);
+              accb[j] += gr[j];
+            }
+          if (!pgi) continue;
+          double sa = 0, sb = 0;  // sum gx, sum gx * xhat
+          for (int64_t j = 0; j < n; ++j) {
+            const T gx = pw ? gr[j] * pw[j] : gr[j];
+            sa += gx;
+            sb += static_cast<double>(gx) * static_cast<double>((xr[j] - mu) * rs);
+          }
+          const T a = static_cast<T>(sa / static_cast<double>(n)), b = static_cast<T>(sb / static_cast<double>(n));
+          T* o = pgi + r * n;
+          for (int64_t j = 0; j < n; ++j) {
+            const T gx = pw ? gr[j] * pw[j] : gr[j];
+            o[j] = rs * (gx - a - (xr[j] - mu) * rs * b);
+          }
+        }
+      }
+    });
+    if (!need_wb) return;
+    T* ogw = gw.defined() ? gw.data_ptr<T>() : nullptr;
+    T* ogb = gb.defined() ? gb.data_ptr<T>() : nullptr;
+    for (int64_t j = 0; j < n; ++j) {
+      double sw = 0, sb = 0;
+      for (int64_t blk = 0; blk < blocks; ++blk) {
+        sw += pw_part[static_cast<size_t>(blk * n + j)];
+        sb += pb_part[static_cast<size_t>(blk * n + j)];
+      }
+      if (ogw) ogw[j] = static_cast<T>(sw);
+      if (ogb) ogb[j] = static_cast<T>(sb);
+    }
   });
 }
 

@@ -23,4 +23,11 @@ void batch_norm_backward_train(const Tensor& g, const Tensor& x, int64_t n, int6
 void layer_norm_rows(const Tensor& x, int64_t m, int64_t n, const Tensor& w, const Tensor& b, double eps, Tensor& y,
                      Tensor& mean, Tensor& rstd);
 
+// First-order layer_norm backward over rows of [M, N], with the forward's mean/rstd:
+//   gi = rstd * (gx - mean(gx) - xhat * mean(gx * xhat)),  gx = g * w,
+//   gw = sum_rows g * xhat, gb = sum_rows g (summed per fixed block of rows, then
+//   blocks in order, so results do not depend on the thread count).
+void layer_norm_backward_rows(const Tensor& g, const Tensor& x, int64_t m, int64_t n, const Tensor& mean,
+                              const Tensor& rstd, const Tensor& w, Tensor& gi, Tensor& gw, Tensor& gb);
+
 }  // namespace ember::kernels
