@@ -108,3 +108,15 @@ TEST(NnLocalResponseNorm, MatchesPyTorch) {
   }
   EXPECT_EMBER_ERROR(torch::local_response_norm(torch::randn({2, 3}), 2), "local_response_norm", "3D");
 }
+
+TEST(NnNormalization, EmptyInputs) {
+  Tensor rm = torch::zeros({3}), rv = torch::ones({3});
+  EXPECT_EQ(torch::batch_norm(torch::empty({0, 3, 2}), {}, {}, rm, rv, false, 0.1, 1e-5, false).sizes(),
+            torch::IntArrayRef({0, 3, 2}));
+  EXPECT_EQ(torch::layer_norm(torch::empty({0, 4}), {4}).sizes(), torch::IntArrayRef({0, 4}));
+  Tensor w = torch::randn({5, 2}).requires_grad_(true);
+  Tensor e = torch::embedding(w, torch::empty({0}, torch::kLong));
+  EXPECT_EQ(e.sizes(), torch::IntArrayRef({0, 2}));
+  e.sum().backward();
+  EXPECT_TENSOR_EQ(w.grad(), torch::zeros({5, 2}));
+}
