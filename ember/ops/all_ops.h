@@ -13,3 +13,9 @@
 #include "ember/ops/pad.h"
 #include "ember/ops/pool.h"
 #include "ember/ops/upsample.h"
+// nn ops
+#include "ember/ops/activation.h"
+#include "ember/ops/dropout.h"
+#include "ember/ops/embedding.h"
+#include "ember/ops/linear.h"
+#include "ember/ops/normalization.h"

@@ -1,0 +1,176 @@
+#include "ember/ops/activation.h"
+
+#include "ember/autograd/derivatives/nn_grad.h"
+#include "ember/autograd/formula_node.h"
+#include "ember/core/shape.h"
+#include "ember/ops/binary.h"
+#include "ember/ops/factory.h"
+#include "ember/ops/indexing.h"
+#include "ember/ops/nn_util.h"
+#include "ember/ops/operators.h"
+#include "ember/ops/unary.h"
+#include "ember/ops/view.h"
+
+namespace ember {
+namespace {
+
+void check_input(const char* op, const Tensor& self) {
+  EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
+  EMBER_CHECK(!self.is_complex() && self.dtype() != kBool, op, ": not implemented for ", self.dtype());
+}
+
+// In-place forms with a recorded formula: the formula reads the input as it was.
+Tensor inplace_saved_input(Tensor& self, const char* op) {
+  if (!autograd::needs_grad(self)) return Tensor();
+  autograd::check_inplace(self, op);
+  return self.detach().clone();
+}
+
+void no_inplace_grad(const Tensor& self, const char* op) {
+  EMBER_CHECK(!autograd::needs_grad(self), op,
+              ": the in-place form does not support autograd; use the out-of-place op for tensors that require grad");
+}
+
+}  // namespace
+
+Tensor hardtanh(const Tensor& self, const Scalar& min_val, const Scalar& max_val) {
+  check_input("hardtanh", self);
+  Tensor out;
+  {
+    NoGradGuard no_grad;
+    out = self.clamp(std::optional<Scalar>(min_val), std::optional<Scalar>(max_val));
+  }
+  if (autograd::needs_grad(self)) autograd::record_hardtanh(self, self, out, min_val.toDouble(), max_val.toDouble());
+  return out;
+}
+
+Tensor& hardtanh_(Tensor& self, const Scalar& min_val, const Scalar& max_val) {
+  check_input("hardtanh_", self);
+  const Tensor saved = inplace_saved_input(self, "hardtanh_");
+  {
+    NoGradGuard no_grad;
+    self.clamp_(std::optional<Scalar>(min_val), std::optional<Scalar>(max_val));
+  }
+  if (saved.defined()) autograd::record_hardtanh(self, saved, self, min_val.toDouble(), max_val.toDouble());
+  return self;
+}
+
+Tensor relu6(const Tensor& self) { return hardtanh(self, 0, 6); }
+Tensor& relu6_(Tensor& self) { return hardtanh_(self, 0, 6); }
+
+Tensor threshold(const Tensor& self, const Scalar& threshold, const Scalar& value) {
+  check_input("threshold", self);
+  Tensor out;
+  {
+    NoGradGuard no_grad;
+    out = where(self <= threshold, full({}, value, self.options()), self);  // NaN stays NaN
+  }
+  if (autograd::needs_grad(self)) autograd::record_threshold(self, self, out, threshold);
+  return out;
+}
+
+Tensor& threshold_(Tensor& self, const Scalar& threshold, const Scalar& value) {
+  check_input("threshold_", self);
+  const Tensor saved = inplace_saved_input(self, "threshold_");
+  {
+    NoGradGuard no_grad;
+    self.masked_fill_(self <= threshold, value);
+  }
+  if (saved.defined()) autograd::record_threshold(self, saved, self, threshold);
+  return self;
+}
+
+Tensor prelu(const Tensor& self, const Tensor& weight) {
+  check_input("prelu", self);
+  EMBER_CHECK(weight.defined(), "prelu: expected a defined weight");
+  const int64_t channels = self.dim() >= 2 ? self.size(1) : 1;
+  const int64_t wn = weight.numel();
+  EMBER_CHECK(weight.dim() <= 1, "prelu: Not allow zero-dim input tensor. weight must be 1-D or 0-D, got ",
+              shape_str(weight.sizes()));
+  EMBER_CHECK(wn == 1 || wn == channels,
+              "prelu: Mismatch of parameter numbers and input channel size. Found "
+              "parameter numbers = ",
+              wn, " and channel size = ", channels, ".");
+  const Tensor w = wn == 1 ? weight.reshape({}) : weight.view(nn_detail::channel_shape(self.dim(), wn));
+  return where(self > 0, self, w * self);
+}
+
+Tensor celu(const Tensor& self, const Scalar& alpha) {
+  const double a = alpha.toDouble();
+  EMBER_CHECK(a != 0, "celu: ZeroDivisionError (alpha must not be 0)");
+  return elu(self, alpha, 1, 1.0 / a);
+}
+Tensor& celu_(Tensor& self, const Scalar& alpha) {
+  no_inplace_grad(self, "celu_");
+  const double a = alpha.toDouble();
+  EMBER_CHECK(a != 0, "celu_: ZeroDivisionError (alpha must not be 0)");
+  return elu_(self, alpha, 1, 1.0 / a);
+}
+
+namespace {
+// Slopes for the negative entries: uniform in [lower, upper) (training) or their mean.
+Tensor rrelu_noise(const Tensor& self, const Scalar& lower, const Scalar& upper, bool training, OptGen gen) {
+  const double lo = lower.toDouble(), hi = upper.toDouble();
+  EMBER_CHECK(lo <= hi, "rrelu: Lower bound should be less than or equal to the upper bound, got lower=", lo,
+              " and upper=", hi);
+  NoGradGuard no_grad;
+  if (!training) return full({}, (lo + hi) / 2, self.options());
+  Tensor u = empty(self.sizes(), self.options());
+  uniform_(u, lo, hi, gen);
+  return where(self <= 0, u, ones({}, self.options()));
+}
+}  // namespace
+
+Tensor rrelu(const Tensor& self, const Scalar& lower, const Scalar& upper, bool training, OptGen generator) {
+  check_input("rrelu", self);
+  EMBER_CHECK(self.is_floating_point(), "rrelu: expected a floating point input, got ", self.dtype());
+  const Tensor noise = rrelu_noise(self, lower, upper, training, generator);
+  if (!training) return where(self >= 0, self, self * noise);
+  return self * noise;
+}
+Tensor& rrelu_(Tensor& self, const Scalar& lower, const Scalar& upper, bool training, OptGen generator) {
+  no_inplace_grad(self, "rrelu_");
+  Tensor r = rrelu(self, lower, upper, training, generator);
+  return self.copy_(r);
+}
+
+Tensor glu(const Tensor& self, int64_t dim) {
+  check_input("glu", self);
+  EMBER_CHECK(self.dim() > 0, "glu: glu does not support scalars because halving size must be even");
+  const int64_t d = wrap_dim(dim, self.dim(), "glu");
+  const int64_t n = self.size(d);
+  EMBER_CHECK(n % 2 == 0, "glu: Halving dimension must be even, but dimension ", d, " is size ", n);
+  return self.narrow(d, 0, n / 2) * self.narrow(d, n / 2, n / 2).sigmoid();
+}
+
+Tensor hardshrink(const Tensor& self, const Scalar& lambd) {
+  check_input("hardshrink", self);
+  const double l = lambd.toDouble();
+  Tensor inside;
+  {
+    NoGradGuard no_grad;
+    inside = (self >= -l) & (self <= l);
+  }
+  return where(inside, zeros({}, self.options()), self);
+}
+
+Tensor softshrink(const Tensor& self, const Scalar& lambd) {
+  check_input("softshrink", self);
+  const double l = lambd.toDouble();
+  EMBER_CHECK(l >= 0, "softshrink: lambda must be greater or equal to 0, but found to be ", l, ".");
+  const Tensor zero = zeros({}, self.options());
+  return where(self > l, self - l, where(self < -l, self + l, zero));
+}
+
+Tensor tanhshrink(const Tensor& self) {
+  check_input("tanhshrink", self);
+  return self - self.tanh();
+}
+
+Tensor log_sigmoid(const Tensor& self) {
+  check_input("log_sigmoid", self);
+  // log(sigmoid(x)) = -softplus(-x); softplus keeps it finite for large |x|.
+  return -softplus(-self);
+}
+
+}  // namespace ember

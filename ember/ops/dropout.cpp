@@ -1,0 +1,122 @@
+// Dropout: one Bernoulli(1 - p) mask per element (or per channel), drawn from
+// the default generator, scaled in the same pass, then one multiply.
+#include "ember/ops/dropout.h"
+
+#include <cmath>
+
+#include "ember/core/dispatch.h"
+#include "ember/core/shape.h"
+#include "ember/ops/binary.h"
+#include "ember/ops/factory.h"
+#include "ember/ops/operators.h"
+#include "ember/ops/random.h"
+
+namespace ember {
+namespace {
+
+// A tensor of `shape` holding `keep_value` with probability 1 - p and
+// `drop_value` otherwise. Two 32-bit draws per 64-bit engine step; one lock for the tensor.
+Tensor make_noise(IntArrayRef shape, const TensorOptions& options, double p, double keep_value, double drop_value) {
+  Tensor noise = empty(shape, options);
+  const int64_t n = noise.numel();
+  // keep when the 32-bit draw u satisfies u < (1 - p) * 2^32.
+  const double q = (1.0 - p) * 4294967296.0;
+  const uint64_t cut = q >= 4294967296.0 ? (uint64_t(1) << 32) : static_cast<uint64_t>(q);
+  dispatch_floating(noise.dtype(), "dropout", [&](auto tag) {
+    using T = EMBER_TYPE(tag);
+    T* out = noise.data_ptr<T>();
+    using Op = opmath_t<T>;
+    const T keep = static_cast<T>(static_cast<Op>(keep_value)), drop = static_cast<T>(static_cast<Op>(drop_value));
+    default_generator().with_engine([&](std::mt19937_64& eng) {
+      int64_t i = 0;
+      for (; i + 1 < n; i += 2) {
+        const uint64_t r = eng();
+        out[i] = (r & 0xffffffffu) < cut ? keep : drop;
+        out[i + 1] = (r >> 32) < cut ? keep : drop;
+      }
+      if (i < n) out[i] = (eng() & 0xffffffffu) < cut ? keep : drop;
+      return 0;
+    });
+  });
+  return noise;
+}
+
+// [N, C, 1, ..., 1]: one draw per channel.
+DimVector feature_noise_shape(const Tensor& input, const char* op) {
+  EMBER_CHECK(input.dim() >= 2, op, ": Feature dropout requires at least 2 dimensions in the input, got ",
+              shape_str(input.sizes()));
+  DimVector s(static_cast<size_t>(input.dim()), 1);
+  s[0] = input.size(0);
+  s[1] = input.size(1);
+  return s;
+}
+
+template <bool kInplace>
+Tensor dropout_impl(const char* op, Tensor& input, double p, bool train, bool feature, bool alpha) {
+  EMBER_CHECK(input.defined(), op, ": expected a defined tensor");
+  EMBER_CHECK(p >= 0 && p <= 1, op, ": dropout probability has to be between 0 and 1, but got ", p);
+  if (p == 0 || !train || input.numel() == 0) return input;
+  const DimVector shape = feature ? feature_noise_shape(input, op) : DimVector(input.sizes());
+  EMBER_CHECK(input.is_floating_point(), op, ": expected a floating point input, got ", input.dtype());
+  if (p == 1) {
+    Tensor z = zeros({}, input.options());
+    if constexpr (kInplace)
+      return input.mul_(z);
+    else
+      return input * z;
+  }
+  if (!alpha) {
+    Tensor noise = make_noise(shape, input.options(), p, 1.0 / (1.0 - p), 0.0);
+    if constexpr (kInplace)
+      return input.mul_(noise);
+    else
+      return input * noise;
+  }
+  // PyTorch's alpha dropout: x * a*mask + (alpha*a*p - alpha*a*(1 - mask)).
+  constexpr double kAlpha = 1.7580993408473766;
+  const double a = 1.0 / std::sqrt((kAlpha * kAlpha * p + 1) * (1 - p));
+  Tensor noise = make_noise(shape, input.options(), p, a, 0.0);
+  // b = (mask - 1) * alpha * a + alpha * a * p, with mask = noise / a.
+  Tensor b = (noise * (1.0 / a) - 1.0) * (kAlpha * a) + kAlpha * a * p;
+  if constexpr (kInplace)
+    return input.mul_(noise).add_(b);
+  else
+    return input * noise + b;
+}
+
+}  // namespace
+
+Tensor dropout(const Tensor& input, double p, bool train) {
+  Tensor in = input;
+  return dropout_impl<false>("dropout", in, p, train, false, false);
+}
+Tensor& dropout_(Tensor& input, double p, bool train) {
+  dropout_impl<true>("dropout_", input, p, train, false, false);
+  return input;
+}
+Tensor feature_dropout(const Tensor& input, double p, bool train) {
+  Tensor in = input;
+  return dropout_impl<false>("feature_dropout", in, p, train, true, false);
+}
+Tensor& feature_dropout_(Tensor& input, double p, bool train) {
+  dropout_impl<true>("feature_dropout_", input, p, train, true, false);
+  return input;
+}
+Tensor alpha_dropout(const Tensor& input, double p, bool train) {
+  Tensor in = input;
+  return dropout_impl<false>("alpha_dropout", in, p, train, false, true);
+}
+Tensor& alpha_dropout_(Tensor& input, double p, bool train) {
+  dropout_impl<true>("alpha_dropout_", input, p, train, false, true);
+  return input;
+}
+Tensor feature_alpha_dropout(const Tensor& input, double p, bool train) {
+  Tensor in = input;
+  return dropout_impl<false>("feature_alpha_dropout", in, p, train, true, true);
+}
+Tensor& feature_alpha_dropout_(Tensor& input, double p, bool train) {
+  dropout_impl<true>("feature_alpha_dropout_", input, p, train, true, true);
+  return input;
+}
+
+}  // namespace ember

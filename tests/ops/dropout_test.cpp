@@ -1,0 +1,89 @@
+// The dropout family. Ember's random stream differs from PyTorch's, so these
+// check the distribution (drop rate, scale, per-channel masks, alpha dropout's
+// moments), reproducibility under manual_seed, the gradient and the errors.
+#include <gtest/gtest.h>
+
+#include "common/test_util.h"
+#include "ember/ops/activation.h"
+#include "ember/ops/dropout.h"
+#include "ember/ops/embedding.h"
+#include "ember/ops/linear.h"
+#include "ember/ops/normalization.h"
+#include "ember/torch.h"
+
+using ember::Tensor;
+
+TEST(NnDropout, DropsAtRateAndScales) {
+  torch::manual_seed(7);
+  Tensor x = torch::ones({100000});
+  Tensor y = torch::dropout(x, 0.3, true);
+  const double zero_frac = (y == 0).to(torch::kDouble).mean().item<double>();
+  EXPECT_NEAR(zero_frac, 0.3, 0.01);
+  // kept values are exactly 1 / (1 - p)
+  Tensor kept = y.masked_select(y != 0);
+  EXPECT_TENSOR_CLOSE(kept, torch::full({kept.numel()}, 1.0 / 0.7));
+  EXPECT_NEAR(y.mean().item<double>(), 1.0, 0.02);
+}
+
+TEST(NnDropout, ReproducibleWithManualSeed) {
+  Tensor x = torch::randn({1000}, torch::kDouble);
+  torch::manual_seed(11);
+  Tensor a = torch::dropout(x, 0.5, true);
+  torch::manual_seed(11);
+  Tensor b = torch::dropout(x, 0.5, true);
+  EXPECT_TENSOR_EQ(a, b);
+  Tensor c = x.clone();
+  torch::manual_seed(11);
+  torch::dropout_(c, 0.5, true);
+  EXPECT_TENSOR_EQ(c, a);
+}
+
+TEST(NnDropout, EdgeCases) {
+  Tensor x = torch::randn({4, 5});
+  EXPECT_TENSOR_EQ(torch::dropout(x, 0.5, false), x);
+  EXPECT_TENSOR_EQ(torch::dropout(x, 0.0, true), x);
+  EXPECT_TENSOR_EQ(torch::dropout(x, 1.0, true), torch::zeros({4, 5}));
+  EXPECT_TENSOR_EQ(torch::alpha_dropout(x, 1.0, true), torch::zeros({4, 5}));
+  EXPECT_EQ(torch::dropout(torch::empty({0, 3}), 0.5, true).numel(), 0);
+  EXPECT_EMBER_ERROR(torch::dropout(x, 1.5, true), "dropout", "between 0 and 1", "1.5");
+  EXPECT_EMBER_ERROR(torch::dropout(x, -0.1, false), "dropout", "between 0 and 1");
+  EXPECT_EMBER_ERROR(torch::feature_dropout(torch::randn({5}), 0.5, true), "feature_dropout", "2 dimensions");
+}
+
+TEST(NnDropout, GradientIsTheMask) {
+  torch::manual_seed(5);
+  Tensor x = torch::randn({50, 20}, torch::kDouble).requires_grad_(true);
+  Tensor y = torch::dropout(x, 0.4, true);
+  y.sum().backward();
+  // grad = mask * 1/(1-p), and y = x * that same factor
+  EXPECT_TENSOR_CLOSE(y.detach(), x.detach() * x.grad());
+  Tensor g = x.grad();
+  EXPECT_TRUE(((g == 0) | ((g - 1.0 / 0.6).abs() < 1e-12)).all().item<bool>());
+}
+
+TEST(NnDropout, FeatureDropoutZeroesWholeChannels) {
+  torch::manual_seed(9);
+  Tensor x = torch::ones({8, 16, 5, 5});
+  Tensor y = torch::feature_dropout(x, 0.5, true);
+  Tensor per_channel_min = y.amin({2, 3}), per_channel_max = y.amax({2, 3});
+  EXPECT_TENSOR_EQ(per_channel_min, per_channel_max);  // each channel is all 0 or all 2
+  const double dropped = (per_channel_max == 0).to(torch::kDouble).mean().item<double>();
+  EXPECT_NEAR(dropped, 0.5, 0.1);
+  Tensor z = x.clone();
+  torch::feature_dropout_(z, 0.5, true);
+  EXPECT_TRUE(((z == 0) | (z == 2)).all().item<bool>());
+}
+
+TEST(NnDropout, AlphaDropoutKeepsMoments) {
+  torch::manual_seed(13);
+  Tensor x = torch::randn({200000}, torch::kDouble);
+  Tensor y = torch::alpha_dropout(x, 0.2, true);
+  EXPECT_NEAR(y.mean().item<double>(), 0.0, 0.02);
+  EXPECT_NEAR(y.std().item<double>(), 1.0, 0.02);
+  Tensor f = torch::feature_alpha_dropout(torch::randn({64, 32, 10}, torch::kDouble), 0.2, true);
+  EXPECT_NEAR(f.mean().item<double>(), 0.0, 0.1);
+  // dropped entries take the value alpha' = -alpha*scale transformed: a * 0 + b with the same b everywhere
+  Tensor ones = torch::ones({1000}, torch::kDouble);
+  Tensor d = torch::alpha_dropout(ones, 0.5, true);
+  EXPECT_LE(std::get<0>(torch::unique(d)).numel(), 2);
+}
