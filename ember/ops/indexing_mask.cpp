@@ -5,6 +5,7 @@
 #include "ember/ops/factory.h"
 #include "ember/ops/indexing.h"
 
+#include "ember/autograd/derivatives/index_grad.h"
 #include "ember/autograd/derivatives/misc_grad.h"
 #include "ember/autograd/derivatives/shape_grad.h"
 #include "ember/autograd/formula_node.h"
@@ -67,7 +68,13 @@ Tensor masked_select(const Tensor& self, const Tensor& mask) {
   DimVector shape = broadcast_shapes(self.sizes(), mask.sizes(), "masked_select");
   if (shape.empty()) shape.push_back(1);  // 0-dim: select from a one-element vector
   std::optional<Tensor> m = expand(mask, shape);
-  return index(expand(self, shape), OptionalTensorList(m));
+  Tensor out;
+  {
+    NoGradGuard no_grad;
+    out = index(expand(self, shape), OptionalTensorList(m));
+  }
+  if (autograd::needs_grad(self)) autograd::record_masked_select(self, *m, out);
+  return out;
 }
 
 Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
