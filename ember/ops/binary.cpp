@@ -487,7 +487,14 @@ Tensor clamp(const Tensor& self, const std::optional<Tensor>& min, const std::op
   return clamp_tensor_grad(self, min, max);
 }
 Tensor& clamp_(Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
+  const bool grad = autograd::needs_grad(self) && (self.is_floating_point() || self.is_complex());
+  Tensor before;
+  if (grad) {
+    autograd::check_inplace(self, "clamp_");
+    before = self.detach().clone();  // the formula reads self as it was before the update
+  }
   clamp_scalar(self, min, max, &self, true);
+  if (grad) autograd::record_clamp_scalar("ClampBackward1", self, before, min, max, self);
   return self;
 }
 Tensor& clamp_(Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
@@ -512,9 +519,19 @@ Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Tensor>& 
   clamp_tensor(self, min, max, &checked_out(out, "clamp"), false);
   return out;
 }
-Tensor clamp_min(const Tensor& self, const Scalar& min) { return clamp_scalar(self, min, std::nullopt, nullptr, false); }
+Tensor clamp_min(const Tensor& self, const Scalar& min) {
+  Tensor out = clamp_scalar(self, min, std::nullopt, nullptr, false);
+  if (autograd::needs_grad(self) && (out.is_floating_point() || out.is_complex()))
+    autograd::record_clamp_scalar("ClampMinBackward0", self, self, min, std::nullopt, out);
+  return out;
+}
 Tensor clamp_min(const Tensor& self, const Tensor& min) { return clamp_tensor_grad(self, min, std::nullopt); }
-Tensor clamp_max(const Tensor& self, const Scalar& max) { return clamp_scalar(self, std::nullopt, max, nullptr, false); }
+Tensor clamp_max(const Tensor& self, const Scalar& max) {
+  Tensor out = clamp_scalar(self, std::nullopt, max, nullptr, false);
+  if (autograd::needs_grad(self) && (out.is_floating_point() || out.is_complex()))
+    autograd::record_clamp_scalar("ClampMaxBackward0", self, self, std::nullopt, max, out);
+  return out;
+}
 Tensor clamp_max(const Tensor& self, const Tensor& max) { return clamp_tensor_grad(self, std::nullopt, max); }
 Tensor clip(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
   return clamp(self, min, max);

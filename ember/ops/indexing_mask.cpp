@@ -30,10 +30,14 @@ Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& value) {
   }
   EMBER_CHECK(ok, "masked_fill_: mask of shape ", shape_str(mask.sizes()),
               " cannot be broadcast to self of shape ", shape_str(self.sizes()));
-  if (self.numel() == 0) return self;
-  Tensor m = mask.impl()->storage() == self.impl()->storage() ? clone(mask) : mask;
-  kernels::masked_fill_kernel(self, m, value);
-  self.bump_version();
+  const bool grad = autograd::needs_grad(self);
+  if (grad) autograd::check_inplace(self, "masked_fill_");
+  if (self.numel() > 0) {
+    Tensor m = mask.impl()->storage() == self.impl()->storage() ? clone(mask) : mask;
+    kernels::masked_fill_kernel(self, m, value);
+    self.bump_version();
+  }
+  if (grad) autograd::record_masked_fill(self, mask, self);  // self is input and output
   return self;
 }
 

@@ -62,6 +62,16 @@ RegisterOps reg({
         },
         {{3, 4}, {3, 4}, {4}}, "ClampBackward0"),
     op(
+        "clamp_min(scalar)", [](const variable_list& x) { return x[0].clamp_min(0.5); }, {{3, 4}}, "ClampMinBackward0"),
+    op(
+        "clamp_max(scalar)", [](const variable_list& x) { return x[0].clamp_max(-0.5); }, {{3, 4}},
+        "ClampMaxBackward0"),
+    op(
+        "clamp_(scalar)", [](const variable_list& x) { return (x[0] * 1).clamp_(-1, 1); }, {{3, 4}}, "ClampBackward1"),
+    op(
+        "masked_fill_", [](const variable_list& x) { return (x[0] * 1).masked_fill_(x[0].detach() > 0, 0.5); },
+        {{3, 4}}, "MaskedFillBackward0"),
+    op(
         "fmod", [](const variable_list& x) { return x[0].fmod(x[1] + 3); }, {{3, 4}, {4}}, "FmodBackward1"),
     op(
         "remainder", [](const variable_list& x) { return x[0].remainder(x[1] + 3); }, {{3, 4}, {4}},

@@ -53,7 +53,24 @@ variable_list clamp_tensor_backward(const FormulaNode& n, const variable_list& g
   return {gs, gmin, gmax};
 }
 
+// Saved: 0 self; ints: has_min, has_max; scalars: min, max.
+variable_list clamp_scalar_backward(const FormulaNode& n, const variable_list& g) {
+  const Tensor self = n.saved(0);
+  Tensor keep = ones_like(self, TensorOptions(kBool));
+  if (n.ints[0]) keep = keep & (self >= n.scalars[0]);
+  if (n.ints[1]) keep = keep & (self <= n.scalars[1]);
+  return {g[0] * keep};
+}
+
 }  // namespace
+
+void record_clamp_scalar(const char* name, const Tensor& self, const Tensor& self_value,
+                         const std::optional<Scalar>& min, const std::optional<Scalar>& max, const Tensor& out) {
+  auto node = record(name, &clamp_scalar_backward, {self}, {out});
+  node->save(self_value);
+  node->ints = {min ? 1 : 0, max ? 1 : 0};
+  node->scalars = {min.value_or(0), max.value_or(0)};
+}
 
 void record_lerp(const Tensor& self, const Tensor& self_value, const Tensor& end, const Scalar& scalar_weight,
                  const Tensor& weight, const Tensor& out) {
