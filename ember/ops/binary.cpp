@@ -5,6 +5,7 @@
 
 #include "ember/autograd/derivatives/binary_grad.h"
 #include "ember/autograd/derivatives/misc_grad.h"
+#include "ember/autograd/derivatives/pointwise_grad.h"
 #include "ember/autograd/formula_node.h"
 
 #include "ember/core/shape.h"
@@ -497,15 +498,40 @@ Tensor clamp(const Tensor& self, const std::optional<Scalar>& min, const std::op
   if (autograd::needs_grad(self)) autograd::record_clamp(self, out, min, max);
   return out;
 }
+namespace {
+// Tensor bounds record one node (formula: autograd/derivatives/pointwise_grad.cpp).
+Tensor clamp_tensor_grad(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
+  Tensor out = clamp_tensor(self, min, max, nullptr, false);
+  const Tensor lo = min ? *min : Tensor(), hi = max ? *max : Tensor();
+  if (autograd::needs_grad(self, lo, hi) && (out.is_floating_point() || out.is_complex()))
+    autograd::record_clamp_tensor(self, self, lo, hi, out);
+  return out;
+}
+}  // namespace
 Tensor clamp(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
-  return clamp_tensor(self, min, max, nullptr, false);
+  return clamp_tensor_grad(self, min, max);
 }
 Tensor& clamp_(Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
+  const bool grad = autograd::needs_grad(self) && (self.is_floating_point() || self.is_complex());
+  Tensor before;
+  if (grad) {
+    autograd::check_inplace(self, "clamp_");
+    before = self.detach().clone();  // the formula reads self as it was before the update
+  }
   clamp_scalar(self, min, max, &self, true);
+  if (grad) autograd::record_clamp_scalar("ClampBackward1", self, before, min, max, self);
   return self;
 }
 Tensor& clamp_(Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
+  const Tensor lo = min ? *min : Tensor(), hi = max ? *max : Tensor();
+  const bool grad = autograd::needs_grad(self, lo, hi) && (self.is_floating_point() || self.is_complex());
+  Tensor before;
+  if (grad) {
+    autograd::check_inplace(self, "clamp_");
+    before = self.detach().clone();  // the formula reads self as it was before the update
+  }
   clamp_tensor(self, min, max, &self, true);
+  if (grad) autograd::record_clamp_tensor(self, before, lo, hi, self);
   return self;
 }
 Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Scalar>& min,
@@ -518,10 +544,20 @@ Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Tensor>& 
   clamp_tensor(self, min, max, &checked_out(out, "clamp"), false);
   return out;
 }
-Tensor clamp_min(const Tensor& self, const Scalar& min) { return clamp_scalar(self, min, std::nullopt, nullptr, false); }
-Tensor clamp_min(const Tensor& self, const Tensor& min) { return clamp_tensor(self, min, std::nullopt, nullptr, false); }
-Tensor clamp_max(const Tensor& self, const Scalar& max) { return clamp_scalar(self, std::nullopt, max, nullptr, false); }
-Tensor clamp_max(const Tensor& self, const Tensor& max) { return clamp_tensor(self, std::nullopt, max, nullptr, false); }
+Tensor clamp_min(const Tensor& self, const Scalar& min) {
+  Tensor out = clamp_scalar(self, min, std::nullopt, nullptr, false);
+  if (autograd::needs_grad(self) && (out.is_floating_point() || out.is_complex()))
+    autograd::record_clamp_scalar("ClampMinBackward0", self, self, min, std::nullopt, out);
+  return out;
+}
+Tensor clamp_min(const Tensor& self, const Tensor& min) { return clamp_tensor_grad(self, min, std::nullopt); }
+Tensor clamp_max(const Tensor& self, const Scalar& max) {
+  Tensor out = clamp_scalar(self, std::nullopt, max, nullptr, false);
+  if (autograd::needs_grad(self) && (out.is_floating_point() || out.is_complex()))
+    autograd::record_clamp_scalar("ClampMaxBackward0", self, self, std::nullopt, max, out);
+  return out;
+}
+Tensor clamp_max(const Tensor& self, const Tensor& max) { return clamp_tensor_grad(self, std::nullopt, max); }
 Tensor clip(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
   return clamp(self, min, max);
 }
@@ -606,10 +642,14 @@ Tensor addcdiv_impl(const Tensor& self, const Tensor& t1, const Tensor& t2, cons
 }  // namespace
 
 Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight) {
-  return lerp_impl(self, end, weight, nullptr, false);
+  Tensor out = lerp_impl(self, end, weight, nullptr, false);
+  if (autograd::needs_grad(self, end)) autograd::record_lerp(self, self, end, weight, Tensor(), out);
+  return out;
 }
 Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
-  return lerp_impl(self, end, weight, nullptr, false);
+  Tensor out = lerp_impl(self, end, weight, nullptr, false);
+  if (autograd::needs_grad(self, end, weight)) autograd::record_lerp(self, self, end, 0, weight, out);
+  return out;
 }
 Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end, const Scalar& weight) {
   lerp_impl(self, end, weight, &checked_out(out, "lerp"), false);
@@ -620,14 +660,20 @@ Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end, const Tenso
   return out;
 }
 Tensor addcmul(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value) {
-  return addcmul_impl(self, t1, t2, value, nullptr, false);
+  Tensor out = addcmul_impl(self, t1, t2, value, nullptr, false);
+  if (autograd::needs_grad(self, t1, t2) && (out.is_floating_point() || out.is_complex()))
+    autograd::record_addcmul(self, t1, t2, value, out);
+  return out;
 }
 Tensor& addcmul_out(Tensor& out, const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value) {
   addcmul_impl(self, t1, t2, value, &checked_out(out, "addcmul"), false);
   return out;
 }
 Tensor addcdiv(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value) {
-  return addcdiv_impl(self, t1, t2, value, nullptr, false);
+  Tensor out = addcdiv_impl(self, t1, t2, value, nullptr, false);
+  if (autograd::needs_grad(self, t1, t2) && (out.is_floating_point() || out.is_complex()))
+    autograd::record_addcdiv(self, t1, t2, value, out);
+  return out;
 }
 Tensor& addcdiv_out(Tensor& out, const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value) {
   addcdiv_impl(self, t1, t2, value, &checked_out(out, "addcdiv"), false);
@@ -637,21 +683,30 @@ Tensor& addcdiv_out(Tensor& out, const Tensor& self, const Tensor& t1, const Ten
 Tensor Tensor::lerp(const Tensor& end, const Scalar& weight) const { return ember::lerp(*this, end, weight); }
 Tensor Tensor::lerp(const Tensor& end, const Tensor& weight) const { return ember::lerp(*this, end, weight); }
 Tensor& Tensor::lerp_(const Tensor& end, const Scalar& weight) {
+  const bool grad = autograd::needs_grad(*this, end);
+  if (grad) autograd::check_inplace(*this, "lerp_");
   lerp_impl(*this, end, weight, this, true);
+  if (grad) autograd::record_lerp(*this, Tensor(), end, weight, Tensor(), *this);
   return *this;
 }
 Tensor Tensor::addcmul(const Tensor& t1, const Tensor& t2, const Scalar& value) const {
   return ember::addcmul(*this, t1, t2, value);
 }
 Tensor& Tensor::addcmul_(const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  const bool grad = autograd::needs_grad(*this, t1, t2) && (is_floating_point() || is_complex());
+  if (grad) autograd::check_inplace(*this, "addcmul_");
   addcmul_impl(*this, t1, t2, value, this, true);
+  if (grad) autograd::record_addcmul(*this, t1, t2, value, *this);
   return *this;
 }
 Tensor Tensor::addcdiv(const Tensor& t1, const Tensor& t2, const Scalar& value) const {
   return ember::addcdiv(*this, t1, t2, value);
 }
 Tensor& Tensor::addcdiv_(const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  const bool grad = autograd::needs_grad(*this, t1, t2) && (is_floating_point() || is_complex());
+  if (grad) autograd::check_inplace(*this, "addcdiv_");
   addcdiv_impl(*this, t1, t2, value, this, true);
+  if (grad) autograd::record_addcdiv(*this, t1, t2, value, *this);
   return *this;
 }
 

@@ -11,6 +11,9 @@
 #include "ember/ops/factory.h"
 #include "ember/ops/view.h"
 
+#include "ember/autograd/derivatives/index_grad.h"
+#include "ember/autograd/formula_node.h"
+
 namespace ember {
 
 namespace indexing {
@@ -245,6 +248,7 @@ Tensor index(const Tensor& self, OptionalTensorList indices) {
   AdvancedIndex ai = make_advanced_index(self, indices, "index");
   Tensor out = empty(ai.shape, self.options());
   if (out.numel() > 0) kernels::index_gather_kernel(out, ai.src, ai.offsets);
+  if (autograd::needs_grad(self)) autograd::record_index(self, indices, out);
   return out;
 }
 
@@ -291,7 +295,14 @@ Tensor& index_put_(Tensor& self, OptionalTensorList indices, const Tensor& value
   EMBER_CHECK(values.dtype() == self.dtype(),
               "index_put_: Index put requires the source and destination dtypes match, got ", self.dtype(),
               " for the destination and ", values.dtype(), " for the source.");
-  return ops::index_put_impl(self, indices, values, accumulate, 1, "index_put_");
+  const bool grad = autograd::needs_grad(self, values);
+  if (grad) autograd::check_inplace(self, "index_put_");
+  {
+    NoGradGuard no_grad;  // the kernel's own copies are not part of the graph
+    ops::index_put_impl(self, indices, values, accumulate, 1, "index_put_");
+  }
+  if (grad) autograd::record_index_put(self, indices, values, accumulate);
+  return self;
 }
 
 Tensor index_put(const Tensor& self, OptionalTensorList indices, const Tensor& values, bool accumulate) {
@@ -315,6 +326,12 @@ Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Tensor& rhs) {
     ember::copy_(v, rhs);
     return *this;
   }
+  // Only tensor indices: v is *this and the write records its backward (a view
+  // written in place would need CopySlices, which Ember does not have yet).
+  if (v.is_same(*this) && autograd::needs_grad(*this, rhs)) {
+    ember::index_put_(*this, tensors, rhs.dtype() == dtype() ? rhs : rhs.to(dtype()), false);
+    return *this;
+  }
   ops::index_put_impl(v, tensors, rhs, false, 1, "index_put_");
   return *this;
 }
@@ -327,6 +344,10 @@ Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Scalar& value) {
   }
   EMBER_CHECK(!value.isComplex() || is_complex(), "index_put_: cannot write a complex value into a ", dtype(),
               " tensor");
+  if (v.is_same(*this) && autograd::needs_grad(*this)) {
+    ember::index_put_(*this, tensors, full({}, value, options()), false);
+    return *this;
+  }
   ops::index_put_impl(v, tensors, full({}, value, options()), false, 1, "index_put_");
   return *this;
 }

@@ -5,6 +5,7 @@
 #include "ember/ops/factory.h"
 #include "ember/ops/indexing.h"
 
+#include "ember/autograd/derivatives/index_grad.h"
 #include "ember/autograd/derivatives/misc_grad.h"
 #include "ember/autograd/derivatives/shape_grad.h"
 #include "ember/autograd/formula_node.h"
@@ -29,10 +30,14 @@ Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& value) {
   }
   EMBER_CHECK(ok, "masked_fill_: mask of shape ", shape_str(mask.sizes()),
               " cannot be broadcast to self of shape ", shape_str(self.sizes()));
-  if (self.numel() == 0) return self;
-  Tensor m = mask.impl()->storage() == self.impl()->storage() ? clone(mask) : mask;
-  kernels::masked_fill_kernel(self, m, value);
-  self.bump_version();
+  const bool grad = autograd::needs_grad(self);
+  if (grad) autograd::check_inplace(self, "masked_fill_");
+  if (self.numel() > 0) {
+    Tensor m = mask.impl()->storage() == self.impl()->storage() ? clone(mask) : mask;
+    kernels::masked_fill_kernel(self, m, value);
+    self.bump_version();
+  }
+  if (grad) autograd::record_masked_fill(self, mask, self);  // self is input and output
   return self;
 }
 
@@ -67,7 +72,13 @@ Tensor masked_select(const Tensor& self, const Tensor& mask) {
   DimVector shape = broadcast_shapes(self.sizes(), mask.sizes(), "masked_select");
   if (shape.empty()) shape.push_back(1);  // 0-dim: select from a one-element vector
   std::optional<Tensor> m = expand(mask, shape);
-  return index(expand(self, shape), OptionalTensorList(m));
+  Tensor out;
+  {
+    NoGradGuard no_grad;
+    out = index(expand(self, shape), OptionalTensorList(m));
+  }
+  if (autograd::needs_grad(self)) autograd::record_masked_select(self, *m, out);
+  return out;
 }
 
 Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {

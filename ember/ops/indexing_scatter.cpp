@@ -11,6 +11,7 @@
 #include "ember/ops/factory.h"
 #include "ember/ops/indexing.h"
 
+#include "ember/autograd/derivatives/index_grad.h"
 #include "ember/autograd/derivatives/misc_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/ops/view.h"
@@ -127,11 +128,21 @@ Tensor gather(const Tensor& self, int64_t dim, const Tensor& index, bool) {
   return out;
 }
 
+// The in-place forms record their backward on `self` (formulas:
+// autograd/derivatives/index_grad.cpp); the out-of-place forms clone first.
 Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  return scatter_impl(self, dim, index, src, ScatterOp::Assign, "scatter()");
+  const bool grad = autograd::needs_grad(self, src);
+  if (grad) autograd::check_inplace(self, "scatter_");
+  scatter_impl(self, dim, index, src, ScatterOp::Assign, "scatter()");
+  if (grad) autograd::record_scatter(self, wrap_dim(dim, ensure_dim(self)), index, src);
+  return self;
 }
 Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
-  return scatter_impl(self, dim, index, value_source(self, index, value, "scatter()"), ScatterOp::Assign, "scatter()");
+  const bool grad = autograd::needs_grad(self);
+  if (grad) autograd::check_inplace(self, "scatter_");
+  scatter_impl(self, dim, index, value_source(self, index, value, "scatter()"), ScatterOp::Assign, "scatter()");
+  if (grad) autograd::record_scatter(self, wrap_dim(dim, ensure_dim(self)), index, Tensor());
+  return self;
 }
 Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce) {
   return scatter_impl(self, dim, index, src, parse_scatter_reduce(reduce), "scatter()");
@@ -158,7 +169,11 @@ Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scala
 }
 
 Tensor& scatter_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  return scatter_impl(self, dim, index, src, ScatterOp::Sum, "scatter_add()");
+  const bool grad = autograd::needs_grad(self, src);
+  if (grad) autograd::check_inplace(self, "scatter_add_");
+  scatter_impl(self, dim, index, src, ScatterOp::Sum, "scatter_add()");
+  if (grad) autograd::record_scatter_add(self, wrap_dim(dim, ensure_dim(self)), index, src);
+  return self;
 }
 Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
   Tensor out = clone(self);
@@ -174,6 +189,8 @@ Tensor& scatter_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Te
               "' is not supported for complex dtype ", self.dtype());
   EMBER_CHECK(!(self.dtype() == kBool && reduce == "mean"), op, ": reduce='mean' is not supported for bool");
   const int64_t d = check_scatter(self, dim, index, src, op);
+  const bool grad = autograd::needs_grad(self, src);
+  if (grad) autograd::check_inplace(self, "scatter_reduce_");
   if (index.numel() == 0) return self;
   Tensor s = src.impl()->storage() == self.impl()->storage() ? clone(src) : src;
   Tensor self1 = as_1d(self), index1 = as_1d(index), src1 = as_1d(s);
@@ -193,6 +210,7 @@ Tensor& scatter_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Te
     kernels::divide_by_count_kernel(self1, count);
   }
   self.bump_version();
+  if (grad) autograd::record_scatter_reduce(self, d, index, src, reduce, include_self);
   return self;
 }
 Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce,

@@ -7,6 +7,7 @@
 #include "ember/ops/factory.h"
 #include "ember/ops/indexing.h"
 
+#include "ember/autograd/derivatives/index_grad.h"
 #include "ember/autograd/derivatives/misc_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/ops/view.h"
@@ -92,9 +93,15 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
 Tensor& index_copy_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
   EMBER_CHECK(index.dtype() == kLong, "index_copy_(): Expected a long tensor for index, but got ", index.dtype());
   const int64_t d = check_index_source(self, dim, index, source, "index_copy_()");
+  const bool grad = autograd::needs_grad(self, source);
+  if (grad) autograd::check_inplace(self, "index_copy_");
   Tensor self1 = as_1d(self);
-  ops::index_put_impl(self1, at_dim(d, as_1d(index)), as_1d(source), false, 1, "index_copy_()");
+  {
+    NoGradGuard no_grad;  // the kernel's own work; one node is recorded below
+    ops::index_put_impl(self1, at_dim(d, as_1d(index)), as_1d(source), false, 1, "index_copy_()");
+  }
   self.bump_version();
+  if (grad) autograd::record_index_copy(self, d, index, source);
   return self;
 }
 Tensor index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
@@ -108,9 +115,15 @@ Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor&
   const int64_t d = check_index_source(self, dim, index, source, "index_add_()");
   EMBER_CHECK(!alpha.isComplex() || self.is_complex(), "index_add_(): complex alpha for a ", self.dtype(),
               " tensor");
+  const bool grad = autograd::needs_grad(self, source);
+  if (grad) autograd::check_inplace(self, "index_add_");
   Tensor self1 = as_1d(self);
-  ops::index_put_impl(self1, at_dim(d, as_1d(ops::cast(index, kLong))), as_1d(source), true, alpha, "index_add_()");
+  {
+    NoGradGuard no_grad;
+    ops::index_put_impl(self1, at_dim(d, as_1d(ops::cast(index, kLong))), as_1d(source), true, alpha, "index_add_()");
+  }
   self.bump_version();
+  if (grad) autograd::record_index_add(self, d, ops::cast(index, kLong), source, alpha);
   return self;
 }
 Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha) {
@@ -118,7 +131,8 @@ Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Ten
   return index_add_(out, dim, index, source, alpha);
 }
 
-Tensor& index_fill_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+namespace {
+Tensor& index_fill_impl(Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1), "index_fill_");
   EMBER_CHECK(index.dtype() == kLong, "index_fill_(): Expected dtype int64 for index, but got ", index.dtype());
   EMBER_CHECK(index.dim() <= 1, "index_fill_(): Index has to be a vector/scalar, got shape ",
@@ -130,14 +144,30 @@ Tensor& index_fill_(Tensor& self, int64_t dim, const Tensor& index, const Scalar
   check_range(index, size, true, [&](int64_t v) {
     EMBER_CHECK(false, "index_fill_(): index ", v, " is out of bounds for dimension ", d, " with size ", size);
   });
-  ops::index_put_impl(self1, at_dim(d, as_1d(index)), full({}, value, self.options()), false, 1, "index_fill_()");
+  {
+    NoGradGuard no_grad;
+    ops::index_put_impl(self1, at_dim(d, as_1d(index)), full({}, value, self.options()), false, 1, "index_fill_()");
+  }
   self.bump_version();
+  return self;
+}
+}  // namespace
+
+Tensor& index_fill_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  const bool grad = autograd::needs_grad(self);
+  if (grad) autograd::check_inplace(self, "index_fill_");
+  index_fill_impl(self, dim, index, value);
+  if (grad) autograd::record_index_fill(self, wrap_dim(dim, std::max<int64_t>(self.dim(), 1)), index, Tensor());
   return self;
 }
 Tensor& index_fill_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& value) {
   EMBER_CHECK(value.dim() == 0, "index_fill_(): only supports a 0-dimensional value tensor, but got tensor with ",
               value.dim(), " dimension(s).");
-  return index_fill_(self, dim, index, value.item());
+  const bool grad = autograd::needs_grad(self, value);
+  if (grad) autograd::check_inplace(self, "index_fill_");
+  index_fill_impl(self, dim, index, value.item());
+  if (grad) autograd::record_index_fill(self, wrap_dim(dim, std::max<int64_t>(self.dim(), 1)), index, value);
+  return self;
 }
 Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
   Tensor out = clone(self);
@@ -154,8 +184,14 @@ Tensor take(const Tensor& self, const Tensor& index) {
   check_range(index, n, true, [&](int64_t v) {
     EMBER_CHECK(false, "take(): out of range: tried to access index ", v, " on a tensor of ", n, " elements.");
   });
-  if (index.numel() == 0) return empty(index.sizes(), self.options());
-  return ember::index(reshape(self, {-1}), at_dim(0, index));
+  Tensor out;
+  {
+    NoGradGuard no_grad;
+    out =
+        index.numel() == 0 ? empty(index.sizes(), self.options()) : ember::index(reshape(self, {-1}), at_dim(0, index));
+  }
+  if (autograd::needs_grad(self)) autograd::record_take(self, index, out);
+  return out;
 }
 
 // ---- Tensor methods ----------------------------------------------------------

@@ -5,6 +5,7 @@
 #include "ember/ops/factory.h"
 #include "ember/ops/reduce.h"
 
+#include "ember/autograd/derivatives/reduce_grad.h"
 #include "ember/autograd/derivatives/shape_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/ops/reduce_util.h"
@@ -105,11 +106,20 @@ Tensor min(const Tensor& self) {
                               false);
   return out;
 }
+// The gradient goes to the returned index only (amax shares it among ties).
 std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
-  return arg_impl<true>(self, ops::reduce_mask(self, dim, "max"), keepdim, true, "max");
+  auto r = arg_impl<true>(self, ops::reduce_mask(self, dim, "max"), keepdim, true, "max");
+  if (autograd::needs_grad(self) && self.is_floating_point())
+    autograd::record_value_selection("MaxBackward0", self, std::get<0>(r), std::get<1>(r),
+                                     self.dim() == 0 ? 0 : wrap_dim(dim, self.dim(), "max"), keepdim);
+  return r;
 }
 std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim) {
-  return arg_impl<false>(self, ops::reduce_mask(self, dim, "min"), keepdim, true, "min");
+  auto r = arg_impl<false>(self, ops::reduce_mask(self, dim, "min"), keepdim, true, "min");
+  if (autograd::needs_grad(self) && self.is_floating_point())
+    autograd::record_value_selection("MinBackward0", self, std::get<0>(r), std::get<1>(r),
+                                     self.dim() == 0 ? 0 : wrap_dim(dim, self.dim(), "min"), keepdim);
+  return r;
 }
 Tensor max(const Tensor& self, const Tensor& other) { return binary_extreme<true>(self, other, "max"); }
 Tensor min(const Tensor& self, const Tensor& other) { return binary_extreme<false>(self, other, "min"); }

@@ -8,6 +8,7 @@
 #include "ember/ops/reduce.h"
 
 #include "ember/autograd/derivatives/misc_grad.h"
+#include "ember/autograd/derivatives/reduce_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/core/shape.h"
 #include "ember/ops/reduce_util.h"
@@ -97,10 +98,26 @@ Tensor cumsum(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) 
   return out;
 }
 Tensor cumprod(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
-  return cum_impl(self, dim, dtype, true, "cumprod");
+  Tensor out = cum_impl(self, dim, dtype, true, "cumprod");
+  if (autograd::needs_grad(self) && (out.is_floating_point() || out.is_complex()))
+    autograd::record_cumprod(self, out, self.dim() == 0 ? 0 : wrap_dim(dim, self.dim(), "cumprod"));
+  return out;
 }
-std::tuple<Tensor, Tensor> cummax(const Tensor& self, int64_t dim) { return cum_extreme<true>(self, dim, "cummax"); }
-std::tuple<Tensor, Tensor> cummin(const Tensor& self, int64_t dim) { return cum_extreme<false>(self, dim, "cummin"); }
+namespace {
+std::tuple<Tensor, Tensor> with_cum_extreme_grad(const char* name, const Tensor& self, int64_t dim,
+                                                 std::tuple<Tensor, Tensor> r) {
+  if (autograd::needs_grad(self) && self.is_floating_point())
+    autograd::record_cummaxmin(name, self, std::get<0>(r), std::get<1>(r),
+                               self.dim() == 0 ? 0 : wrap_dim(dim, self.dim(), name));
+  return r;
+}
+}  // namespace
+std::tuple<Tensor, Tensor> cummax(const Tensor& self, int64_t dim) {
+  return with_cum_extreme_grad("CummaxBackward0", self, dim, cum_extreme<true>(self, dim, "cummax"));
+}
+std::tuple<Tensor, Tensor> cummin(const Tensor& self, int64_t dim) {
+  return with_cum_extreme_grad("CumminBackward0", self, dim, cum_extreme<false>(self, dim, "cummin"));
+}
 
 Tensor logcumsumexp(const Tensor& self, int64_t dim) {
   const int64_t d = wrap_dim(dim, self.dim(), "logcumsumexp");
@@ -112,6 +129,7 @@ Tensor logcumsumexp(const Tensor& self, int64_t dim) {
     using T = EMBER_TYPE(tag);
     scan_lines<T>(out, in, d, -std::numeric_limits<double>::infinity(), log_add_exp);
   });
+  if (autograd::needs_grad(self)) autograd::record_logcumsumexp(self, out, d);
   return out;
 }
 

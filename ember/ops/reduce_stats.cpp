@@ -7,6 +7,7 @@
 #include "ember/ops/factory.h"
 #include "ember/ops/reduce.h"
 
+#include "ember/autograd/derivatives/reduce_grad.h"
 #include "ember/autograd/derivatives/shape_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/ops/reduce_util.h"
@@ -142,6 +143,7 @@ Tensor norm(const Tensor& self, const std::optional<Scalar>& p_opt, IntArrayRef 
       reduce_into<Out, T>(self, mask, ops, out, [&](R a) { return std::pow(a, inv); });
     }
   });
+  if (autograd::needs_grad(self)) autograd::record_norm(self, out, p, mask, keepdim);
   return out;
 }
 

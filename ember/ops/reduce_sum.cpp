@@ -6,6 +6,7 @@
 #include "ember/ops/factory.h"
 #include "ember/ops/reduce.h"
 
+#include "ember/autograd/derivatives/reduce_grad.h"
 #include "ember/autograd/derivatives/shape_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/ops/reduce_util.h"
@@ -127,10 +128,16 @@ Tensor nanmean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<
   return out;
 }
 Tensor prod(const Tensor& self, std::optional<ScalarType> dtype) {
-  return sum_impl(self, ops::all_dims_mask(self), false, sum_dtype(self, dtype), SumKind::Prod, "prod");
+  Tensor out = sum_impl(self, ops::all_dims_mask(self), false, sum_dtype(self, dtype), SumKind::Prod, "prod");
+  if (autograd::needs_grad(self) && (out.is_floating_point() || out.is_complex()))
+    autograd::record_prod(self, out, std::nullopt, false);
+  return out;
 }
 Tensor prod(const Tensor& self, int64_t dim, bool keepdim, std::optional<ScalarType> dtype) {
-  return sum_impl(self, reduce_mask(self, dim, "prod"), keepdim, sum_dtype(self, dtype), SumKind::Prod, "prod");
+  Tensor out = sum_impl(self, reduce_mask(self, dim, "prod"), keepdim, sum_dtype(self, dtype), SumKind::Prod, "prod");
+  if (autograd::needs_grad(self) && (out.is_floating_point() || out.is_complex()))
+    autograd::record_prod(self, out, self.dim() == 0 ? 0 : wrap_dim(dim, self.dim(), "prod"), keepdim);
+  return out;
 }
 
 Tensor any(const Tensor& self) { return any_all(self, ops::all_dims_mask(self), false, false, "any"); }

@@ -1,5 +1,6 @@
 #include "ember/ops/shape_ops.h"
 
+#include "ember/autograd/derivatives/layout_grad.h"
 #include "ember/autograd/derivatives/misc_grad.h"
 #include "ember/autograd/formula_node.h"
 
@@ -189,7 +190,8 @@ Tensor roll_dim(const Tensor& self, int64_t shift, int64_t d) {
 }
 }  // namespace
 
-Tensor roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
+namespace {
+Tensor roll_impl(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
   if (dims.empty()) {
     EMBER_CHECK(shifts.size() == 1, "roll: shifts and dimensions must align. shifts: ", shifts.size(),
                 ", dims:", dims.size());
@@ -199,6 +201,17 @@ Tensor roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
               ", dims:", dims.size());
   Tensor out = self;
   for (size_t i = 0; i < dims.size(); ++i) out = roll_dim(out, shifts[i], wrap_dim(dims[i], self.dim(), "roll"));
+  return out;
+}
+}  // namespace
+
+Tensor roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
+  Tensor out;
+  {
+    NoGradGuard no_grad;  // the copies are the op's own work; one node is recorded below
+    out = roll_impl(self, shifts, dims);
+  }
+  if (autograd::needs_grad(self)) autograd::record_roll(self, out, shifts, dims);
   return out;
 }
 
@@ -215,7 +228,9 @@ Tensor repeat(const Tensor& self, IntArrayRef repeats) {
     out_shape.push_back(padded[i] * repeats[i]);
   }
   Tensor out = empty(out_shape, self.options());
+  if (autograd::needs_grad(self)) autograd::record_repeat(self, out, repeats);
   if (out.numel() == 0) return out;
+  NoGradGuard no_grad;  // the copy below is the op's own work
   // out viewed as [r0, p0, r1, p1, ...] is the source broadcast over the r dims.
   Tensor src = reshape(self, padded);
   DimVector split_sizes, src_strides;
@@ -287,18 +302,36 @@ Tensor outside_triangle(const Tensor& self, int64_t diagonal, bool lower, const 
 }
 }  // namespace
 
-Tensor& tril_(Tensor& self, int64_t diagonal) { return masked_fill_(self, outside_triangle(self, diagonal, true, "tril_"), 0); }
-Tensor& triu_(Tensor& self, int64_t diagonal) { return masked_fill_(self, outside_triangle(self, diagonal, false, "triu_"), 0); }
-Tensor tril(const Tensor& self, int64_t diagonal) {
-  Tensor mask = outside_triangle(self, diagonal, true, "tril");
-  Tensor out = clone(self);
-  return masked_fill_(out, mask, 0);
+namespace {
+// tril/triu (formula: autograd/derivatives/layout_grad.cpp).
+Tensor& triangle_(Tensor& self, int64_t diagonal, bool lower, const char* op) {
+  Tensor mask = outside_triangle(self, diagonal, lower, op);
+  const bool grad = autograd::needs_grad(self);
+  if (grad) autograd::check_inplace(self, op);
+  {
+    NoGradGuard no_grad;
+    masked_fill_(self, mask, 0);
+  }
+  if (grad) autograd::record_triangle(self, self, diagonal, lower);
+  return self;
 }
-Tensor triu(const Tensor& self, int64_t diagonal) {
-  Tensor mask = outside_triangle(self, diagonal, false, "triu");
-  Tensor out = clone(self);
-  return masked_fill_(out, mask, 0);
+Tensor triangle(const Tensor& self, int64_t diagonal, bool lower, const char* op) {
+  Tensor mask = outside_triangle(self, diagonal, lower, op);
+  Tensor out;
+  {
+    NoGradGuard no_grad;
+    out = clone(self);
+    masked_fill_(out, mask, 0);
+  }
+  if (autograd::needs_grad(self)) autograd::record_triangle(self, out, diagonal, lower);
+  return out;
 }
+}  // namespace
+
+Tensor& tril_(Tensor& self, int64_t diagonal) { return triangle_(self, diagonal, true, "tril_"); }
+Tensor& triu_(Tensor& self, int64_t diagonal) { return triangle_(self, diagonal, false, "triu_"); }
+Tensor tril(const Tensor& self, int64_t diagonal) { return triangle(self, diagonal, true, "tril"); }
+Tensor triu(const Tensor& self, int64_t diagonal) { return triangle(self, diagonal, false, "triu"); }
 
 // ---- grids -----------------------------------------------------------------------
 std::vector<Tensor> meshgrid(TensorList tensors, std::string_view indexing) {

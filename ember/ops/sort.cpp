@@ -11,6 +11,9 @@
 #include "ember/ops/reduce_util.h"
 #include "ember/ops/sort_util.h"
 
+#include "ember/autograd/derivatives/reduce_grad.h"
+#include "ember/autograd/formula_node.h"
+
 namespace ember {
 
 using ops::load_line;
@@ -108,6 +111,19 @@ Tensor full_median(const Tensor& self, bool ignore_nan, const char* op) {
   return std::get<0>(median_impl(self.reshape({-1}), 0, false, ignore_nan, op));
 }
 
+// Records the gradient of a value-selecting op (formula: autograd/derivatives/reduce_grad.cpp).
+std::tuple<Tensor, Tensor> with_selection_grad(const char* name, const Tensor& self, std::tuple<Tensor, Tensor> r,
+                                               int64_t dim, bool keepdim) {
+  if (autograd::needs_grad(self) && self.is_floating_point())
+    autograd::record_value_selection(name, self, std::get<0>(r), std::get<1>(r),
+                                     self.dim() == 0 ? 0 : wrap_dim(dim, self.dim(), name), keepdim);
+  return r;
+}
+Tensor with_even_grad(const char* name, const Tensor& self, Tensor out) {
+  if (autograd::needs_grad(self) && self.is_floating_point()) autograd::record_evenly_distributed(name, self, out);
+  return out;
+}
+
 }  // namespace
 
 std::tuple<Tensor, Tensor> sort(const Tensor& self, std::optional<bool> /*stable: always stable*/, int64_t dim,
@@ -138,7 +154,7 @@ std::tuple<Tensor, Tensor> sort(const Tensor& self, std::optional<bool> /*stable
       write_line<T>(p, sv, si, vals, idx, len);
     });
   });
-  return {values, indices};
+  return with_selection_grad("SortBackward0", self, {values, indices}, d, true);
 }
 std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim, bool descending) {
   return sort(self, std::optional<bool>(), dim, descending);
@@ -156,7 +172,7 @@ std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool
               len, ")");
   Tensor values = empty(with_dim_size(self, d, k), TensorOptions(self.dtype()));
   Tensor indices = empty(with_dim_size(self, d, k), TensorOptions(kLong));
-  if (k == 0) return {values, indices};
+  if (k == 0) return with_selection_grad("TopkBackward0", self, {values, indices}, d, true);
   const int64_t sv = ops::line_stride(values, d), si = ops::line_stride(indices, d), sx = ops::line_stride(self, d);
   dispatch_real_and_bool(self.dtype(), "topk", [&](auto tag) {
     using T = EMBER_TYPE(tag);
@@ -181,7 +197,7 @@ std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool
       write_line<T>(p, sv, si, vals, idx, k);
     });
   });
-  return {values, indices};
+  return with_selection_grad("TopkBackward0", self, {values, indices}, d, true);
 }
 
 std::tuple<Tensor, Tensor> kthvalue(const Tensor& self, int64_t k, int64_t dim, bool keepdim) {
@@ -191,44 +207,65 @@ std::tuple<Tensor, Tensor> kthvalue(const Tensor& self, int64_t k, int64_t dim, 
               shape_str(self.sizes()), ").");
   EMBER_CHECK(k >= 1 && k <= len, "kthvalue(): selected number k out of range for dimension ", d, " (k = ", k,
               ", size ", len, ")");
-  return select_along(self, d, keepdim, "kthvalue",
-                      [&](const auto& vals, std::vector<int64_t>& idx) { return nth_position(vals, idx, k - 1); });
+  return with_selection_grad(
+      "KthvalueBackward0", self,
+      select_along(self, d, keepdim, "kthvalue",
+                   [&](const auto& vals, std::vector<int64_t>& idx) { return nth_position(vals, idx, k - 1); }),
+      d, keepdim);
 }
 
-Tensor median(const Tensor& self) { return full_median(self, false, "median"); }
-std::tuple<Tensor, Tensor> median(const Tensor& self, int64_t dim, bool keepdim) {
-  return median_impl(self, dim, keepdim, false, "median");
+Tensor median(const Tensor& self) {
+  Tensor out;
+  {
+    NoGradGuard no_grad;
+    out = full_median(self, false, "median");
+  }
+  return with_even_grad("MedianBackward0", self, out);
 }
-Tensor nanmedian(const Tensor& self) { return full_median(self, true, "nanmedian"); }
+std::tuple<Tensor, Tensor> median(const Tensor& self, int64_t dim, bool keepdim) {
+  return with_selection_grad("MedianBackward1", self, median_impl(self, dim, keepdim, false, "median"), dim, keepdim);
+}
+Tensor nanmedian(const Tensor& self) {
+  Tensor out;
+  {
+    NoGradGuard no_grad;
+    out = full_median(self, true, "nanmedian");
+  }
+  return with_even_grad("NanmedianBackward0", self, out);
+}
 std::tuple<Tensor, Tensor> nanmedian(const Tensor& self, int64_t dim, bool keepdim) {
-  return median_impl(self, dim, keepdim, true, "nanmedian");
+  return with_selection_grad("NanmedianBackward1", self, median_impl(self, dim, keepdim, true, "nanmedian"), dim,
+                             keepdim);
 }
 
 std::tuple<Tensor, Tensor> mode(const Tensor& self, int64_t dim, bool keepdim) {
   const int64_t d = wrap_dim(dim, self.dim(), "mode");
   EMBER_CHECK(dim_size(self, d) > 0, "mode(): Expected reduction dim ", d, " to have non-zero size (input shape ",
               shape_str(self.sizes()), ").");
-  return select_along(self, d, keepdim, "mode", [&](const auto& vals, std::vector<int64_t>& idx) -> int64_t {
-    std::sort(idx.begin(), idx.end(), [&](int64_t a, int64_t b) {
-      if (nan_last_less(vals[a], vals[b])) return true;
-      if (nan_last_less(vals[b], vals[a])) return false;
-      return a < b;
-    });
-    // Runs of equal values in ascending order: the first longest run is the
-    // smallest mode; its last element is the last occurrence.
-    int64_t best = idx[0], best_count = 0;
-    const int64_t n = static_cast<int64_t>(idx.size());
-    for (int64_t i = 0; i < n;) {
-      int64_t j = i + 1;
-      while (j < n && vals[idx[j]] == vals[idx[i]]) ++j;
-      if (j - i > best_count) {
-        best_count = j - i;
-        best = idx[j - 1];
-      }
-      i = j;
-    }
-    return best;
-  });
+  return with_selection_grad("ModeBackward0", self,
+                             select_along(self, d, keepdim, "mode",
+                                          [&](const auto& vals, std::vector<int64_t>& idx) -> int64_t {
+                                            std::sort(idx.begin(), idx.end(), [&](int64_t a, int64_t b) {
+                                              if (nan_last_less(vals[a], vals[b])) return true;
+                                              if (nan_last_less(vals[b], vals[a])) return false;
+                                              return a < b;
+                                            });
+                                            // Runs of equal values in ascending order: the first longest run is the
+                                            // smallest mode; its last element is the last occurrence.
+                                            int64_t best = idx[0], best_count = 0;
+                                            const int64_t n = static_cast<int64_t>(idx.size());
+                                            for (int64_t i = 0; i < n;) {
+                                              int64_t j = i + 1;
+                                              while (j < n && vals[idx[j]] == vals[idx[i]]) ++j;
+                                              if (j - i > best_count) {
+                                                best_count = j - i;
+                                                best = idx[j - 1];
+                                              }
+                                              i = j;
+                                            }
+                                            return best;
+                                          }),
+                             d, keepdim);
 }
 
 // ---- Tensor methods -------------------------------------------------------------

@@ -1,5 +1,6 @@
 #include "ember/ops/view.h"
 
+#include "ember/autograd/derivatives/layout_grad.h"
 #include "ember/autograd/derivatives/shape_grad.h"
 #include "ember/autograd/formula_node.h"
 
@@ -264,14 +265,18 @@ Tensor unfold(const Tensor& self, int64_t dim, int64_t size, int64_t step) {
   if (self.dim() == 0) {
     sz = {size};
     st = {1};
-    return make_view(self, sz, st, self.storage_offset());
+    Tensor out = make_view(self, sz, st, self.storage_offset());
+    if (autograd::needs_grad(self)) autograd::record_unfold(self, out, 0, size, step);
+    return out;
   }
   int64_t cur_stride = st[d];
   sz[d] = (cur - size) / step + 1;
   st[d] = cur_stride * step;
   sz.push_back(size);
   st.push_back(cur_stride);
-  return make_view(self, sz, st, self.storage_offset());
+  Tensor out = make_view(self, sz, st, self.storage_offset());
+  if (autograd::needs_grad(self)) autograd::record_unfold(self, out, d, size, step);
+  return out;
 }
 
 Tensor as_strided(const Tensor& self, IntArrayRef size, IntArrayRef stride, std::optional<int64_t> storage_offset) {
@@ -284,7 +289,9 @@ Tensor as_strided(const Tensor& self, IntArrayRef size, IntArrayRef stride, std:
   EMBER_CHECK(extent == 0 || (off <= storage_elems && extent <= storage_elems - off), "as_strided: setStorage: sizes ",
               shape_str(size), ", strides ", shape_str(stride), ", storage offset ", off, " require a storage of ",
               extent, " elements past the offset, but the storage has only ", storage_elems);
-  return make_view(self, size, stride, off);
+  Tensor out = make_view(self, size, stride, off);
+  if (autograd::needs_grad(self)) autograd::record_as_strided(self, out);
+  return out;
 }
 
 Tensor diagonal(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) {
@@ -308,7 +315,9 @@ Tensor diagonal(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) 
     }
   sz.push_back(len);
   st.push_back(self.stride(a) + self.stride(b));
-  return make_view(self, sz, st, off);
+  Tensor out = make_view(self, sz, st, off);
+  if (autograd::needs_grad(self)) autograd::record_diagonal(self, out, offset, a, b);
+  return out;
 }
 
 std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {

@@ -67,6 +67,9 @@ void record_binary(const char* name, const Tensor& a_in, const Tensor& b_in, con
   // (Tensor, Tensor) PowBackward1, (Scalar, Tensor) PowBackward2.
   const char* node_name = scalar_other ? row->node1.c_str() : row->node0.c_str();
   if (std::strcmp(name, "pow") == 0) node_name = scalar_other ? "PowBackward0" : a_in.defined() ? "PowBackward1" : "PowBackward2";
+  // fmod and remainder list the Scalar overload first: (Tensor, Scalar) is 0, (Tensor, Tensor) 1.
+  if (std::strcmp(name, "fmod") == 0 || std::strcmp(name, "remainder") == 0)
+    node_name = scalar_other ? row->node0.c_str() : row->node1.c_str();
   auto node = record(node_name, row->formula, {a_in, b_in}, {result});
   // When no cast happened `a`/`b` are the user's tensors themselves (with their
   // history, so double backward reaches them); in-place ops pass a copy of self.

@@ -24,7 +24,8 @@ void record_cat(TensorList inputs, const Tensor& out, int64_t dim, const DimVect
 void record_flip(const Tensor& self, const Tensor& out, IntArrayRef dims);
 void record_cumsum(const Tensor& self, const Tensor& out, int64_t dim);
 void record_masked_fill(const Tensor& self, const Tensor& mask, const Tensor& out);
-// Gradients for these scatter into zeros (first order only: their own backward is not recorded).
+// Gradients for these scatter into zeros with scatter_add / index_add, which record their own
+// backward (index_grad.cpp), so both are twice differentiable.
 void record_index_select(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& out);
 void record_gather(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& out);
 

@@ -1,0 +1,27 @@
+#pragma once
+// Backward recording for the layout ops that are not plain views of one
+// argument list: repeat/tile, roll, tril/triu, diagonal, unfold and
+// as_strided. Formulas in layout_grad.cpp, made of differentiable ops.
+#include "ember/core/tensor.h"
+
+namespace ember::autograd {
+
+void record_repeat(const Tensor& self, const Tensor& out, IntArrayRef repeats);
+// dims empty: roll of the flattened tensor (shifts has one entry).
+void record_roll(const Tensor& self, const Tensor& out, IntArrayRef shifts, IntArrayRef dims);
+// tril/triu and their in-place forms (self is then both input and output).
+void record_triangle(const Tensor& self, const Tensor& out, int64_t diagonal, bool lower);
+// dim1/dim2 wrapped.
+void record_diagonal(const Tensor& self, const Tensor& out, int64_t offset, int64_t dim1, int64_t dim2);
+// dim wrapped (0 for a 0-dim self).
+void record_unfold(const Tensor& self, const Tensor& out, int64_t dim, int64_t size, int64_t step);
+// out = self.as_strided(...): the gradient goes through the storage positions
+// both read. A self whose own elements overlap in memory has no well-defined
+// gradient here: its node raises on backward.
+void record_as_strided(const Tensor& self, const Tensor& out);
+
+// Gradient of diagonal w.r.t. its input: zeros of `sizes` with `grad` on the
+// diagonal. Differentiable (its own backward takes the diagonal again).
+Tensor diagonal_backward(const Tensor& grad, IntArrayRef sizes, int64_t offset, int64_t dim1, int64_t dim2);
+
+}  // namespace ember::autograd

@@ -1,0 +1,225 @@
+#include "ember/autograd/derivatives/reduce_grad.h"
+
+#include <cmath>
+#include <limits>
+
+#include "ember/autograd/formula_node.h"
+#include "ember/ember.h"
+
+namespace ember::autograd {
+
+namespace {
+
+// The dims named by a reduction mask over `ndim` dims.
+DimVector mask_dims(uint64_t mask, int64_t ndim) {
+  DimVector dims;
+  for (int64_t d = 0; d < ndim; ++d)
+    if (mask & (uint64_t(1) << d)) dims.push_back(d);
+  return dims;
+}
+
+// Re-inserts the reduced dims (size 1) of a keepdim=false result.
+Tensor unsqueeze_dims(Tensor t, const DimVector& dims) {
+  for (int64_t d : dims) t = t.unsqueeze(d);
+  return t;
+}
+
+// Whether any element of `t` is zero (read without recording).
+bool has_zero(const Tensor& t) {
+  NoGradGuard ng;
+  return t.numel() > 0 && (t == 0).any().item<bool>();
+}
+
+// Saved: 0 indices; shapes[0] self's sizes; ints: dim, keepdim.
+variable_list value_selection_backward(const FormulaNode& n, const variable_list& g) {
+  const DimVector& sizes = n.shapes[0];
+  if (sizes.empty()) return {g[0].reshape({})};
+  const int64_t dim = n.ints[0];
+  Tensor grad = g[0], idx = n.saved(0);
+  if (!n.ints[1]) {
+    grad = grad.unsqueeze(dim);
+    idx = idx.unsqueeze(dim);
+  }
+  return {zeros(sizes, grad.options()).scatter(dim, idx, grad)};
+}
+
+// Saved: 0 self, 1 result.
+variable_list evenly_distributed_backward(const FormulaNode& n, const variable_list& g) {
+  const Tensor self = n.saved(0), result = n.saved(1);
+  Tensor mask = (self == result) | (self.isnan() & result.isnan());
+  return {mask * (g[0] / mask.sum())};
+}
+
+// prod's gradient without dividing by the input: the product of the elements
+// before each one times the product of those after it (PyTorch's prod_safe_zeros_backward).
+Tensor prod_safe_zeros_backward(const Tensor& grad, const Tensor& inp, int64_t dim) {
+  if (inp.numel() == 0) return grad.expand(inp.sizes());
+  const int64_t len = inp.size(dim);
+  DimVector ones_size(inp.sizes());
+  ones_size[dim] = 1;
+  Tensor one = ones(ones_size, grad.options());
+  Tensor exclusive_normal = cat({one, inp.narrow(dim, 0, len - 1)}, dim).cumprod(dim);
+  Tensor narrow_reverse = inp.narrow(dim, 1, len - 1).flip({dim});
+  Tensor exclusive_reverse = cat({one, narrow_reverse}, dim).cumprod(dim).flip({dim});
+  return grad * (exclusive_normal * exclusive_reverse).conj();
+}
+
+// Saved: 0 self, 1 result; ints: has_dim, dim, keepdim.
+variable_list prod_backward(const FormulaNode& n, const variable_list& g) {
+  const Tensor self = n.saved(0);
+  Tensor result = n.saved(1), grad = g[0];
+  if (self.dim() == 0) return {grad};
+  if (!n.ints[0]) {
+    if (!has_zero(self)) return {grad * (result / self).conj()};
+    return {prod_safe_zeros_backward(grad, self.reshape({-1}), 0).reshape(self.sizes())};
+  }
+  const int64_t dim = n.ints[1];
+  if (!n.ints[2]) {
+    grad = grad.unsqueeze(dim);
+    result = result.unsqueeze(dim);
+  }
+  if (!has_zero(self)) return {grad * (result / self).conj()};
+  return {prod_safe_zeros_backward(grad, self, dim)};
+}
+
+Tensor reversed_cumsum(const Tensor& t, int64_t dim) { return t.flip({dim}).cumsum(dim).flip({dim}); }
+
+// Saved: 0 self, 1 result; ints: dim. Without zeros: reversed cumsum of
+// result * grad divided by the input. With zeros PyTorch's O(n^2) form, which
+// stays differentiable: output k's gradient sums grad[j] * prod_{i <= j, i != k} x[i].
+variable_list cumprod_backward(const FormulaNode& n, const variable_list& g) {
+  const Tensor self = n.saved(0), grad = g[0];
+  if (self.numel() <= 1 || self.dim() == 0) return {grad};
+  const int64_t dim = n.ints[0];
+  const int64_t len = self.size(dim);
+  if (len == 1) return {grad};
+  if (!has_zero(self)) return {reversed_cumsum(n.saved(1).conj() * grad, dim) / self.conj()};
+  DimVector ones_size(self.sizes());
+  ones_size[dim] = 1;
+  const Tensor one = ones(ones_size, grad.options());
+  std::vector<Tensor> cols;
+  for (int64_t k = 0; k < len; ++k) {
+    Tensor omitted;
+    if (k == 0) {
+      omitted = cat({one, self.narrow(dim, 1, len - 1).cumprod(dim)}, dim);
+    } else {
+      Tensor until = self.narrow(dim, 0, k).prod(dim, true);
+      if (k == len - 1) {
+        omitted = until;
+      } else {
+        Tensor from = self.narrow(dim, k + 1, len - k - 1).cumprod(dim);
+        omitted = cat({until, until.expand(from.sizes()) * from}, dim);
+      }
+    }
+    cols.push_back((grad.narrow(dim, k, len - k) * omitted.conj()).sum({dim}));
+  }
+  return {stack(cols, dim)};
+}
+
+// Saved: 0 indices; shapes[0] self's sizes; ints: dim.
+variable_list cummaxmin_backward(const FormulaNode& n, const variable_list& g) {
+  if (n.shapes[0].empty() || g[0].numel() == 0) return {g[0]};
+  return {zeros(n.shapes[0], g[0].options()).scatter_add(n.ints[0], n.saved(0), g[0])};
+}
+
+// Saved: 0 self, 1 result; ints: dim. PyTorch's form: the positive and the
+// negative parts of grad go through logcumsumexp in log space separately, so
+// nothing overflows.
+variable_list logcumsumexp_backward(const FormulaNode& n, const variable_list& g) {
+  const Tensor grad = g[0];
+  if (grad.dim() == 0 || grad.numel() == 0) return {grad};
+  const int64_t dim = n.ints[0];
+  const Tensor self = n.saved(0), result = n.saved(1);
+  const double lowest = grad.dtype() == kDouble ? std::numeric_limits<double>::lowest()
+                                                : static_cast<double>(std::numeric_limits<float>::lowest());
+  const Tensor grad_min = full({}, lowest, grad.options());
+  auto reverse_logcumsumexp = [dim](const Tensor& x) { return x.flip({dim}).logcumsumexp(dim).flip({dim}); };
+  const Tensor log_abs_grad = grad.abs().log();
+  const Tensor log_grad_positive = where(grad > 0, log_abs_grad, grad_min);
+  const Tensor log_grad_negative = where(grad < 0, log_abs_grad, grad_min);
+  const Tensor output_pos = (reverse_logcumsumexp(log_grad_positive - result) + self).exp();
+  const Tensor output_neg = (reverse_logcumsumexp(log_grad_negative - result) + self).exp();
+  return {output_pos - output_neg};
+}
+
+// Saved: 0 self, 1 result; scalars: p; ints: mask, keepdim. PyTorch's
+// norm_backward, including its subgradients at zero (0 for p = 2 and p < 2).
+variable_list norm_backward(const FormulaNode& n, const variable_list& g) {
+  const Tensor self = n.saved(0);
+  Tensor norm = n.saved(1), grad = g[0];
+  const double p = n.scalars[0].toDouble();
+  const DimVector dims = mask_dims(static_cast<uint64_t>(n.ints[0]), self.dim());
+  if (!n.ints[1] && self.dim() != 0) {
+    grad = unsqueeze_dims(grad, dims);
+    norm = unsqueeze_dims(norm, dims);
+  }
+  if (p == 0.0) return {Tensor()};  // PyTorch leaves the gradient undefined (x.grad stays None)
+  if (p == 1.0) return {self.sgn() * grad};
+  if (p == 2.0) return {grad * (self / norm).masked_fill(norm == 0, 0)};
+  if (std::isinf(p)) {
+    const Tensor self_abs = self.abs();
+    const Tensor mask = (self_abs == norm) | self_abs.isnan();
+    return {self.sgn() * ((grad / mask.sum(dims, true)) * mask)};
+  }
+  if (p < 1.0) {
+    const Tensor self_scaled = self.sgn() * self.abs().pow(p - 1).masked_fill(self == 0, 0);
+    return {self_scaled * grad * norm.pow(1 - p)};
+  }
+  const Tensor self_scaled = p < 2.0 ? self.sgn() * self.abs().pow(p - 1) : self * self.abs().pow(p - 2);
+  const Tensor scale_v = (grad / norm.pow(p - 1)).masked_fill(norm == 0, 0);
+  return {self_scaled * scale_v};
+}
+
+}  // namespace
+
+void record_value_selection(const char* name, const Tensor& self, const Tensor& values, const Tensor& indices,
+                            int64_t dim, bool keepdim) {
+  auto node = record(name, &value_selection_backward, {self}, {values});
+  node->save(indices);
+  node->shapes.push_back(DimVector(self.sizes()));
+  node->ints = {dim, keepdim ? 1 : 0};
+}
+
+void record_evenly_distributed(const char* name, const Tensor& self, const Tensor& out) {
+  auto node = record(name, &evenly_distributed_backward, {self}, {out});
+  node->save(self);
+  node->save(out, /*is_output=*/true);
+}
+
+void record_prod(const Tensor& self, const Tensor& out, std::optional<int64_t> dim, bool keepdim) {
+  auto node = record(dim ? "ProdBackward1" : "ProdBackward0", &prod_backward, {self}, {out});
+  node->save(self);
+  node->save(out, /*is_output=*/true);
+  node->ints = {dim ? 1 : 0, dim.value_or(0), keepdim ? 1 : 0};
+}
+
+void record_cumprod(const Tensor& self, const Tensor& out, int64_t dim) {
+  auto node = record("CumprodBackward0", &cumprod_backward, {self}, {out});
+  node->save(self);
+  node->save(out, /*is_output=*/true);
+  node->ints = {dim};
+}
+
+void record_cummaxmin(const char* name, const Tensor& self, const Tensor& values, const Tensor& indices, int64_t dim) {
+  auto node = record(name, &cummaxmin_backward, {self}, {values});
+  node->save(indices);
+  node->shapes.push_back(DimVector(self.sizes()));
+  node->ints = {dim};
+}
+
+void record_logcumsumexp(const Tensor& self, const Tensor& out, int64_t dim) {
+  auto node = record("LogcumsumexpBackward0", &logcumsumexp_backward, {self}, {out});
+  node->save(self);
+  node->save(out, /*is_output=*/true);
+  node->ints = {dim};
+}
+
+void record_norm(const Tensor& self, const Tensor& out, double p, uint64_t mask, bool keepdim) {
+  auto node = record("NormBackward1", &norm_backward, {self}, {out});
+  node->save(self);
+  node->save(out, /*is_output=*/true);
+  node->scalars = {Scalar(p)};
+  node->ints = {static_cast<int64_t>(mask), keepdim ? 1 : 0};
+}
+
+}  // namespace ember::autograd

@@ -1,0 +1,28 @@
+#pragma once
+// Backward recording for the reductions and scans whose gradient needs the
+// values or indices they picked: max/min/sort/topk/kthvalue/median/mode along
+// a dim, median() without dim, prod, cumprod, cummax/cummin, logcumsumexp and
+// norm. One formula function each, in reduce_grad.cpp; every formula is made
+// of differentiable ops, so double backward works.
+#include "ember/core/tensor.h"
+
+namespace ember::autograd {
+
+// values = self gathered at `indices` along `dim` (max/min(dim), kthvalue,
+// median/nanmedian(dim), mode: keepdim as given; sort/topk: keepdim = true).
+// The gradient goes to the returned index only (PyTorch's value_selecting_reduction_backward).
+void record_value_selection(const char* name, const Tensor& self, const Tensor& values, const Tensor& indices,
+                            int64_t dim, bool keepdim);
+// out = a reduction to one element shared by the elements equal to it
+// (median(), nanmedian()): the gradient is split evenly among them, NaN equal to NaN.
+void record_evenly_distributed(const char* name, const Tensor& self, const Tensor& out);
+// prod() (dim = nullopt) and prod(dim, keepdim); zeros handled as PyTorch.
+void record_prod(const Tensor& self, const Tensor& out, std::optional<int64_t> dim, bool keepdim);
+void record_cumprod(const Tensor& self, const Tensor& out, int64_t dim);
+// cummax / cummin: the gradient of each output goes to the input at its index.
+void record_cummaxmin(const char* name, const Tensor& self, const Tensor& values, const Tensor& indices, int64_t dim);
+void record_logcumsumexp(const Tensor& self, const Tensor& out, int64_t dim);
+// norm(self, p, dims in `mask`, keepdim) ("NormBackward1").
+void record_norm(const Tensor& self, const Tensor& out, double p, uint64_t mask, bool keepdim);
+
+}  // namespace ember::autograd
