@@ -9,3 +9,5 @@
 #include "ember/ops/sort.h"
 #include "ember/ops/type_promotion.h"
 #include "ember/ops/unary.h"
+#include "ember/ops/softmax.h"
+#include "ember/ops/loss.h"

@@ -132,4 +132,9 @@ Tensor log_softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dt
   return softmax_impl<true>("log_softmax", self, dim, dtype);
 }
 
+Tensor Tensor::softmax(int64_t dim, std::optional<ScalarType> dtype) const { return ember::softmax(*this, dim, dtype); }
+Tensor Tensor::log_softmax(int64_t dim, std::optional<ScalarType> dtype) const {
+  return ember::log_softmax(*this, dim, dtype);
+}
+
 }  // namespace ember

@@ -96,3 +96,9 @@ TEST(Softmax, DtypeArgumentKeepsTheGraph) {
   ASSERT_TRUE(x.grad().defined());
   EXPECT_EQ(x.grad().scalar_type(), kFloat);
 }
+
+TEST(Softmax, TensorMethods) {
+  EXPECT_TENSOR_CLOSE(in("x3").transpose(0, 2).softmax(1), golden()["softmax:x3:T1"]);
+  EXPECT_TENSOR_CLOSE(in("x3").log_softmax(2), golden()["log_softmax:x3:2"]);
+  EXPECT_EQ(in("i64").softmax(1, kDouble).scalar_type(), kDouble);
+}
