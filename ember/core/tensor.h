@@ -398,6 +398,10 @@ class Tensor {
   Tensor data() const { return detach(); }
   Tensor variable_data() const { return detach(); }
 
+  // ---- softmax family (ops/softmax.cpp) ---------------------------------------
+  Tensor softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor log_softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+
  private:
   // Metadata access on an undefined tensor raises instead of dereferencing null.
   TensorImpl* ti() const {

@@ -19,3 +19,5 @@
 #include "ember/ops/embedding.h"
 #include "ember/ops/linear.h"
 #include "ember/ops/normalization.h"
+#include "ember/ops/softmax.h"
+#include "ember/ops/loss.h"
