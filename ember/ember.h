@@ -20,3 +20,4 @@
 #include "ember/ops/view.h"
 // ops-family headers (one per family; added as families land)
 #include "ember/ops/all_ops.h"
+#include "ember/nn.h"

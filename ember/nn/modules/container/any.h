@@ -1,0 +1,160 @@
+#pragma once
+// AnyModule: holds any module with a (non-template, non-overloaded)
+// forward() and calls it with type-erased arguments, as torch::nn::AnyModule.
+// Sequential stores its layers as AnyModules, so layers with different
+// forward signatures chain: each receives the previous one's AnyValue.
+#include <memory>
+#include <optional>
+#include <tuple>
+#include <type_traits>
+#include <typeinfo>
+#include <utility>
+#include <vector>
+
+#include "ember/autograd/custom_function.h"
+#include "ember/nn/module.h"
+#include "ember/nn/modules/container/any_value.h"
+
+namespace ember::nn {
+
+namespace detail {
+
+// Argument and return types of a member function pointer (forward).
+template <typename F>
+struct forward_signature;
+template <typename C, typename R, typename... Args>
+struct forward_signature<R (C::*)(Args...)> {
+  using return_type = R;
+  using args = std::tuple<Args...>;
+};
+template <typename C, typename R, typename... Args>
+struct forward_signature<R (C::*)(Args...) const> : forward_signature<R (C::*)(Args...)> {};
+
+template <typename T>
+AnyValue to_any_value(T&& value) {
+  if constexpr (std::is_same_v<std::decay_t<T>, AnyValue>)
+    return std::forward<T>(value);
+  else
+    return AnyValue(std::forward<T>(value));
+}
+
+struct AnyModulePlaceholder {
+  virtual ~AnyModulePlaceholder() = default;
+  virtual AnyValue forward(std::vector<AnyValue>&& arguments) = 0;
+  virtual std::shared_ptr<Module> ptr() = 0;
+  virtual std::shared_ptr<AnyModulePlaceholder> clone_module(const std::optional<Device>& device) const = 0;
+  virtual const std::type_info& type_info() const = 0;
+};
+
+template <typename ModuleType>
+struct AnyModuleHolder final : AnyModulePlaceholder {
+  using Signature = forward_signature<decltype(&ModuleType::forward)>;
+  using Args = typename Signature::args;
+  static constexpr size_t kArity = std::tuple_size_v<Args>;
+
+  explicit AnyModuleHolder(std::shared_ptr<ModuleType> m) : module(std::move(m)) {}
+
+  AnyValue forward(std::vector<AnyValue>&& arguments) override {
+    EMBER_CHECK(arguments.size() == kArity, module->name(), "'s forward() method expects ", kArity,
+                " argument(s), but received ", arguments.size(), ".");
+    return call(arguments, std::make_index_sequence<kArity>{});
+  }
+  std::shared_ptr<Module> ptr() override { return module; }
+  std::shared_ptr<AnyModulePlaceholder> clone_module(const std::optional<Device>& device) const override {
+    auto cloned = std::dynamic_pointer_cast<ModuleType>(module->clone(device));
+    EMBER_CHECK(cloned != nullptr, "clone: the cloned module is not a ", module->name());
+    return std::make_shared<AnyModuleHolder>(std::move(cloned));
+  }
+  const std::type_info& type_info() const override { return typeid(ModuleType); }
+
+  template <size_t... I>
+  AnyValue call(std::vector<AnyValue>& arguments, std::index_sequence<I...>) {
+    using R = typename Signature::return_type;
+    static_assert(!std::is_void_v<R>, "AnyModule: forward() must return a value");
+    return AnyValue(module->forward(argument<I>(arguments[I])...));
+  }
+  template <size_t I>
+  std::decay_t<std::tuple_element_t<I, Args>>& argument(AnyValue& value) {
+    using T = std::decay_t<std::tuple_element_t<I, Args>>;
+    if (T* v = value.try_get<T>()) return *v;
+    EMBER_ERROR("Expected argument #", I, " to be of type ", autograd::demangle_type_name(typeid(T).name()),
+                ", but received value of type ", autograd::demangle_type_name(value.type_info().name()));
+  }
+
+  std::shared_ptr<ModuleType> module;
+};
+
+}  // namespace detail
+
+class AnyModule {
+ public:
+  AnyModule() = default;
+  template <typename ModuleType>
+  explicit AnyModule(std::shared_ptr<ModuleType> module)
+      : content_(std::make_shared<detail::AnyModuleHolder<ModuleType>>(std::move(module))) {
+    EMBER_CHECK(content_->ptr() != nullptr, "AnyModule: cannot hold a null module");
+  }
+  template <typename ModuleType, typename = std::enable_if_t<std::is_base_of_v<Module, std::decay_t<ModuleType>>>>
+  explicit AnyModule(ModuleType&& module)
+      : AnyModule(std::make_shared<std::decay_t<ModuleType>>(std::forward<ModuleType>(module))) {}
+  template <typename ModuleType>
+  explicit AnyModule(const ModuleHolder<ModuleType>& holder) : AnyModule(holder.ptr()) {}
+
+  // Copies share the module; clone() deep-copies it.
+
+  // Calls forward with the arguments (each wrapped in an AnyValue unless it is one).
+  template <typename... ArgumentTypes>
+  AnyValue any_forward(ArgumentTypes&&... arguments) {
+    check_not_empty("any_forward");
+    std::vector<AnyValue> values;
+    values.reserve(sizeof...(ArgumentTypes));
+    (values.push_back(detail::to_any_value(std::forward<ArgumentTypes>(arguments))), ...);
+    return content_->forward(std::move(values));
+  }
+  template <typename ReturnType = Tensor, typename... ArgumentTypes>
+  ReturnType forward(ArgumentTypes&&... arguments) {
+    return any_forward(std::forward<ArgumentTypes>(arguments)...).template get<ReturnType>();
+  }
+
+  // The module as its concrete type; raises on a type mismatch.
+  template <typename T, typename = std::enable_if_t<std::is_base_of_v<Module, T>>>
+  T& get() {
+    return *ptr<T>();
+  }
+  template <typename T, typename = std::enable_if_t<detail::is_module_holder_v<T>>, typename = void>
+  T get() const {
+    return T(ptr<typename T::ContainedType>());
+  }
+  std::shared_ptr<Module> ptr() const {
+    check_not_empty("ptr");
+    return content_->ptr();
+  }
+  template <typename T, typename = std::enable_if_t<std::is_base_of_v<Module, T>>>
+  std::shared_ptr<T> ptr() const {
+    check_not_empty("ptr");
+    EMBER_CHECK(typeid(T) == content_->type_info(), "Attempted to cast module of type ",
+                autograd::demangle_type_name(content_->type_info().name()), " to type ",
+                autograd::demangle_type_name(typeid(T).name()));
+    return std::static_pointer_cast<T>(content_->ptr());
+  }
+  const std::type_info& type_info() const {
+    check_not_empty("type_info");
+    return content_->type_info();
+  }
+  bool is_empty() const noexcept { return content_ == nullptr; }
+
+  // A deep copy of the held module.
+  AnyModule clone(std::optional<Device> device = std::nullopt) const {
+    AnyModule copy;
+    if (content_) copy.content_ = content_->clone_module(device);
+    return copy;
+  }
+
+ private:
+  void check_not_empty(const char* what) const {
+    EMBER_CHECK(content_ != nullptr, "AnyModule::", what, ": cannot call on an empty AnyModule");
+  }
+  std::shared_ptr<detail::AnyModulePlaceholder> content_;
+};
+
+}  // namespace ember::nn
