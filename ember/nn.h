@@ -11,3 +11,4 @@
 #include "ember/nn/modules.h"
 #include "ember/nn/options.h"
 #include "ember/nn/pimpl.h"
+#include "ember/nn/utils.h"

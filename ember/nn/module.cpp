@@ -25,7 +25,12 @@ Module::Module() = default;
 
 const std::string& Module::name() const noexcept {
   // Computed lazily: the dynamic type is not yet final inside constructors.
-  if (!name_.has_value()) name_ = autograd::demangle_type_name(typeid(*this).name());
+  // Ember's own modules answer with LibTorch's spelling: "torch::nn::LinearImpl".
+  if (!name_.has_value()) {
+    std::string name = autograd::demangle_type_name(typeid(*this).name());
+    if (name.rfind("ember::", 0) == 0) name.replace(0, 5, "torch");
+    name_ = std::move(name);
+  }
   return *name_;
 }
 

@@ -2,5 +2,8 @@
 // Every nn module (layers and containers).
 #include "ember/nn/modules/activation.h"
 #include "ember/nn/modules/container/any.h"
+#include "ember/nn/modules/container/functional.h"
+#include "ember/nn/modules/container/moduledict.h"
+#include "ember/nn/modules/container/modulelist.h"
 #include "ember/nn/modules/container/sequential.h"
 #include "ember/nn/modules/linear.h"
