@@ -5,6 +5,7 @@
 #include "ember/autograd/autograd_meta.h"
 #include "ember/autograd/custom_function.h"
 #include "ember/autograd/grad_mode.h"
+#include "ember/nn/modules/container/any_value.h"
 
 namespace ember::nn {
 
@@ -42,6 +43,20 @@ std::shared_ptr<Module> Module::clone(const std::optional<Device>&) const {
 void Module::clone_(Module&, const std::optional<Device>&) {
   EMBER_ERROR("clone: clone_() has not been implemented for ", name(), ". Subclass torch::nn::Cloneable<", name(),
               "> instead of torch::nn::Module to inherit the ability to clone.");
+}
+
+unsigned int Module::_forward_num_required_args() {
+  EMBER_ERROR(
+      "_forward_num_required_args: only modules declared with FORWARD_HAS_DEFAULT_ARGS have default "
+      "forward() arguments (",
+      name(), " does not)");
+}
+
+std::vector<AnyValue> Module::_forward_populate_default_args(std::vector<AnyValue>&&) {
+  EMBER_ERROR(
+      "_forward_populate_default_args: only modules declared with FORWARD_HAS_DEFAULT_ARGS have default "
+      "forward() arguments (",
+      name(), " does not)");
 }
 
 // ---- traversal ----------------------------------------------------------------

@@ -25,6 +25,12 @@ class InputArchive;
 
 namespace ember::nn {
 
+class AnyValue;
+namespace detail {
+template <typename ModuleType>
+struct AnyModuleHolder;
+}  // namespace detail
+
 class Module : public std::enable_shared_from_this<Module> {
  public:
   using ModuleApplyFunction = std::function<void(Module&)>;
@@ -145,11 +151,19 @@ class Module : public std::enable_shared_from_this<Module> {
   void unregister_module(const std::string& name);
 
  protected:
+  // Overridden by FORWARD_HAS_DEFAULT_ARGS (modules/container/any.h) so that
+  // AnyModule / Sequential can call a forward() with trailing default arguments.
+  virtual bool _forward_has_default_args() { return false; }
+  virtual unsigned int _forward_num_required_args();
+  virtual std::vector<AnyValue> _forward_populate_default_args(std::vector<AnyValue>&& arguments);
+
   OrderedDict<std::string, Tensor> parameters_;
 
  private:
   template <typename Derived>
   friend class Cloneable;
+  template <typename ModuleType>
+  friend struct detail::AnyModuleHolder;
   friend std::ostream& operator<<(std::ostream& stream, const Module& module);
 
   // Cloneable's hook: makes *this a deep copy of `other` (same dynamic type).

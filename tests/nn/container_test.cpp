@@ -18,6 +18,15 @@ struct SumPairImpl : Module {
 };
 TORCH_MODULE(SumPair);
 
+// forward() with a trailing default argument, declared for AnyModule.
+struct ScaleImpl : Module {
+  torch::Tensor forward(const torch::Tensor& x, double factor = 2.0) { return x * factor; }
+
+ protected:
+  FORWARD_HAS_DEFAULT_ARGS({1, AnyValue(2.0)})
+};
+TORCH_MODULE(Scale);
+
 // Subclassing SequentialImpl and filling it in the constructor, as programs do.
 struct MlpImpl : SequentialImpl {
   MlpImpl() {
@@ -78,6 +87,16 @@ TEST(NNSequential, MultiArgumentAndNonTensorValues) {
   Sequential bad(Linear(2, 2));
   EXPECT_EMBER_ERROR(bad->forward(a, b), "expects 1 argument(s), but received 2");
   EXPECT_EMBER_ERROR(bad->forward(3), "Expected argument #0 to be of type");
+}
+
+TEST(NNSequential, DefaultForwardArguments) {
+  auto x = torch::ones({2});
+  Sequential seq{Scale()};
+  EXPECT_TENSOR_CLOSE(seq->forward(x), torch::full({2}, 2.0));
+  AnyModule any(Scale{});
+  EXPECT_TENSOR_CLOSE(any.forward(x, 3.0), torch::full({2}, 3.0));
+  EXPECT_TENSOR_CLOSE(any.forward(x), torch::full({2}, 2.0));
+  EXPECT_EMBER_ERROR(any.forward(), "at least 1 argument(s)");
 }
 
 TEST(NNSequential, Subclass) {

@@ -55,8 +55,17 @@ struct AnyModuleHolder final : AnyModulePlaceholder {
   explicit AnyModuleHolder(std::shared_ptr<ModuleType> m) : module(std::move(m)) {}
 
   AnyValue forward(std::vector<AnyValue>&& arguments) override {
-    EMBER_CHECK(arguments.size() == kArity, module->name(), "'s forward() method expects ", kArity,
-                " argument(s), but received ", arguments.size(), ".");
+    Module& base = *module;
+    if (base._forward_has_default_args()) {
+      const unsigned int required = base._forward_num_required_args();
+      EMBER_CHECK(arguments.size() >= required && arguments.size() <= kArity, module->name(),
+                  "'s forward() method expects at least ", required, " argument(s) and at most ", kArity,
+                  " argument(s), but received ", arguments.size(), ".");
+      if (arguments.size() < kArity) arguments = base._forward_populate_default_args(std::move(arguments));
+    } else {
+      EMBER_CHECK(arguments.size() == kArity, module->name(), "'s forward() method expects ", kArity,
+                  " argument(s), but received ", arguments.size(), ".");
+    }
     return call(arguments, std::make_index_sequence<kArity>{});
   }
   std::shared_ptr<Module> ptr() override { return module; }
@@ -158,3 +167,24 @@ class AnyModule {
 };
 
 }  // namespace ember::nn
+
+// In a module class whose forward() has trailing default arguments, lists
+// them as {index, AnyValue(default)} pairs, so AnyModule/Sequential can call
+// it with fewer arguments, as LibTorch's macro:
+//   Tensor forward(const Tensor& x, Tensor mask = {});
+//  protected:
+//   FORWARD_HAS_DEFAULT_ARGS({1, ::ember::nn::AnyValue(::ember::Tensor())})
+#define FORWARD_HAS_DEFAULT_ARGS(...)                                                                               \
+  bool _forward_has_default_args() override { return true; }                                                        \
+  unsigned int _forward_num_required_args() override {                                                              \
+    std::pair<unsigned int, ::ember::nn::AnyValue> args_info[] = {__VA_ARGS__};                                     \
+    return args_info[0].first;                                                                                      \
+  }                                                                                                                 \
+  std::vector<::ember::nn::AnyValue> _forward_populate_default_args(std::vector<::ember::nn::AnyValue>&& arguments) \
+      override {                                                                                                    \
+    std::pair<unsigned int, ::ember::nn::AnyValue> args_info[] = {__VA_ARGS__};                                     \
+    std::vector<::ember::nn::AnyValue> result = std::move(arguments);                                               \
+    for (auto& info : args_info)                                                                                    \
+      if (info.first >= result.size()) result.push_back(std::move(info.second));                                    \
+    return result;                                                                                                  \
+  }
