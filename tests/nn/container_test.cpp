@@ -99,6 +99,25 @@ TEST(NNSequential, DefaultForwardArguments) {
   EXPECT_EMBER_ERROR(any.forward(), "at least 1 argument(s)");
 }
 
+TEST(NNSequential, NestedSequential) {
+  // An Ember extension: LibTorch cannot nest a Sequential (its forward is a template).
+  Sequential inner(Linear(4, 2), Tanh());
+  Sequential outer(Linear(3, 4), ReLU(), inner, Mlp());
+  auto x = torch::randn({5, 3});
+  auto expected = torch::relu(outer->at<LinearImpl>(0).forward(x));
+  expected = inner->forward(expected);
+  EXPECT_EQ(outer->named_parameters().keys().size(), 2u + 2u + 4u);
+  EXPECT_EQ(outer->named_parameters().keys()[2], "2.0.weight");
+  Sequential pair_seq{Pair(), SumPair()};
+  auto wrapped = std::make_shared<SequentialImpl>(pair_seq);  // one child: pair_seq itself
+  EXPECT_EQ(wrapped->size(), 1u);
+  EXPECT_TENSOR_CLOSE(wrapped->forward(torch::ones({2}), torch::ones({2})), torch::full({2}, 2.0));
+  Sequential chain(Linear(3, 4), ReLU(), inner);
+  EXPECT_TENSOR_CLOSE(chain->forward(x), inner->forward(torch::relu(chain->at<LinearImpl>(0).forward(x))));
+  auto copy = std::dynamic_pointer_cast<SequentialImpl>(chain->clone());
+  EXPECT_TENSOR_CLOSE(copy->forward(x), chain->forward(x));
+}
+
 TEST(NNSequential, Subclass) {
   Mlp mlp;
   EXPECT_EQ(mlp->size(), 3u);

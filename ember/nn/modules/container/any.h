@@ -93,14 +93,45 @@ struct AnyModuleHolder final : AnyModulePlaceholder {
   std::shared_ptr<ModuleType> module;
 };
 
+// Modules whose forward() is a template (Sequential) expose
+// `AnyValue _any_forward(std::vector<AnyValue>&&)` instead, so they can be
+// nested inside a Sequential (an extension: LibTorch rejects this at compile time).
+template <typename M, typename = void>
+struct has_any_forward : std::false_type {};
+template <typename M>
+struct has_any_forward<M,
+                       std::void_t<decltype(std::declval<M&>()._any_forward(std::declval<std::vector<AnyValue>&&>()))>>
+    : std::true_type {};
+
+template <typename ModuleType>
+struct AnyValueModuleHolder final : AnyModulePlaceholder {
+  explicit AnyValueModuleHolder(std::shared_ptr<ModuleType> m) : module(std::move(m)) {}
+  AnyValue forward(std::vector<AnyValue>&& arguments) override { return module->_any_forward(std::move(arguments)); }
+  std::shared_ptr<Module> ptr() override { return module; }
+  std::shared_ptr<AnyModulePlaceholder> clone_module(const std::optional<Device>& device) const override {
+    auto cloned = std::dynamic_pointer_cast<ModuleType>(module->clone(device));
+    EMBER_CHECK(cloned != nullptr, "clone: the cloned module is not a ", module->name());
+    return std::make_shared<AnyValueModuleHolder>(std::move(cloned));
+  }
+  const std::type_info& type_info() const override { return typeid(ModuleType); }
+  std::shared_ptr<ModuleType> module;
+};
+
+template <typename ModuleType>
+std::shared_ptr<AnyModulePlaceholder> make_any_module_holder(std::shared_ptr<ModuleType> module) {
+  if constexpr (has_any_forward<ModuleType>::value)
+    return std::make_shared<AnyValueModuleHolder<ModuleType>>(std::move(module));
+  else
+    return std::make_shared<AnyModuleHolder<ModuleType>>(std::move(module));
+}
+
 }  // namespace detail
 
 class AnyModule {
  public:
   AnyModule() = default;
   template <typename ModuleType>
-  explicit AnyModule(std::shared_ptr<ModuleType> module)
-      : content_(std::make_shared<detail::AnyModuleHolder<ModuleType>>(std::move(module))) {
+  explicit AnyModule(std::shared_ptr<ModuleType> module) : content_(detail::make_any_module_holder(std::move(module))) {
     EMBER_CHECK(content_->ptr() != nullptr, "AnyModule: cannot hold a null module");
   }
   template <typename ModuleType, typename = std::enable_if_t<std::is_base_of_v<Module, std::decay_t<ModuleType>>>>
@@ -119,6 +150,11 @@ class AnyModule {
     values.reserve(sizeof...(ArgumentTypes));
     (values.push_back(detail::to_any_value(std::forward<ArgumentTypes>(arguments))), ...);
     return content_->forward(std::move(values));
+  }
+  // Calls forward with already type-erased arguments.
+  AnyValue any_forward_list(std::vector<AnyValue>&& arguments) {
+    check_not_empty("any_forward");
+    return content_->forward(std::move(arguments));
   }
   template <typename ReturnType = Tensor, typename... ArgumentTypes>
   ReturnType forward(ArgumentTypes&&... arguments) {

@@ -10,6 +10,14 @@ std::shared_ptr<Module> SequentialImpl::clone(const std::optional<Device>& devic
   return copy;
 }
 
+AnyValue SequentialImpl::_any_forward(std::vector<AnyValue>&& inputs) {
+  EMBER_CHECK(!is_empty(), "Sequential::forward: cannot call forward() on an empty Sequential");
+  auto it = modules_.begin();
+  AnyValue value = it->any_forward_list(std::move(inputs));
+  for (++it; it != modules_.end(); ++it) value = it->any_forward(std::move(value));
+  return value;
+}
+
 void SequentialImpl::push_back(std::string name, AnyModule any_module) {
   EMBER_CHECK(!any_module.is_empty(), "Sequential::push_back: cannot add an empty module");
   modules_.push_back(std::move(any_module));

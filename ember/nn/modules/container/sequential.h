@@ -58,6 +58,9 @@ class SequentialImpl : public Cloneable<SequentialImpl> {
                 autograd::demangle_type_name(typeid(ReturnType).name()));
   }
 
+  // The type-erased forward that lets a Sequential sit inside another one.
+  AnyValue _any_forward(std::vector<AnyValue>&& inputs);
+
   template <typename ModuleType>
   void push_back(std::shared_ptr<ModuleType> module_ptr) {
     push_back(std::to_string(modules_.size()), std::move(module_ptr));
