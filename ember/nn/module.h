@@ -157,7 +157,7 @@ class Module : public std::enable_shared_from_this<Module> {
   virtual unsigned int _forward_num_required_args();
   virtual std::vector<AnyValue> _forward_populate_default_args(std::vector<AnyValue>&& arguments);
 
-  OrderedDict<std::string, Tensor> parameters_;
+  OrderedDict<std::string, Tensor> parameters_{"Parameter"};
 
  private:
   template <typename Derived>
@@ -177,8 +177,8 @@ class Module : public std::enable_shared_from_this<Module> {
   template <typename Convert>
   void to_impl(const Convert& convert);
 
-  OrderedDict<std::string, Tensor> buffers_;
-  OrderedDict<std::string, std::shared_ptr<Module>> children_;
+  OrderedDict<std::string, Tensor> buffers_{"Buffer"};
+  OrderedDict<std::string, std::shared_ptr<Module>> children_{"Submodule"};
   mutable std::optional<std::string> name_;
   bool is_training_ = true;
 };

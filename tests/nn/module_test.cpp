@@ -162,6 +162,20 @@ TEST(NNModule, CloneIsIndependent) {
   EXPECT_EMBER_ERROR(net->clone(), "clone", "Cloneable");
 }
 
+TEST(NNModule, CloneToDeviceAndNamedModule) {
+  Block block;
+  auto copy = std::dynamic_pointer_cast<BlockImpl>(block->clone(torch::Device(torch::kCPU)));
+  ASSERT_TRUE(copy);
+  EXPECT_TENSOR_EQ(copy->conv->weight, block->conv->weight);
+  EXPECT_FALSE(copy->conv->weight.is_same(block->conv->weight));
+  EXPECT_NE(copy->conv->weight.data_ptr(), block->conv->weight.data_ptr());
+  Module named("MyModel");
+  EXPECT_EQ(named.name(), "MyModel");
+  std::ostringstream os;
+  os << named;
+  EXPECT_EQ(os.str(), "MyModel");
+}
+
 TEST(NNModule, ApplyOverloads) {
   Net net;
   int count = 0;
@@ -211,14 +225,14 @@ TEST(NNModule, AsAndHolders) {
 TEST(NNModule, RegistrationErrors) {
   auto m = std::make_shared<Module>();
   m->register_parameter("w", torch::ones({2}));
-  EXPECT_EMBER_ERROR(m->register_parameter("w", torch::ones({2})), "already defined");
+  EXPECT_EMBER_ERROR(m->register_parameter("w", torch::ones({2})), "Parameter 'w' already defined");
   EXPECT_EMBER_ERROR(m->register_parameter("a.b", torch::ones({2})), "dot");
   EXPECT_EMBER_ERROR(m->register_parameter("", torch::ones({2})), "empty");
   EXPECT_EMBER_ERROR(m->register_buffer("x.y", torch::ones({2})), "dot");
   EXPECT_EMBER_ERROR(m->register_module("a.b", Linear(1, 1)), "dot");
   EXPECT_EMBER_ERROR(m->register_module("l", Linear(nullptr)), "null");
   m->register_module("l", Linear(1, 1));
-  EXPECT_EMBER_ERROR(m->register_module("l", Linear(1, 1)), "already defined");
+  EXPECT_EMBER_ERROR(m->register_module("l", Linear(1, 1)), "Submodule 'l' already defined");
   m->replace_module("l", Linear(2, 2));
   EXPECT_EQ(m->named_parameters()["l.weight"].sizes(), (std::vector<int64_t>{2, 2}));
   m->unregister_module("l");
