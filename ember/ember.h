@@ -23,3 +23,4 @@
 #include "ember/data.h"
 #include "ember/optim.h"
 #include "ember/serialize.h"
+#include "ember/nn.h"

@@ -1,0 +1,69 @@
+#pragma once
+// Cloneable<Derived>: the CRTP base that gives a module a deep clone(), as in
+// LibTorch. A module that derives from it implements reset(), which creates
+// all parameters, buffers and submodules (the constructor calls it too).
+#include <memory>
+#include <optional>
+
+#include "ember/autograd/grad_mode.h"
+#include "ember/nn/module.h"
+
+namespace ember::nn {
+
+template <typename Derived>
+class Cloneable : public Module {
+ public:
+  using Module::Module;
+
+  // (Re)creates the module's parameters, buffers and submodules.
+  virtual void reset() = 0;
+
+  // Note [Cloning a module]: copy the Derived object (so plain members such
+  // as options are copied), clear its registrations, and reset() it, so that
+  // its member holders point at fresh parameters and submodules; then copy
+  // each parameter's and buffer's data into the fresh ones and make each
+  // fresh child a clone of the original child *in place* (clone_), so the
+  // copy's member holders stay valid.
+  std::shared_ptr<Module> clone(const std::optional<Device>& device = std::nullopt) const override {
+    NoGradGuard no_grad;
+    const auto& self = static_cast<const Derived&>(*this);
+    auto copy = std::make_shared<Derived>(self);
+    copy->parameters_.clear();
+    copy->buffers_.clear();
+    copy->children_.clear();
+    copy->reset();
+    EMBER_CHECK(copy->parameters_.size() == parameters_.size(),
+                "clone: the cloned module does not have the same number of parameters as the original module. Did "
+                "you forget to register a parameter in reset()?");
+    EMBER_CHECK(copy->buffers_.size() == buffers_.size(),
+                "clone: the cloned module does not have the same number of buffers as the original module. Did you "
+                "forget to register a buffer in reset()?");
+    EMBER_CHECK(copy->children_.size() == children_.size(),
+                "clone: the cloned module does not have the same number of child modules as the original module. "
+                "Did you forget to register a submodule in reset()?");
+    for (const auto& parameter : parameters_) {
+      if (!parameter.value().defined()) continue;
+      Tensor data = device ? parameter.value().to(*device, false, true) : parameter.value().clone();
+      detail::set_data(copy->parameters_[parameter.key()], data);
+    }
+    for (const auto& buffer : buffers_) {
+      if (!buffer.value().defined()) continue;
+      Tensor data = device ? buffer.value().to(*device, false, true) : buffer.value().clone();
+      detail::set_data(copy->buffers_[buffer.key()], data);
+    }
+    for (const auto& child : children_) copy->children_[child.key()]->clone_(*child.value(), device);
+    return copy;
+  }
+
+ private:
+  void clone_(Module& other, const std::optional<Device>& device) final {
+    auto cloned = other.clone(device);
+    auto* derived = dynamic_cast<Derived*>(cloned.get());
+    EMBER_CHECK(derived != nullptr,
+                "clone: attempted to clone submodule, but it is of a different type than the "
+                "submodule it was to be cloned into");
+    static_cast<Derived&>(*this) = std::move(*derived);
+  }
+};
+
+}  // namespace ember::nn

@@ -1,0 +1,31 @@
+#pragma once
+// Enum-like tag types and constants used by nn options and nn::init, spelled
+// as LibTorch's torch/enum.h: `torch::kReLU`, `torch::kFanIn`. Each tag is its
+// own type so options can hold a std::variant of the allowed ones.
+#include <string>
+#include <variant>
+
+#define EMBER_ENUM_TAG(name)                    \
+  namespace enumtype {                          \
+  struct k##name {                              \
+    constexpr k##name() = default;              \
+  };                                            \
+  }                                             \
+  inline constexpr enumtype::k##name k##name{}; \
+  inline std::string enum_name(enumtype::k##name) { return "k" #name; }
+
+namespace ember {
+EMBER_ENUM_TAG(Linear)
+EMBER_ENUM_TAG(Conv1D)
+EMBER_ENUM_TAG(Conv2D)
+EMBER_ENUM_TAG(Conv3D)
+EMBER_ENUM_TAG(ConvTranspose1D)
+EMBER_ENUM_TAG(ConvTranspose2D)
+EMBER_ENUM_TAG(ConvTranspose3D)
+EMBER_ENUM_TAG(Sigmoid)
+EMBER_ENUM_TAG(Tanh)
+EMBER_ENUM_TAG(ReLU)
+EMBER_ENUM_TAG(LeakyReLU)
+EMBER_ENUM_TAG(FanIn)
+EMBER_ENUM_TAG(FanOut)
+}  // namespace ember

@@ -1,0 +1,4 @@
+#pragma once
+// nn::functional: the stateless forms of the nn layers (`namespace F = torch::nn::functional;`).
+#include "ember/nn/functional/activation.h"
+#include "ember/nn/functional/linear.h"

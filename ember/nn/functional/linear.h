@@ -1,0 +1,20 @@
+#pragma once
+// nn::functional::linear: y = x W^T + b, as torch::nn::functional::linear.
+#include "ember/core/tensor.h"
+#include "ember/ops/matmul.h"
+#include "ember/ops/operators.h"
+
+namespace ember::nn::functional {
+
+// Composed of differentiable ops (addmm / matmul), so autograd comes for free.
+inline Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias = {}) {
+  EMBER_CHECK(weight.dim() == 2, "linear: weight must be 2-D, got ", shape_str(weight.sizes()));
+  EMBER_CHECK(input.dim() >= 1 && input.size(-1) == weight.size(1), "linear: input ", shape_str(input.sizes()),
+              " and weight ", shape_str(weight.sizes()), " cannot be multiplied (the last dim of input must equal ",
+              "in_features = ", weight.size(1), ")");
+  if (input.dim() == 2 && bias.defined()) return addmm(bias, input, weight.t());
+  Tensor output = matmul(input, weight.t());
+  return bias.defined() ? output + bias : output;
+}
+
+}  // namespace ember::nn::functional

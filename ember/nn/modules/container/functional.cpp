@@ -1,0 +1,11 @@
+#include "ember/nn/modules/container/functional.h"
+
+namespace ember::nn {
+
+FunctionalImpl::FunctionalImpl(Function function) : function_(std::move(function)) {
+  EMBER_CHECK(static_cast<bool>(function_), "Functional: the function must not be empty");
+}
+
+Tensor FunctionalImpl::forward(Tensor input) { return function_(std::move(input)); }
+
+}  // namespace ember::nn
