@@ -19,3 +19,4 @@
 #include "ember/optim/schedulers/step_lr.h"
 #include "ember/optim/schedulers/warmup_lr.h"
 #include "ember/optim/sgd.h"
+#include "ember/optim/serialize.h"
