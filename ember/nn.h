@@ -11,4 +11,5 @@
 #include "ember/nn/modules.h"
 #include "ember/nn/options.h"
 #include "ember/nn/pimpl.h"
+#include "ember/nn/serialize.h"
 #include "ember/nn/utils.h"

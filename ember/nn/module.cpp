@@ -9,12 +9,6 @@
 
 namespace ember::nn {
 
-// Note [Module serialization hooks]
-// Module::save / Module::load belong to the serialization layer
-// (ember/serialize), which defines them. They are declared weak in module.h
-// so that the vtable can refer to them before that layer is linked in; nothing
-// in ember/nn calls them.
-
 namespace {
 std::string join_name(const std::string& prefix, const std::string& name) {
   return prefix.empty() ? name : prefix + "." + name;

@@ -108,10 +108,11 @@ class Module : public std::enable_shared_from_this<Module> {
     return dynamic_cast<const ModuleType*>(this);
   }
 
-  // Serialization into the archives of ember/serialize. Not defined in this
-  // branch: see Note [Module serialization hooks] in module.cpp.
-  virtual void save(serialize::OutputArchive& archive) const __attribute__((weak));
-  virtual void load(serialize::InputArchive& archive) __attribute__((weak));
+  // Serialization into the archives of ember/serialize (module_serialize.cpp):
+  // tensors under their state_dict names. load() copies into the existing
+  // parameters and buffers, whose shapes must match.
+  virtual void save(serialize::OutputArchive& archive) const;
+  virtual void load(serialize::InputArchive& archive);
 
   // One line describing this module (no children): "torch::nn::Linear(in_features=3, ...)".
   virtual void pretty_print(std::ostream& stream) const;

@@ -16,10 +16,6 @@ void check_defined(const char* op, const Tensor& a, const Tensor& b) {
   EMBER_CHECK(a.defined() && b.defined(), op, ": expected defined input and target");
 }
 
-// log(sigmoid(x)) = -softplus(-x): stable, and softplus's backward is sigmoid, so the
-// derivative is right at x = 0 (a min(x, 0) - log1p(exp(-|x|)) split is not).
-Tensor log_sigmoid(const Tensor& x) { return -softplus(-x); }
-
 }  // namespace
 
 Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction) {

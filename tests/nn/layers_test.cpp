@@ -17,7 +17,7 @@ const Golden& golden() {
 }
 
 // Copies `value` into a parameter without recording it.
-void load(const torch::Tensor& param, const torch::Tensor& value) {
+void copy_in(const torch::Tensor& param, const torch::Tensor& value) {
   torch::NoGradGuard no_grad;
   const_cast<torch::Tensor&>(param).copy_(value);
 }
@@ -25,8 +25,8 @@ void load(const torch::Tensor& param, const torch::Tensor& value) {
 TEST(NNLinear, GoldenForwardAndBackward) {
   const auto& g = golden();
   Linear lin(3, 4);
-  load(lin->weight, g["linear.weight"]);
-  load(lin->bias, g["linear.bias"]);
+  copy_in(lin->weight, g["linear.weight"]);
+  copy_in(lin->bias, g["linear.bias"]);
   EXPECT_TENSOR_CLOSE(lin(g["linear.x2"]), g["linear.y2"]);
   EXPECT_TENSOR_CLOSE(lin(g["linear.x3"]), g["linear.y3"]);
   EXPECT_TENSOR_CLOSE(F::linear(g["linear.x2"], lin->weight), g["linear.nobias.y2"]);
@@ -62,7 +62,7 @@ TEST(NNLinear, ShapesDefaultsAndErrors) {
 TEST(NNSequentialGolden, Forward) {
   const auto& g = golden();
   Sequential seq(Linear(3, 4), ReLU(), Linear(4, 2), Tanh());
-  for (auto& p : seq->named_parameters()) load(p.value(), g["seq." + p.key()]);
+  for (auto& p : seq->named_parameters()) copy_in(p.value(), g["seq." + p.key()]);
   EXPECT_TENSOR_CLOSE(seq->forward(g["linear.x2"]), g["seq.y"]);
 }
 
