@@ -56,6 +56,19 @@ TEST(NNConvModule, GoldenForward) {
   expect_conv_golden(Conv3d(Conv3dOptions(2, 2, {2, 3, 2}).padding({1, 0, 1})), "conv3d");
 }
 
+TEST(NNConvModule, TransposeGoldenForward) {
+  const auto& g = golden();
+  ConvTranspose2d ct(ConvTranspose2dOptions(4, 6, 3).stride(2).padding(1).groups(2));
+  EXPECT_EQ(ct->weight.sizes().vec(), (std::vector<int64_t>{4, 3, 3, 3}));
+  expect_conv_golden(ct, "conv_transpose2d");
+  EXPECT_TENSOR_CLOSE(ct(g["conv_transpose2d.x_sized"], std::vector<int64_t>{6, 8}), g["conv_transpose2d.y_sized"]);
+  EXPECT_EMBER_ERROR(ct(g["conv_transpose2d.x_sized"], std::vector<int64_t>{9, 8}), "ConvTranspose2d", "output size");
+  expect_conv_golden(ConvTranspose1d(ConvTranspose1dOptions(2, 3, 2).stride(3).output_padding(1).dilation(2)),
+                     "conv_transpose1d");
+  EXPECT_EQ(printed(ct),
+            "torch::nn::ConvTranspose2d(4, 6, kernel_size=[3, 3], stride=[2, 2], padding=[1, 1], groups=2)");
+}
+
 TEST(NNConvModule, ShapesAndDefaultInit) {
   Conv2d conv(3, 16, 5);
   EXPECT_EQ(conv->weight.sizes().vec(), (std::vector<int64_t>{16, 3, 5, 5}));
@@ -117,6 +130,15 @@ TEST(NNPoolModule, GoldenForward) {
   // Functional forms.
   EXPECT_TENSOR_CLOSE(F::max_pool2d(g["pool.x"], F::MaxPool2dFuncOptions(2)), g["maxpool2d.y"]);
   EXPECT_TENSOR_CLOSE(F::avg_pool1d(g["pool1d.x"], F::AvgPool1dFuncOptions(2)), g["avgpool1d.y"]);
+}
+
+// LIBTORCH_API.md: real programs put the free op in a Sequential with its int arguments bound.
+TEST(NNPoolModule, FunctionalMaxPoolInSequential) {
+  const auto& g = golden();
+  Sequential seq(Functional(torch::max_pool2d, 3, 2, 1, 1, true));
+  EXPECT_TENSOR_CLOSE(seq->forward(g["pool.x"]), g["maxpool2d_ceil.y"]);
+  Functional pool(torch::max_pool2d, 2, 2, 0, 1, false);
+  EXPECT_TENSOR_CLOSE(pool(g["pool.x"]), g["maxpool2d.y"]);
 }
 
 TEST(NNPoolModule, PrettyPrint) {

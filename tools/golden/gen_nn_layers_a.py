@@ -29,6 +29,12 @@ conv_case("conv1d", nn.Conv1d(3, 2, 3, stride=2, padding=1), torch.randn(2, 3, 9
 conv_case("conv1d_valid", nn.Conv1d(3, 2, 2, padding="valid"), torch.randn(3, 5))
 conv_case("conv3d", nn.Conv3d(2, 2, (2, 3, 2), padding=(1, 0, 1)), torch.randn(1, 2, 4, 5, 3))
 
+ct = nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1, groups=2)
+conv_case("conv_transpose2d", ct, torch.randn(1, 4, 3, 4))
+g.add("conv_transpose2d.y_sized", ct(g_x := torch.randn(1, 4, 3, 4), output_size=[6, 8]))
+g.add("conv_transpose2d.x_sized", g_x)
+conv_case("conv_transpose1d", nn.ConvTranspose1d(2, 3, 2, stride=3, output_padding=1, dilation=2), torch.randn(2, 2, 4))
+
 x = torch.randn(2, 3, 7, 6)
 g.add("pool.x", x)
 g.add("maxpool2d.y", nn.MaxPool2d(2)(x))

@@ -108,6 +108,9 @@ Tensor ConvNdImpl<D, Derived>::pad_input(const Tensor& input) const {
 }
 
 template class ConvNdImpl<1, Conv1dImpl>;
+template class ConvNdImpl<1, ConvTranspose1dImpl>;
+template class ConvNdImpl<2, ConvTranspose2dImpl>;
+template class ConvNdImpl<3, ConvTranspose3dImpl>;
 template class ConvNdImpl<2, Conv2dImpl>;
 template class ConvNdImpl<3, Conv3dImpl>;
 
@@ -131,5 +134,52 @@ EMBER_DEFINE_CONV(1)
 EMBER_DEFINE_CONV(2)
 EMBER_DEFINE_CONV(3)
 #undef EMBER_DEFINE_CONV
+
+namespace {
+// The output_padding giving `output_size` (spatial sizes, or with the batch/channel dims), as _output_padding.
+template <size_t D>
+std::vector<int64_t> transpose_output_padding(const char* name, const ConvNdOptions<D>& o, const Tensor& input,
+                                              const std::optional<IntArrayRef>& output_size) {
+  if (!output_size) return std::vector<int64_t>(o.output_padding()->begin(), o.output_padding()->end());
+  const int64_t non_spatial = input.dim() == static_cast<int64_t>(D) + 2 ? 2 : 1;
+  std::vector<int64_t> size(output_size->begin(), output_size->end());
+  if (static_cast<int64_t>(size.size()) == non_spatial + static_cast<int64_t>(D))
+    size.erase(size.begin(), size.begin() + non_spatial);
+  EMBER_CHECK(size.size() == D, name, ": for ", input.dim(), "D input, output_size must have ", D, " or ",
+              non_spatial + static_cast<int64_t>(D), " elements (got ", output_size->size(), ")");
+  EMBER_CHECK(input.dim() >= non_spatial + static_cast<int64_t>(D), name, ": expected a batched or unbatched ", D,
+              "-D input, got ", shape_str(input.sizes()));
+  std::vector<int64_t> result(D);
+  for (size_t d = 0; d < D; ++d) {
+    const int64_t min_size = (input.size(non_spatial + d) - 1) * (*o.stride())[d] -
+                             2 * std::get<ExpandingArray<D>>(o.padding())->at(d) +
+                             (*o.dilation())[d] * ((*o.kernel_size())[d] - 1) + 1;
+    const int64_t max_size = min_size + (*o.stride())[d] - 1;
+    EMBER_CHECK(size[d] >= min_size && size[d] <= max_size, name, ": requested an output size of ", shape_str(size),
+                ", but valid sizes in dim ", d, " range from ", min_size, " to ", max_size, " (for an input of ",
+                shape_str(input.sizes()), ")");
+    result[d] = size[d] - min_size;
+  }
+  return result;
+}
+}  // namespace
+
+#define EMBER_DEFINE_CONV_TRANSPOSE(D)                                                                                 \
+  ConvTranspose##D##dImpl::ConvTranspose##D##dImpl(ConvTranspose##D##dOptions options_)                                \
+      : ConvNdImpl<D, ConvTranspose##D##dImpl>(to_conv_nd_options<D>(options_)) {                                      \
+    EMBER_CHECK(std::holds_alternative<enumtype::kZeros>(options.padding_mode()),                                      \
+                "ConvTranspose" #D "d: only \"zeros\" padding mode is supported");                                     \
+    reset();                                                                                                           \
+  }                                                                                                                    \
+  Tensor ConvTranspose##D##dImpl::forward(const Tensor& input, const std::optional<IntArrayRef>& output_size) {        \
+    const auto output_padding = transpose_output_padding<D>("ConvTranspose" #D "d", options, input, output_size);      \
+    return conv_transpose##D##d(input, weight, bias, options.stride(), std::get<ExpandingArray<D>>(options.padding()), \
+                                output_padding, options.groups(), options.dilation());                                 \
+  }
+
+EMBER_DEFINE_CONV_TRANSPOSE(1)
+EMBER_DEFINE_CONV_TRANSPOSE(2)
+EMBER_DEFINE_CONV_TRANSPOSE(3)
+#undef EMBER_DEFINE_CONV_TRANSPOSE
 
 }  // namespace ember::nn

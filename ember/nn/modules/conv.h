@@ -1,6 +1,7 @@
 #pragma once
 // Conv1d/2d/3d, as torch::nn::Conv*d: weight [out, in/groups, *kernel], bias [out],
 // initialised as PyTorch's _ConvNd.reset_parameters.
+#include <optional>
 #include <ostream>
 
 #include "ember/core/tensor.h"
@@ -55,5 +56,35 @@ EMBER_DECLARE_CONV(1)
 EMBER_DECLARE_CONV(2)
 EMBER_DECLARE_CONV(3)
 #undef EMBER_DECLARE_CONV
+
+template <size_t D>
+ConvNdOptions<D> to_conv_nd_options(const ConvTransposeOptions<D>& o) {
+  return ConvNdOptions<D>(o.in_channels(), o.out_channels(), o.kernel_size())
+      .stride(o.stride())
+      .padding(o.padding())
+      .dilation(o.dilation())
+      .transposed(true)
+      .output_padding(o.output_padding())
+      .groups(o.groups())
+      .bias(o.bias())
+      .padding_mode(o.padding_mode());
+}
+
+// ConvTranspose1d/2d/3d: weight [in, out/groups, *kernel]. forward(input, output_size)
+// picks the output_padding that yields output_size, as PyTorch's _output_padding.
+#define EMBER_DECLARE_CONV_TRANSPOSE(D)                                                                        \
+  class ConvTranspose##D##dImpl : public ConvNdImpl<D, ConvTranspose##D##dImpl> {                              \
+   public:                                                                                                     \
+    ConvTranspose##D##dImpl(int64_t input_channels, int64_t output_channels, ExpandingArray<D> kernel_size)    \
+        : ConvTranspose##D##dImpl(ConvTranspose##D##dOptions(input_channels, output_channels, kernel_size)) {} \
+    explicit ConvTranspose##D##dImpl(ConvTranspose##D##dOptions options_);                                     \
+    Tensor forward(const Tensor& input, const std::optional<IntArrayRef>& output_size = std::nullopt);         \
+  };                                                                                                           \
+  TORCH_MODULE(ConvTranspose##D##d);
+
+EMBER_DECLARE_CONV_TRANSPOSE(1)
+EMBER_DECLARE_CONV_TRANSPOSE(2)
+EMBER_DECLARE_CONV_TRANSPOSE(3)
+#undef EMBER_DECLARE_CONV_TRANSPOSE
 
 }  // namespace ember::nn
