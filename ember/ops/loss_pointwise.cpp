@@ -18,7 +18,7 @@ void check_defined(const char* op, const Tensor& a, const Tensor& b) {
 
 // log(sigmoid(x)) = -softplus(-x): stable, and softplus's backward is sigmoid, so the
 // derivative is right at x = 0 (a min(x, 0) - log1p(exp(-|x|)) split is not).
-Tensor log_sigmoid(const Tensor& x) { return -softplus(-x); }
+Tensor stable_log_sigmoid(const Tensor& x) { return -softplus(-x); }
 
 }  // namespace
 
@@ -84,7 +84,7 @@ Tensor binary_cross_entropy_with_logits(const Tensor& self, const Tensor& target
   check_defined("binary_cross_entropy_with_logits", self, target);
   EMBER_CHECK(self.sizes() == target.sizes(), "binary_cross_entropy_with_logits: target size ",
               shape_str(target.sizes()), " must be the same as input size ", shape_str(self.sizes()));
-  const Tensor ls = log_sigmoid(self);
+  const Tensor ls = stable_log_sigmoid(self);
   Tensor loss;
   if (pos_weight && pos_weight->defined()) {
     const Tensor log_weight = (*pos_weight - 1) * target + 1;
@@ -241,7 +241,7 @@ Tensor multilabel_soft_margin_loss(const Tensor& self, const Tensor& target, con
   check_defined("multilabel_soft_margin_loss", self, target);
   EMBER_CHECK(self.dim() >= 1, "multilabel_soft_margin_loss: input must have at least 1 dimension, got ",
               shape_str(self.sizes()));
-  Tensor loss = -(target * log_sigmoid(self) + (1 - target) * log_sigmoid(-self));
+  Tensor loss = -(target * stable_log_sigmoid(self) + (1 - target) * stable_log_sigmoid(-self));
   if (weight && weight->defined()) loss = loss * *weight;
   const int64_t class_dim = self.dim() - 1;
   loss = loss.sum({class_dim}) / static_cast<double>(self.size(class_dim));
