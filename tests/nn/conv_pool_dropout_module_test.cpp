@@ -205,7 +205,8 @@ TEST(NNDropoutModule, PrettyPrintAndErrors) {
   EXPECT_EQ(printed(Dropout3d(0.1)), "torch::nn::Dropout3d(p=0.1, inplace=false)");
   EXPECT_EMBER_ERROR(Dropout(1.5), "Dropout", "between 0 and 1");
   EXPECT_EMBER_ERROR(F::dropout(torch::ones({2}), F::DropoutFuncOptions().p(-0.1)), "dropout", "between 0 and 1");
-  EXPECT_EMBER_ERROR(Dropout2d()(torch::ones({2})), "dropout2d", "3-D or 4-D");
+  EXPECT_EMBER_ERROR(F::dropout2d(torch::ones({2, 2}), F::Dropout2dFuncOptions().p(2.0)), "dropout2d",
+                     "between 0 and 1");
 }
 
 }  // namespace nn_layers_a_test

@@ -16,14 +16,13 @@ Tensor apply_dropout(const char* name, Tensor input, double p, bool training, bo
   input.copy_(result);
   return input;
 }
-// Dropout2d/3d accept unbatched (C, *spatial) inputs by adding a batch dim, as PyTorch 1.13.
+// Dropout2d/3d treat any input that is not (N, C, *spatial) as unbatched and add a batch
+// dim, as PyTorch 1.13 (which only warns about other ranks).
 inline Tensor feature_dropout_nd(const char* name, const Tensor& input, int64_t spatial, double p, bool training,
                                  bool inplace) {
-  const int64_t d = input.dim();
-  EMBER_CHECK(d == spatial + 1 || d == spatial + 2, name, ": expected ", spatial + 1, "-D or ", spatial + 2,
-              "-D input, got ", shape_str(input.sizes()));
+  const bool batched = input.dim() == spatial + 2;
   return apply_dropout(name, input, p, training, inplace, [&](const Tensor& x, double q, bool t) {
-    if (d == spatial + 1) return ember::feature_dropout(x.unsqueeze(0), q, t).squeeze(0);
+    if (!batched) return ember::feature_dropout(x.unsqueeze(0), q, t).squeeze(0);
     return ember::feature_dropout(x, q, t);
   });
 }
