@@ -25,8 +25,8 @@ void load(const torch::Tensor& param, const torch::Tensor& value) {
 TEST(NNLinear, GoldenForwardAndBackward) {
   const auto& g = golden();
   Linear lin(3, 4);
-  load(lin->weight, g["linear.weight"]);
-  load(lin->bias, g["linear.bias"]);
+  nn_layers_test::load(lin->weight, g["linear.weight"]);
+  nn_layers_test::load(lin->bias, g["linear.bias"]);
   EXPECT_TENSOR_CLOSE(lin(g["linear.x2"]), g["linear.y2"]);
   EXPECT_TENSOR_CLOSE(lin(g["linear.x3"]), g["linear.y3"]);
   EXPECT_TENSOR_CLOSE(F::linear(g["linear.x2"], lin->weight), g["linear.nobias.y2"]);
