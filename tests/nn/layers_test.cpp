@@ -62,7 +62,7 @@ TEST(NNLinear, ShapesDefaultsAndErrors) {
 TEST(NNSequentialGolden, Forward) {
   const auto& g = golden();
   Sequential seq(Linear(3, 4), ReLU(), Linear(4, 2), Tanh());
-  for (auto& p : seq->named_parameters()) load(p.value(), g["seq." + p.key()]);
+  for (auto& p : seq->named_parameters()) nn_layers_test::load(p.value(), g["seq." + p.key()]);
   EXPECT_TENSOR_CLOSE(seq->forward(g["linear.x2"]), g["seq.y"]);
 }
 
