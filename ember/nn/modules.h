@@ -7,3 +7,6 @@
 #include "ember/nn/modules/container/modulelist.h"
 #include "ember/nn/modules/container/sequential.h"
 #include "ember/nn/modules/linear.h"
+#include "ember/nn/modules/conv.h"
+#include "ember/nn/modules/dropout.h"
+#include "ember/nn/modules/pooling.h"

@@ -2,3 +2,6 @@
 // Every nn *Options struct.
 #include "ember/nn/options/activation.h"
 #include "ember/nn/options/linear.h"
+#include "ember/nn/options/conv.h"
+#include "ember/nn/options/dropout.h"
+#include "ember/nn/options/pooling.h"
