@@ -30,13 +30,10 @@ uint64_t Generator::seed() {
 }
 
 Generator& default_generator() {
-  // Seeded from entropy like PyTorch's: programs must call manual_seed for repeatable numbers.
-  static Generator* g = [] {
-    auto* gen = new Generator();
-    gen->seed();
-    return gen;
-  }();
-  return *g;
+  // LibTorch's C++ default CPU generator starts from the fixed seed 67280421310721 (only the
+  // Python package reseeds it from entropy at import), so an unseeded C++ program is repeatable.
+  static Generator g;
+  return g;
 }
 void manual_seed(uint64_t seed) { default_generator().set_current_seed(seed); }
 Generator make_generator(uint64_t seed) { return Generator(seed); }
