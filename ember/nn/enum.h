@@ -34,4 +34,11 @@ EMBER_ENUM_TAG(Replicate)
 EMBER_ENUM_TAG(Circular)
 EMBER_ENUM_TAG(Same)
 EMBER_ENUM_TAG(Valid)
+// Loss reductions (nn/options/loss.h).
+EMBER_ENUM_TAG(None)
+EMBER_ENUM_TAG(Mean)
+EMBER_ENUM_TAG(Sum)
+EMBER_ENUM_TAG(BatchMean)
+// EmbeddingBag modes (kSum, kMean above).
+EMBER_ENUM_TAG(Max)
 }  // namespace ember

@@ -4,3 +4,7 @@
 #include "ember/nn/functional/linear.h"
 #include "ember/nn/functional/dropout.h"
 #include "ember/nn/functional/pooling.h"
+#include "ember/nn/functional/loss.h"
+#include "ember/nn/functional/normalization.h"
+#include "ember/nn/functional/activation_extra.h"
+#include "ember/nn/functional/embedding.h"

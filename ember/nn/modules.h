@@ -10,3 +10,7 @@
 #include "ember/nn/modules/conv.h"
 #include "ember/nn/modules/dropout.h"
 #include "ember/nn/modules/pooling.h"
+#include "ember/nn/modules/loss.h"
+#include "ember/nn/modules/normalization.h"
+#include "ember/nn/modules/activation_extra.h"
+#include "ember/nn/modules/embedding.h"

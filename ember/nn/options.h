@@ -5,3 +5,7 @@
 #include "ember/nn/options/conv.h"
 #include "ember/nn/options/dropout.h"
 #include "ember/nn/options/pooling.h"
+#include "ember/nn/options/loss.h"
+#include "ember/nn/options/normalization.h"
+#include "ember/nn/options/activation_extra.h"
+#include "ember/nn/options/embedding.h"

@@ -1,0 +1,132 @@
+#pragma once
+// nn::functional losses and distances, as torch::nn::functional:
+// F::cross_entropy(x, t, F::CrossEntropyFuncOptions().label_smoothing(0.1)).
+// Each maps its options onto the op in ember/ops/loss.h.
+#include <optional>
+
+#include "ember/core/error.h"
+#include "ember/core/tensor.h"
+#include "ember/nn/options/loss.h"
+#include "ember/ops/all_ops.h"
+
+namespace ember::nn::functional {
+
+namespace detail {
+// Options hold an undefined Tensor for "no weight"; the ops take an optional.
+inline std::optional<Tensor> opt(const Tensor& t) { return t.defined() ? std::optional<Tensor>(t) : std::nullopt; }
+}  // namespace detail
+
+inline Tensor l1_loss(const Tensor& input, const Tensor& target, const L1LossFuncOptions& options = {}) {
+  return ember::l1_loss(input, target, reduction_value(options.reduction()));
+}
+inline Tensor mse_loss(const Tensor& input, const Tensor& target, const MSELossFuncOptions& options = {}) {
+  return ember::mse_loss(input, target, reduction_value(options.reduction()));
+}
+inline Tensor soft_margin_loss(const Tensor& input, const Tensor& target,
+                               const SoftMarginLossFuncOptions& options = {}) {
+  return ember::soft_margin_loss(input, target, reduction_value(options.reduction()));
+}
+inline Tensor multilabel_margin_loss(const Tensor& input, const Tensor& target,
+                                     const MultilabelMarginLossFuncOptions& options = {}) {
+  return ember::multilabel_margin_loss(input, target, reduction_value(options.reduction()));
+}
+inline Tensor smooth_l1_loss(const Tensor& input, const Tensor& target, const SmoothL1LossFuncOptions& options = {}) {
+  return ember::smooth_l1_loss(input, target, reduction_value(options.reduction()), options.beta());
+}
+inline Tensor huber_loss(const Tensor& input, const Tensor& target, const HuberLossFuncOptions& options = {}) {
+  return ember::huber_loss(input, target, reduction_value(options.reduction()), options.delta());
+}
+
+// kBatchMean divides the summed loss by the batch size, as torch.nn.functional.kl_div.
+inline Tensor kl_div(const Tensor& input, const Tensor& target, const KLDivFuncOptions& options = {}) {
+  if (std::holds_alternative<enumtype::kBatchMean>(options.reduction())) {
+    Tensor sum = ember::kl_div(input, target, Reduction::Sum, options.log_target());
+    return input.dim() == 0 ? sum : sum / input.size(0);
+  }
+  int64_t r = std::visit(
+      [](auto tag) -> int64_t {
+        using T = decltype(tag);
+        if constexpr (std::is_same_v<T, enumtype::kNone>)
+          return Reduction::None;
+        else if constexpr (std::is_same_v<T, enumtype::kSum>)
+          return Reduction::Sum;
+        else
+          return Reduction::Mean;
+      },
+      options.reduction());
+  return ember::kl_div(input, target, r, options.log_target());
+}
+
+inline Tensor binary_cross_entropy(const Tensor& input, const Tensor& target,
+                                   const BinaryCrossEntropyFuncOptions& options = {}) {
+  return ember::binary_cross_entropy(input, target, detail::opt(options.weight()),
+                                     reduction_value(options.reduction()));
+}
+inline Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& target,
+                                               const BinaryCrossEntropyWithLogitsFuncOptions& options = {}) {
+  return ember::binary_cross_entropy_with_logits(input, target, detail::opt(options.weight()),
+                                                 detail::opt(options.pos_weight()),
+                                                 reduction_value(options.reduction()));
+}
+inline Tensor hinge_embedding_loss(const Tensor& input, const Tensor& target,
+                                   const HingeEmbeddingLossFuncOptions& options = {}) {
+  return ember::hinge_embedding_loss(input, target, options.margin(), reduction_value(options.reduction()));
+}
+inline Tensor multi_margin_loss(const Tensor& input, const Tensor& target,
+                                const MultiMarginLossFuncOptions& options = {}) {
+  return ember::multi_margin_loss(input, target, options.p(), options.margin(), detail::opt(options.weight()),
+                                  reduction_value(options.reduction()));
+}
+inline Tensor cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
+                                    const CosineEmbeddingLossFuncOptions& options = {}) {
+  return ember::cosine_embedding_loss(input1, input2, target, options.margin(), reduction_value(options.reduction()));
+}
+inline Tensor multilabel_soft_margin_loss(const Tensor& input, const Tensor& target,
+                                          const MultilabelSoftMarginLossFuncOptions& options = {}) {
+  return ember::multilabel_soft_margin_loss(input, target, detail::opt(options.weight()),
+                                            reduction_value(options.reduction()));
+}
+inline Tensor triplet_margin_loss(const Tensor& anchor, const Tensor& positive, const Tensor& negative,
+                                  const TripletMarginLossFuncOptions& options = {}) {
+  return ember::triplet_margin_loss(anchor, positive, negative, options.margin(), options.p(), options.eps(),
+                                    options.swap(), reduction_value(options.reduction()));
+}
+inline Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, const Tensor& input_lengths,
+                       const Tensor& target_lengths, const CTCLossFuncOptions& options = {}) {
+  return ember::ctc_loss(log_probs, targets, input_lengths, target_lengths, options.blank(),
+                         reduction_value(options.reduction()), options.zero_infinity());
+}
+inline Tensor poisson_nll_loss(const Tensor& input, const Tensor& target,
+                               const PoissonNLLLossFuncOptions& options = {}) {
+  return ember::poisson_nll_loss(input, target, options.log_input(), options.full(), options.eps(),
+                                 reduction_value(options.reduction()));
+}
+inline Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
+                                  const MarginRankingLossFuncOptions& options = {}) {
+  return ember::margin_ranking_loss(input1, input2, target, options.margin(), reduction_value(options.reduction()));
+}
+inline Tensor nll_loss(const Tensor& input, const Tensor& target, const NLLLossFuncOptions& options = {}) {
+  return ember::nll_loss(input, target, detail::opt(options.weight()), reduction_value(options.reduction()),
+                         options.ignore_index());
+}
+inline Tensor cross_entropy(const Tensor& input, const Tensor& target, const CrossEntropyFuncOptions& options = {}) {
+  return ember::cross_entropy_loss(input, target, detail::opt(options.weight()), reduction_value(options.reduction()),
+                                   options.ignore_index(), options.label_smoothing());
+}
+
+inline Tensor cosine_similarity(const Tensor& x1, const Tensor& x2, const CosineSimilarityFuncOptions& options = {}) {
+  return ember::cosine_similarity(x1, x2, options.dim(), options.eps());
+}
+inline Tensor pairwise_distance(const Tensor& x1, const Tensor& x2, const PairwiseDistanceFuncOptions& options = {}) {
+  return ember::pairwise_distance(x1, x2, options.p(), options.eps(), options.keepdim());
+}
+// input / max(||input||_p over dim, eps), as torch.nn.functional.normalize.
+inline Tensor normalize(const Tensor& input, const NormalizeFuncOptions& options = {}) {
+  Tensor denom = ember::norm(input, Scalar(options.p()), {options.dim()}, /*keepdim=*/true)
+                     .clamp_min(options.eps())
+                     .expand_as(input);
+  return input / denom;
+}
+inline Tensor one_hot(const Tensor& tensor, int64_t num_classes = -1) { return ember::one_hot(tensor, num_classes); }
+
+}  // namespace ember::nn::functional
