@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Side-by-side benchmark driver (/work/shared/bench/SPEC.md).
-#   bench/run.sh [W1 W2 W3 W4 | case ...]      (default: W1 W2 W3 W4)
+#   bench/run.sh [W1 ... W6 M1 | case ...]      (default: W1 W2 W3 W4 W5 W6)
 # Environment: BUILD (build dir, default build), ROUNDS (process rounds per
 # workload, default 2), SAMPLES (samples per thread count per process,
 # default 4), OUT (jsonl file, default bench/results/<utc>.jsonl).
@@ -17,7 +17,7 @@ SAMPLES=${SAMPLES:-4}
 mkdir -p "$here/results"
 OUT=${OUT:-$here/results/$(date -u +%Y%m%dT%H%M%SZ).jsonl}
 workloads=("$@")
-[ ${#workloads[@]} -eq 0 ] && workloads=(W1 W2 W3 W4)
+[ ${#workloads[@]} -eq 0 ] && workloads=(W1 W2 W3 W4 W5 W6)
 
 ember="$BUILD/bench/ember_bench"
 torch="$BUILD/bench/libtorch_bench"

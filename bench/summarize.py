@@ -8,7 +8,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-LOWER_IS_BETTER = {"ns/op", "ms"}
+LOWER_IS_BETTER = {"ns/op", "ms", "s"}
 
 
 def main(path):

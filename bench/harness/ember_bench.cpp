@@ -1,5 +1,6 @@
 // Ember side of the side-by-side benchmarks (SPEC.md W1 nograd_fwd, W2, W3,
-// W4). Usage: ember_bench [--samples N] [--threads 1,2] [W1 W2 W3 W4 | case...]
+// W4; W5, W6 and M1 come from train_workloads.h, shared with LibTorch's side).
+// Usage: ember_bench [--samples N] [--threads 1,2] [W1 ... W6 M1 | case...]
 #include <cblas.h>
 #include <dnnl.h>
 
@@ -9,6 +10,7 @@
 #include "ember/kernels/cpu/gemm.h"
 #include "ember/torch.h"
 #include "harness.h"
+#include "train_workloads.h"
 
 namespace {
 
@@ -99,5 +101,6 @@ int main(int argc, char** argv) {
   w1(o);
   w2_w3(o);
   w4(o);
+  bench::train::all(o, set_threads);
   return 0;
 }

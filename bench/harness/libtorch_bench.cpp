@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "harness.h"
+#include "train_workloads.h"
 
 namespace {
 
@@ -80,5 +81,6 @@ int main(int argc, char** argv) {
   w1(o);
   w2_w3(o);
   w4(o);
+  bench::train::all(o, set_threads);
   return 0;
 }
