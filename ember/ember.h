@@ -8,6 +8,7 @@
 #include "ember/autograd/gradcheck.h"
 #include "ember/autograd/node.h"
 #include "ember/core/allocator.h"
+#include "ember/core/deterministic.h"
 #include "ember/core/dispatch.h"
 #include "ember/core/error.h"
 #include "ember/core/ivalue.h"
@@ -24,3 +25,5 @@
 #include "ember/optim.h"
 #include "ember/serialize.h"
 #include "ember/nn.h"
+#include "ember/profiler.h"
+#include "ember/utils/benchmark.h"

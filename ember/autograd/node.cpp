@@ -2,12 +2,17 @@
 
 #include <atomic>
 
+#include "ember/core/record_scope.h"
+
 namespace ember::autograd {
 
 uint64_t next_sequence_nr() {
   // Global and monotonic: a node created later (by any thread) runs earlier in backward.
   static std::atomic<uint64_t> counter{0};
-  return counter.fetch_add(1, std::memory_order_relaxed);
+  const uint64_t n = counter.fetch_add(1, std::memory_order_relaxed);
+  if (profiler::is_profiling()) [[unlikely]]
+    profiler::detail::note_sequence_nr(n);  // links the op being recorded to this node
+  return n;
 }
 
 // Note [Iterative graph deletion]
@@ -51,6 +56,9 @@ void Node::add_retain_grad_hook(uint32_t output_nr, std::function<void(const Ten
 }
 
 variable_list Node::operator()(variable_list&& grads) {
+  profiler::RecordScope scope;
+  if (profiler::is_profiling()) [[unlikely]]
+    scope.start_named(name(), sequence_nr_ == UINT64_MAX ? -1 : static_cast<int64_t>(sequence_nr_), true);
   for (auto& [nr, hook] : tensor_pre_hooks_) {
     if (nr < grads.size() && grads[nr].defined()) {
       Tensor r = hook(grads[nr]);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ember/core/error.h"
+#include "ember/core/record_scope.h"
 
 namespace ember {
 
@@ -125,6 +126,8 @@ DataPtr CachingAllocator::allocate(size_t nbytes) {
     }
   }
   impl_->note_allocated(cls);
+  if (profiler::is_profiling_memory()) [[unlikely]]
+    profiler::detail::note_memory(static_cast<int64_t>(cls));
   return DataPtr(p, &CachingAllocator::delete_block, this, cls);
 }
 
@@ -145,6 +148,8 @@ DataPtr DataPtr::with_deleter(void* ptr, std::function<void(void*)> del) {
 
 void CachingAllocator::free_block(void* p, size_t cls) {
   impl_->allocated.fetch_sub(cls, std::memory_order_relaxed);
+  if (profiler::is_profiling_memory()) [[unlikely]]
+    profiler::detail::note_memory(-static_cast<int64_t>(cls));
   if (!impl_->caching.load(std::memory_order_relaxed)) {
     std::free(p);
     impl_->reserved.fetch_sub(cls, std::memory_order_relaxed);

@@ -1,4 +1,5 @@
 #include "ember/ops/activation.h"
+#include "ember/core/record_scope.h"
 
 #include "ember/autograd/derivatives/nn_grad.h"
 #include "ember/autograd/formula_node.h"
@@ -34,6 +35,7 @@ void no_inplace_grad(const Tensor& self, const char* op) {
 }  // namespace
 
 Tensor hardtanh(const Tensor& self, const Scalar& min_val, const Scalar& max_val) {
+  EMBER_RECORD_OP("hardtanh", self);
   check_input("hardtanh", self);
   Tensor out;
   {
@@ -59,6 +61,7 @@ Tensor relu6(const Tensor& self) { return hardtanh(self, 0, 6); }
 Tensor& relu6_(Tensor& self) { return hardtanh_(self, 0, 6); }
 
 Tensor threshold(const Tensor& self, const Scalar& threshold, const Scalar& value) {
+  EMBER_RECORD_OP("threshold", self);
   check_input("threshold", self);
   Tensor out;
   {
@@ -81,6 +84,7 @@ Tensor& threshold_(Tensor& self, const Scalar& threshold, const Scalar& value) {
 }
 
 Tensor prelu(const Tensor& self, const Tensor& weight) {
+  EMBER_RECORD_OP("prelu", self);
   check_input("prelu", self);
   EMBER_CHECK(weight.defined(), "prelu: expected a defined weight");
   const int64_t channels = self.dim() >= 2 ? self.size(1) : 1;
@@ -135,6 +139,7 @@ Tensor& rrelu_(Tensor& self, const Scalar& lower, const Scalar& upper, bool trai
 }
 
 Tensor glu(const Tensor& self, int64_t dim) {
+  EMBER_RECORD_OP("glu", self);
   check_input("glu", self);
   EMBER_CHECK(self.dim() > 0, "glu: glu does not support scalars because halving size must be even");
   const int64_t d = wrap_dim(dim, self.dim(), "glu");

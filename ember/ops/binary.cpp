@@ -2,6 +2,7 @@
 // compute dtype and output handling, then one kernel from the table in
 // ops/binary.def (kernels in kernels/cpu/binary_kernels*.cpp).
 #include "ember/ops/binary.h"
+#include "ember/core/record_scope.h"
 
 #include "ember/autograd/derivatives/binary_grad.h"
 #include "ember/autograd/derivatives/misc_grad.h"
@@ -125,6 +126,7 @@ bool fast_binary_operands(const BinarySpec& op, Operand a, Operand b) {
 
 Tensor binary(const BinarySpec& op, Operand a, Operand b, Tensor* out, bool inplace, BinaryArgs args = {},
               const Scalar& grad_alpha = 1) {
+  EMBER_RECORD_OP(op.name, a.tensor, b.tensor);
   if (out == nullptr && !inplace && fast_binary_operands(op, a, b)) {
     const Tensor& x = *a.tensor;
     const Tensor& y = *b.tensor;

@@ -1,6 +1,7 @@
 // Convolution front end: argument checks, output shapes, unbatched inputs,
 // kernel choice and autograd (Note [Convolution kernels]).
 #include "ember/ops/conv.h"
+#include "ember/core/record_scope.h"
 
 #include <string>
 
@@ -86,6 +87,7 @@ DimVector output_shape(const Tensor& input, const Tensor& weight, const conv::Co
 Tensor convolution_impl(const char* op, const Tensor& input_, const Tensor& weight, const Tensor& bias,
                         IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, bool transposed,
                         IntArrayRef output_padding, int64_t groups) {
+  EMBER_RECORD_OP(op, input_, weight);
   EMBER_CHECK(input_.defined() && weight.defined(), op, ": input and weight must be defined");
   EMBER_CHECK(weight.dim() >= 3 && weight.dim() <= 5, op, ": expected a 3D, 4D or 5D weight, but got weight of size ",
               shape_str(weight.sizes()));

@@ -1,4 +1,5 @@
 #include "ember/ops/copy.h"
+#include "ember/core/record_scope.h"
 
 #include "ember/autograd/derivatives/misc_grad.h"
 #include "ember/autograd/formula_node.h"
@@ -22,6 +23,7 @@ bool overlaps(const Tensor& a, const Tensor& b) {
 }  // namespace
 
 Tensor& copy_(Tensor& self, const Tensor& src) {
+  EMBER_RECORD_OP("copy_", self, src);
   EMBER_CHECK(self.defined() && src.defined(), "copy_: expected defined tensors");
   Tensor b = src;
   if (!src.sizes().equals(self.sizes())) {
@@ -62,6 +64,7 @@ Tensor& copy_(Tensor& self, const Tensor& src) {
 }
 
 Tensor clone(const Tensor& self) {
+  EMBER_RECORD_OP("clone", self);
   Tensor out = empty(self.sizes(), self.options());
   if (self.numel() > 0) copy_(out, self);
   if (autograd::needs_grad(self)) autograd::record_copy("CloneBackward0", self, out);
@@ -71,6 +74,7 @@ Tensor clone(const Tensor& self) {
 Tensor contiguous(const Tensor& self) { return self.is_contiguous() ? self : clone(self); }
 
 Tensor& fill_(Tensor& self, const Scalar& v) {
+  EMBER_RECORD_OP("fill_", self);
   EMBER_CHECK(self.defined(), "fill_: called on an undefined tensor");
   if (self.numel() == 0) return self;
   EMBER_CHECK(!(v.isComplex() && !self.is_complex()), "fill_: cannot fill a ", self.dtype(),

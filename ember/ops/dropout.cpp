@@ -1,6 +1,7 @@
 // Dropout: one Bernoulli(1 - p) mask per element (or per channel), drawn from
 // the default generator, scaled in the same pass, then one multiply.
 #include "ember/ops/dropout.h"
+#include "ember/core/record_scope.h"
 
 #include <cmath>
 
@@ -53,6 +54,7 @@ DimVector feature_noise_shape(const Tensor& input, const char* op) {
 
 template <bool kInplace>
 Tensor dropout_impl(const char* op, Tensor& input, double p, bool train, bool feature, bool alpha) {
+  EMBER_RECORD_OP(op, input);
   EMBER_CHECK(input.defined(), op, ": expected a defined tensor");
   EMBER_CHECK(p >= 0 && p <= 1, op, ": dropout probability has to be between 0 and 1, but got ", p);
   if (p == 0 || !train || input.numel() == 0) return input;

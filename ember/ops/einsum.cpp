@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ember/core/shape.h"
+#include "ember/core/record_scope.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/matmul.h"
 #include "ember/ops/view.h"
@@ -128,6 +129,7 @@ Tensor contract_pair(Tensor l, Tensor r, const std::vector<bool>& sum_mask) {
 }  // namespace
 
 Tensor einsum(std::string_view equation_in, TensorList tensors) {
+  EMBER_RECORD_OP("einsum", tensors);
   std::string eq;
   for (char c : equation_in)
     if (c != ' ') eq.push_back(c);

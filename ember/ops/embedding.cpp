@@ -1,4 +1,5 @@
 #include "ember/ops/embedding.h"
+#include "ember/core/record_scope.h"
 
 #include <cmath>
 #include <set>
@@ -40,6 +41,7 @@ std::vector<int64_t> checked_indices(const char* op, const Tensor& indices, int6
 
 Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx, bool scale_grad_by_freq,
                  bool sparse) {
+  EMBER_RECORD_OP("embedding", weight, indices);
   const char* op = "embedding";
   EMBER_CHECK(weight.defined() && weight.dim() == 2, op, ": 'weight' must be 2-D, got ",
               weight.defined() ? shape_str(weight.sizes()) : std::string("an undefined tensor"));
@@ -58,6 +60,7 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_id
 
 Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices, int64_t num_weights,
                                 int64_t padding_idx, bool scale_grad_by_freq) {
+  EMBER_RECORD_OP("embedding_dense_backward", grad_output, indices);
   const char* op = "embedding_dense_backward";
   const std::vector<int64_t> idx = checked_indices(op, indices, num_weights);
   const int64_t n = static_cast<int64_t>(idx.size());

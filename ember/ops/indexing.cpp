@@ -1,6 +1,7 @@
 // Tensor::index / index_put_ with LibTorch's TensorIndex vocabulary, and the
 // advanced-indexing core they share (Note [Basic vs advanced indexing]).
 #include "ember/ops/indexing.h"
+#include "ember/core/record_scope.h"
 
 #include <cstring>
 
@@ -242,6 +243,7 @@ bool has_tensor(OptionalTensorList indices) {
 }  // namespace
 
 Tensor index(const Tensor& self, OptionalTensorList indices) {
+  EMBER_RECORD_OP("index", self);
   EMBER_CHECK(static_cast<int64_t>(indices.size()) <= self.dim(), "index: too many indices for tensor of dimension ",
               self.dim(), " (got ", indices.size(), ")");
   if (!has_tensor(indices)) return ops::make_view(self, self.sizes(), self.strides(), self.storage_offset());
@@ -255,6 +257,7 @@ Tensor index(const Tensor& self, OptionalTensorList indices) {
 namespace ops {
 Tensor& index_put_impl(Tensor& self, OptionalTensorList indices, const Tensor& values, bool accumulate,
                        const Scalar& alpha, const char* op) {
+  EMBER_RECORD_OP("index_put_", self, values);
   EMBER_CHECK(values.defined(), op, ": values must be a defined tensor");
   EMBER_CHECK(static_cast<int64_t>(indices.size()) <= self.dim(), op, ": too many indices for tensor of dimension ",
               self.dim(), " (got ", indices.size(), ")");

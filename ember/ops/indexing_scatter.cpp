@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "ember/core/dispatch.h"
+#include "ember/core/record_scope.h"
 #include "ember/core/shape.h"
 #include "ember/kernels/cpu/convert.h"
 #include "ember/kernels/cpu/index_kernels.h"
@@ -67,6 +68,7 @@ int64_t check_scatter(const Tensor& self, int64_t dim, const Tensor& index, cons
 
 Tensor& scatter_impl(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, ScatterOp op,
                      const char* name) {
+  EMBER_RECORD_OP(name, self, index, src);
   const int64_t d = check_scatter(self, dim, index, src, name);
   if (index.numel() == 0) return self;
   Tensor s = src.impl()->storage() == self.impl()->storage() ? clone(src) : src;
@@ -111,6 +113,7 @@ Tensor reduce_identity(ScalarType t, std::string_view reduce) {
 }  // namespace
 
 Tensor gather(const Tensor& self, int64_t dim, const Tensor& index, bool) {
+  EMBER_RECORD_OP("gather", self, index);
   const int64_t d = wrap_dim(dim, ensure_dim(self), "gather");
   EMBER_CHECK(index.dtype() == kLong, "gather(): Expected dtype int64 for index, but got ", index.dtype());
   Tensor out = empty(index.sizes(), self.options());
@@ -169,6 +172,7 @@ Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scala
 }
 
 Tensor& scatter_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  EMBER_RECORD_OP("scatter_add_", self, index, src);
   const bool grad = autograd::needs_grad(self, src);
   if (grad) autograd::check_inplace(self, "scatter_add_");
   scatter_impl(self, dim, index, src, ScatterOp::Sum, "scatter_add()");
@@ -182,6 +186,7 @@ Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const T
 
 Tensor& scatter_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce,
                         bool include_self) {
+  EMBER_RECORD_OP("scatter_reduce_", self, index, src);
   const char* op = "scatter_reduce()";
   EMBER_CHECK(reduce == "sum" || reduce == "prod" || reduce == "mean" || reduce == "amax" || reduce == "amin", op,
               ": reduce argument must be either sum, prod, mean, amax or amin, got ", reduce);

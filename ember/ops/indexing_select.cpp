@@ -2,6 +2,7 @@
 // Each validates its own index rules, then lowers to advanced indexing on
 // that dim (Note [Basic vs advanced indexing]).
 #include "ember/core/shape.h"
+#include "ember/core/record_scope.h"
 #include "ember/kernels/cpu/tensor_iterator.h"
 #include "ember/ops/copy.h"
 #include "ember/ops/factory.h"
@@ -69,6 +70,7 @@ int64_t check_index_source(const Tensor& self, int64_t dim, const Tensor& index,
 }  // namespace
 
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
+  EMBER_RECORD_OP("index_select", self, index);
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1), "index_select");
   EMBER_CHECK(index.dim() <= 1, "index_select(): Index is supposed to be a vector, got shape ",
               shape_str(index.sizes()));
@@ -91,6 +93,7 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
 }
 
 Tensor& index_copy_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+  EMBER_RECORD_OP("index_copy_", self, index, source);
   EMBER_CHECK(index.dtype() == kLong, "index_copy_(): Expected a long tensor for index, but got ", index.dtype());
   const int64_t d = check_index_source(self, dim, index, source, "index_copy_()");
   const bool grad = autograd::needs_grad(self, source);
@@ -110,6 +113,7 @@ Tensor index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Te
 }
 
 Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha) {
+  EMBER_RECORD_OP("index_add_", self, index, source);
   EMBER_CHECK(index.dtype() == kLong || index.dtype() == kInt,
               "index_add_(): Expected dtype int32/int64 for index, but got ", index.dtype());
   const int64_t d = check_index_source(self, dim, index, source, "index_add_()");
@@ -133,6 +137,7 @@ Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Ten
 
 namespace {
 Tensor& index_fill_impl(Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  EMBER_RECORD_OP("index_fill_", self, index);
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1), "index_fill_");
   EMBER_CHECK(index.dtype() == kLong, "index_fill_(): Expected dtype int64 for index, but got ", index.dtype());
   EMBER_CHECK(index.dim() <= 1, "index_fill_(): Index has to be a vector/scalar, got shape ",

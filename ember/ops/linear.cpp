@@ -1,6 +1,7 @@
 // linear and bilinear: shaped into the matmul family's GEMMs, so autograd
 // comes from addmm/matmul (AddmmBackward0 for the 2-D case, as in PyTorch).
 #include "ember/ops/linear.h"
+#include "ember/core/record_scope.h"
 
 #include "ember/core/shape.h"
 #include "ember/ops/binary.h"
@@ -13,6 +14,7 @@
 namespace ember {
 
 Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias_opt) {
+  EMBER_RECORD_OP("linear", input, weight);
   const Tensor bias = nn_detail::opt(bias_opt);
   EMBER_CHECK(input.defined() && weight.defined(), "linear: expected defined input and weight");
   EMBER_CHECK(input.dim() >= 1, "linear: input must have at least 1 dimension, got ", shape_str(input.sizes()));

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "ember/autograd/derivatives/loss_grad.h"
+#include "ember/core/record_scope.h"
 #include "ember/core/parallel.h"
 #include "ember/ember.h"
 #include "ember/ops/loss.h"
@@ -94,6 +95,7 @@ void check_targets(const char* op, const int64_t* t, int64_t count, int64_t c, i
 
 Tensor nll_loss_impl(const char* op, const char* node_name, const Tensor& self, const Tensor& target,
                      const std::optional<Tensor>& weight_opt, int64_t reduction, int64_t ignore_index) {
+  EMBER_RECORD_OP(op, self, target);
   const Tensor weight = weight_opt.value_or(Tensor());
   const NllGeometry g = check_nll_args(op, self, target, weight, reduction);
   Tensor out;
@@ -266,6 +268,7 @@ Tensor cross_entropy_label_smoothing(const Tensor& self, const Tensor& target, c
 
 Tensor cross_entropy_loss(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight_opt,
                           int64_t reduction, int64_t ignore_index, double label_smoothing) {
+  EMBER_RECORD_OP("cross_entropy_loss", self, target);
   EMBER_CHECK(self.defined() && target.defined(), "cross_entropy_loss: expected defined input and target");
   EMBER_CHECK(self.dim() >= 1, "cross_entropy_loss: input must have at least 1 dimension, got ",
               shape_str(self.sizes()));

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ember/autograd/derivatives/loss_grad.h"
+#include "ember/core/record_scope.h"
 #include "ember/ember.h"
 #include "ember/ops/loss.h"
 
@@ -19,17 +20,20 @@ void check_defined(const char* op, const Tensor& a, const Tensor& b) {
 }  // namespace
 
 Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
+  EMBER_RECORD_OP("mse_loss", self, target);
   check_defined("mse_loss", self, target);
   const Tensor d = self - target;
   return apply_loss_reduction(d * d, reduction, "mse_loss");
 }
 
 Tensor l1_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
+  EMBER_RECORD_OP("l1_loss", self, target);
   check_defined("l1_loss", self, target);
   return apply_loss_reduction((self - target).abs(), reduction, "l1_loss");
 }
 
 Tensor smooth_l1_loss(const Tensor& self, const Tensor& target, int64_t reduction, double beta) {
+  EMBER_RECORD_OP("smooth_l1_loss", self, target);
   check_defined("smooth_l1_loss", self, target);
   EMBER_CHECK(beta >= 0, "smooth_l1_loss: does not support negative values for beta, got ", beta);
   if (beta == 0) return l1_loss(self, target, reduction);
@@ -39,6 +43,7 @@ Tensor smooth_l1_loss(const Tensor& self, const Tensor& target, int64_t reductio
 }
 
 Tensor huber_loss(const Tensor& self, const Tensor& target, int64_t reduction, double delta) {
+  EMBER_RECORD_OP("huber_loss", self, target);
   check_defined("huber_loss", self, target);
   EMBER_CHECK(delta > 0, "huber_loss: does not support non-positive values for delta, got ", delta);
   const Tensor d = self - target;
@@ -48,6 +53,7 @@ Tensor huber_loss(const Tensor& self, const Tensor& target, int64_t reduction, d
 
 Tensor binary_cross_entropy(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight,
                             int64_t reduction) {
+  EMBER_RECORD_OP("binary_cross_entropy", self, target);
   check_defined("binary_cross_entropy", self, target);
   EMBER_CHECK(self.sizes() == target.sizes(), "binary_cross_entropy: target size ", shape_str(target.sizes()),
               " must match input size ", shape_str(self.sizes()));
@@ -77,6 +83,7 @@ Tensor binary_cross_entropy(const Tensor& self, const Tensor& target, const std:
 
 Tensor binary_cross_entropy_with_logits(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight,
                                         const std::optional<Tensor>& pos_weight, int64_t reduction) {
+  EMBER_RECORD_OP("binary_cross_entropy_with_logits", self, target);
   check_defined("binary_cross_entropy_with_logits", self, target);
   EMBER_CHECK(self.sizes() == target.sizes(), "binary_cross_entropy_with_logits: target size ",
               shape_str(target.sizes()), " must be the same as input size ", shape_str(self.sizes()));
@@ -93,6 +100,7 @@ Tensor binary_cross_entropy_with_logits(const Tensor& self, const Tensor& target
 }
 
 Tensor kl_div(const Tensor& self, const Tensor& target, int64_t reduction, bool log_target) {
+  EMBER_RECORD_OP("kl_div", self, target);
   check_defined("kl_div", self, target);
   Tensor out;
   if (log_target) {

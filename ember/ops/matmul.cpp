@@ -1,6 +1,7 @@
 // The matmul family: every op validates its operands with PyTorch's rules and
 // messages, shapes them into a (batched) GEMM and calls gemm_batched once.
 #include "ember/ops/matmul.h"
+#include "ember/core/record_scope.h"
 
 #include "ember/autograd/derivatives/shape_grad.h"
 #include "ember/autograd/formula_node.h"
@@ -121,21 +122,25 @@ Tensor outer_impl(const char* op, const Tensor& v1, const Tensor& v2, ScalarType
 }  // namespace
 
 Tensor mm(const Tensor& self, const Tensor& mat2) {
+  EMBER_RECORD_OP("mm", self, mat2);
   check_mm_operands("mm", self, mat2);
   return gemm_into_new("mm", self, mat2, nullptr, 0, 1);
 }
 
 Tensor bmm(const Tensor& self, const Tensor& mat2) {
+  EMBER_RECORD_OP("bmm", self, mat2);
   check_bmm_operands("bmm", self, mat2);
   return gemm_into_new("bmm", self, mat2, nullptr, 0, 1);
 }
 
 Tensor mv(const Tensor& self, const Tensor& vec) {
+  EMBER_RECORD_OP("mv", self, vec);
   check_mv_operands("mv", self, vec);
   return gemm_into_new("mv", self, vec.unsqueeze(1), nullptr, 0, 1).squeeze(1);
 }
 
 Tensor dot(const Tensor& self, const Tensor& other) {
+  EMBER_RECORD_OP("dot", self, other);
   check_dot_operands("dot", self, other);
   return gemm_into_new("dot", self.unsqueeze(0), other.unsqueeze(1), nullptr, 0, 1).view(IntArrayRef());
 }
@@ -154,6 +159,7 @@ Tensor outer(const Tensor& self, const Tensor& vec2) {
 Tensor ger(const Tensor& self, const Tensor& vec2) { return outer(self, vec2); }
 
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta, const Scalar& alpha) {
+  EMBER_RECORD_OP("addmm", self, mat1, mat2);
   check_mm_operands("addmm", mat1, mat2, "mat1", "mat2");
   check_same_dtype("addmm", self, "self", mat2, "mat2");
   return gemm_into_new("addmm", mat1, mat2, &self, beta, alpha);
@@ -170,6 +176,7 @@ Tensor& addmm_(Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scala
 
 Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
                const Scalar& alpha) {
+  EMBER_RECORD_OP("baddbmm", self, batch1, batch2);
   check_bmm_operands("baddbmm", batch1, batch2);
   check_same_dtype("baddbmm", self, "self", batch2, "batch2");
   return gemm_into_new("baddbmm", batch1, batch2, &self, beta, alpha);
@@ -202,6 +209,7 @@ Tensor addr(const Tensor& self, const Tensor& vec1, const Tensor& vec2, const Sc
 }
 
 Tensor matmul(const Tensor& t1, const Tensor& t2) {
+  EMBER_RECORD_OP("matmul", t1, t2);
   const int64_t d1 = t1.dim(), d2 = t2.dim();
   EMBER_CHECK(d1 >= 1 && d2 >= 1, "matmul: both arguments to matmul need to be at least 1D, but they are ", d1,
               "D and ", d2, "D");

@@ -1,4 +1,5 @@
 #include "ember/ops/normalization.h"
+#include "ember/core/record_scope.h"
 #include "ember/ops/normalization_backward.h"
 
 #include "ember/autograd/derivatives/nn_grad.h"
@@ -36,6 +37,7 @@ void check_channel_param(const char* op, const Tensor& t, const char* name, int6
 Tensor batch_norm(const Tensor& input, const std::optional<Tensor>& weight_opt, const std::optional<Tensor>& bias_opt,
                   const std::optional<Tensor>& running_mean_opt, const std::optional<Tensor>& running_var_opt,
                   bool training, double momentum, double eps, bool /*cudnn_enabled*/) {
+  EMBER_RECORD_OP("batch_norm", input);
   const char* op = "batch_norm";
   const Tensor weight = opt(weight_opt), bias = opt(bias_opt);
   Tensor running_mean = opt(running_mean_opt), running_var = opt(running_var_opt);
@@ -122,6 +124,7 @@ std::tuple<Tensor, Tensor, Tensor> layer_norm_backward_fast(const Tensor& grad, 
 
 Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const std::optional<Tensor>& weight_opt,
                   const std::optional<Tensor>& bias_opt, double eps, bool /*cudnn_enable*/) {
+  EMBER_RECORD_OP("layer_norm", input);
   const char* op = "layer_norm";
   const Tensor weight = opt(weight_opt), bias = opt(bias_opt);
   EMBER_CHECK(input.defined(), op, ": expected a defined input");
@@ -162,6 +165,7 @@ Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const std::
 
 Tensor group_norm(const Tensor& input, int64_t num_groups, const std::optional<Tensor>& weight_opt,
                   const std::optional<Tensor>& bias_opt, double eps, bool /*cudnn_enabled*/) {
+  EMBER_RECORD_OP("group_norm", input);
   const char* op = "group_norm";
   const Tensor weight = opt(weight_opt), bias = opt(bias_opt);
   EMBER_CHECK(input.defined(), op, ": expected a defined input");

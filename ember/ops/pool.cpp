@@ -1,6 +1,7 @@
 // Pooling front end: argument checks and output sizes as PyTorch computes
 // them; the work is in pool_kernels.cpp (Note [Pooling kernels]).
 #include "ember/ops/pool.h"
+#include "ember/core/record_scope.h"
 
 #include "ember/ember.h"
 #include "ember/ops/pool_kernels.h"
@@ -77,12 +78,14 @@ const char* max_name(int64_t nd) {
 
 std::tuple<Tensor, Tensor> max_pool_n(const char* op, int64_t nd, const Tensor& self, IntArrayRef kernel_size,
                                       IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
+  EMBER_RECORD_OP(op, self);
   const PoolSpec s = window_spec(op, self, nd, kernel_size, stride, padding, dilation, ceil_mode, true);
   return pool::max_forward(self, s, max_name(nd));
 }
 
 Tensor avg_pool_n(const char* op, int64_t nd, const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
                   IntArrayRef padding, bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor) {
+  EMBER_RECORD_OP(op, self);
   PoolSpec s = window_spec(op, self, nd, kernel_size, stride, padding, 1, ceil_mode, false);
   EMBER_CHECK(!divisor || *divisor != 0, op, ": divisor must be not zero");
   s.count_include_pad = count_include_pad;
@@ -159,12 +162,15 @@ Tensor avg_pool3d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef strid
 }
 
 Tensor adaptive_avg_pool1d(const Tensor& self, IntArrayRef output_size) {
+  EMBER_RECORD_OP("adaptive_avg_pool1d", self);
   return pool::avg_forward(self, adaptive_spec("adaptive_avg_pool1d", self, 1, output_size));
 }
 Tensor adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size) {
+  EMBER_RECORD_OP("adaptive_avg_pool2d", self);
   return pool::avg_forward(self, adaptive_spec("adaptive_avg_pool2d", self, 2, output_size));
 }
 Tensor adaptive_avg_pool3d(const Tensor& self, IntArrayRef output_size) {
+  EMBER_RECORD_OP("adaptive_avg_pool3d", self);
   return pool::avg_forward(self, adaptive_spec("adaptive_avg_pool3d", self, 3, output_size));
 }
 std::tuple<Tensor, Tensor> adaptive_max_pool1d(const Tensor& self, IntArrayRef output_size) {

@@ -1,5 +1,6 @@
 // max, min, amax, amin, aminmax, argmax, argmin, and the elementwise max/min(other).
 #include "ember/core/dispatch.h"
+#include "ember/core/record_scope.h"
 #include "ember/kernels/cpu/loops.h"
 #include "ember/kernels/cpu/reduce_ops.h"
 #include "ember/ops/factory.h"
@@ -93,6 +94,7 @@ Tensor binary_extreme(const Tensor& a, const Tensor& b, const char* op) {
 }  // namespace
 
 Tensor max(const Tensor& self) {
+  EMBER_RECORD_OP("max", self);
   Tensor out = full_extreme<true>(self, "max");
   if (autograd::needs_grad(self))
     autograd::record_shape_op(autograd::ShapeGradOp::Amax, "MaxBackward1", self, out, {}, ops::all_dims_mask(self),
@@ -100,6 +102,7 @@ Tensor max(const Tensor& self) {
   return out;
 }
 Tensor min(const Tensor& self) {
+  EMBER_RECORD_OP("min", self);
   Tensor out = full_extreme<false>(self, "min");
   if (autograd::needs_grad(self))
     autograd::record_shape_op(autograd::ShapeGradOp::Amax, "MinBackward1", self, out, {}, ops::all_dims_mask(self),
@@ -108,6 +111,7 @@ Tensor min(const Tensor& self) {
 }
 // The gradient goes to the returned index only (amax shares it among ties).
 std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
+  EMBER_RECORD_OP("max", self);
   auto r = arg_impl<true>(self, ops::reduce_mask(self, dim, "max"), keepdim, true, "max");
   if (autograd::needs_grad(self) && self.is_floating_point())
     autograd::record_value_selection("MaxBackward0", self, std::get<0>(r), std::get<1>(r),
@@ -115,6 +119,7 @@ std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
   return r;
 }
 std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim) {
+  EMBER_RECORD_OP("min", self);
   auto r = arg_impl<false>(self, ops::reduce_mask(self, dim, "min"), keepdim, true, "min");
   if (autograd::needs_grad(self) && self.is_floating_point())
     autograd::record_value_selection("MinBackward0", self, std::get<0>(r), std::get<1>(r),
@@ -132,10 +137,12 @@ Tensor with_extreme_grad(const char* name, const Tensor& self, Tensor out, uint6
 }
 }  // namespace
 Tensor amax(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  EMBER_RECORD_OP("amax", self);
   const uint64_t mask = ops::reduce_mask(self, dim, "amax");
   return with_extreme_grad("AmaxBackward0", self, amax_impl<true>(self, mask, keepdim, "amax"), mask, keepdim);
 }
 Tensor amin(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  EMBER_RECORD_OP("amin", self);
   const uint64_t mask = ops::reduce_mask(self, dim, "amin");
   return with_extreme_grad("AminBackward0", self, amax_impl<false>(self, mask, keepdim, "amin"), mask, keepdim);
 }
@@ -144,9 +151,11 @@ std::tuple<Tensor, Tensor> aminmax(const Tensor& self, std::optional<int64_t> di
   return {amax_impl<false>(self, mask, keepdim, "aminmax"), amax_impl<true>(self, mask, keepdim, "aminmax")};
 }
 Tensor argmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  EMBER_RECORD_OP("argmax", self);
   return argext<true>(self, dim, keepdim, "argmax");
 }
 Tensor argmin(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  EMBER_RECORD_OP("argmin", self);
   return argext<false>(self, dim, keepdim, "argmin");
 }
 

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "ember/core/dispatch.h"
+#include "ember/core/record_scope.h"
 #include "ember/kernels/cpu/reduce_ops.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/reduce.h"
@@ -92,12 +93,14 @@ double log_add_exp(double a, double b) {
 }  // namespace
 
 Tensor cumsum(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  EMBER_RECORD_OP("cumsum", self);
   Tensor out = cum_impl(self, dim, dtype, false, "cumsum");
   if (autograd::needs_grad(self) && (out.is_floating_point() || out.is_complex()))
     autograd::record_cumsum(self, out, self.dim() == 0 ? 0 : wrap_dim(dim, self.dim(), "cumsum"));
   return out;
 }
 Tensor cumprod(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  EMBER_RECORD_OP("cumprod", self);
   Tensor out = cum_impl(self, dim, dtype, true, "cumprod");
   if (autograd::needs_grad(self) && (out.is_floating_point() || out.is_complex()))
     autograd::record_cumprod(self, out, self.dim() == 0 ? 0 : wrap_dim(dim, self.dim(), "cumprod"));
@@ -113,13 +116,16 @@ std::tuple<Tensor, Tensor> with_cum_extreme_grad(const char* name, const Tensor&
 }
 }  // namespace
 std::tuple<Tensor, Tensor> cummax(const Tensor& self, int64_t dim) {
+  EMBER_RECORD_OP("cummax", self);
   return with_cum_extreme_grad("CummaxBackward0", self, dim, cum_extreme<true>(self, dim, "cummax"));
 }
 std::tuple<Tensor, Tensor> cummin(const Tensor& self, int64_t dim) {
+  EMBER_RECORD_OP("cummin", self);
   return with_cum_extreme_grad("CumminBackward0", self, dim, cum_extreme<false>(self, dim, "cummin"));
 }
 
 Tensor logcumsumexp(const Tensor& self, int64_t dim) {
+  EMBER_RECORD_OP("logcumsumexp", self);
   const int64_t d = wrap_dim(dim, self.dim(), "logcumsumexp");
   const ScalarType t = is_integral(self.dtype(), true) ? get_default_dtype() : self.dtype();
   EMBER_CHECK(is_floating_point(t), "logcumsumexp(): expected a real floating input, got ", self.dtype());

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "ember/core/dispatch.h"
+#include "ember/core/record_scope.h"
 #include "ember/kernels/cpu/reduce_ops.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/reduce.h"
@@ -64,6 +65,7 @@ Tensor var(const Tensor& self, IntArrayRef dim, bool unbiased, bool keepdim) {
   return var(self, OptionalIntArrayRef(dim), unbiased_to_correction(unbiased), keepdim);
 }
 Tensor var(const Tensor& self, OptionalIntArrayRef dim, const std::optional<Scalar>& correction, bool keepdim) {
+  EMBER_RECORD_OP("var", self);
   const uint64_t mask = optional_mask(self, dim, "var");
   Tensor out = std::get<0>(moments(self, mask, correction, keepdim, Moment::Var, false, "var"));
   if (autograd::needs_grad(self) && !self.is_complex())
@@ -78,6 +80,7 @@ Tensor std(const Tensor& self, IntArrayRef dim, bool unbiased, bool keepdim) {
   return ember::std(self, OptionalIntArrayRef(dim), unbiased_to_correction(unbiased), keepdim);
 }
 Tensor std(const Tensor& self, OptionalIntArrayRef dim, const std::optional<Scalar>& correction, bool keepdim) {
+  EMBER_RECORD_OP("std", self);
   const uint64_t mask = optional_mask(self, dim, "std");
   Tensor out = std::get<0>(moments(self, mask, correction, keepdim, Moment::Std, false, "std"));
   if (autograd::needs_grad(self) && !self.is_complex())
@@ -93,6 +96,7 @@ std::tuple<Tensor, Tensor> var_mean(const Tensor& self, IntArrayRef dim, bool un
 }
 std::tuple<Tensor, Tensor> var_mean(const Tensor& self, OptionalIntArrayRef dim,
                                     const std::optional<Scalar>& correction, bool keepdim) {
+  EMBER_RECORD_OP("var_mean", self);
   return moments(self, optional_mask(self, dim, "var_mean"), correction, keepdim, Moment::Var, true, "var_mean");
 }
 std::tuple<Tensor, Tensor> std_mean(const Tensor& self, bool unbiased) {
@@ -103,6 +107,7 @@ std::tuple<Tensor, Tensor> std_mean(const Tensor& self, IntArrayRef dim, bool un
 }
 std::tuple<Tensor, Tensor> std_mean(const Tensor& self, OptionalIntArrayRef dim,
                                     const std::optional<Scalar>& correction, bool keepdim) {
+  EMBER_RECORD_OP("std_mean", self);
   return moments(self, optional_mask(self, dim, "std_mean"), correction, keepdim, Moment::Std, true, "std_mean");
 }
 
@@ -110,6 +115,7 @@ std::tuple<Tensor, Tensor> std_mean(const Tensor& self, OptionalIntArrayRef dim,
 Tensor norm(const Tensor& self, const Scalar& p) { return norm(self, std::optional<Scalar>(p), IntArrayRef{}); }
 
 Tensor norm(const Tensor& self, const std::optional<Scalar>& p_opt, IntArrayRef dim, bool keepdim) {
+  EMBER_RECORD_OP("norm", self);
   EMBER_CHECK(is_floating_point(self.dtype()) || is_complex(self.dtype()),
               "norm(): input dtype should be either floating point or complex. Got ", type_name_short(self.dtype()),
               " instead.");
@@ -158,6 +164,7 @@ Tensor norm(const Tensor& self, std::string_view p, IntArrayRef dim, bool keepdi
 }
 
 Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  EMBER_RECORD_OP("logsumexp", self);
   const ScalarType t = is_integral(self.dtype(), true) ? get_default_dtype() : self.dtype();
   EMBER_CHECK(is_floating_point(t), "logsumexp(): expected a real input, got ", self.dtype());
   const uint64_t mask = ops::reduce_mask(self, dim, "logsumexp");

@@ -2,6 +2,7 @@
 #include <limits>
 
 #include "ember/core/dispatch.h"
+#include "ember/core/record_scope.h"
 #include "ember/kernels/cpu/reduce_ops.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/reduce.h"
@@ -63,6 +64,7 @@ void check_mean_dtype(const Tensor& self, std::optional<ScalarType> dtype, const
 }
 
 Tensor any_all(const Tensor& self, uint64_t mask, bool keepdim, bool is_all, const char* op) {
+  EMBER_RECORD_OP(op, self);
   const ScalarType out_dtype = self.dtype() == kByte ? kByte : kBool;
   Tensor in = ops::cast_to(self, kBool);
   Tensor out = empty(ops::reduce_shape(self, mask, keepdim), TensorOptions(out_dtype));
@@ -87,6 +89,7 @@ Tensor any_all(const Tensor& self, uint64_t mask, bool keepdim, bool is_all, con
 
 Tensor sum(const Tensor& self, std::optional<ScalarType> dtype) { return sum(self, IntArrayRef{}, false, dtype); }
 Tensor sum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
+  EMBER_RECORD_OP("sum", self);
   const uint64_t mask = reduce_mask(self, dim, "sum");
   Tensor out = sum_impl(self, mask, keepdim, sum_dtype(self, dtype), SumKind::Sum, "sum");
   if (autograd::needs_grad(self))
@@ -101,6 +104,7 @@ Tensor nansum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<S
 }
 Tensor mean(const Tensor& self, std::optional<ScalarType> dtype) { return mean(self, IntArrayRef{}, false, dtype); }
 Tensor mean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
+  EMBER_RECORD_OP("mean", self);
   check_mean_dtype(self, dtype, "mean");
   const uint64_t mask = reduce_mask(self, dim, "mean");
   Tensor out = sum_impl(self, mask, keepdim, dtype ? *dtype : self.dtype(), SumKind::Mean, "mean");
@@ -128,12 +132,14 @@ Tensor nanmean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<
   return out;
 }
 Tensor prod(const Tensor& self, std::optional<ScalarType> dtype) {
+  EMBER_RECORD_OP("prod", self);
   Tensor out = sum_impl(self, ops::all_dims_mask(self), false, sum_dtype(self, dtype), SumKind::Prod, "prod");
   if (autograd::needs_grad(self) && (out.is_floating_point() || out.is_complex()))
     autograd::record_prod(self, out, std::nullopt, false);
   return out;
 }
 Tensor prod(const Tensor& self, int64_t dim, bool keepdim, std::optional<ScalarType> dtype) {
+  EMBER_RECORD_OP("prod", self);
   Tensor out = sum_impl(self, reduce_mask(self, dim, "prod"), keepdim, sum_dtype(self, dtype), SumKind::Prod, "prod");
   if (autograd::needs_grad(self) && (out.is_floating_point() || out.is_complex()))
     autograd::record_prod(self, out, self.dim() == 0 ? 0 : wrap_dim(dim, self.dim(), "prod"), keepdim);

@@ -1,4 +1,5 @@
 #include "ember/ops/shape_ops.h"
+#include "ember/core/record_scope.h"
 
 #include "ember/autograd/derivatives/layout_grad.h"
 #include "ember/autograd/derivatives/misc_grad.h"
@@ -22,6 +23,7 @@ void copy_into(Tensor dst, const Tensor& src) { copy_(dst, src); }
 }  // namespace
 
 Tensor cat(TensorList tensors, int64_t dim) {
+  EMBER_RECORD_OP("cat", tensors);
   EMBER_CHECK(!tensors.empty(), "torch.cat(): expected a non-empty list of Tensors");
   for (size_t i = 0; i < tensors.size(); ++i) {
     EMBER_CHECK(tensors[i].defined(), "torch.cat(): tensor number ", i, " in the list is undefined");
@@ -71,6 +73,7 @@ Tensor concat(TensorList tensors, int64_t dim) { return cat(tensors, dim); }
 Tensor concatenate(TensorList tensors, int64_t dim) { return cat(tensors, dim); }
 
 Tensor stack(TensorList tensors, int64_t dim) {
+  EMBER_RECORD_OP("stack", tensors);
   EMBER_CHECK(!tensors.empty(), "stack: expects a non-empty TensorList");
   for (size_t i = 1; i < tensors.size(); ++i)
     EMBER_CHECK(tensors[i].sizes().equals(tensors[0].sizes()), "stack expects each tensor to be equal size, but got ",
@@ -146,6 +149,7 @@ Tensor block_diag(TensorList tensors) {
 
 // ---- reordering ----------------------------------------------------------------
 Tensor flip(const Tensor& self, IntArrayRef dims) {
+  EMBER_RECORD_OP("flip", self);
   const uint64_t mask = dim_mask(dims, self.dim(), "flip");
   Tensor out = empty(self.sizes(), self.options());
   if (self.numel() == 0) return out;
@@ -217,6 +221,7 @@ Tensor roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
 
 // ---- repetition ------------------------------------------------------------------
 Tensor repeat(const Tensor& self, IntArrayRef repeats) {
+  EMBER_RECORD_OP("repeat", self);
   const int64_t nr = static_cast<int64_t>(repeats.size());
   EMBER_CHECK(nr >= self.dim(),
               "repeat: Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");

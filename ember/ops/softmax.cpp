@@ -1,6 +1,7 @@
 // softmax and log_softmax: one kernel for both, over a contiguous copy of the input
 // viewed as [outer, n, inner] with n the softmax dim.
 #include "ember/ops/softmax.h"
+#include "ember/core/record_scope.h"
 
 #include <algorithm>
 #include <cmath>
@@ -85,6 +86,7 @@ void softmax_inner(const T* in, T* out, int64_t outer, int64_t n, int64_t inner)
 
 template <bool kLog>
 Tensor softmax_impl(const char* op, const Tensor& self_in, int64_t dim, std::optional<ScalarType> dtype) {
+  EMBER_RECORD_OP(op, self_in);
   EMBER_CHECK(self_in.defined(), op, ": expected a defined tensor");
   const Tensor self = dtype && *dtype != self_in.scalar_type() ? self_in.to(*dtype) : self_in;
   const ScalarType st = self.scalar_type();

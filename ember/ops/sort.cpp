@@ -1,6 +1,7 @@
 // sort, argsort, msort, topk, kthvalue, median, nanmedian, mode: each works on
 // one line (a dim) at a time; lines run in parallel through for_each_line.
 #include "ember/ops/sort.h"
+#include "ember/core/record_scope.h"
 
 #include <algorithm>
 #include <limits>
@@ -128,6 +129,7 @@ Tensor with_even_grad(const char* name, const Tensor& self, Tensor out) {
 
 std::tuple<Tensor, Tensor> sort(const Tensor& self, std::optional<bool> /*stable: always stable*/, int64_t dim,
                                 bool descending) {
+  EMBER_RECORD_OP("sort", self);
   const int64_t d = wrap_dim(dim, self.dim(), "sort");
   Tensor values = empty(self.sizes(), TensorOptions(self.dtype()));
   Tensor indices = empty(self.sizes(), TensorOptions(kLong));
@@ -166,6 +168,7 @@ Tensor argsort(const Tensor& self, bool stable, int64_t dim, bool descending) {
 Tensor msort(const Tensor& self) { return std::get<0>(sort(self, 0, false)); }
 
 std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool largest, bool /*sorted*/) {
+  EMBER_RECORD_OP("topk", self);
   const int64_t d = wrap_dim(dim, self.dim(), "topk");
   const int64_t len = dim_size(self, d);
   EMBER_CHECK(k >= 0 && k <= len, "topk(): selected index k out of range (k = ", k, ", size of dim ", d, " is ",

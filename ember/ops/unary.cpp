@@ -1,4 +1,5 @@
 #include "ember/ops/unary.h"
+#include "ember/core/record_scope.h"
 
 #include "ember/autograd/derivatives/unary_grad.h"
 #include "ember/autograd/formula_node.h"
@@ -141,6 +142,7 @@ ScalarType compute_dtype(const char* op, UnaryOpId id, UnaryKind kind, UnaryComp
 Tensor run_row(UnaryOpId id, const Tensor& self, Tensor* out, bool inplace) {
   const UnaryRow& row = kRows[static_cast<int>(id)];
   const char* op = inplace ? row.inplace_name : row.name;
+  EMBER_RECORD_OP(op, self);
   EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
   const ScalarType compute = compute_dtype(op, id, row.kind, row.complex, self.dtype());
   ScalarType result = compute;
@@ -183,6 +185,7 @@ Tensor run_row(UnaryOpId id, const Tensor& self, Tensor* out, bool inplace) {
 // ---- round ---------------------------------------------------------------------
 namespace {
 Tensor round_impl(const char* op, const Tensor& self, int64_t decimals, Tensor* out, bool inplace) {
+  EMBER_RECORD_OP(op, self);
   EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
   const ScalarType t = compute_dtype(op, UnaryOpId::floor, UnaryKind::Int, UnaryComplex::NoCplx, self.dtype());
   if (is_integral(t)) {

@@ -1,5 +1,6 @@
 // Activations with arguments: gelu, softplus, elu, leaky_relu, logit.
 #include "ember/kernels/cpu/unary_kernels.h"
+#include "ember/core/record_scope.h"
 #include "ember/ops/unary.h"
 
 #include "ember/autograd/derivatives/misc_grad.h"
@@ -13,6 +14,7 @@ namespace {
 // Ops with arguments that only take floating inputs.
 Tensor run_floating(const char* op, const Tensor& self, Tensor* out, bool inplace,
                     const std::function<void(const TensorIterator&)>& kernel) {
+  EMBER_RECORD_OP(op, self);
   EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
   EMBER_CHECK(is_floating_point(self.dtype()), op, ": expected a floating point input, got ", dtype_name(self.dtype()));
   return ops::unary_apply(op, self, self.dtype(), self.dtype(), out, inplace, kernel);
@@ -62,6 +64,7 @@ Tensor Tensor::softplus(const Scalar& beta, const Scalar& threshold) const {
 namespace {
 Tensor elu_impl(const char* op, const Tensor& self, Tensor* out, bool inplace, const Scalar& alpha, const Scalar& scale,
                 const Scalar& input_scale) {
+  EMBER_RECORD_OP(op, self);
   return run_floating(op, self, out, inplace, [&](const TensorIterator& it) {
     kernels::elu_kernel(it, alpha.toDouble(), scale.toDouble(), input_scale.toDouble());
   });
@@ -106,6 +109,7 @@ Tensor& Tensor::leaky_relu_(const Scalar& negative_slope) { return ember::leaky_
 
 namespace {
 Tensor logit_impl(const char* op, const Tensor& self, std::optional<double> eps, Tensor* out, bool inplace) {
+  EMBER_RECORD_OP(op, self);
   EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
   EMBER_CHECK(!self.is_complex(), op, ": not implemented for complex inputs (got ", dtype_name(self.dtype()), ")");
   // Integer and bool inputs promote to the default dtype, as for exp.

@@ -1,4 +1,5 @@
 #include "ember/ops/view.h"
+#include "ember/core/record_scope.h"
 
 #include "ember/autograd/derivatives/layout_grad.h"
 #include "ember/autograd/derivatives/shape_grad.h"
@@ -31,6 +32,7 @@ using autograd::ShapeGradOp;
 }  // namespace
 
 Tensor view(const Tensor& self, IntArrayRef size) {
+  EMBER_RECORD_OP("view", self);
   DimVector shape = infer_size(size, self.numel(), "view");
   DimVector st;
   EMBER_CHECK(compute_view_strides(self.sizes(), self.strides(), shape, st), "view: view size ", shape_str(shape),
@@ -41,6 +43,7 @@ Tensor view(const Tensor& self, IntArrayRef size) {
 }
 
 Tensor reshape(const Tensor& self, IntArrayRef shape_in) {
+  EMBER_RECORD_OP("reshape", self);
   DimVector shape = infer_size(shape_in, self.numel(), "reshape");
   DimVector st;
   if (compute_view_strides(self.sizes(), self.strides(), shape, st))
@@ -51,6 +54,7 @@ Tensor reshape(const Tensor& self, IntArrayRef shape_in) {
 }
 
 Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) {
+  EMBER_RECORD_OP("flatten", self);
   if (self.dim() == 0) return reshape(self, {1});
   int64_t s = wrap_dim(start_dim, self.dim(), "flatten"), e = wrap_dim(end_dim, self.dim(), "flatten");
   EMBER_CHECK(s <= e, "flatten: start_dim (", s, ") cannot come after end_dim (", e, ")");
@@ -86,6 +90,7 @@ Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes) {
 }
 
 Tensor permute(const Tensor& self, IntArrayRef dims) {
+  EMBER_RECORD_OP("permute", self);
   const int64_t nd = self.dim();
   EMBER_CHECK(static_cast<int64_t>(dims.size()) == nd, "permute: number of dims don't match in permute (input has ",
               nd, " dims, got ", dims.size(), ")");
@@ -128,6 +133,7 @@ Tensor movedim(const Tensor& self, int64_t source, int64_t destination) {
 }
 
 Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1) {
+  EMBER_RECORD_OP("transpose", self);
   const int64_t nd = self.dim();
   if (nd == 0) {
     wrap_dim(dim0, nd, "transpose");
@@ -143,11 +149,13 @@ Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1) {
 }
 
 Tensor t(const Tensor& self) {
+  EMBER_RECORD_OP("t", self);
   EMBER_CHECK(self.dim() <= 2, "t: expects a tensor with <= 2 dimensions, but self is ", self.dim(), "D");
   return self.dim() < 2 ? make_view(self, self.sizes(), self.strides(), self.storage_offset()) : transpose(self, 0, 1);
 }
 
 Tensor expand(const Tensor& self, IntArrayRef size) {
+  EMBER_RECORD_OP("expand", self);
   const int64_t nd = static_cast<int64_t>(size.size());
   EMBER_CHECK(nd >= self.dim(), "expand: the number of sizes provided (", nd,
               ") must be greater or equal to the number of dimensions in the tensor (", self.dim(), ")");
@@ -200,6 +208,7 @@ Tensor squeeze(const Tensor& self, int64_t dim) {
 }
 
 Tensor unsqueeze(const Tensor& self, int64_t dim) {
+  EMBER_RECORD_OP("unsqueeze", self);
   int64_t d = wrap_dim(dim, self.dim() + 1, "unsqueeze");
   DimVector sz(self.sizes()), st(self.strides());
   int64_t new_stride = d >= self.dim() ? 1 : self.size(d) * self.stride(d);
@@ -210,6 +219,7 @@ Tensor unsqueeze(const Tensor& self, int64_t dim) {
 }
 
 Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
+  EMBER_RECORD_OP("narrow", self);
   EMBER_CHECK(self.dim() > 0, "narrow: cannot be applied to a 0-dim tensor.");
   int64_t d = wrap_dim(dim, self.dim(), "narrow");
   int64_t cur = self.size(d);
@@ -223,6 +233,7 @@ Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
 }
 
 Tensor select(const Tensor& self, int64_t dim, int64_t index) {
+  EMBER_RECORD_OP("select", self);
   EMBER_CHECK(self.dim() > 0, "select: cannot be applied to a 0-dim tensor.");
   int64_t d = wrap_dim(dim, self.dim(), "select");
   int64_t size = self.size(d);
@@ -238,6 +249,7 @@ Tensor select(const Tensor& self, int64_t dim, int64_t index) {
 
 Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start_opt, std::optional<int64_t> end_opt,
              int64_t step) {
+  EMBER_RECORD_OP("slice", self);
   EMBER_CHECK(self.dim() > 0, "slice: cannot be applied to a 0-dim tensor.");
   EMBER_CHECK(step > 0, "slice: step must be positive, got ", step);
   int64_t d = wrap_dim(dim, self.dim(), "slice");

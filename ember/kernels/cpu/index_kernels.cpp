@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "ember/core/deterministic.h"
 #include "ember/core/dispatch.h"
 #include "ember/core/shape.h"
 #include "ember/kernels/cpu/convert.h"
@@ -104,12 +105,16 @@ void index_put_kernel(const Tensor& dst, const Tensor& values, const Tensor& off
   if (!accumulate) {
     dispatch_by_size(dst.itemsize(), [&](auto tag) {
       using T = EMBER_TYPE(tag);
-      iter.for_each([](char** d, const int64_t* s, int64_t n) {
+      auto loop = [](char** d, const int64_t* s, int64_t n) {
         for (int64_t i = 0; i < n; ++i) {
           const int64_t off = at<int64_t>(d[2] + i * s[2]);
           at<T>(d[0] + i * s[0] + off * static_cast<int64_t>(sizeof(T))) = at<T>(d[1] + i * s[1]);
         }
-      });
+      };
+      // Repeated offsets race in parallel; deterministic mode lets the last
+      // one in index order win (Note [Deterministic algorithms]).
+      if (are_deterministic_algorithms_enabled()) iter.serial_for_each(loop, 0, iter.numel());
+      else iter.for_each(loop);
     });
     return;
   }
