@@ -29,9 +29,12 @@ void w1(const bench::Options& o) {
                   torch::NoGradGuard guard;
                   torch::Tensor v = x;
                   for (int i = 0; i < 3000; ++i) {
-                    if (i % 3 == 0) v = v * w;
-                    else if (i % 3 == 1) v = v + b;
-                    else v = torch::tanh(v);
+                    if (i % 3 == 0)
+                      v = v * w;
+                    else if (i % 3 == 1)
+                      v = v + b;
+                    else
+                      v = torch::tanh(v);
                   }
                 }};
   c.target_sec = 0.2;
@@ -76,18 +79,39 @@ void w4(const bench::Options& o) {
     const float *pa = A.data_ptr<float>(), *pb = B.data_ptr<float>();
     float* pd = D.data_ptr<float>();
     const int in = static_cast<int>(n);
-    bench::run_case(o,
-                    {"W4.cblas_sgemm_" + sz, "GFLOP/s", bench::gflops(flop),
-                     [&] {
-                       cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, in, in, in, 1.f, pa, in, pb, in, 0.f,
-                                   pd, in);
-                     }},
-                    set_threads);
     bench::run_case(
-        o, {"W4.dnnl_sgemm_" + sz, "GFLOP/s", bench::gflops(flop),
-            [&] { dnnl_sgemm('N', 'N', n, n, n, 1.f, pa, n, pb, n, 0.f, pd, n); }},
+        o,
+        {"W4.cblas_sgemm_" + sz, "GFLOP/s", bench::gflops(flop),
+         [&] { cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, in, in, in, 1.f, pa, in, pb, in, 0.f, pd, in); }},
         set_threads);
+    bench::run_case(o,
+                    {"W4.dnnl_sgemm_" + sz, "GFLOP/s", bench::gflops(flop),
+                     [&] { dnnl_sgemm('N', 'N', n, n, n, 1.f, pa, n, pb, n, 0.f, pd, n); }},
+                    set_threads);
   }
+}
+
+// W8: 1-layer LSTM(128, 256), input [50, 32, 128], zero initial state; ms per call.
+void w8(const bench::Options& o) {
+  if (!bench::wants_group(o, "W8")) return;
+  torch::manual_seed(0);
+  torch::nn::LSTM lstm(torch::nn::LSTMOptions(128, 256));
+  torch::Tensor x = torch::randn({50, 32, 128});
+  auto ms = [](double s) { return s * 1e3; };
+  bench::run_case(o,
+                  {"W8.lstm_fwd", "ms", ms,
+                   [&] {
+                     torch::NoGradGuard no_grad;
+                     lstm(x);
+                   }},
+                  set_threads);
+  bench::run_case(o,
+                  {"W8.lstm_fwd+bwd", "ms", ms,
+                   [&] {
+                     lstm->zero_grad(/*set_to_none=*/true);
+                     std::get<0>(lstm(x)).sum().backward();
+                   }},
+                  set_threads);
 }
 
 }  // namespace
@@ -99,5 +123,6 @@ int main(int argc, char** argv) {
   w1(o);
   w2_w3(o);
   w4(o);
+  w8(o);
   return 0;
 }

@@ -28,9 +28,12 @@ void w1(const bench::Options& o) {
                   torch::NoGradGuard guard;
                   torch::Tensor v = x;
                   for (int i = 0; i < 3000; ++i) {
-                    if (i % 3 == 0) v = v * w;
-                    else if (i % 3 == 1) v = v + b;
-                    else v = torch::tanh(v);
+                    if (i % 3 == 0)
+                      v = v * w;
+                    else if (i % 3 == 1)
+                      v = v + b;
+                    else
+                      v = torch::tanh(v);
                   }
                 }};
   c.target_sec = 0.2;
@@ -43,9 +46,8 @@ void w2_w3(const bench::Options& o) {
   torch::manual_seed(0);
   torch::Tensor a = torch::rand({n}), b = torch::rand({n}), c = torch::empty({n});
   int cur_threads = 1;
-  bench::Case mc{"W2.memcpy", "GB/s", bench::gbps(2 * bench::kW2Bytes), [&] {
-                   bench::memcpy_threads(c.data_ptr<float>(), a.data_ptr<float>(), n, cur_threads);
-                 }};
+  bench::Case mc{"W2.memcpy", "GB/s", bench::gbps(2 * bench::kW2Bytes),
+                 [&] { bench::memcpy_threads(c.data_ptr<float>(), a.data_ptr<float>(), n, cur_threads); }};
   bench::run_case(o, mc, [&](int t) {
     cur_threads = t;
     set_threads(t);
@@ -67,10 +69,33 @@ void w4(const bench::Options& o) {
   for (int64_t n : {256, 1024, 2048}) {
     torch::manual_seed(0);
     torch::Tensor A = torch::rand({n, n}), B = torch::rand({n, n}), C;
-    bench::run_case(o, {"W4.mm_" + std::to_string(n), "GFLOP/s", bench::gflops(2.0 * n * n * n),
-                        [&] { C = torch::mm(A, B); }},
-                    set_threads);
+    bench::run_case(
+        o, {"W4.mm_" + std::to_string(n), "GFLOP/s", bench::gflops(2.0 * n * n * n), [&] { C = torch::mm(A, B); }},
+        set_threads);
   }
+}
+
+// W8: 1-layer LSTM(128, 256), input [50, 32, 128], zero initial state; ms per call.
+void w8(const bench::Options& o) {
+  if (!bench::wants_group(o, "W8")) return;
+  torch::manual_seed(0);
+  torch::nn::LSTM lstm(torch::nn::LSTMOptions(128, 256));
+  torch::Tensor x = torch::randn({50, 32, 128});
+  auto ms = [](double s) { return s * 1e3; };
+  bench::run_case(o,
+                  {"W8.lstm_fwd", "ms", ms,
+                   [&] {
+                     torch::NoGradGuard no_grad;
+                     lstm(x);
+                   }},
+                  set_threads);
+  bench::run_case(o,
+                  {"W8.lstm_fwd+bwd", "ms", ms,
+                   [&] {
+                     lstm->zero_grad(/*set_to_none=*/true);
+                     std::get<0>(lstm(x)).sum().backward();
+                   }},
+                  set_threads);
 }
 
 }  // namespace
@@ -80,5 +105,6 @@ int main(int argc, char** argv) {
   w1(o);
   w2_w3(o);
   w4(o);
+  w8(o);
   return 0;
 }

@@ -10,3 +10,4 @@
 #include "ember/nn/modules/conv.h"
 #include "ember/nn/modules/dropout.h"
 #include "ember/nn/modules/pooling.h"
+#include "ember/nn/modules/rnn.h"

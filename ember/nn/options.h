@@ -5,3 +5,4 @@
 #include "ember/nn/options/conv.h"
 #include "ember/nn/options/dropout.h"
 #include "ember/nn/options/pooling.h"
+#include "ember/nn/options/rnn.h"
