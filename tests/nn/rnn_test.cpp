@@ -177,6 +177,43 @@ TEST(NNRNN, CellsGolden) {
   cell_case(GRUCell(4, 5), "grucell_unbatched");
 }
 
+// The module paths on top of the ops (unbatched input, the packed batch's permutation of the
+// states) in float64: gradients with respect to the input and the initial states.
+TEST(NNRNN, ModuleGradcheck) {
+  torch::manual_seed(5);
+  auto opts = torch::TensorOptions().dtype(torch::kFloat64).requires_grad(true);
+  const torch::Tensor lengths = torch::tensor({2, 3, 1});
+  LSTM lstm(LSTMOptions(2, 2).bidirectional(true));
+  lstm->to(torch::kFloat64);
+  EXPECT_EQ(torch::autograd::gradcheck(
+                [&](const torch::autograd::variable_list& in) {
+                  auto packed = rnn_utils::pack_padded_sequence(in[0], lengths, false, false);
+                  auto [out, st] = lstm->forward_with_packed_input(packed, std::make_tuple(in[1], in[2]));
+                  auto padded = std::get<0>(rnn_utils::pad_packed_sequence(out));
+                  return torch::autograd::variable_list{padded, std::get<0>(st), std::get<1>(st)};
+                },
+                {torch::randn({3, 3, 2}, opts), torch::randn({2, 3, 2}, opts), torch::randn({2, 3, 2}, opts)}),
+            "");
+  GRU gru(GRUOptions(2, 3).num_layers(2).batch_first(true));
+  gru->to(torch::kFloat64);
+  EXPECT_EQ(torch::autograd::gradcheck(
+                [&](const torch::autograd::variable_list& in) {
+                  auto [out, h] = gru(in[0], in[1]);
+                  return torch::autograd::variable_list{out, h};
+                },
+                {torch::randn({2, 3, 2}, opts), torch::randn({2, 2, 3}, opts)}),
+            "");
+  RNN rnn(RNNOptions(2, 3));
+  rnn->to(torch::kFloat64);
+  EXPECT_EQ(torch::autograd::gradcheck(
+                [&](const torch::autograd::variable_list& in) {
+                  auto [out, h] = rnn(in[0], in[1]);  // unbatched
+                  return torch::autograd::variable_list{out, h};
+                },
+                {torch::randn({4, 2}, opts), torch::randn({1, 3}, opts)}),
+            "");
+}
+
 TEST(NNRNN, PackingUtilities) {
   std::vector<torch::Tensor> seqs = {g("util.seq0"), g("util.seq1"), g("util.seq2")};
   EXPECT_TENSOR_EQ(rnn_utils::pad_sequence(seqs), g("util.pad_sequence"));
