@@ -95,6 +95,13 @@ RegisterOps reg({
          auto [o, h] = gru(x[0], x[1], tail(x, 2), true, 1, 0.0, false, false, false);
          return variable_list{o, h};
        }),
+    op("gru(no bias, batch_first)", {{2, 3, 2}, {1, 2, 2}}, param_shapes(3, 2, 2, 1, 1, false),
+       [](const variable_list& x) {
+         auto [o, h] = gru(x[0], x[1], tail(x, 2), false, 1, 0.0, false, false, true);
+         return variable_list{o, h};
+       }),
+    op("gru_cell(no bias)", {{2, 3}, {2, 2}}, param_shapes(3, 3, 2, 1, 1, false),
+       [](const variable_list& x) { return variable_list{gru_cell(x[0], x[1], x[2], x[3])}; }),
     op("gru(packed, bidirectional)", {{5, 2}, {2, 2, 2}}, param_shapes(3, 2, 2, 1, 2, true),
        [](const variable_list& x) {
          auto [o, h] = gru(x[0], sizes_tensor({2, 2, 1}), x[1], tail(x, 2), true, 1, 0.0, false, true);
