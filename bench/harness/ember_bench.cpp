@@ -92,6 +92,29 @@ void w4(const bench::Options& o) {
   }
 }
 
+// W8: 1-layer LSTM(128, 256), input [50, 32, 128], zero initial state; ms per call.
+void w8(const bench::Options& o) {
+  if (!bench::wants_group(o, "W8")) return;
+  torch::manual_seed(0);
+  torch::nn::LSTM lstm(torch::nn::LSTMOptions(128, 256));
+  torch::Tensor x = torch::randn({50, 32, 128});
+  auto ms = [](double s) { return s * 1e3; };
+  bench::run_case(o,
+                  {"W8.lstm_fwd", "ms", ms,
+                   [&] {
+                     torch::NoGradGuard no_grad;
+                     lstm(x);
+                   }},
+                  set_threads);
+  bench::run_case(o,
+                  {"W8.lstm_fwd+bwd", "ms", ms,
+                   [&] {
+                     lstm->zero_grad(/*set_to_none=*/true);
+                     std::get<0>(lstm(x)).sum().backward();
+                   }},
+                  set_threads);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -102,5 +125,6 @@ int main(int argc, char** argv) {
   w2_w3(o);
   w4(o);
   bench::train::all(o, set_threads);
+  w8(o);
   return 0;
 }

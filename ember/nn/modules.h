@@ -14,3 +14,4 @@
 #include "ember/nn/modules/normalization.h"
 #include "ember/nn/modules/activation_extra.h"
 #include "ember/nn/modules/embedding.h"
+#include "ember/nn/modules/rnn.h"

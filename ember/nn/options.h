@@ -9,3 +9,4 @@
 #include "ember/nn/options/normalization.h"
 #include "ember/nn/options/activation_extra.h"
 #include "ember/nn/options/embedding.h"
+#include "ember/nn/options/rnn.h"
