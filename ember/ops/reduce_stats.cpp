@@ -85,6 +85,12 @@ Tensor std(const Tensor& self, OptionalIntArrayRef dim, const std::optional<Scal
                               correction ? correction->toDouble() : 1.0);
   return out;
 }
+namespace {
+Tensor mean_of(const Tensor& self, OptionalIntArrayRef dim, bool keepdim) {
+  return dim ? mean(self, *dim, keepdim) : mean(self, IntArrayRef{}, keepdim);
+}
+}  // namespace
+
 std::tuple<Tensor, Tensor> var_mean(const Tensor& self, bool unbiased) {
   return var_mean(self, std::nullopt, unbiased_to_correction(unbiased), false);
 }
@@ -93,6 +99,8 @@ std::tuple<Tensor, Tensor> var_mean(const Tensor& self, IntArrayRef dim, bool un
 }
 std::tuple<Tensor, Tensor> var_mean(const Tensor& self, OptionalIntArrayRef dim,
                                     const std::optional<Scalar>& correction, bool keepdim) {
+  // With grad, the composite (var and mean record their own formulas).
+  if (autograd::needs_grad(self)) return {var(self, dim, correction, keepdim), mean_of(self, dim, keepdim)};
   return moments(self, optional_mask(self, dim, "var_mean"), correction, keepdim, Moment::Var, true, "var_mean");
 }
 std::tuple<Tensor, Tensor> std_mean(const Tensor& self, bool unbiased) {
@@ -103,6 +111,7 @@ std::tuple<Tensor, Tensor> std_mean(const Tensor& self, IntArrayRef dim, bool un
 }
 std::tuple<Tensor, Tensor> std_mean(const Tensor& self, OptionalIntArrayRef dim,
                                     const std::optional<Scalar>& correction, bool keepdim) {
+  if (autograd::needs_grad(self)) return {ember::std(self, dim, correction, keepdim), mean_of(self, dim, keepdim)};
   return moments(self, optional_mask(self, dim, "std_mean"), correction, keepdim, Moment::Std, true, "std_mean");
 }
 
