@@ -2,8 +2,10 @@
 // Umbrella header: the whole public API of Ember.
 #include "ember/autograd/anomaly_mode.h"
 #include "ember/autograd/backward.h"
+#include "ember/autograd/checkpoint.h"
 #include "ember/autograd/custom_function.h"
 #include "ember/autograd/formula_node.h"
+#include "ember/autograd/functional.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/autograd/gradcheck.h"
 #include "ember/autograd/node.h"

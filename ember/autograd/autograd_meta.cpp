@@ -25,7 +25,7 @@ std::shared_ptr<Node> grad_accumulator(const Tensor& t) {
 Edge gradient_edge(const Tensor& t) {
   AutogradMeta* m = get_meta(t);
   if (m == nullptr) return Edge();
-  if (m->grad_fn) return Edge(m->grad_fn, m->output_nr);
+  if (auto fn = current_grad_fn(t, *m)) return Edge(std::move(fn), m->output_nr);
   if (m->requires_grad) return Edge(grad_accumulator(t), 0);
   return Edge();
 }
@@ -35,6 +35,10 @@ void set_history(const Tensor& t, const std::shared_ptr<Node>& fn) {
   m.grad_fn = fn;
   m.output_nr = fn->add_input_metadata(t);
   m.requires_grad = false;
+  // The output of a non-view op that happens to be a view of the op's own
+  // temporary (e.g. a squeezed result) has its own history, not its base's.
+  m.view_base = Tensor();
+  m.view_created_in_no_grad = false;
 }
 
 }  // namespace autograd
@@ -43,7 +47,10 @@ using autograd::get_meta;
 
 bool Tensor::requires_grad() const {
   auto* m = get_meta(*this);
-  return m != nullptr && (m->requires_grad || m->grad_fn != nullptr);
+  if (m == nullptr) return false;
+  if (m->requires_grad || m->grad_fn != nullptr) return true;
+  // A view whose base now requires grad through an in-place write (Note [Views and in-place]).
+  return m->view_base.defined() && m->attr_version != _version() && m->view_base.requires_grad();
 }
 
 Tensor& Tensor::requires_grad_(bool r) {
@@ -51,7 +58,7 @@ Tensor& Tensor::requires_grad_(bool r) {
               "requires_grad_: only Tensors of floating point and complex dtype can require gradients (got ", dtype(),
               ")");
   auto* m = get_meta(*this);
-  if (m && m->grad_fn) {
+  if (m && autograd::current_grad_fn(*this, *m)) {
     EMBER_CHECK(r, "requires_grad_: you can only change requires_grad flags of leaf variables. If you want to use a "
                    "computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
     return *this;
@@ -65,7 +72,7 @@ const Tensor& Tensor::grad() const {
   static const Tensor kUndefined;
   auto* m = get_meta(*this);
   if (m == nullptr) return kUndefined;
-  if (m->grad_fn) return m->retained_grad ? *m->retained_grad : kUndefined;
+  if (autograd::current_grad_fn(*this, *m)) return m->retained_grad ? *m->retained_grad : kUndefined;
   return m->grad;
 }
 
@@ -73,7 +80,7 @@ Tensor& Tensor::mutable_grad() const { return autograd::materialize_meta(*this).
 
 bool Tensor::is_leaf() const {
   auto* m = get_meta(*this);
-  return m == nullptr || m->grad_fn == nullptr;
+  return m == nullptr || autograd::current_grad_fn(*this, *m) == nullptr;
 }
 
 Tensor Tensor::detach() const { return ops::make_view(*this, sizes(), strides(), storage_offset()); }
@@ -81,6 +88,7 @@ Tensor Tensor::detach() const { return ops::make_view(*this, sizes(), strides(),
 Tensor& Tensor::detach_() {
   if (auto* m = get_meta(*this)) {
     m->grad_fn.reset();
+    m->view_base = Tensor();  // no longer regenerated from its base (Note [Views and in-place])
     m->requires_grad = false;
     m->output_nr = 0;
   }

@@ -22,6 +22,16 @@ struct AutogradMeta : AutogradMetaBase {
   // so the hook need not own the tensor and no reference cycle forms).
   std::shared_ptr<Tensor> retained_grad;
   std::mutex mu;                         // guards grad_accumulator creation and .grad updates
+
+  // Differentiable views (Note [Views and in-place] in copy_slices.h): the root
+  // base whose storage this view reads, and the version at which grad_fn was
+  // last set; a different current version means the base (or another view of
+  // it) was written in place and grad_fn must be regenerated from the base.
+  Tensor view_base;
+  uint32_t attr_version = 0;
+  // A view created under no-grad of a tensor that requires grad: writing it in
+  // place with grad mode on raises, as in PyTorch.
+  bool view_created_in_no_grad = false;
 };
 
 // The tensor's meta, created on first use.
@@ -30,6 +40,10 @@ AutogradMeta& materialize_meta(const Tensor& t);
 inline AutogradMeta* get_meta(const Tensor& t) {
   return static_cast<AutogradMeta*>(t.unsafeGetTensorImpl()->autograd_meta());
 }
+
+// The tensor's grad_fn, regenerated first when it is a view whose base was
+// modified in place since (Note [Views and in-place]).
+std::shared_ptr<Node> current_grad_fn(const Tensor& t, AutogradMeta& m);
 
 // The edge a gradient for `t` must flow along: (grad_fn, output_nr) for
 // non-leaves, (AccumulateGrad, 0) for leaves that require grad, invalid otherwise.

@@ -97,7 +97,9 @@ void Tensor::backward(const Tensor& gradient, std::optional<bool> retain_graph, 
 const std::shared_ptr<autograd::Node>& Tensor::grad_fn() const {
   static const std::shared_ptr<autograd::Node> kNone;
   auto* m = autograd::get_meta(*this);
-  return m ? m->grad_fn : kNone;
+  if (m == nullptr) return kNone;
+  autograd::current_grad_fn(*this, *m);  // regenerates a stale view's grad_fn
+  return m->grad_fn;
 }
 
 uint32_t Tensor::output_nr() const {
@@ -108,7 +110,7 @@ uint32_t Tensor::output_nr() const {
 void Tensor::retain_grad() const {
   EMBER_CHECK(requires_grad(), "retain_grad: can't retain_grad on Tensor that has requires_grad=False");
   auto& m = autograd::materialize_meta(*this);
-  if (!m.grad_fn || m.retained_grad) return;  // leaves always keep .grad
+  if (!autograd::current_grad_fn(*this, m) || m.retained_grad) return;  // leaves always keep .grad
   auto slot = std::make_shared<Tensor>();
   m.retained_grad = slot;
   m.grad_fn->add_retain_grad_hook(m.output_nr, [slot](const Tensor& g) {
@@ -124,7 +126,7 @@ bool Tensor::retains_grad() const {
 unsigned Tensor::register_hook_impl(std::function<Tensor(const Tensor&)> hook) const {
   EMBER_CHECK(requires_grad(), "register_hook: cannot register a hook on a tensor that doesn't require gradient");
   auto& m = autograd::materialize_meta(*this);
-  if (m.grad_fn) {
+  if (autograd::current_grad_fn(*this, m)) {
     m.grad_fn->add_tensor_pre_hook(m.output_nr, std::move(hook));
     return 0;
   }

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "ember/autograd/copy_slices.h"
 #include "ember/ops/view.h"
 
 namespace ember::autograd {
@@ -67,6 +68,12 @@ void wrap_outputs(const std::shared_ptr<Node>& node, AutogradContext& ctx, const
     if (dirty) {
       EMBER_CHECK(!(out.is_leaf() && out.requires_grad()),
                   "a leaf Variable that requires grad is being used in an in-place operation.");
+      check_inplace_view(out, "Function (mark_dirty)");
+      AutogradMeta* m = get_meta(out);
+      if (m != nullptr && m->view_base.defined()) {  // a dirty view: Note [Views and in-place]
+        rebase_history(out, *m, node, inputs);
+        continue;
+      }
     }
     set_history(out, node);
   }

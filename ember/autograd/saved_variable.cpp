@@ -10,7 +10,7 @@ SavedVariable::SavedVariable(const Tensor& t, bool is_output) : is_output_(is_ou
   saved_version_ = t._version();
   if (is_output) {
     AutogradMeta* m = get_meta(t);
-    if (m && m->grad_fn) {
+    if (m && current_grad_fn(t, *m)) {
       grad_fn_ = m->grad_fn;
       output_nr_ = m->output_nr;
     }

@@ -24,7 +24,7 @@ void check_input(const char* op, const Tensor& self) {
 Tensor inplace_saved_input(Tensor& self, const char* op) {
   if (!autograd::needs_grad(self)) return Tensor();
   autograd::check_inplace(self, op);
-  return self.detach().clone();
+  return self.clone();  // recorded against self's old history (double backward)
 }
 
 void no_inplace_grad(const Tensor& self, const char* op) {

@@ -151,7 +151,9 @@ Tensor binary(const BinarySpec& op, Operand a, Operand b, Tensor* out, bool inpl
               "arguments requires grad");
   if (grad && inplace) {
     autograd::check_inplace(a_in, op.name);
-    inputs[0] = inputs[0].detach().clone();  // the formulas read self as it was before the update
+    // The formulas read self as it was before the update: a clone recorded
+    // against self's old history, so double backward differentiates through it.
+    inputs[0] = inputs[0].clone();
   }
   Tensor r = run_elementwise(op.name, inputs, shape, rt, out, inplace,
                              [&](const TensorIterator& iter) { op.kernel(iter, args); });

@@ -20,11 +20,27 @@ bool overlaps(const Tensor& a, const Tensor& b) {
   if (a.impl()->storage() != b.impl()->storage()) return false;
   return true;
 }
+void copy_kernel(Tensor& self, const Tensor& src);
 }  // namespace
 
 Tensor& copy_(Tensor& self, const Tensor& src) {
   EMBER_RECORD_OP("copy_", self, src);
   EMBER_CHECK(self.defined() && src.defined(), "copy_: expected defined tensors");
+  // Internal copies into fresh tensors see no grad; a user's copy_ into a view
+  // of a graph tensor becomes CopySlices (Note [Views and in-place]).
+  const bool grad = autograd::needs_grad(self, src);
+  if (grad) autograd::check_inplace(self, "copy_");
+  {
+    NoGradGuard no_grad;  // the kernel's own temporaries are not part of the graph
+    copy_kernel(self, src);
+  }
+  if (grad) autograd::record_copy_(self, src);
+  return self;
+}
+
+namespace {
+// copy_ without autograd.
+void copy_kernel(Tensor& self, const Tensor& src) {
   Tensor b = src;
   if (!src.sizes().equals(self.sizes())) {
     // src must broadcast *to* self's shape.
@@ -33,8 +49,8 @@ Tensor& copy_(Tensor& self, const Tensor& src) {
                 "copy_: source shape ", shape_str(src.sizes()), " cannot be broadcast to destination shape ",
                 shape_str(self.sizes()));
   }
-  if (self.numel() == 0) return self;
-  if (self.is_same(src)) return self;
+  if (self.numel() == 0) return;
+  if (self.is_same(src)) return;
   // A source that shares memory with the destination is copied out first.
   if (overlaps(self, src) && !(self.data_ptr() == src.data_ptr() && self.strides().equals(src.strides()) &&
                                self.dtype() == src.dtype())) {
@@ -60,23 +76,23 @@ Tensor& copy_(Tensor& self, const Tensor& src) {
     });
   });
   self.bump_version();
-  return self;
 }
+}  // namespace
 
 Tensor clone(const Tensor& self) {
   EMBER_RECORD_OP("clone", self);
   Tensor out = empty(self.sizes(), self.options());
-  if (self.numel() > 0) copy_(out, self);
+  if (self.numel() > 0) copy_kernel(out, self);
   if (autograd::needs_grad(self)) autograd::record_copy("CloneBackward0", self, out);
   return out;
 }
 
 Tensor contiguous(const Tensor& self) { return self.is_contiguous() ? self : clone(self); }
 
-Tensor& fill_(Tensor& self, const Scalar& v) {
-  EMBER_RECORD_OP("fill_", self);
+namespace {
+void fill_kernel(Tensor& self, const Scalar& v) {
   EMBER_CHECK(self.defined(), "fill_: called on an undefined tensor");
-  if (self.numel() == 0) return self;
+  if (self.numel() == 0) return;
   EMBER_CHECK(!(v.isComplex() && !self.is_complex()), "fill_: cannot fill a ", self.dtype(),
               " tensor with a complex value ", v);
   dispatch_all(self.dtype(), "fill_", [&](auto tag) {
@@ -94,16 +110,34 @@ Tensor& fill_(Tensor& self, const Scalar& v) {
     });
   });
   self.bump_version();
+}
+}  // namespace
+
+// fill_/zero_ on a tensor in a graph replace its values: its history becomes a
+// node that passes no gradient to the old values (a view's, via CopySlices).
+Tensor& fill_(Tensor& self, const Scalar& v) {
+  EMBER_RECORD_OP("fill_", self);
+  const bool grad = autograd::needs_grad(self);
+  if (grad) autograd::check_inplace(self, "fill_");
+  fill_kernel(self, v);
+  if (grad) autograd::record_fill_("FillBackward0", self, Tensor());
   return self;
 }
 
-Tensor& zero_(Tensor& self) { return fill_(self, 0); }
+Tensor& zero_(Tensor& self) {
+  EMBER_RECORD_OP("zero_", self);
+  const bool grad = autograd::needs_grad(self);
+  if (grad) autograd::check_inplace(self, "zero_");
+  fill_kernel(self, 0);
+  if (grad) autograd::record_fill_("ZeroBackward0", self, Tensor());
+  return self;
+}
 
 namespace ops {
 Tensor cast(const Tensor& self, ScalarType t) {
   if (self.dtype() == t) return self;
   Tensor out = empty(self.sizes(), self.options().dtype(t));
-  copy_(out, self);
+  copy_kernel(out, self);  // callers record their own backward
   return out;
 }
 }  // namespace ops
@@ -116,14 +150,19 @@ Tensor& Tensor::fill_(const Scalar& v) { return ember::fill_(*this, v); }
 Tensor& Tensor::fill_(const Tensor& v) {
   EMBER_CHECK(v.dim() == 0, "fill_: only supports 0-dimension value tensor but got tensor with ", v.dim(),
               " dimensions");
-  return ember::fill_(*this, v.item());
+  const bool grad = autograd::needs_grad(*this, v);
+  if (!grad) return ember::fill_(*this, v.item());
+  autograd::check_inplace(*this, "fill_");
+  fill_kernel(*this, v.item());
+  autograd::record_fill_("FillBackward1", *this, v);
+  return *this;
 }
 Tensor& Tensor::zero_() { return ember::zero_(*this); }
 
 Tensor Tensor::to(ScalarType t, bool, bool copy) const {
   if (dtype() == t && !copy) return *this;
   Tensor out = empty(sizes(), options().dtype(t));
-  ember::copy_(out, *this);
+  copy_kernel(out, *this);
   if ((ember::is_floating_point(t) || ember::is_complex(t)) && autograd::needs_grad(*this))
     autograd::record_copy("ToCopyBackward0", *this, out);
   return out;

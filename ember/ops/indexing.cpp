@@ -329,10 +329,10 @@ Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Tensor& rhs) {
     ember::copy_(v, rhs);
     return *this;
   }
-  // Only tensor indices: v is *this and the write records its backward (a view
-  // written in place would need CopySlices, which Ember does not have yet).
-  if (v.is_same(*this) && autograd::needs_grad(*this, rhs)) {
-    ember::index_put_(*this, tensors, rhs.dtype() == dtype() ? rhs : rhs.to(dtype()), false);
+  // A write through a basic-indexing view records on the view: CopySlices
+  // carries it to *this (Note [Views and in-place]).
+  if (autograd::needs_grad(v, rhs)) {
+    ember::index_put_(v, tensors, rhs.dtype() == dtype() ? rhs : rhs.to(dtype()), false);
     return *this;
   }
   ops::index_put_impl(v, tensors, rhs, false, 1, "index_put_");
@@ -347,8 +347,8 @@ Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Scalar& value) {
   }
   EMBER_CHECK(!value.isComplex() || is_complex(), "index_put_: cannot write a complex value into a ", dtype(),
               " tensor");
-  if (v.is_same(*this) && autograd::needs_grad(*this)) {
-    ember::index_put_(*this, tensors, full({}, value, options()), false);
+  if (autograd::needs_grad(v)) {
+    ember::index_put_(v, tensors, full({}, value, options()), false);
     return *this;
   }
   ops::index_put_impl(v, tensors, full({}, value, options()), false, 1, "index_put_");

@@ -147,12 +147,21 @@ Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& v
   if (grad) autograd::record_scatter(self, wrap_dim(dim, ensure_dim(self)), index, Tensor());
   return self;
 }
+// With grad, the reduce forms are the same writes as scatter_add_ ("add") and
+// scatter_reduce_(..., "prod", include_self=true) ("multiply") and take their
+// formulas (PyTorch leaves these forms without a derivative).
 Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce) {
-  return scatter_impl(self, dim, index, src, parse_scatter_reduce(reduce), "scatter()");
+  const ScatterOp op = parse_scatter_reduce(reduce);
+  if (autograd::needs_grad(self, src))
+    return op == ScatterOp::Sum ? scatter_add_(self, dim, index, src) : scatter_reduce_(self, dim, index, src, "prod");
+  return scatter_impl(self, dim, index, src, op, "scatter()");
 }
 Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& value, std::string_view reduce) {
-  return scatter_impl(self, dim, index, value_source(self, index, value, "scatter()"), parse_scatter_reduce(reduce),
-                      "scatter()");
+  const ScatterOp op = parse_scatter_reduce(reduce);
+  Tensor src = value_source(self, index, value, "scatter()");
+  if (autograd::needs_grad(self))
+    return op == ScatterOp::Sum ? scatter_add_(self, dim, index, src) : scatter_reduce_(self, dim, index, src, "prod");
+  return scatter_impl(self, dim, index, src, op, "scatter()");
 }
 Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
   Tensor out = clone(self);
@@ -197,6 +206,8 @@ Tensor& scatter_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Te
   const bool grad = autograd::needs_grad(self, src);
   if (grad) autograd::check_inplace(self, "scatter_reduce_");
   if (index.numel() == 0) return self;
+  // prod/amax/amin formulas read self as it was (index_grad.cpp).
+  const Tensor self_before = grad && reduce != "sum" && reduce != "mean" ? self.clone() : Tensor();
   Tensor s = src.impl()->storage() == self.impl()->storage() ? clone(src) : src;
   Tensor self1 = as_1d(self), index1 = as_1d(index), src1 = as_1d(s);
   if (!include_self)
@@ -215,7 +226,7 @@ Tensor& scatter_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Te
     kernels::divide_by_count_kernel(self1, count);
   }
   self.bump_version();
-  if (grad) autograd::record_scatter_reduce(self, d, index, src, reduce, include_self);
+  if (grad) autograd::record_scatter_reduce(self, d, index, src, reduce, include_self, self_before);
   return self;
 }
 Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce,

@@ -60,7 +60,10 @@ Tensor gemm_into_new(const char* op, const Tensor& a, const Tensor& b, const Ten
                 " cannot be broadcast to the result shape ", shape_str(shape));
   }
   const bool use_init = init != nullptr && !is_zero(beta);
-  if (use_init) c.copy_(init->expand(shape));
+  if (use_init) {
+    NoGradGuard no_grad;  // the op records one node below
+    c.copy_(init->expand(shape));
+  }
   kernels::gemm_batched(a, b, c, alpha, use_init ? beta : Scalar(0));
   const Tensor init_t = init != nullptr ? *init : Tensor();
   if (autograd::needs_grad(a, b, init_t)) autograd::record_gemm(grad_fn_name(op), a, b, init_t, c, alpha, beta);

@@ -148,6 +148,13 @@ Tensor amin(const Tensor& self, IntArrayRef dim, bool keepdim) {
 }
 std::tuple<Tensor, Tensor> aminmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
   const uint64_t mask = dim ? ops::reduce_mask(self, *dim, "aminmax") : ops::all_dims_mask(self);
+  // With grad, a composite of amin and amax: their formulas share the gradient
+  // among ties exactly as PyTorch's aminmax backward does.
+  if (autograd::needs_grad(self)) {
+    const DimVector dims = dim ? DimVector{*dim} : DimVector{};
+    Tensor lo = amin(self, dims, keepdim), hi = amax(self, dims, keepdim);
+    return {lo, hi};
+  }
   return {amax_impl<false>(self, mask, keepdim, "aminmax"), amax_impl<true>(self, mask, keepdim, "aminmax")};
 }
 Tensor argmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {

@@ -88,6 +88,12 @@ Tensor std(const Tensor& self, OptionalIntArrayRef dim, const std::optional<Scal
                               correction ? correction->toDouble() : 1.0);
   return out;
 }
+namespace {
+Tensor mean_of(const Tensor& self, OptionalIntArrayRef dim, bool keepdim) {
+  return dim ? mean(self, *dim, keepdim) : mean(self, IntArrayRef{}, keepdim);
+}
+}  // namespace
+
 std::tuple<Tensor, Tensor> var_mean(const Tensor& self, bool unbiased) {
   return var_mean(self, std::nullopt, unbiased_to_correction(unbiased), false);
 }
@@ -97,6 +103,8 @@ std::tuple<Tensor, Tensor> var_mean(const Tensor& self, IntArrayRef dim, bool un
 std::tuple<Tensor, Tensor> var_mean(const Tensor& self, OptionalIntArrayRef dim,
                                     const std::optional<Scalar>& correction, bool keepdim) {
   EMBER_RECORD_OP("var_mean", self);
+  // With grad, the composite (var and mean record their own formulas).
+  if (autograd::needs_grad(self)) return {var(self, dim, correction, keepdim), mean_of(self, dim, keepdim)};
   return moments(self, optional_mask(self, dim, "var_mean"), correction, keepdim, Moment::Var, true, "var_mean");
 }
 std::tuple<Tensor, Tensor> std_mean(const Tensor& self, bool unbiased) {
@@ -108,6 +116,7 @@ std::tuple<Tensor, Tensor> std_mean(const Tensor& self, IntArrayRef dim, bool un
 std::tuple<Tensor, Tensor> std_mean(const Tensor& self, OptionalIntArrayRef dim,
                                     const std::optional<Scalar>& correction, bool keepdim) {
   EMBER_RECORD_OP("std_mean", self);
+  if (autograd::needs_grad(self)) return {ember::std(self, dim, correction, keepdim), mean_of(self, dim, keepdim)};
   return moments(self, optional_mask(self, dim, "std_mean"), correction, keepdim, Moment::Std, true, "std_mean");
 }
 

@@ -5,6 +5,8 @@
 #include "ember/core/record_scope.h"
 #include "ember/kernels/cpu/reduce_ops.h"
 #include "ember/ops/factory.h"
+#include "ember/ops/indexing.h"
+#include "ember/ops/operators.h"
 #include "ember/ops/reduce.h"
 
 #include "ember/autograd/derivatives/reduce_grad.h"
@@ -99,6 +101,8 @@ Tensor sum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<Scal
 }
 Tensor nansum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
   EMBER_CHECK(!is_complex(self.dtype()), "nansum(): does not support complex inputs (got ", self.dtype(), ")");
+  // With grad, the composite: NaNs contribute nothing and get no gradient.
+  if (autograd::needs_grad(self)) return sum(where(self.isnan(), zeros({}, self.options()), self), dim, keepdim, dtype);
   return sum_impl(self, reduce_mask(self, dim, "nansum"), keepdim, sum_dtype(self, dtype), SumKind::NanSum,
                   "nansum");
 }
@@ -119,6 +123,15 @@ Tensor nanmean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<
   const ScalarType t = dtype ? *dtype : self.dtype();
   check_mean_dtype(self, t, "nanmean");
   const uint64_t mask = reduce_mask(self, dim, "nanmean");
+  // With grad, PyTorch's composite: nansum / number of non-NaN values.
+  if (autograd::needs_grad(self)) {
+    Tensor count;
+    {
+      NoGradGuard ng;
+      count = self.isnan().logical_not().sum(dim, keepdim).to(t);
+    }
+    return nansum(self, dim, keepdim, t) / count;
+  }
   Tensor in = ops::cast_to(self, t);
   Tensor out = empty(ops::reduce_shape(self, mask, keepdim), TensorOptions(t));
   dispatch_floating(t, "nanmean", [&](auto tag) {

@@ -1,6 +1,7 @@
 #include "ember/ops/unary.h"
 #include "ember/core/record_scope.h"
 
+#include "ember/autograd/derivatives/misc_grad.h"
 #include "ember/autograd/derivatives/unary_grad.h"
 #include "ember/autograd/formula_node.h"
 
@@ -159,7 +160,7 @@ Tensor run_row(UnaryOpId id, const Tensor& self, Tensor* out, bool inplace) {
   Tensor self_value;
   if (grad && inplace) {
     autograd::check_inplace(self, op);
-    if (autograd::unary_grad_uses_self(gid)) self_value = self.detach().clone();
+    if (autograd::unary_grad_uses_self(gid)) self_value = self.clone();  // differentiable: see binary.cpp
   }
   Tensor r = ops::unary_apply(op, self, compute, result, out, inplace, row.kernel);
   if (grad) autograd::record_unary(gid, self, inplace ? self_value : self, r);
@@ -199,7 +200,11 @@ Tensor round_impl(const char* op, const Tensor& self, int64_t decimals, Tensor* 
 }
 }  // namespace
 
-Tensor round(const Tensor& self, int64_t decimals) { return round_impl("round", self, decimals, nullptr, false); }
+Tensor round(const Tensor& self, int64_t decimals) {
+  Tensor out = round_impl("round", self, decimals, nullptr, false);
+  if (autograd::needs_grad(self)) autograd::record_round(self, out, decimals != 0);
+  return out;
+}
 Tensor& round_(Tensor& self, int64_t decimals) {
   round_impl("round_", self, decimals, &self, true);
   return self;

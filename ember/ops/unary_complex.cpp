@@ -6,6 +6,7 @@
 #include "ember/ops/elementwise.h"
 #include "ember/ops/unary.h"
 
+#include "ember/autograd/derivatives/misc_grad.h"
 #include "ember/autograd/derivatives/shape_grad.h"
 #include "ember/autograd/formula_node.h"
 
@@ -113,7 +114,11 @@ Tensor make_complex(const char* op, const Tensor& a, const Tensor& b, Tensor* ou
 }
 }  // namespace
 
-Tensor angle(const Tensor& self) { return angle_impl(self, nullptr); }
+Tensor angle(const Tensor& self) {
+  Tensor out = angle_impl(self, nullptr);
+  if (autograd::needs_grad(self)) autograd::record_angle(self, out);
+  return out;
+}
 Tensor& angle_out(Tensor& out, const Tensor& self) {
   angle_impl(self, &out);
   return out;

@@ -1,4 +1,6 @@
 // nan_to_num and the floating-point class predicates (isnan, isinf, ...).
+#include "ember/autograd/derivatives/misc_grad.h"
+#include "ember/autograd/formula_node.h"
 #include "ember/kernels/cpu/unary_kernels.h"
 #include "ember/ops/elementwise.h"
 #include "ember/ops/unary.h"
@@ -25,7 +27,9 @@ Tensor nan_to_num_impl(const char* op, const Tensor& self, std::optional<double>
 
 Tensor nan_to_num(const Tensor& self, std::optional<double> nan, std::optional<double> posinf,
                   std::optional<double> neginf) {
-  return nan_to_num_impl("nan_to_num", self, nan, posinf, neginf, nullptr, false);
+  Tensor out = nan_to_num_impl("nan_to_num", self, nan, posinf, neginf, nullptr, false);
+  if (autograd::needs_grad(self)) autograd::record_nan_to_num(self, out);
+  return out;
 }
 Tensor& nan_to_num_(Tensor& self, std::optional<double> nan, std::optional<double> posinf,
                     std::optional<double> neginf) {

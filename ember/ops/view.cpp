@@ -1,6 +1,7 @@
 #include "ember/ops/view.h"
 #include "ember/core/record_scope.h"
 
+#include "ember/autograd/copy_slices.h"
 #include "ember/autograd/derivatives/layout_grad.h"
 #include "ember/autograd/derivatives/shape_grad.h"
 #include "ember/autograd/formula_node.h"
@@ -26,6 +27,7 @@ namespace {
 // autograd/derivatives/shape_grad.cpp) and returns the view.
 Tensor with_grad(autograd::ShapeGradOp op, const char* name, const Tensor& self, Tensor out, DimVector ints = {}) {
   if (autograd::needs_grad(self)) autograd::record_shape_op(op, name, self, out, std::move(ints));
+  autograd::set_view_base(self, out);  // after recording: Note [Views and in-place]
   return out;
 }
 using autograd::ShapeGradOp;
@@ -279,6 +281,7 @@ Tensor unfold(const Tensor& self, int64_t dim, int64_t size, int64_t step) {
     st = {1};
     Tensor out = make_view(self, sz, st, self.storage_offset());
     if (autograd::needs_grad(self)) autograd::record_unfold(self, out, 0, size, step);
+    autograd::set_view_base(self, out);
     return out;
   }
   int64_t cur_stride = st[d];
@@ -288,6 +291,7 @@ Tensor unfold(const Tensor& self, int64_t dim, int64_t size, int64_t step) {
   st.push_back(cur_stride);
   Tensor out = make_view(self, sz, st, self.storage_offset());
   if (autograd::needs_grad(self)) autograd::record_unfold(self, out, d, size, step);
+  autograd::set_view_base(self, out);
   return out;
 }
 
@@ -303,6 +307,7 @@ Tensor as_strided(const Tensor& self, IntArrayRef size, IntArrayRef stride, std:
               extent, " elements past the offset, but the storage has only ", storage_elems);
   Tensor out = make_view(self, size, stride, off);
   if (autograd::needs_grad(self)) autograd::record_as_strided(self, out);
+  autograd::set_view_base(self, out);
   return out;
 }
 
@@ -329,6 +334,7 @@ Tensor diagonal(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) 
   st.push_back(self.stride(a) + self.stride(b));
   Tensor out = make_view(self, sz, st, off);
   if (autograd::needs_grad(self)) autograd::record_diagonal(self, out, offset, a, b);
+  autograd::set_view_base(self, out);
   return out;
 }
 

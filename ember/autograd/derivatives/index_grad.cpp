@@ -81,6 +81,41 @@ variable_list scatter_reduce_backward(const FormulaNode& n, const variable_list&
   return {gs, Tensor(), gsrc};
 }
 
+// prod / amax / amin (PyTorch's scatter_reduce_backward). Saved: 0 index,
+// 1 self before the write (a differentiable clone of it), 2 src, 3 the result;
+// ints: dim, include_self, is_prod. prod divides out each factor, with the
+// exclusive product where a position got a single zero; amax/amin share the
+// gradient evenly among the values equal to the result (self's value counts
+// only when include_self).
+variable_list scatter_reduce_select_backward(const FormulaNode& n, const variable_list& g) {
+  const int64_t dim = n.ints[0];
+  const bool include_self = n.ints[1] != 0, is_prod = n.ints[2] != 0;
+  const Tensor index = n.saved(0), self = n.saved(1), src = n.saved(2), result = n.saved(3);
+  const Tensor& grad = g[0];
+  Tensor gs, gsrc;
+  if (is_prod) {
+    Tensor masked_self = self.masked_fill(self == 0, 1);
+    gs = grad * masked_self.scatter_reduce(dim, index, src, "prod", include_self) / masked_self;
+    Tensor src_zero = src == 0;
+    Tensor zeros_at = zeros_like(self).scatter_add(dim, index, src_zero.to(self.dtype())).gather(dim, index);
+    Tensor single_zero = src_zero.logical_and(zeros_at == 1);
+    Tensor masked_src_result = self.scatter_reduce(dim, index, src.masked_fill(single_zero, 1), "prod", include_self);
+    gsrc = where(single_zero, (grad * masked_src_result).gather(dim, index),
+                 (grad * result).gather(dim, index) / src.masked_fill(src_zero, 1));
+  } else {
+    Tensor value = result.gather(dim, index);
+    Tensor self_is = self == result;
+    if (!include_self) self_is = self_is.scatter(dim, index, Scalar(false));
+    Tensor src_is = src == value;
+    Tensor count = self_is.to(grad.dtype()).scatter_add(dim, index, src_is.to(grad.dtype()));
+    Tensor share = grad / count.masked_fill(count == 0, 1);
+    gs = share * self_is;
+    gsrc = share.gather(dim, index) * src_is;
+  }
+  if (!include_self) gs = gs.scatter(dim, index, Scalar(0));
+  return {n.needs_input_grad(0) ? gs : Tensor(), Tensor(), n.needs_input_grad(2) ? gsrc : Tensor()};
+}
+
 // Saved: 0 index; ints: dim; shapes[0] source's sizes; scalars: alpha.
 variable_list index_add_backward(const FormulaNode& n, const variable_list& g) {
   Tensor gsrc;
@@ -164,14 +199,19 @@ void record_scatter_add(const Tensor& self, int64_t dim, const Tensor& index, co
 }
 
 void record_scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
-                           std::string_view reduce, bool include_self) {
+                           std::string_view reduce, bool include_self, const Tensor& self_before) {
   if (reduce == "sum" || reduce == "mean") {
     auto node = inplace_node("ScatterReduceBackward0", &scatter_reduce_backward, self, index, src, dim);
     node->ints = {dim, include_self ? 1 : 0, reduce == "mean" ? 1 : 0};
     return;
   }
-  auto node = record("ScatterReduceBackward0", &FormulaNode::not_implemented, {self, index, src}, {self});
-  node->not_implemented_reason = "scatter_reduce with reduce=\"prod\", \"amax\" or \"amin\"";
+  EMBER_INTERNAL_ASSERT(self_before.defined());
+  auto node = record("ScatterReduceBackward0", &scatter_reduce_select_backward, {self, index, src}, {self});
+  node->save(index);
+  node->save(self_before);
+  node->save(src);
+  node->save(self, /*is_output=*/true);
+  node->ints = {dim, include_self ? 1 : 0, reduce == "prod" ? 1 : 0};
 }
 
 void record_index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha) {

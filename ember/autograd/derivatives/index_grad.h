@@ -23,10 +23,11 @@ void record_index_put(const Tensor& self, OptionalTensors indices, const Tensor&
 // scatter_(dim, index, src) / scatter_(dim, index, value): src undefined for the value form.
 void record_scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
 void record_scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
-// scatter_reduce_: the gradient of "sum" and "mean"; other reductions record
-// a node whose backward raises (not silently gradient-free).
+// scatter_reduce_ with every reduction. "prod", "amax" and "amin" read self as
+// it was before the write: `self_before` is a clone taken (with grad mode on,
+// so double backward reaches self's history) before the kernel ran.
 void record_scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
-                           std::string_view reduce, bool include_self);
+                           std::string_view reduce, bool include_self, const Tensor& self_before = Tensor());
 void record_index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha);
 void record_index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source);
 // `value` is the 0-dim value tensor of index_fill_(dim, index, Tensor), undefined for a Scalar.

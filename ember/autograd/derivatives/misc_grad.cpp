@@ -95,6 +95,44 @@ std::shared_ptr<FormulaNode> unary_node(const char* name, FormulaNode::Formula f
 void record_copy(const char* name, const Tensor& self, const Tensor& out) {
   record(name, &identity_backward, {self}, {out});
 }
+namespace {
+variable_list copy_backward(const FormulaNode& n, const variable_list& g) {
+  return {Tensor(), n.needs_input_grad(1) && g[0].defined() ? g[0] : Tensor()};
+}
+variable_list fill_backward(const FormulaNode& n, const variable_list& g) {
+  return {Tensor(), n.needs_input_grad(1) && g[0].defined() ? g[0].sum() : Tensor()};
+}
+}  // namespace
+
+namespace {
+variable_list zero_backward(const FormulaNode&, const variable_list&) { return {Tensor()}; }
+variable_list nan_to_num_backward(const FormulaNode& n, const variable_list& g) {
+  return {g[0] * n.saved(0).isfinite()};
+}
+variable_list angle_backward(const FormulaNode& n, const variable_list& g) {
+  const Tensor self = n.saved(0);
+  if (!self.is_complex()) return {Tensor()};
+  Tensor r = g[0] * self / self.abs().pow(2) * Scalar(std::complex<double>(0.0, 1.0));
+  return {where(self == 0, zeros({}, r.options()), r)};
+}
+}  // namespace
+
+void record_round(const Tensor& self, const Tensor& out, bool with_decimals) {
+  record(with_decimals ? "RoundBackward1" : "RoundBackward0", &zero_backward, {self}, {out});
+}
+void record_nan_to_num(const Tensor& self, const Tensor& out) {
+  record("NanToNumBackward0", &nan_to_num_backward, {self}, {out})->save(self);
+}
+void record_angle(const Tensor& self, const Tensor& out) {
+  record("AngleBackward0", &angle_backward, {self}, {out})->save(self);
+}
+
+void record_copy_(const Tensor& self, const Tensor& src) {
+  record("CopyBackwards", &copy_backward, {self, src}, {self});
+}
+void record_fill_(const char* name, const Tensor& self, const Tensor& value) {
+  record(name, &fill_backward, {self, value}, {self});
+}
 void record_gelu(const Tensor& self, const Tensor& out, bool tanh_approx) {
   unary_node("GeluBackward0", &gelu_backward, self, out)->ints = {tanh_approx ? 1 : 0};
 }

@@ -11,6 +11,18 @@ namespace ember::autograd {
 // clone / contiguous copy ("CloneBackward0") and dtype conversion ("ToCopyBackward0"):
 // the gradient passes through (the engine casts it back to the input's dtype).
 void record_copy(const char* name, const Tensor& self, const Tensor& out);
+// In-place writes that replace self's values: copy_ ("CopyBackwards": the
+// gradient goes to src, summed to its shape; self's old values get none),
+// fill_/zero_ ("FillBackward0"/"ZeroBackward0", "FillBackward1" with a 0-dim
+// tensor value, which gets grad.sum()). `value` may be undefined.
+void record_copy_(const Tensor& self, const Tensor& src);
+void record_fill_(const char* name, const Tensor& self, const Tensor& value);
+// round ("RoundBackward0"/"RoundBackward1" with decimals): a zero gradient,
+// as PyTorch. nan_to_num: the gradient passes where self is finite. angle:
+// zero for real inputs; for complex ones PyTorch's angle_backward.
+void record_round(const Tensor& self, const Tensor& out, bool with_decimals);
+void record_nan_to_num(const Tensor& self, const Tensor& out);
+void record_angle(const Tensor& self, const Tensor& out);
 void record_gelu(const Tensor& self, const Tensor& out, bool tanh_approx);
 void record_softplus(const Tensor& self, const Tensor& out, double beta, double threshold);
 void record_elu(const Tensor& self, const Tensor& out, double alpha, double scale, double input_scale);
