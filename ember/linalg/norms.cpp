@@ -51,17 +51,15 @@ Tensor prepare(const Tensor& A, std::optional<ScalarType> dtype, const char* op)
 
 }  // namespace
 
-Tensor vector_norm(const Tensor& x, const Scalar& ord, OptionalIntArrayRef dim, bool keepdim,
-                   std::optional<ScalarType> dtype) {
+Tensor vector_norm(const Tensor& x, const Scalar& ord, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
   constexpr const char* op = "linalg.vector_norm";
   EMBER_CHECK(is_floating_point(x.dtype()) || is_complex(x.dtype()), op,
               ": Expected a floating point or complex tensor as input. Got ", dtype_name(x.dtype()));
   Tensor in = dtype ? x.to(*dtype) : x;
   const double p = ord.toDouble();
-  const bool all = !dim || dim->empty();
   if (in.numel() == 0 && p < 0)
     EMBER_CHECK(false, op, ": the norm of order ", p, " of an empty tensor ", shape_str(x.sizes()), " is not defined");
-  return ember::norm(in, std::optional<Scalar>(p), all ? IntArrayRef{} : *dim, keepdim);
+  return ember::norm(in, std::optional<Scalar>(p), dim, keepdim);
 }
 
 Tensor matrix_norm(const Tensor& A0, std::string_view ord, IntArrayRef dim, bool keepdim,
@@ -92,15 +90,15 @@ Tensor matrix_norm(const Tensor& A0, const Scalar& ord, IntArrayRef dim, bool ke
   return r;
 }
 
-Tensor norm(const Tensor& A, const std::optional<Scalar>& ord, OptionalIntArrayRef dim, bool keepdim,
+Tensor norm(const Tensor& A, const std::optional<Scalar>& ord, IntArrayRef dim, bool keepdim,
             std::optional<ScalarType> dtype) {
   constexpr const char* op = "linalg.norm";
-  if (dim && !dim->empty()) {
-    EMBER_CHECK(dim->size() == 1 || dim->size() == 2, op, ": If dim is specified, it must be of length 1 or 2. Got ",
-                *dim);
-    if (dim->size() == 1) return vector_norm(A, ord.value_or(2.0), dim, keepdim, dtype);
-    if (!ord) return matrix_norm(A, "fro", *dim, keepdim, dtype);
-    return matrix_norm(A, *ord, *dim, keepdim, dtype);
+  if (!dim.empty()) {
+    EMBER_CHECK(dim.size() == 1 || dim.size() == 2, op, ": If dim is specified, it must be of length 1 or 2. Got ",
+                dim);
+    if (dim.size() == 1) return vector_norm(A, ord.value_or(2.0), dim, keepdim, dtype);
+    if (!ord) return matrix_norm(A, "fro", dim, keepdim, dtype);
+    return matrix_norm(A, *ord, dim, keepdim, dtype);
   }
   if (!ord) return vector_norm(A, 2.0, std::nullopt, keepdim, dtype);
   EMBER_CHECK(A.dim() == 1 || A.dim() == 2, op,
@@ -110,12 +108,11 @@ Tensor norm(const Tensor& A, const std::optional<Scalar>& ord, OptionalIntArrayR
   return matrix_norm(A, *ord, {-2, -1}, keepdim, dtype);
 }
 
-Tensor norm(const Tensor& A, std::string_view ord, OptionalIntArrayRef dim, bool keepdim,
-            std::optional<ScalarType> dtype) {
+Tensor norm(const Tensor& A, std::string_view ord, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
   constexpr const char* op = "linalg.norm";
-  if (dim && !dim->empty()) {
-    EMBER_CHECK(dim->size() == 2, op, ": ord '", ord, "' is a matrix norm and needs two dims, got ", *dim);
-    return matrix_norm(A, ord, *dim, keepdim, dtype);
+  if (!dim.empty()) {
+    EMBER_CHECK(dim.size() == 2, op, ": ord '", ord, "' is a matrix norm and needs two dims, got ", dim);
+    return matrix_norm(A, ord, dim, keepdim, dtype);
   }
   EMBER_CHECK(A.dim() == 2, op, ": If dim is not specified but ord is, the input must be 1D or 2D. Got ", A.dim(),
               "D (shape ", shape_str(A.sizes()), ")");

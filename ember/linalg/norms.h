@@ -9,31 +9,37 @@
 
 namespace ember::linalg {
 
-// ord: any real (inf, -inf, 0 included); dim empty = all dims; dtype casts the input first.
-Tensor vector_norm(const Tensor& x, const Scalar& ord = 2, OptionalIntArrayRef dim = std::nullopt, bool keepdim = false,
+// ord: any real (inf, -inf, 0 included); dim empty (or std::nullopt) = all dims; dtype casts the input first.
+Tensor vector_norm(const Tensor& x, const Scalar& ord = 2, IntArrayRef dim = {}, bool keepdim = false,
                    std::optional<ScalarType> dtype = std::nullopt);
+inline Tensor vector_norm(const Tensor& x, const Scalar& ord, std::nullopt_t, bool keepdim = false,
+                          std::optional<ScalarType> dtype = std::nullopt) {
+  return vector_norm(x, ord, IntArrayRef{}, keepdim, dtype);
+}
 
 // ord: "fro", "nuc" or one of inf, -inf, 1, -1, 2, -2; over the two dims in `dim`.
 Tensor matrix_norm(const Tensor& A, std::string_view ord = "fro", IntArrayRef dim = {-2, -1}, bool keepdim = false,
                    std::optional<ScalarType> dtype = std::nullopt);
 Tensor matrix_norm(const Tensor& A, const Scalar& ord, IntArrayRef dim = {-2, -1}, bool keepdim = false,
                    std::optional<ScalarType> dtype = std::nullopt);
-
 inline Tensor matrix_norm(const Tensor& A, const char* ord, IntArrayRef dim = {-2, -1}, bool keepdim = false,
                           std::optional<ScalarType> dtype = std::nullopt) {
   return matrix_norm(A, std::string_view(ord), dim, keepdim, dtype);
 }
 
 // torch.linalg.norm: a vector norm over one dim (or all dims when ord is not
-// given), a matrix norm over two dims or for a string ord.
-Tensor norm(const Tensor& A, const std::optional<Scalar>& ord = std::nullopt, OptionalIntArrayRef dim = std::nullopt,
+// given), a matrix norm over two dims or for a string ord. Empty dim = not given.
+Tensor norm(const Tensor& A, const std::optional<Scalar>& ord = std::nullopt, IntArrayRef dim = {},
             bool keepdim = false, std::optional<ScalarType> dtype = std::nullopt);
-Tensor norm(const Tensor& A, std::string_view ord, OptionalIntArrayRef dim = std::nullopt, bool keepdim = false,
+Tensor norm(const Tensor& A, std::string_view ord, IntArrayRef dim = {}, bool keepdim = false,
             std::optional<ScalarType> dtype = std::nullopt);
-
-inline Tensor norm(const Tensor& A, const char* ord, OptionalIntArrayRef dim = std::nullopt, bool keepdim = false,
+inline Tensor norm(const Tensor& A, const char* ord, IntArrayRef dim = {}, bool keepdim = false,
                    std::optional<ScalarType> dtype = std::nullopt) {
   return norm(A, std::string_view(ord), dim, keepdim, dtype);
+}
+inline Tensor norm(const Tensor& A, const std::optional<Scalar>& ord, std::nullopt_t, bool keepdim = false,
+                   std::optional<ScalarType> dtype = std::nullopt) {
+  return norm(A, ord, IntArrayRef{}, keepdim, dtype);
 }
 
 // Condition number in the norm p (nullopt = 2); inf for singular matrices with other p.

@@ -213,7 +213,7 @@ const std::vector<Case>& cases() {
       {"norm_dim1", [](const V& x) { return one(L::norm(x[0], std::nullopt, {-1})); }},
       {"norm_dim2_nuc",
        [](const V& x) {
-         return one(L::norm(x[0], "nuc", {{-2, -1}}));
+         return one(L::norm(x[0], "nuc", {-2, -1}));
        }},
       {"cross", [](const V& x) { return one(L::cross(x[0], x[1])); }},
       {"cross_dim", [](const V& x) { return one(L::cross(x[0], x[1], -2)); }},
