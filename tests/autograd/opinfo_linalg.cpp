@@ -123,15 +123,10 @@ RegisterOps reg({
     entry("linalg.eig",
           [](const variable_list& x) {
             auto [Lv, V] = L::eig(x[0]);
-            return variable_list{Lv.real(), Lv.imag(), (V * V.conj()).real()};
+            return variable_list{Lv, V * V.conj()};
           },
           {{2, 3, 3}}),
-    entry("linalg.eigvals",
-          [](const variable_list& x) {
-            Tensor Lv = L::eigvals(x[0]);
-            return variable_list{Lv.real(), Lv.imag()};
-          },
-          {{3, 3}}),
+    entry("linalg.eigvals", [](const variable_list& x) { return variable_list{L::eigvals(x[0])}; }, {{3, 3}}),
     entry(
         "linalg.svd(tall)",
         [](const variable_list& x) {
@@ -181,6 +176,73 @@ RegisterOps reg({
     entry("logdet", one([](auto& x) { return ember::logdet(spd(x[0])); }), {{3, 3}}),
     entry("cholesky_solve", one([](auto& x) { return ember::cholesky_solve(x[1], L::cholesky(spd(x[0]))); }),
           {{3, 3}, {3, 2}}),
+});
+
+// Complex inputs (gradcheck differentiates through real and imaginary parts,
+// conjugate Wirtinger convention): the same formulas on complex128.
+Tensor csample(std::vector<int64_t> shape, uint64_t seed, bool dominant) {
+  Tensor re = sample(shape, -1, 1, seed).detach(), im = sample(shape, -1, 1, seed + 7).detach();
+  Tensor z = ember::complex(re, im * 0.5);
+  if (dominant) z = z + eye(shape.back(), TensorOptions(kComplexDouble)) * double(shape.back());
+  return z.detach().requires_grad_(true);
+}
+OpInfo centry(const char* name, Fn f, Shapes shapes, std::vector<bool> dominant = {}) {
+  OpInfo o;
+  o.name = name;
+  o.fn = std::move(f);
+  o.samples = [shapes, dominant] {
+    variable_list in;
+    for (size_t i = 0; i < shapes.size(); ++i)
+      in.push_back(csample(shapes[i], 301 + 13 * i, i < dominant.size() && dominant[i]));
+    return std::vector<variable_list>{in};
+  };
+  return o;
+}
+Tensor hpd(const Tensor& z) {
+  return z.matmul(z.mT().conj()) + eye(z.size(-1), TensorOptions(kComplexDouble)) * double(z.size(-1));
+}
+Tensor herm(const Tensor& z) { return z + z.mT().conj(); }
+
+RegisterOps reg_complex({
+    centry("linalg.det(complex)", one([](auto& x) { return L::det(x[0]); }), {{2, 3, 3}}),
+    centry("linalg.slogdet(complex)",
+           [](const variable_list& x) {
+             auto [s, l] = L::slogdet(x[0]);
+             return variable_list{s, l};
+           },
+           {{3, 3}}, {true}),
+    centry("linalg.inv(complex)", one([](auto& x) { return L::inv(x[0]); }), {{2, 3, 3}}, {true}),
+    centry("linalg.solve(complex)", one([](auto& x) { return L::solve(x[0], x[1]); }), {{3, 3}, {3, 2}}, {true}),
+    centry("linalg.solve_triangular(complex)", one([](auto& x) { return L::solve_triangular(x[0], x[1], true); }),
+           {{3, 3}, {3, 2}}, {true}),
+    centry("linalg.cholesky(complex)", one([](auto& x) { return L::cholesky(hpd(x[0])); }), {{2, 3, 3}}),
+    centry("linalg.lu_factor(complex)", one([](auto& x) { return std::get<0>(L::lu_factor(x[0])); }), {{3, 3}}),
+    centry("linalg.qr(complex)",
+           [](const variable_list& x) {
+             auto [Q, R] = L::qr(x[0]);
+             return variable_list{Q.matmul(R), projector(Q)};
+           },
+           {{4, 3}}),
+    centry("linalg.eigh(complex)",
+           [](const variable_list& x) {
+             auto [Lv, V] = L::eigh(herm(x[0]));
+             return variable_list{Lv, projector(V)};
+           },
+           {{3, 3}}),
+    centry("linalg.eig(complex)",
+           [](const variable_list& x) {
+             auto [Lv, V] = L::eig(x[0]);
+             return variable_list{Lv, V * V.conj()};
+           },
+           {{3, 3}}),
+    centry("linalg.svd(complex)",
+           [](const variable_list& x) {
+             auto [U, S, Vh] = L::svd(x[0], false);
+             return variable_list{S, (U * S.unsqueeze(-2).to(U.dtype())).matmul(Vh), projector(U)};
+           },
+           {{4, 3}}),
+    centry("linalg.matrix_exp(complex)", one([](auto& x) { return L::matrix_exp(x[0]); }), {{3, 3}}),
+    centry("linalg.pinv(complex)", one([](auto& x) { return L::pinv(x[0]); }), {{3, 4}}),
 });
 
 }  // namespace

@@ -31,9 +31,15 @@ using linalg::detail::mH;
 Tensor add_defined(const Tensor& a, const Tensor& b) { return !a.defined() ? b : (!b.defined() ? a : a + b); }
 Tensor identity_like(const Tensor& A) { return eye(A.size(-1), TensorOptions(A.dtype())); }
 Tensor off_diagonal_mask(int64_t n) { return ones({n, n}, TensorOptions(kDouble)) - eye(n, TensorOptions(kDouble)); }
-// A complex gradient for a real input keeps its real part (the input's tangent space).
+// Re(x) kept in x's complex dtype, written with differentiable ops (conj, add)
+// so double backward sees it; real()/imag() are views outside the graph.
+Tensor real_part(const Tensor& x) { return x.is_complex() ? (x + x.conj()) * 0.5 : x; }
+// A complex gradient for a real input keeps its real part (the input's tangent
+// space); the dtype conversion is recorded (ToCopyBackward0), so this too is
+// twice differentiable.
 Tensor to_input(const Tensor& g, const FormulaNode& n) {
-  return (n.ints.size() > 0 && n.ints[n.ints.size() - 1] == 0 && g.is_complex()) ? g.real() : g;
+  const bool real_input = n.ints.size() > 0 && n.ints[n.ints.size() - 1] == 0;
+  return real_input && g.is_complex() ? g.to(to_real_type(g.dtype())) : g;
 }
 
 // det: d det = det tr(A^-1 dA), so gA = conj(g det) A^-H.
@@ -48,8 +54,13 @@ variable_list det_backward(const FormulaNode& n, const variable_list& g) {
 variable_list slogdet_backward(const FormulaNode& n, const variable_list& g) {
   const Tensor A = n.saved(0), sign = n.saved(1);
   Tensor G = g[1].defined() ? g[1] : zeros(sign.sizes(), TensorOptions(to_real_type(A.dtype())));
-  if (A.is_complex() && g[0].defined()) G = ember::complex(G, (g[0] * sign.conj()).imag());
-  Tensor c = G.unsqueeze(-1).unsqueeze(-1).to(A.dtype());
+  Tensor c = G.to(A.dtype());
+  if (A.is_complex() && g[0].defined()) {
+    // G + i Im(z) with z = g_sign conj(sign); i Im(z) = (z - conj(z)) / 2.
+    Tensor z = g[0] * sign.conj();
+    c = c + (z - z.conj()) * 0.5;
+  }
+  c = c.unsqueeze(-1).unsqueeze(-1);
   return {linalg::solve(mH(A), identity_like(A) * c)};
 }
 
@@ -107,8 +118,7 @@ variable_list lu_factor_backward(const FormulaNode& n, const variable_list& g) {
 Tensor qr_backward_tall(const Tensor& gQ, const Tensor& gR, const Tensor& Q, const Tensor& R) {
   Tensor M = add_defined(gR.defined() ? R.matmul(mH(gR)) : Tensor(), gQ.defined() ? -mH(gQ).matmul(Q) : Tensor());
   Tensor b = M.tril(-1);
-  Tensor d = M.diagonal(0, -2, -1);
-  if (d.is_complex()) d = d.real().to(M.dtype());
+  Tensor d = real_part(M.diagonal(0, -2, -1));
   Tensor sym = b + mH(b) + diag_embed(d);
   Tensor X = add_defined(gQ, Q.matmul(sym));
   return linalg::solve_triangular(mH(R), X, false, false);
@@ -155,7 +165,7 @@ variable_list eig_backward(const FormulaNode& n, const variable_list& g) {
   Tensor inner = g[0].defined() ? diag_embed(g[0]) : Tensor();
   if (g[1].defined()) {
     Tensor VhgV = mH(V).matmul(g[1]);
-    Tensor re = VhgV.diagonal(0, -2, -1).real().to(V.dtype());
+    Tensor re = real_part(VhgV.diagonal(0, -2, -1));
     VhgV = VhgV - mH(V).matmul(V * re.unsqueeze(-2));
     Tensor Lc = L.conj();
     Tensor E = Lc.unsqueeze(-2) - Lc.unsqueeze(-1) + eye(k, TensorOptions(L.dtype()));
