@@ -86,8 +86,9 @@ void linalg_batched(const bench::Options& o) {
   const double chol = bd * nd * nd * nd / 3, lu = bd * 2 * nd * nd * nd / 3, tri = bd * 2 * nd * nd * kd;
   bench::run_case(o, {"LA.cholesky_256x64", "GFLOP/s", bench::gflops(chol), [&] { R = torch::linalg::cholesky(A); }},
                   set_threads);
-  bench::run_case(o, {"LA.solve_256x64x8", "GFLOP/s", bench::gflops(lu + tri), [&] { R = torch::linalg::solve(A, B, true); }},
-                  set_threads);
+  bench::run_case(
+      o, {"LA.solve_256x64x8", "GFLOP/s", bench::gflops(lu + tri), [&] { R = torch::linalg::solve(A, B, true); }},
+      set_threads);
   bench::run_case(o,
                   {"LA.cholesky_solve_256x64x8", "GFLOP/s", bench::gflops(chol + tri),
                    [&] { R = torch::cholesky_solve(B, torch::linalg::cholesky(A)); }},
