@@ -72,6 +72,8 @@ RegisterOps reg({
     entry("linalg.cholesky_ex", one([](auto& x) { return std::get<0>(L::cholesky_ex(spd(x[0]))); }), {{3, 3}}),
     entry("linalg.lu_factor", one([](auto& x) { return std::get<0>(L::lu_factor(x[0])); }), {{2, 3, 3}}, {},
           "LinalgLuFactorExBackward0"),
+    entry("linalg.lu_factor(tall)", one([](auto& x) { return std::get<0>(L::lu_factor(x[0])); }), {{2, 4, 3}}),
+    entry("linalg.lu_factor(wide)", one([](auto& x) { return std::get<0>(L::lu_factor(x[0])); }), {{3, 5}}),
     entry("linalg.lu",
           [](const variable_list& x) {
             auto [P, Lo, U] = L::lu(x[0]);
@@ -217,6 +219,7 @@ RegisterOps reg_complex({
            {{3, 3}, {3, 2}}, {true}),
     centry("linalg.cholesky(complex)", one([](auto& x) { return L::cholesky(hpd(x[0])); }), {{2, 3, 3}}),
     centry("linalg.lu_factor(complex)", one([](auto& x) { return std::get<0>(L::lu_factor(x[0])); }), {{3, 3}}),
+    centry("linalg.lu_factor(complex,wide)", one([](auto& x) { return std::get<0>(L::lu_factor(x[0])); }), {{2, 3, 4}}),
     centry("linalg.qr(complex)",
            [](const variable_list& x) {
              auto [Q, R] = L::qr(x[0]);

@@ -101,16 +101,31 @@ variable_list cholesky_backward(const FormulaNode& n, const variable_list& g) {
   return {linalg::solve_triangular(L, gA, false, false)};
 }
 
-// lu_factor (square A = P L U): gA = P L^-H [tril(L^H gL, -1) + triu(gU U^H)] U^-H.
+// lu_factor, square A = P L U: gA = P L^-H [tril(L^H gL, -1) + triu(gU U^H)] U^-H.
+Tensor lu_backward_square(const Tensor& L, const Tensor& U, const Tensor& gL, const Tensor& gU) {
+  Tensor phi = mH(L).matmul(gL).tril(-1) + gU.matmul(mH(U)).triu();
+  phi = linalg::solve_triangular(mH(U), phi, false, false);
+  return linalg::solve_triangular(mH(L), phi, true, true, true);
+}
+
+// Rectangular A reduces to the square block plus the rows (tall: L2 = A2 U^-1)
+// or columns (wide: U2 = L^-1 A2) that depend linearly on it.
 variable_list lu_factor_backward(const FormulaNode& n, const variable_list& g) {
   const Tensor LU = n.saved(0), piv = n.saved(1);
-  EMBER_CHECK(LU.size(-1) == LU.size(-2),
-              "linalg.lu_factor: the derivative is implemented for square matrices only, got LU of shape ", LU.sizes());
+  const int64_t m = LU.size(-2), ncols = LU.size(-1), k = std::min(m, ncols);
   auto [P, L, U] = lu_unpack(LU, piv);
-  Tensor phi = mH(L).matmul(g[0].tril(-1)).tril(-1) + g[0].triu().matmul(mH(U)).triu();
-  phi = linalg::solve_triangular(mH(U), phi, false, false);
-  phi = linalg::solve_triangular(mH(L), phi, true, true, true);
-  return {P.matmul(phi)};
+  Tensor gL = g[0].narrow(-1, 0, k).tril(-1), gU = g[0].narrow(-2, 0, k).triu();
+  if (m == ncols) return {P.matmul(lu_backward_square(L, U, gL, gU))};
+  if (m > ncols) {
+    Tensor L1 = L.narrow(-2, 0, k), L2 = L.narrow(-2, k, m - k);
+    Tensor gA2 = linalg::solve_triangular(mH(U), gL.narrow(-2, k, m - k), false, false);  // gL2 U^-H
+    Tensor gA1 = lu_backward_square(L1, U, gL.narrow(-2, 0, k), gU - mH(L2).matmul(gA2));
+    return {P.matmul(cat({gA1, gA2}, -2))};
+  }
+  Tensor U1 = U.narrow(-1, 0, k), U2 = U.narrow(-1, k, ncols - k);
+  Tensor gA2 = linalg::solve_triangular(mH(L), gU.narrow(-1, k, ncols - k), true, true, true);  // L^-H gU2
+  Tensor gA1 = lu_backward_square(L, U1, gL - gA2.matmul(mH(U2)), gU.narrow(-1, 0, k));
+  return {P.matmul(cat({gA1, gA2}, -1))};
 }
 
 // QR for m >= n (Walter & Lehmann): M = R gR^H - gQ^H Q,
