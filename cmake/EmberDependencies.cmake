@@ -6,6 +6,11 @@ find_package(PkgConfig REQUIRED)
 set(EMBER_OPENBLAS_DIR /usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}/openblas-openmp)
 find_library(OPENBLAS_LIB NAMES openblas PATHS ${EMBER_OPENBLAS_DIR} NO_DEFAULT_PATH REQUIRED)
 find_path(CBLAS_INCLUDE_DIR cblas.h PATHS /usr/include/${CMAKE_LIBRARY_ARCHITECTURE}/openblas-openmp NO_DEFAULT_PATH REQUIRED)
+# LAPACKE (C interface to LAPACK) for ember::linalg. The LAPACK routines come
+# from OpenBLAS: libopenblas (a direct dependency) exports them and is searched
+# before liblapacke's own liblapack.so.3, which Debian points at OpenBLAS too.
+find_library(LAPACKE_LIB NAMES lapacke REQUIRED)
+find_path(LAPACKE_INCLUDE_DIR lapacke.h REQUIRED)
 find_library(SLEEF_LIB NAMES sleef REQUIRED)
 find_path(SLEEF_INCLUDE_DIR sleef.h REQUIRED)
 find_package(dnnl CONFIG REQUIRED)
@@ -17,6 +22,8 @@ find_package(nlohmann_json 3 REQUIRED)
 
 add_library(ember_deps INTERFACE)
 target_include_directories(ember_deps INTERFACE ${CBLAS_INCLUDE_DIR} ${SLEEF_INCLUDE_DIR})
+target_include_directories(ember_deps INTERFACE ${LAPACKE_INCLUDE_DIR})
+target_link_libraries(ember_deps INTERFACE ${LAPACKE_LIB})
 target_link_libraries(ember_deps INTERFACE ${OPENBLAS_LIB} ${SLEEF_LIB} DNNL::dnnl ZLIB::ZLIB PkgConfig::LIBZIP
                       nlohmann_json::nlohmann_json)
 # The loader must pick the OpenMP build of OpenBLAS even when the system's

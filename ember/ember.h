@@ -29,3 +29,4 @@
 #include "ember/nn.h"
 #include "ember/profiler.h"
 #include "ember/utils/benchmark.h"
+#include "ember/linalg.h"

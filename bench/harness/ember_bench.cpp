@@ -115,6 +115,28 @@ void w8(const bench::Options& o) {
                   set_threads);
 }
 
+// Batched linear algebra (issue 5): Cholesky, LU solve and Cholesky solve on a
+// [256, 64, 64] float32 SPD batch with 8 right-hand sides per matrix.
+void linalg_batched(const bench::Options& o) {
+  if (!bench::wants_group(o, "LA")) return;
+  const int64_t b = 256, n = 64, k = 8;
+  torch::manual_seed(0);
+  torch::Tensor X = torch::rand({b, n, n});
+  torch::Tensor A = torch::matmul(X, X.transpose(-2, -1)) + torch::eye(n) * static_cast<double>(n);
+  torch::Tensor B = torch::rand({b, n, k}), R;
+  const double nd = static_cast<double>(n), bd = static_cast<double>(b), kd = static_cast<double>(k);
+  const double chol = bd * nd * nd * nd / 3, lu = bd * 2 * nd * nd * nd / 3, tri = bd * 2 * nd * nd * kd;
+  bench::run_case(o, {"LA.cholesky_256x64", "GFLOP/s", bench::gflops(chol), [&] { R = torch::linalg::cholesky(A); }},
+                  set_threads);
+  bench::run_case(
+      o, {"LA.solve_256x64x8", "GFLOP/s", bench::gflops(lu + tri), [&] { R = torch::linalg::solve(A, B, true); }},
+      set_threads);
+  bench::run_case(o,
+                  {"LA.cholesky_solve_256x64x8", "GFLOP/s", bench::gflops(chol + tri),
+                   [&] { R = torch::cholesky_solve(B, torch::linalg::cholesky(A)); }},
+                  set_threads);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -126,5 +148,6 @@ int main(int argc, char** argv) {
   w4(o);
   bench::train::all(o, set_threads);
   w8(o);
+  linalg_batched(o);
   return 0;
 }

@@ -1,0 +1,81 @@
+#include "ember/linalg/torch_functions.h"
+
+#include "ember/core/shape.h"
+#include "ember/linalg.h"
+#include "ember/linalg/batch.h"
+#include "ember/ops/all_ops.h"
+#include "ember/ops/factory.h"
+
+namespace ember {
+
+using linalg::detail::mH;
+
+Tensor det(const Tensor& A) { return linalg::det(A); }
+Tensor logdet(const Tensor& A) {
+  auto [sign, logabs] = linalg::slogdet(A);
+  return sign.log() + logabs;  // log(-1) = nan, log(0) = -inf; complex: i arg(det)
+}
+std::tuple<Tensor, Tensor> slogdet(const Tensor& A) { return linalg::slogdet(A); }
+Tensor inverse(const Tensor& A) { return linalg::inv(A); }
+Tensor cholesky(const Tensor& A, bool upper) { return linalg::cholesky(A, upper); }
+
+Tensor cholesky_solve(const Tensor& B, const Tensor& L, bool upper) {
+  // A = L L^H (or U^H U): two triangular solves.
+  if (upper) return linalg::solve_triangular(L, linalg::solve_triangular(mH(L), B, false), true);
+  return linalg::solve_triangular(mH(L), linalg::solve_triangular(L, B, false), true);
+}
+
+Tensor cholesky_inverse(const Tensor& L, bool upper) {
+  linalg::detail::check_square(L, "cholesky_inverse", "L");
+  return cholesky_solve(eye(L.size(-1), TensorOptions(L.dtype())).expand(L.sizes()), L, upper);
+}
+
+Tensor cross(const Tensor& a, const Tensor& b, std::optional<int64_t> dim) {
+  if (dim) return linalg::cross(a, b, *dim);
+  DimVector shape = broadcast_shapes(a.sizes(), b.sizes(), "cross");
+  for (size_t i = 0; i < shape.size(); ++i)
+    if (shape[i] == 3) return linalg::cross(a, b, int64_t(i));
+  EMBER_CHECK(false, "cross: no dimension of size 3 in input (shapes ", shape_str(a.sizes()), " and ",
+              shape_str(b.sizes()), ")");
+}
+
+Tensor matrix_power(const Tensor& A, int64_t n) { return linalg::matrix_power(A, n); }
+Tensor matrix_exp(const Tensor& A) { return linalg::matrix_exp(A); }
+Tensor pinverse(const Tensor& A, double rcond) { return linalg::pinv(A, 0.0, rcond); }
+
+std::tuple<Tensor, Tensor, Tensor> svd(const Tensor& A, bool some, bool compute_uv) {
+  if (!compute_uv) {
+    Tensor S = linalg::svdvals(A);
+    const int64_t m = A.size(-2), n = A.size(-1);
+    DimVector bu = linalg::detail::batch_shape(A), bv = bu;
+    bu.push_back(m);
+    bu.push_back(some ? std::min(m, n) : m);
+    bv.push_back(n);
+    bv.push_back(some ? std::min(m, n) : n);
+    return {zeros(bu, TensorOptions(A.dtype())), S, zeros(bv, TensorOptions(A.dtype()))};
+  }
+  auto [U, S, Vh] = linalg::svd(A, !some);
+  return {U, S, mH(Vh)};
+}
+
+std::tuple<Tensor, Tensor> qr(const Tensor& A, bool some) { return linalg::qr(A, some ? "reduced" : "complete"); }
+
+std::tuple<Tensor, Tensor> triangular_solve(const Tensor& b, const Tensor& A, bool upper, bool transpose,
+                                            bool unitriangular) {
+  Tensor coeff = transpose ? A.mT() : A;
+  return {linalg::solve_triangular(coeff, b, transpose ? !upper : upper, true, unitriangular), A.clone()};
+}
+
+Tensor lu_solve(const Tensor& b, const Tensor& LU_data, const Tensor& LU_pivots) {
+  return linalg::lu_solve(LU_data, LU_pivots, b);
+}
+
+Tensor orgqr(const Tensor& A, const Tensor& tau) { return linalg::householder_product(A, tau); }
+
+Tensor vander(const Tensor& x, std::optional<int64_t> N, bool increasing) {
+  EMBER_CHECK(x.dim() == 1, "vander: x must be a one-dimensional tensor, got shape ", shape_str(x.sizes()));
+  Tensor v = linalg::vander(x, N);
+  return increasing ? v : v.flip({-1});
+}
+
+}  // namespace ember
