@@ -24,3 +24,4 @@
 #include "ember/optim.h"
 #include "ember/serialize.h"
 #include "ember/nn.h"
+#include "ember/fft.h"
