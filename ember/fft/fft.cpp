@@ -8,8 +8,8 @@
 #include <string>
 
 #include "ember/core/shape.h"
-#include "ember/fft/primitives.h"
 #include "ember/ember.h"
+#include "ember/fft/primitives.h"
 
 namespace ember::fft {
 
@@ -32,8 +32,8 @@ Tensor promote(const char* op, const Tensor& self, bool require_complex) {
   EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
   ScalarType t = self.dtype();
   if (!is_complex(t) && !is_floating_point(t)) t = get_default_dtype();
-  EMBER_CHECK(t == kFloat || t == kDouble || t == kComplexFloat || t == kComplexDouble, op,
-              ": Unsupported dtype ", dtype_name(t), " (expected float32, float64, complex64 or complex128)");
+  EMBER_CHECK(t == kFloat || t == kDouble || t == kComplexFloat || t == kComplexDouble, op, ": Unsupported dtype ",
+              dtype_name(t), " (expected float32, float64, complex64 or complex128)");
   if (require_complex) t = to_complex_type(t);
   return self.to(t);
 }
@@ -67,7 +67,8 @@ Tensor resize_input(const Tensor& x, IntArrayRef dims, IntArrayRef sizes) {
 
 // ---- one dimension ----------------------------------------------------------
 
-Tensor c2c_1d(const char* op, const Tensor& self, std::optional<int64_t> n_opt, int64_t dim, NormArg norm, bool forward) {
+Tensor c2c_1d(const char* op, const Tensor& self, std::optional<int64_t> n_opt, int64_t dim, NormArg norm,
+              bool forward) {
   const Tensor x = promote(op, self, /*require_complex=*/true);
   const int64_t d = wrap_dim(dim, x.dim(), op, /*scalar_as_1d=*/false);
   const int64_t n = n_opt.value_or(x.size(d));
@@ -78,8 +79,8 @@ Tensor c2c_1d(const char* op, const Tensor& self, std::optional<int64_t> n_opt, 
 }
 
 // Real input: fft/ifft (two-sided), rfft/ihfft (onesided); the inverse direction is the conjugate.
-Tensor r2c_1d(const char* op, const Tensor& self, std::optional<int64_t> n_opt, int64_t dim, NormArg norm,
-              bool forward, bool onesided) {
+Tensor r2c_1d(const char* op, const Tensor& self, std::optional<int64_t> n_opt, int64_t dim, NormArg norm, bool forward,
+              bool onesided) {
   check_real(op, self);
   const Tensor x = promote(op, self, false);
   const int64_t d = wrap_dim(dim, x.dim(), op, false);

@@ -18,9 +18,11 @@ using NormArg = std::optional<std::string_view>;
 Tensor fft(const Tensor& self, std::optional<int64_t> n = std::nullopt, int64_t dim = -1, NormArg norm = std::nullopt);
 Tensor ifft(const Tensor& self, std::optional<int64_t> n = std::nullopt, int64_t dim = -1, NormArg norm = std::nullopt);
 Tensor rfft(const Tensor& self, std::optional<int64_t> n = std::nullopt, int64_t dim = -1, NormArg norm = std::nullopt);
-Tensor irfft(const Tensor& self, std::optional<int64_t> n = std::nullopt, int64_t dim = -1, NormArg norm = std::nullopt);
+Tensor irfft(const Tensor& self, std::optional<int64_t> n = std::nullopt, int64_t dim = -1,
+             NormArg norm = std::nullopt);
 Tensor hfft(const Tensor& self, std::optional<int64_t> n = std::nullopt, int64_t dim = -1, NormArg norm = std::nullopt);
-Tensor ihfft(const Tensor& self, std::optional<int64_t> n = std::nullopt, int64_t dim = -1, NormArg norm = std::nullopt);
+Tensor ihfft(const Tensor& self, std::optional<int64_t> n = std::nullopt, int64_t dim = -1,
+             NormArg norm = std::nullopt);
 
 Tensor fft2(const Tensor& self, OptionalIntArrayRef s = std::nullopt, IntArrayRef dim = {-2, -1},
             NormArg norm = std::nullopt);

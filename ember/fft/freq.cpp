@@ -2,8 +2,8 @@
 // are rolls, so they are differentiable through roll's formula.
 #include <cmath>
 
-#include "ember/fft/fft.h"
 #include "ember/ember.h"
+#include "ember/fft/fft.h"
 
 namespace ember::fft {
 

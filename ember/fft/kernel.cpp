@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ember/core/parallel.h"
+#include "ember/fft/batched.h"
 #include "ember/fft/plan_cache.h"
 
 namespace ember::fft::detail {
@@ -42,6 +43,21 @@ void real_forward(const T* re, cpx<T>* bins, int64_t n, std::vector<cpx<T>>& wor
   }
 }
 
+// Batches of at least half a vector's worth of lanes take the lane-parallel
+// path (Note [Lane-parallel FFT]); `group` lanes per task (W complex, 2W real).
+template <typename T>
+bool use_batched(int64_t lanes, int64_t n) {
+  return n > 1 && lanes >= kLaneWidth<T> / 2;
+}
+LaneMap lane_map(const Lanes& l, int64_t n) { return LaneMap{l.inner, n * l.inner, 1, l.inner}; }
+
+template <typename F>
+void for_groups(int64_t lanes, int64_t group, int64_t n, const F& f) {
+  const int64_t groups = (lanes + group - 1) / group;
+  parallel_for(0, groups, std::max<int64_t>(1, lane_grain(n) / group),
+               [&](int64_t b, int64_t e) { f(b * group, std::min(lanes, e * group)); });
+}
+
 template <typename T>
 void c2c_impl(const Tensor& in, const Tensor& out, int64_t dim, bool forward, double scale) {
   const int64_t n = in.size(dim);
@@ -50,21 +66,31 @@ void c2c_impl(const Tensor& in, const Tensor& out, int64_t dim, bool forward, do
   cpx<T>* dst = static_cast<cpx<T>*>(out.data_ptr());
   const bool direct = lanes.inner == 1 && src != dst;
   const T s = static_cast<T>(scale);
+  if (use_batched<T>(lanes.count(), n)) {  // in place is fine: a group reads all its lanes first
+    for_groups(lanes.count(), kLaneWidth<T>, n, [&](int64_t b, int64_t e) {
+      batched_c2c<T>(src, lane_map(lanes, n), dst, lane_map(lanes, n), n, b, e, forward, s);
+    });
+    return;
+  }
   parallel_for(0, lanes.count(), lane_grain(n), [&](int64_t begin, int64_t end) {
     const ComplexPlan<T>& plan = complex_plan<T>(n, !forward);
     std::vector<cpx<T>> a(n), b(n);
     for (int64_t l = begin; l < end; ++l) {
       const int64_t off = lanes.base(l, n), st = lanes.inner;
       if (direct) {
-        if (n == 1) dst[off] = src[off];
-        else plan.run(src + off, dst + off);
+        if (n == 1)
+          dst[off] = src[off];
+        else
+          plan.run(src + off, dst + off);
         if (s != T(1))
           for (int64_t k = 0; k < n; ++k) dst[off + k] *= s;
         continue;
       }
       for (int64_t k = 0; k < n; ++k) a[k] = src[off + k * st];
-      if (n == 1) b[0] = a[0];
-      else plan.run(a.data(), b.data());
+      if (n == 1)
+        b[0] = a[0];
+      else
+        plan.run(a.data(), b.data());
       for (int64_t k = 0; k < n; ++k) dst[off + k * st] = b[k] * s;
     }
   });
@@ -77,6 +103,12 @@ void r2c_impl(const Tensor& in, const Tensor& out, int64_t dim, double scale) {
   const T* src = static_cast<const T*>(in.data_ptr());
   cpx<T>* dst = static_cast<cpx<T>*>(out.data_ptr());
   const T s = static_cast<T>(scale);
+  if (use_batched<T>(lanes.count(), n)) {
+    for_groups(lanes.count(), 2 * kLaneWidth<T>, n, [&](int64_t b, int64_t e) {
+      batched_r2c<T>(src, lane_map(lanes, n), nullptr, dst, lane_map(lanes, m), n, m, b, e, s);
+    });
+    return;
+  }
   parallel_for(0, lanes.count(), lane_grain(n), [&](int64_t begin, int64_t end) {
     std::vector<T> re(n);
     std::vector<cpx<T>> bins(half + 1), work(2 * n);
@@ -105,6 +137,12 @@ void c2r_impl(const Tensor& in, const Tensor& out, int64_t dim, double scale) {
   T* dst = static_cast<T*>(out.data_ptr());
   const T s = static_cast<T>(scale);
   const bool real_path = std::is_same_v<T, float> && n % 2 == 0;
+  if (use_batched<T>(lanes.count(), n)) {
+    for_groups(lanes.count(), 2 * kLaneWidth<T>, n, [&](int64_t b, int64_t e) {
+      batched_c2r<T>(src, lane_map(lanes, h), dst, lane_map(lanes, n), n, b, e, s);
+    });
+    return;
+  }
   parallel_for(0, lanes.count(), lane_grain(n), [&](int64_t begin, int64_t end) {
     std::vector<cpx<T>> full(n), res(n);
     std::vector<T> re(n);
@@ -140,6 +178,12 @@ void framed_impl(const Tensor& x, const Tensor& window, const Tensor& out, int64
   const T* w = window.defined() ? static_cast<const T*>(window.data_ptr()) : nullptr;
   cpx<T>* dst = static_cast<cpx<T>*>(out.data_ptr());
   const T s = static_cast<T>(scale);
+  if (use_batched<T>(batch * frames, n)) {
+    const LaneMap im{frames, len, hop, 1}, om{1, half, 0, 1};
+    for_groups(batch * frames, 2 * kLaneWidth<T>, n,
+               [&](int64_t b, int64_t e) { batched_r2c<T>(src, im, w, dst, om, n, half, b, e, s); });
+    return;
+  }
   parallel_for(0, batch * frames, lane_grain(n), [&](int64_t begin, int64_t end) {
     std::vector<T> re(n);
     std::vector<cpx<T>> bins(half + 1), work(2 * n);
@@ -160,26 +204,34 @@ void framed_impl(const Tensor& x, const Tensor& window, const Tensor& out, int64
 
 void c2c_dim(const Tensor& in, const Tensor& out, int64_t dim, bool forward, double scale) {
   if (in.numel() == 0) return;
-  if (in.dtype() == kComplexFloat) c2c_impl<float>(in, out, dim, forward, scale);
-  else c2c_impl<double>(in, out, dim, forward, scale);
+  if (in.dtype() == kComplexFloat)
+    c2c_impl<float>(in, out, dim, forward, scale);
+  else
+    c2c_impl<double>(in, out, dim, forward, scale);
 }
 
 void r2c_dim(const Tensor& in, const Tensor& out, int64_t dim, double scale) {
   if (in.numel() == 0 || out.numel() == 0) return;
-  if (in.dtype() == kFloat) r2c_impl<float>(in, out, dim, scale);
-  else r2c_impl<double>(in, out, dim, scale);
+  if (in.dtype() == kFloat)
+    r2c_impl<float>(in, out, dim, scale);
+  else
+    r2c_impl<double>(in, out, dim, scale);
 }
 
 void c2r_dim(const Tensor& in, const Tensor& out, int64_t dim, double scale) {
   if (out.numel() == 0) return;
-  if (in.dtype() == kComplexFloat) c2r_impl<float>(in, out, dim, scale);
-  else c2r_impl<double>(in, out, dim, scale);
+  if (in.dtype() == kComplexFloat)
+    c2r_impl<float>(in, out, dim, scale);
+  else
+    c2r_impl<double>(in, out, dim, scale);
 }
 
 void framed_rfft(const Tensor& x, const Tensor& window, const Tensor& out, int64_t n, int64_t hop, double scale) {
   if (out.numel() == 0) return;
-  if (x.dtype() == kFloat) framed_impl<float>(x, window, out, n, hop, scale);
-  else framed_impl<double>(x, window, out, n, hop, scale);
+  if (x.dtype() == kFloat)
+    framed_impl<float>(x, window, out, n, hop, scale);
+  else
+    framed_impl<double>(x, window, out, n, hop, scale);
 }
 
 }  // namespace ember::fft::detail

@@ -8,9 +8,9 @@
 
 #include "ember/autograd/formula_node.h"
 #include "ember/core/shape.h"
+#include "ember/ember.h"
 #include "ember/fft/kernel.h"
 #include "ember/fft/primitives.h"
-#include "ember/ember.h"
 
 namespace ember {
 
@@ -35,8 +35,8 @@ void check_window(const char* op, const Tensor& window, int64_t win_length) {
 // frames [B, F, n] summed into [B, length] at positions f * hop + k (differentiable through index_add).
 Tensor overlap_add(const Tensor& frames, int64_t length, int64_t hop) {
   const int64_t b = frames.size(0), f = frames.size(1), n = frames.size(2);
-  Tensor pos = (arange(f, TensorOptions(kLong)).view({f, 1}) * hop + arange(n, TensorOptions(kLong)).view({1, n}))
-                   .reshape({-1});
+  Tensor pos =
+      (arange(f, TensorOptions(kLong)).view({f, 1}) * hop + arange(n, TensorOptions(kLong)).view({1, n})).reshape({-1});
   return zeros({b, length}, frames.options()).index_add(1, pos, frames.reshape({b, f * n}));
 }
 
@@ -69,11 +69,12 @@ Tensor stft_impl(const Tensor& self, int64_t n_fft, std::optional<int64_t> hop_o
   const int64_t hop = hop_opt.value_or(n_fft / 4), win_length = win_opt.value_or(n_fft);
   EMBER_CHECK(n_fft > 0 && n_fft <= len, op, ": expected 0 < n_fft <= ", len, ", but got n_fft=", n_fft);
   EMBER_CHECK(hop > 0, op, ": expected hop_length > 0, but got hop_length=", hop);
-  EMBER_CHECK(win_length > 0 && win_length <= n_fft, op, ": expected 0 < win_length <= n_fft, but got win_length=",
-              win_length);
+  EMBER_CHECK(win_length > 0 && win_length <= n_fft, op,
+              ": expected 0 < win_length <= n_fft, but got win_length=", win_length);
   check_window(op, window, win_length);
   Tensor w = centred_window(window, n_fft, win_length);
-  if (!w.defined() && win_length < n_fft) w = centred_window(ones({win_length}, TensorOptions(to_real_type(t))), n_fft, win_length);
+  if (!w.defined() && win_length < n_fft)
+    w = centred_window(ones({win_length}, TensorOptions(to_real_type(t))), n_fft, win_length);
   const bool onesided = onesided_opt.value_or(!complex_in);
   EMBER_CHECK(!(complex_in && onesided), op, ": Cannot have onesided output if window or input is complex");
   const Norm norm = normalized ? Norm::ByRootN : Norm::None;
@@ -109,8 +110,7 @@ Tensor stft(const Tensor& self, int64_t n_fft, std::optional<int64_t> hop_length
 Tensor stft(const Tensor& self, int64_t n_fft, std::optional<int64_t> hop_length, std::optional<int64_t> win_length,
             const std::optional<Tensor>& window, bool center, std::string_view pad_mode, bool normalized,
             std::optional<bool> onesided, std::optional<bool> return_complex) {
-  return stft_impl(self, n_fft, hop_length, win_length, window, center, pad_mode, normalized, onesided,
-                   return_complex);
+  return stft_impl(self, n_fft, hop_length, win_length, window, center, pad_mode, normalized, onesided, return_complex);
 }
 
 Tensor istft(const Tensor& self, int64_t n_fft, std::optional<int64_t> hop_length, std::optional<int64_t> win_length,

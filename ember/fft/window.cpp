@@ -28,11 +28,9 @@ Tensor make_window(const char* op, int64_t length, bool periodic, const TensorOp
   return out.to(t).requires_grad_(options.requires_grad());
 }
 
-Tensor hamming(const char* op, int64_t length, bool periodic, double alpha, double beta,
-               const TensorOptions& options) {
-  return make_window(op, length, periodic, options, [=](double i, double n) {
-    return alpha - beta * std::cos(2 * std::numbers::pi * i / (n - 1));
-  });
+Tensor hamming(const char* op, int64_t length, bool periodic, double alpha, double beta, const TensorOptions& options) {
+  return make_window(op, length, periodic, options,
+                     [=](double i, double n) { return alpha - beta * std::cos(2 * std::numbers::pi * i / (n - 1)); });
 }
 
 }  // namespace
@@ -53,8 +51,7 @@ Tensor hamming_window(int64_t window_length, bool periodic, const TensorOptions&
 Tensor hamming_window(int64_t window_length, bool periodic, double alpha, const TensorOptions& options) {
   return hamming_window(window_length, periodic, alpha, 0.46, options);
 }
-Tensor hamming_window(int64_t window_length, bool periodic, double alpha, double beta,
-                      const TensorOptions& options) {
+Tensor hamming_window(int64_t window_length, bool periodic, double alpha, double beta, const TensorOptions& options) {
   return hamming("hamming_window", window_length, periodic, alpha, beta, options);
 }
 

@@ -37,8 +37,8 @@ const char* kPads[] = {"reflect", "constant", "replicate", "circular"};
 }
 
 using Fn1 = Tensor (*)(const Tensor&, std::optional<int64_t>, int64_t, std::optional<std::string_view>);
-const Fn1 kF1[] = {torch::fft::fft, torch::fft::ifft, torch::fft::rfft, torch::fft::irfft, torch::fft::hfft,
-                   torch::fft::ihfft};
+const Fn1 kF1[] = {torch::fft::fft,   torch::fft::ifft, torch::fft::rfft,
+                   torch::fft::irfft, torch::fft::hfft, torch::fft::ihfft};
 
 TEST(FftGolden, OneDimensional) {
   const auto names = golden().names_with_prefix("t1_");
@@ -76,14 +76,30 @@ TEST(FftGolden, MultiDimensional) {
     const auto norm = kNorms[cfg[1]];
     Tensor out;
     switch (cfg[0]) {
-      case 0: out = torch::fft::fft2(x, so, d2, norm); break;
-      case 1: out = torch::fft::ifft2(x, so, d2, norm); break;
-      case 2: out = torch::fft::rfft2(x, so, d2, norm); break;
-      case 3: out = torch::fft::irfft2(x, so, d2, norm); break;
-      case 4: out = torch::fft::fftn(x, so, dn, norm); break;
-      case 5: out = torch::fft::ifftn(x, so, dn, norm); break;
-      case 6: out = torch::fft::rfftn(x, so, dn, norm); break;
-      default: out = torch::fft::irfftn(x, so, dn, norm); break;
+      case 0:
+        out = torch::fft::fft2(x, so, d2, norm);
+        break;
+      case 1:
+        out = torch::fft::ifft2(x, so, d2, norm);
+        break;
+      case 2:
+        out = torch::fft::rfft2(x, so, d2, norm);
+        break;
+      case 3:
+        out = torch::fft::irfft2(x, so, d2, norm);
+        break;
+      case 4:
+        out = torch::fft::fftn(x, so, dn, norm);
+        break;
+      case 5:
+        out = torch::fft::ifftn(x, so, dn, norm);
+        break;
+      case 6:
+        out = torch::fft::rfftn(x, so, dn, norm);
+        break;
+      default:
+        out = torch::fft::irfftn(x, so, dn, norm);
+        break;
     }
     EXPECT_TRUE(close(out, golden()[c + ".out"])) << c << " func " << cfg[0];
   }
@@ -102,11 +118,21 @@ TEST(FftGolden, Windows) {
     const TensorOptions o(want.dtype());
     Tensor got;
     switch (static_cast<int>(v[0])) {
-      case 0: got = torch::hann_window(L, p, o); break;
-      case 1: got = v[3] < 0 ? torch::hamming_window(L, p, o) : torch::hamming_window(L, p, v[3], v[4], o); break;
-      case 2: got = torch::blackman_window(L, p, o); break;
-      case 3: got = torch::bartlett_window(L, p, o); break;
-      default: got = v[3] < 0 ? torch::kaiser_window(L, p, o) : torch::kaiser_window(L, p, v[3], o); break;
+      case 0:
+        got = torch::hann_window(L, p, o);
+        break;
+      case 1:
+        got = v[3] < 0 ? torch::hamming_window(L, p, o) : torch::hamming_window(L, p, v[3], v[4], o);
+        break;
+      case 2:
+        got = torch::blackman_window(L, p, o);
+        break;
+      case 3:
+        got = torch::bartlett_window(L, p, o);
+        break;
+      default:
+        got = v[3] < 0 ? torch::kaiser_window(L, p, o) : torch::kaiser_window(L, p, v[3], o);
+        break;
     }
     EXPECT_TRUE(tensors_close(got, want, 1e-6, 1e-6)) << c;
   }
@@ -152,9 +178,9 @@ TEST(FftGolden, Stft) {
     const auto hop = cfg[1] < 0 ? std::nullopt : std::optional<int64_t>(cfg[1]);
     const auto win = cfg[2] < 0 ? std::nullopt : std::optional<int64_t>(cfg[2]);
     const auto onesided = cfg[6] < 0 ? std::nullopt : std::optional<bool>(cfg[6] != 0);
-    const Tensor out = cfg[3] < 0 ? torch::stft(x, cfg[0], hop, win, w, cfg[5] != 0, onesided, true)
-                                  : torch::stft(x, cfg[0], hop, win, w, cfg[3] != 0, kPads[cfg[4]], cfg[5] != 0,
-                                                onesided, true);
+    const Tensor out =
+        cfg[3] < 0 ? torch::stft(x, cfg[0], hop, win, w, cfg[5] != 0, onesided, true)
+                   : torch::stft(x, cfg[0], hop, win, w, cfg[3] != 0, kPads[cfg[4]], cfg[5] != 0, onesided, true);
     EXPECT_TRUE(close(out, golden()[c + ".out"])) << c;
   }
 }
@@ -202,6 +228,30 @@ TEST(Fft, BatchedAlongAnyDimMatchesPerLane) {
   }
 }
 
+// Batches take the lane-parallel FFT, single lanes KissFFT: the two must agree for every
+// length class (radix 4/2, 3, 5, other primes), dtype and transform kind.
+TEST(Fft, LaneParallelMatchesKissFft) {
+  torch::manual_seed(5);
+  for (ScalarType t : {kFloat, kDouble}) {
+    const double tol = t == kFloat ? 2e-5 : 1e-11;
+    for (int64_t n : {2, 3, 4, 5, 6, 7, 9, 10, 12, 15, 16, 25, 30, 49, 64, 100, 101, 400}) {
+      const Tensor x = torch::randn({37, n}, TensorOptions(t));  // 37: full groups plus a partial one
+      const Tensor z = torch::randn({37, n}, TensorOptions(to_complex_type(t)));
+      const Tensor h = torch::randn({37, n / 2 + 1}, TensorOptions(to_complex_type(t)));
+      const Tensor r = torch::fft::rfft(x), c = torch::fft::fft(z), i = torch::fft::ifft(z), f = torch::fft::fft(x);
+      const Tensor b = torch::fft::irfft(h, n);
+      for (int64_t l : {0, 15, 16, 36}) {
+        const double scale = static_cast<double>(n);
+        EXPECT_TRUE(tensors_close(r[l], torch::fft::rfft(x[l]), tol, tol * scale)) << "rfft n=" << n << " " << t;
+        EXPECT_TRUE(tensors_close(f[l], torch::fft::fft(x[l]), tol, tol * scale)) << "fft(real) n=" << n;
+        EXPECT_TRUE(tensors_close(c[l], torch::fft::fft(z[l]), tol, tol * scale)) << "fft n=" << n << " " << t;
+        EXPECT_TRUE(tensors_close(i[l], torch::fft::ifft(z[l]), tol, tol)) << "ifft n=" << n << " " << t;
+        EXPECT_TRUE(tensors_close(b[l], torch::fft::irfft(h[l], n), tol, tol)) << "irfft n=" << n << " " << t;
+      }
+    }
+  }
+}
+
 TEST(Fft, ReturnsLibTorchDtypes) {
   EXPECT_EQ(torch::fft::fft(torch::ones({4})).dtype(), kComplexFloat);
   EXPECT_EQ(torch::fft::rfft(torch::ones({4}, TensorOptions(kDouble))).dtype(), kComplexDouble);
@@ -235,10 +285,10 @@ TEST(Fft, BadArguments) {
   EXPECT_EMBER_ERROR(torch::stft(sig, 200, 4, std::nullopt, {}, false, std::nullopt, true), "stft", "n_fft");
   EXPECT_EMBER_ERROR(torch::stft(sig, 16, 0, std::nullopt, {}, false, std::nullopt, true), "stft", "hop_length");
   EXPECT_EMBER_ERROR(torch::stft(sig, 16, 4, 20, {}, false, std::nullopt, true), "stft", "win_length");
-  EXPECT_EMBER_ERROR(torch::stft(torch::randn({2, 2, 30}), 8, 2, std::nullopt, {}, false, std::nullopt, true),
-                     "stft", "1D or 2D");
-  const Tensor spec = torch::stft(sig, 16, 4, std::nullopt, torch::hann_window(16), true, "reflect", false,
-                                  std::nullopt, true);
+  EXPECT_EMBER_ERROR(torch::stft(torch::randn({2, 2, 30}), 8, 2, std::nullopt, {}, false, std::nullopt, true), "stft",
+                     "1D or 2D");
+  const Tensor spec =
+      torch::stft(sig, 16, 4, std::nullopt, torch::hann_window(16), true, "reflect", false, std::nullopt, true);
   EXPECT_EMBER_ERROR(torch::istft(spec, 20, 4), "istft", "n_fft / 2 + 1");
   EXPECT_EMBER_ERROR(torch::istft(spec, 16, 4, std::nullopt, torch::hann_window(8)), "istft", "win_length=16");
   EXPECT_EMBER_ERROR(torch::istft(spec.real(), 16, 4), "istft", "complex");
