@@ -19,9 +19,7 @@ using fft::detail::Norm;
 DimVector dims_of(const FormulaNode& n, size_t trailing) {
   return DimVector(IntArrayRef(n.ints.data(), n.ints.size() - trailing));
 }
-Norm norm_of(const FormulaNode& n, size_t trailing) {
-  return static_cast<Norm>(n.ints[n.ints.size() - trailing]);
-}
+Norm norm_of(const FormulaNode& n, size_t trailing) { return static_cast<Norm>(n.ints[n.ints.size() - trailing]); }
 
 // The real part as a differentiable op: a dtype copy whose backward is the
 // complex(g, 0) cast (ToCopyBackward0).
