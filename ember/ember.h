@@ -30,3 +30,4 @@
 #include "ember/profiler.h"
 #include "ember/utils/benchmark.h"
 #include "ember/linalg.h"
+#include "ember/fft.h"

@@ -137,6 +137,21 @@ void linalg_batched(const bench::Options& o) {
                   set_threads);
 }
 
+// W9 stft (SPEC.md): 160,000 samples, n_fft 400, hop 160, periodic Hann,
+// center/reflect, onesided, complex output [201, 1001]; plus a batched rfft
+// of [256, 4096] float32 along the last dim. Metric ms.
+void w9(const bench::Options& o) {
+  if (!bench::wants_group(o, "W9")) return;
+  torch::manual_seed(0);
+  torch::Tensor sig = torch::randn({160000}), win = torch::hann_window(400), x = torch::randn({256, 4096}), out;
+  auto ms = [](double s) { return s * 1e3; };
+  bench::run_case(o,
+                  {"W9.stft", "ms", ms,
+                   [&] { out = torch::stft(sig, 400, 160, 400, win, true, "reflect", false, true, true); }},
+                  set_threads);
+  bench::run_case(o, {"W9.rfft_256x4096", "ms", ms, [&] { out = torch::fft::rfft(x); }}, set_threads);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -149,5 +164,6 @@ int main(int argc, char** argv) {
   bench::train::all(o, set_threads);
   w8(o);
   linalg_batched(o);
+  w9(o);
   return 0;
 }
