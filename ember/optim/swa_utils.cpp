@@ -54,11 +54,13 @@ void update_averaged(nn::Module& averaged, const nn::Module& model, Tensor& n_av
 BatchNormState prepare_update_bn(nn::Module& model) {
   BatchNormState state;
   NoGradGuard no_grad;
-  for (const auto& m : model.modules()) {
-    auto* bn = dynamic_cast<nn::detail::BatchNormTag*>(m.get());
-    if (bn == nullptr) continue;
-    state.momenta.emplace_back(bn, bn->batch_norm_options().momentum());
-  }
+  // The root may live on the stack (modules() would need it in a shared_ptr).
+  auto visit = [&state](nn::Module* m) {
+    if (auto* bn = dynamic_cast<nn::detail::BatchNormTag*>(m))
+      state.momenta.emplace_back(bn, bn->batch_norm_options().momentum());
+  };
+  visit(&model);
+  for (const auto& m : model.modules(/*include_self=*/false)) visit(m.get());
   if (state.momenta.empty()) return state;
   state.was_training = model.is_training();
   model.train();
