@@ -20,3 +20,4 @@
 #include "ember/optim/schedulers/warmup_lr.h"
 #include "ember/optim/sgd.h"
 #include "ember/optim/serialize.h"
+#include "ember/optim/swa_utils.h"

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <ostream>
 #include <vector>
 
@@ -43,6 +44,39 @@ class ExpandingArray {
 template <size_t D, typename T>
 std::ostream& operator<<(std::ostream& os, const ExpandingArray<D, T>& a) {
   return os << ArrayRef<T>(*a);
+}
+
+// ExpandingArrayWithOptionalElem<D>: as ExpandingArray, but an element may be
+// std::nullopt ("keep the input's size", as the adaptive pools use it).
+template <size_t D, typename T = int64_t>
+class ExpandingArrayWithOptionalElem : public ExpandingArray<D, std::optional<T>> {
+ public:
+  using Base = ExpandingArray<D, std::optional<T>>;
+  using Base::Base;
+  ExpandingArrayWithOptionalElem(std::initializer_list<T> list)  // NOLINT
+      : ExpandingArrayWithOptionalElem(ArrayRef<T>(list)) {}
+  ExpandingArrayWithOptionalElem(std::vector<T> list)  // NOLINT
+      : ExpandingArrayWithOptionalElem(ArrayRef<T>(list)) {}
+  ExpandingArrayWithOptionalElem(ArrayRef<T> values) : Base(std::optional<T>()) {  // NOLINT
+    EMBER_CHECK(values.size() == D, "Expected ", D, " values, but instead got ", values.size());
+    std::copy(values.begin(), values.end(), this->values_.begin());
+  }
+  ExpandingArrayWithOptionalElem(T single_size) : Base(std::optional<T>(single_size)) {}  // NOLINT
+};
+
+// Printed as LibTorch prints it: [2, None]
+template <size_t D, typename T>
+std::ostream& operator<<(std::ostream& os, const ExpandingArrayWithOptionalElem<D, T>& a) {
+  if (D != 1) os << "[";
+  for (size_t i = 0; i < D; ++i) {
+    if (i > 0) os << ", ";
+    if ((*a)[i].has_value())
+      os << *(*a)[i];
+    else
+      os << "None";
+  }
+  if (D != 1) os << "]";
+  return os;
 }
 
 }  // namespace ember

@@ -34,6 +34,7 @@ EMBER_ENUM_TAG(Replicate)
 EMBER_ENUM_TAG(Circular)
 EMBER_ENUM_TAG(Same)
 EMBER_ENUM_TAG(Valid)
+EMBER_ENUM_TAG(Constant)
 // Loss reductions (nn/options/loss.h).
 EMBER_ENUM_TAG(None)
 EMBER_ENUM_TAG(Mean)

@@ -8,3 +8,8 @@
 #include "ember/nn/functional/normalization.h"
 #include "ember/nn/functional/activation_extra.h"
 #include "ember/nn/functional/embedding.h"
+#include "ember/nn/functional/batchnorm.h"
+#include "ember/nn/functional/distance.h"
+#include "ember/nn/functional/instancenorm.h"
+#include "ember/nn/functional/local_response_norm.h"
+#include "ember/nn/functional/padding.h"

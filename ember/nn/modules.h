@@ -15,3 +15,8 @@
 #include "ember/nn/modules/activation_extra.h"
 #include "ember/nn/modules/embedding.h"
 #include "ember/nn/modules/rnn.h"
+#include "ember/nn/modules/batchnorm.h"
+#include "ember/nn/modules/distance.h"
+#include "ember/nn/modules/instancenorm.h"
+#include "ember/nn/modules/local_response_norm.h"
+#include "ember/nn/modules/padding.h"

@@ -10,3 +10,8 @@
 #include "ember/nn/options/activation_extra.h"
 #include "ember/nn/options/embedding.h"
 #include "ember/nn/options/rnn.h"
+#include "ember/nn/options/batchnorm.h"
+#include "ember/nn/options/distance.h"
+#include "ember/nn/options/instancenorm.h"
+#include "ember/nn/options/local_response_norm.h"
+#include "ember/nn/options/padding.h"

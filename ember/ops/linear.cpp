@@ -51,9 +51,11 @@ Tensor bilinear(const Tensor& input1, const Tensor& input2, const Tensor& weight
     EMBER_CHECK(input1.size(d) == input2.size(d), "bilinear: input batch dimensions do not match: got ",
                 shape_str(input1.sizes()), " and ", shape_str(input2.sizes()));
   EMBER_CHECK(input1.size(-1) == weight.size(1), "bilinear: input1 size does not match weight size: got ",
-              input1.size(-1), " but expected ", weight.size(1));
+              input1.size(-1), " but expected ", weight.size(1), " (input1 ", shape_str(input1.sizes()), ", weight ",
+              shape_str(weight.sizes()), ")");
   EMBER_CHECK(input2.size(-1) == weight.size(2), "bilinear: input2 size does not match weight size: got ",
-              input2.size(-1), " but expected ", weight.size(2));
+              input2.size(-1), " but expected ", weight.size(2), " (input2 ", shape_str(input2.sizes()), ", weight ",
+              shape_str(weight.sizes()), ")");
   if (bias.defined())
     EMBER_CHECK(bias.dim() == 1 && bias.size(0) == weight.size(0),
                 "bilinear: bias size does not match weight size: got ", shape_str(bias.sizes()), " but expected [",

@@ -1,6 +1,7 @@
 #pragma once
 // nn::functional::linear: y = x W^T + b, as torch::nn::functional::linear.
 #include "ember/core/tensor.h"
+#include "ember/ops/linear.h"
 #include "ember/ops/matmul.h"
 #include "ember/ops/operators.h"
 
@@ -15,6 +16,12 @@ inline Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bi
   if (input.dim() == 2 && bias.defined()) return addmm(bias, input, weight.t());
   Tensor output = matmul(input, weight.t());
   return bias.defined() ? output + bias : output;
+}
+
+// y[*, o] = sum_ij input1[*, i] weight[o, i, j] input2[*, j] (+ bias[o]); ember::bilinear
+// checks the shapes and records through mm/bmm.
+inline Tensor bilinear(const Tensor& input1, const Tensor& input2, const Tensor& weight, const Tensor& bias = {}) {
+  return ember::bilinear(input1, input2, weight, bias);
 }
 
 }  // namespace ember::nn::functional

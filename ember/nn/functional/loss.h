@@ -6,6 +6,7 @@
 
 #include "ember/core/error.h"
 #include "ember/core/tensor.h"
+#include "ember/nn/functional/distance.h"
 #include "ember/nn/options/loss.h"
 #include "ember/ops/all_ops.h"
 
@@ -114,12 +115,6 @@ inline Tensor cross_entropy(const Tensor& input, const Tensor& target, const Cro
                                    options.ignore_index(), options.label_smoothing());
 }
 
-inline Tensor cosine_similarity(const Tensor& x1, const Tensor& x2, const CosineSimilarityFuncOptions& options = {}) {
-  return ember::cosine_similarity(x1, x2, options.dim(), options.eps());
-}
-inline Tensor pairwise_distance(const Tensor& x1, const Tensor& x2, const PairwiseDistanceFuncOptions& options = {}) {
-  return ember::pairwise_distance(x1, x2, options.p(), options.eps(), options.keepdim());
-}
 // input / max(||input||_p over dim, eps), as torch.nn.functional.normalize.
 inline Tensor normalize(const Tensor& input, const NormalizeFuncOptions& options = {}) {
   Tensor denom = ember::norm(input, Scalar(options.p()), {options.dim()}, /*keepdim=*/true)

@@ -43,6 +43,39 @@ void LinearImpl::pretty_print(std::ostream& stream) const {
 
 Tensor LinearImpl::forward(const Tensor& input) { return functional::linear(input, weight, bias); }
 
+BilinearImpl::BilinearImpl(const BilinearOptions& options_) : options(options_) { reset(); }
+
+void BilinearImpl::reset() {
+  EMBER_CHECK(options.in1_features() >= 0 && options.in2_features() >= 0 && options.out_features() >= 0,
+              "Bilinear: feature counts must be non-negative, got in1_features=", options.in1_features(),
+              ", in2_features=", options.in2_features(), ", out_features=", options.out_features());
+  weight =
+      register_parameter("weight", empty({options.out_features(), options.in1_features(), options.in2_features()}));
+  if (options.bias())
+    bias = register_parameter("bias", empty(options.out_features()));
+  else
+    bias = register_parameter("bias", {}, /*requires_grad=*/false);
+  reset_parameters();
+}
+
+// PyTorch's Bilinear.reset_parameters: both from U(-1/sqrt(in1), 1/sqrt(in1))
+// (weight.size(1) is in1_features, not the full fan-in).
+void BilinearImpl::reset_parameters() {
+  const double bound = options.in1_features() > 0 ? 1.0 / std::sqrt(static_cast<double>(options.in1_features())) : 0.0;
+  init::uniform_(weight, -bound, bound);
+  if (bias.defined()) init::uniform_(bias, -bound, bound);
+}
+
+void BilinearImpl::pretty_print(std::ostream& stream) const {
+  stream << std::boolalpha << "torch::nn::Bilinear(in1_features=" << options.in1_features()
+         << ", in2_features=" << options.in2_features() << ", out_features=" << options.out_features()
+         << ", bias=" << options.bias() << ")";
+}
+
+Tensor BilinearImpl::forward(const Tensor& input1, const Tensor& input2) {
+  return functional::bilinear(input1, input2, weight, bias);
+}
+
 FlattenImpl::FlattenImpl(const FlattenOptions& options_) : options(options_) {}
 
 void FlattenImpl::pretty_print(std::ostream& stream) const {

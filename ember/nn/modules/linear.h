@@ -37,6 +37,24 @@ class LinearImpl : public Cloneable<LinearImpl> {
 };
 TORCH_MODULE(Linear);
 
+// y = x1^T A x2 + b with weight A: [out, in1, in2], initialised as PyTorch:
+// A, b ~ U(-1/sqrt(in1_features), 1/sqrt(in1_features)).
+class BilinearImpl : public Cloneable<BilinearImpl> {
+ public:
+  BilinearImpl(int64_t in1_features, int64_t in2_features, int64_t out_features)
+      : BilinearImpl(BilinearOptions(in1_features, in2_features, out_features)) {}
+  explicit BilinearImpl(const BilinearOptions& options_);
+  void reset() override;
+  void reset_parameters();
+  void pretty_print(std::ostream& stream) const override;
+  Tensor forward(const Tensor& input1, const Tensor& input2);
+
+  BilinearOptions options;
+  Tensor weight;
+  Tensor bias;  // undefined when options.bias() is false
+};
+TORCH_MODULE(Bilinear);
+
 // Flattens dims start_dim..end_dim into one.
 class FlattenImpl : public Cloneable<FlattenImpl> {
  public:

@@ -33,4 +33,36 @@ EMBER_DEFINE_AVGPOOL(1)
 EMBER_DEFINE_AVGPOOL(2)
 EMBER_DEFINE_AVGPOOL(3)
 
+namespace {
+// LibTorch prints a one-element output_size bare and the optional form as [2, None].
+detail::PrintSizes<1> print_output_size(const ExpandingArray<1>& a) { return detail::print_sizes(a); }
+template <size_t D>
+const ExpandingArrayWithOptionalElem<D>& print_output_size(const ExpandingArrayWithOptionalElem<D>& a) {
+  return a;
+}
+}  // namespace
+
+#define EMBER_DEFINE_ADAPTIVE_POOL(Kind, name, D)                                                                      \
+  void Adaptive##Kind##D##dImpl::pretty_print(std::ostream& stream) const {                                            \
+    stream << "torch::nn::Adaptive" #Kind << D << "d(output_size=" << print_output_size(options.output_size()) << ")"; \
+  }                                                                                                                    \
+  Tensor Adaptive##Kind##D##dImpl::forward(const Tensor& input) {                                                      \
+    return functional::adaptive_##name##_pool##D##d(input, options);                                                   \
+  }
+
+EMBER_DEFINE_ADAPTIVE_POOL(MaxPool, max, 1)
+EMBER_DEFINE_ADAPTIVE_POOL(MaxPool, max, 2)
+EMBER_DEFINE_ADAPTIVE_POOL(MaxPool, max, 3)
+EMBER_DEFINE_ADAPTIVE_POOL(AvgPool, avg, 1)
+EMBER_DEFINE_ADAPTIVE_POOL(AvgPool, avg, 2)
+EMBER_DEFINE_ADAPTIVE_POOL(AvgPool, avg, 3)
+
+#define EMBER_DEFINE_ADAPTIVE_MAX_INDICES(D)                                                        \
+  std::tuple<Tensor, Tensor> AdaptiveMaxPool##D##dImpl::forward_with_indices(const Tensor& input) { \
+    return functional::adaptive_max_pool##D##d_with_indices(input, options);                        \
+  }
+EMBER_DEFINE_ADAPTIVE_MAX_INDICES(1)
+EMBER_DEFINE_ADAPTIVE_MAX_INDICES(2)
+EMBER_DEFINE_ADAPTIVE_MAX_INDICES(3)
+
 }  // namespace ember::nn

@@ -18,6 +18,16 @@ struct LinearOptions {
   TORCH_ARG(bool, bias) = true;
 };
 
+// BilinearOptions(3, 4, 5).bias(false)
+struct BilinearOptions {
+  BilinearOptions(int64_t in1_features, int64_t in2_features, int64_t out_features)
+      : in1_features_(in1_features), in2_features_(in2_features), out_features_(out_features) {}
+  TORCH_ARG(int64_t, in1_features);
+  TORCH_ARG(int64_t, in2_features);
+  TORCH_ARG(int64_t, out_features);
+  TORCH_ARG(bool, bias) = true;
+};
+
 // FlattenOptions().start_dim(2).end_dim(3)
 struct FlattenOptions {
   TORCH_ARG(int64_t, start_dim) = 1;

@@ -8,6 +8,7 @@
 #include "ember/core/arg.h"
 #include "ember/core/tensor.h"
 #include "ember/nn/enum.h"
+#include "ember/nn/options/distance.h"
 #include "ember/ops/loss.h"
 
 namespace ember::nn {
@@ -148,17 +149,6 @@ struct CrossEntropyLossOptions {
 };
 #undef EMBER_LOSS_REDUCTION_CTOR
 
-// F::cosine_similarity(x1, x2, F::CosineSimilarityFuncOptions().dim(1))
-struct CosineSimilarityOptions {
-  TORCH_ARG(int64_t, dim) = 1;
-  TORCH_ARG(double, eps) = 1e-8;
-};
-struct PairwiseDistanceOptions {
-  TORCH_ARG(double, p) = 2.0;
-  TORCH_ARG(double, eps) = 1e-6;
-  TORCH_ARG(bool, keepdim) = false;
-};
-
 namespace functional {
 using L1LossFuncOptions = L1LossOptions;
 using MSELossFuncOptions = MSELossOptions;
@@ -179,8 +169,6 @@ using PoissonNLLLossFuncOptions = PoissonNLLLossOptions;
 using MarginRankingLossFuncOptions = MarginRankingLossOptions;
 using NLLLossFuncOptions = NLLLossOptions;
 using CrossEntropyFuncOptions = CrossEntropyLossOptions;
-using CosineSimilarityFuncOptions = CosineSimilarityOptions;
-using PairwiseDistanceFuncOptions = PairwiseDistanceOptions;
 
 // F::normalize(x, F::NormalizeFuncOptions().p(1).dim(-1))
 struct NormalizeFuncOptions {

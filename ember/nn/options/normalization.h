@@ -1,6 +1,7 @@
 #pragma once
 // Options of the normalization modules and their nn::functional forms, as
-// torch/nn/options/{batchnorm,normalization,instancenorm}.h.
+// torch/nn/options/normalization.h (BatchNorm and InstanceNorm options
+// are in options/{batchnorm,instancenorm}.h).
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -9,17 +10,6 @@
 #include "ember/core/tensor.h"
 
 namespace ember::nn {
-
-// BatchNorm2d(BatchNormOptions(3).momentum(0.01).affine(false)); an unset
-// momentum (std::nullopt) means a cumulative moving average.
-struct BatchNormOptions {
-  /* implicit */ BatchNormOptions(int64_t num_features) : num_features_(num_features) {}  // NOLINT
-  TORCH_ARG(int64_t, num_features);
-  TORCH_ARG(double, eps) = 1e-5;
-  TORCH_ARG(std::optional<double>, momentum) = 0.1;
-  TORCH_ARG(bool, affine) = true;
-  TORCH_ARG(bool, track_running_stats) = true;
-};
 
 // LayerNorm(LayerNormOptions({4, 5}).elementwise_affine(false))
 struct LayerNormOptions {
@@ -40,15 +30,6 @@ struct GroupNormOptions {
 };
 
 namespace functional {
-
-// F::batch_norm(x, running_mean, running_var, F::BatchNormFuncOptions().training(true))
-struct BatchNormFuncOptions {
-  TORCH_ARG(Tensor, weight) = {};
-  TORCH_ARG(Tensor, bias) = {};
-  TORCH_ARG(bool, training) = false;
-  TORCH_ARG(std::optional<double>, momentum) = 0.1;
-  TORCH_ARG(double, eps) = 1e-5;
-};
 
 // F::layer_norm(x, F::LayerNormFuncOptions({5}).eps(1e-3))
 struct LayerNormFuncOptions {

@@ -37,6 +37,35 @@ using AvgPool1dOptions = AvgPoolOptions<1>;
 using AvgPool2dOptions = AvgPoolOptions<2>;
 using AvgPool3dOptions = AvgPoolOptions<3>;
 
+// AdaptiveAvgPool2dOptions({2, std::nullopt}): the output size; a nullopt
+// element keeps that dim of the input.
+template <typename output_size_t>
+struct AdaptiveMaxPoolOptions {
+  AdaptiveMaxPoolOptions(output_size_t output_size) : output_size_(output_size) {}  // NOLINT
+  TORCH_ARG(output_size_t, output_size);
+};
+using AdaptiveMaxPool1dOptions = AdaptiveMaxPoolOptions<ExpandingArray<1>>;
+using AdaptiveMaxPool2dOptions = AdaptiveMaxPoolOptions<ExpandingArrayWithOptionalElem<2>>;
+using AdaptiveMaxPool3dOptions = AdaptiveMaxPoolOptions<ExpandingArrayWithOptionalElem<3>>;
+
+template <typename output_size_t>
+struct AdaptiveAvgPoolOptions {
+  AdaptiveAvgPoolOptions(output_size_t output_size) : output_size_(output_size) {}  // NOLINT
+  TORCH_ARG(output_size_t, output_size);
+};
+using AdaptiveAvgPool1dOptions = AdaptiveAvgPoolOptions<ExpandingArray<1>>;
+using AdaptiveAvgPool2dOptions = AdaptiveAvgPoolOptions<ExpandingArrayWithOptionalElem<2>>;
+using AdaptiveAvgPool3dOptions = AdaptiveAvgPoolOptions<ExpandingArrayWithOptionalElem<3>>;
+
+namespace functional {
+using AdaptiveMaxPool1dFuncOptions = AdaptiveMaxPool1dOptions;
+using AdaptiveMaxPool2dFuncOptions = AdaptiveMaxPool2dOptions;
+using AdaptiveMaxPool3dFuncOptions = AdaptiveMaxPool3dOptions;
+using AdaptiveAvgPool1dFuncOptions = AdaptiveAvgPool1dOptions;
+using AdaptiveAvgPool2dFuncOptions = AdaptiveAvgPool2dOptions;
+using AdaptiveAvgPool3dFuncOptions = AdaptiveAvgPool3dOptions;
+}  // namespace functional
+
 namespace functional {
 using MaxPool1dFuncOptions = MaxPool1dOptions;
 using MaxPool2dFuncOptions = MaxPool2dOptions;

@@ -1,0 +1,13 @@
+#pragma once
+// nn::functional::local_response_norm (a composition of differentiable ops,
+// ember/ops/normalization.cpp).
+#include "ember/nn/options/local_response_norm.h"
+#include "ember/ops/normalization.h"
+
+namespace ember::nn::functional {
+
+inline Tensor local_response_norm(const Tensor& input, const LocalResponseNormFuncOptions& options) {
+  return ember::local_response_norm(input, options.size(), options.alpha(), options.beta(), options.k());
+}
+
+}  // namespace ember::nn::functional
