@@ -73,6 +73,32 @@ void w4(const bench::Options& o) {
   }
 }
 
+// W10: TransformerEncoderLayer(256, 4, ff 1024, dropout 0.1, ReLU, post-norm) in train
+// mode on [seq 128, batch 16, 256], no mask; metric ms per call.
+void w10(const bench::Options& o) {
+  if (!bench::wants_group(o, "W10")) return;
+  torch::manual_seed(0);
+  torch::nn::TransformerEncoderLayer layer(
+      torch::nn::TransformerEncoderLayerOptions(256, 4).dim_feedforward(1024).dropout(0.1));
+  layer->train();
+  torch::Tensor x = torch::randn({128, 16, 256}), y;
+  auto ms = [](double s) { return s * 1e3; };
+  bench::run_case(o,
+                  {"W10.encoder_fwd", "ms", ms,
+                   [&] {
+                     torch::NoGradGuard guard;
+                     y = layer(x);
+                   }},
+                  set_threads);
+  bench::run_case(o,
+                  {"W10.encoder_fwd+bwd", "ms", ms,
+                   [&] {
+                     layer->zero_grad();
+                     layer(x).sum().backward();
+                   }},
+                  set_threads);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -80,5 +106,6 @@ int main(int argc, char** argv) {
   w1(o);
   w2_w3(o);
   w4(o);
+  w10(o);
   return 0;
 }

@@ -4,3 +4,6 @@
 #include "ember/nn/functional/linear.h"
 #include "ember/nn/functional/dropout.h"
 #include "ember/nn/functional/pooling.h"
+#include "ember/nn/functional/multihead_attention.h"
+#include "ember/nn/functional/pixelshuffle.h"
+#include "ember/nn/functional/upsampling.h"

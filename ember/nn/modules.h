@@ -10,3 +10,8 @@
 #include "ember/nn/modules/conv.h"
 #include "ember/nn/modules/dropout.h"
 #include "ember/nn/modules/pooling.h"
+#include "ember/nn/modules/layer_norm.h"
+#include "ember/nn/modules/multihead_attention.h"
+#include "ember/nn/modules/transformer_layer.h"
+#include "ember/nn/modules/transformer.h"
+#include "ember/nn/modules/upsampling.h"

@@ -2,12 +2,6 @@
 // eval mode, differentiated w.r.t. their inputs; parameter gradients are checked in
 // tests/nn/transformer_test.cpp), the interpolate modes and pixel (un)shuffle.
 #include "opinfo.h"
-// Development includes (also reachable through ember/torch.h once the umbrella lists them).
-#include "ember/nn/functional/multihead_attention.h"
-#include "ember/nn/functional/pixelshuffle.h"
-#include "ember/nn/functional/upsampling.h"
-#include "ember/nn/modules/transformer.h"
-#include "ember/nn/modules/upsampling.h"
 
 namespace ember::testing {
 namespace {

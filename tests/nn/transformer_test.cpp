@@ -11,12 +11,6 @@
 #include "common/golden.h"
 #include "common/test_util.h"
 #include "ember/torch.h"
-// Development includes (also reachable through ember/torch.h once the umbrella lists them).
-#include "ember/nn/functional/multihead_attention.h"
-#include "ember/nn/functional/pixelshuffle.h"
-#include "ember/nn/functional/upsampling.h"
-#include "ember/nn/modules/transformer.h"
-#include "ember/nn/modules/upsampling.h"
 
 namespace transformer_test {
 

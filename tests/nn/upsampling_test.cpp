@@ -7,10 +7,6 @@
 #include "common/golden.h"
 #include "common/test_util.h"
 #include "ember/torch.h"
-// Development includes (also reachable through ember/torch.h once the umbrella lists them).
-#include "ember/nn/functional/pixelshuffle.h"
-#include "ember/nn/functional/upsampling.h"
-#include "ember/nn/modules/upsampling.h"
 
 namespace upsampling_test {
 

@@ -9,7 +9,7 @@
 
 #include "ember/core/arg.h"
 #include "ember/core/tensor.h"
-#include "ember/nn/enum_extra.h"
+#include "ember/nn/enum.h"
 
 namespace ember::nn {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "ember/core/arg.h"
-#include "ember/nn/enum_extra.h"
+#include "ember/nn/enum.h"
 
 namespace ember::nn {
 
