@@ -97,6 +97,32 @@ void w8(const bench::Options& o) {
                   set_threads);
 }
 
+// W10: TransformerEncoderLayer(256, 4, ff 1024, dropout 0.1, ReLU, post-norm) in train
+// mode on [seq 128, batch 16, 256], no mask; metric ms per call.
+void w10(const bench::Options& o) {
+  if (!bench::wants_group(o, "W10")) return;
+  torch::manual_seed(0);
+  torch::nn::TransformerEncoderLayer layer(
+      torch::nn::TransformerEncoderLayerOptions(256, 4).dim_feedforward(1024).dropout(0.1));
+  layer->train();
+  torch::Tensor x = torch::randn({128, 16, 256}), y;
+  auto ms = [](double s) { return s * 1e3; };
+  bench::run_case(o,
+                  {"W10.encoder_fwd", "ms", ms,
+                   [&] {
+                     torch::NoGradGuard guard;
+                     y = layer(x);
+                   }},
+                  set_threads);
+  bench::run_case(o,
+                  {"W10.encoder_fwd+bwd", "ms", ms,
+                   [&] {
+                     layer->zero_grad();
+                     layer(x).sum().backward();
+                   }},
+                  set_threads);
+}
+
 // Batched linear algebra (issue 5): Cholesky, LU solve and Cholesky solve on a
 // [256, 64, 64] float32 SPD batch with 8 right-hand sides per matrix.
 void linalg_batched(const bench::Options& o) {
@@ -145,5 +171,6 @@ int main(int argc, char** argv) {
   w8(o);
   linalg_batched(o);
   w9(o);
+  w10(o);
   return 0;
 }

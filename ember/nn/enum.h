@@ -42,4 +42,11 @@ EMBER_ENUM_TAG(Sum)
 EMBER_ENUM_TAG(BatchMean)
 // EmbeddingBag modes (kSum, kMean above).
 EMBER_ENUM_TAG(Max)
+EMBER_ENUM_TAG(GELU)
+EMBER_ENUM_TAG(Nearest)
+EMBER_ENUM_TAG(Bilinear)
+EMBER_ENUM_TAG(Bicubic)
+EMBER_ENUM_TAG(Trilinear)
+EMBER_ENUM_TAG(Area)
+EMBER_ENUM_TAG(NearestExact)
 }  // namespace ember

@@ -13,3 +13,6 @@
 #include "ember/nn/functional/instancenorm.h"
 #include "ember/nn/functional/local_response_norm.h"
 #include "ember/nn/functional/padding.h"
+#include "ember/nn/functional/multihead_attention.h"
+#include "ember/nn/functional/pixelshuffle.h"
+#include "ember/nn/functional/upsampling.h"

@@ -20,3 +20,7 @@
 #include "ember/nn/modules/instancenorm.h"
 #include "ember/nn/modules/local_response_norm.h"
 #include "ember/nn/modules/padding.h"
+#include "ember/nn/modules/multihead_attention.h"
+#include "ember/nn/modules/transformer_layer.h"
+#include "ember/nn/modules/transformer.h"
+#include "ember/nn/modules/upsampling.h"

@@ -15,3 +15,7 @@
 #include "ember/nn/options/instancenorm.h"
 #include "ember/nn/options/local_response_norm.h"
 #include "ember/nn/options/padding.h"
+#include "ember/nn/options/transformer.h"
+#include "ember/nn/options/transformer_coder.h"
+#include "ember/nn/options/pixelshuffle.h"
+#include "ember/nn/options/upsampling.h"

@@ -8,10 +8,15 @@
 // derivatives. grad_fn names are therefore matmul's, not
 // UpsampleBilinear2DBackward0. The cost is O(in * out) per row instead of
 // O(out), which is fine at the sizes upsampling sees in small models.
+// 3-d inputs apply the depth matrix to (N, C, D, OH * OW) after the other two.
 #include "ember/ops/upsample.h"
 
+#include "ember/ops/interpolate.h"
+
 #include <cmath>
+#include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "ember/ember.h"
 
@@ -19,7 +24,7 @@ namespace ember {
 
 namespace {
 
-enum class Mode { kNearest, kLinear, kCubic };
+enum class Mode { kNearest, kNearestExact, kLinear, kCubic };
 
 // ATen's area_pixel_compute_scale.
 double pixel_scale(int64_t in, int64_t out, bool align_corners, std::optional<double> scale) {
@@ -34,12 +39,14 @@ Tensor interpolation_matrix(int64_t in, int64_t out, Mode mode, bool align_corne
                             ScalarType dtype) {
   Tensor m = zeros({out, in}, TensorOptions(kDouble));
   double* a = m.data_ptr<double>();
-  if (mode == Mode::kNearest) {
-    // ATen's nearest_idx computes the scale in float.
+  if (mode == Mode::kNearest || mode == Mode::kNearestExact) {
+    // ATen's nearest_idx / nearest_neighbor_exact_compute_source_index compute the scale in float.
     const float s = scale && *scale > 0 ? float(1.0 / *scale) : float(in) / float(out);
     for (int64_t o = 0; o < out; ++o) {
       int64_t i = o;
-      if (out == 2 * in)
+      if (mode == Mode::kNearestExact)
+        i = std::min(static_cast<int64_t>(std::floor((float(o) + 0.5f) * s)), in - 1);
+      else if (out == 2 * in)
         i = o >> 1;
       else if (out != in)
         i = std::min(static_cast<int64_t>(std::floor(float(o) * s)), in - 1);
@@ -79,16 +86,21 @@ void check(const char* op, const Tensor& input, int64_t nd, IntArrayRef output_s
   EMBER_CHECK(input.is_floating_point(), op, ": expected a floating-point input, but got ", input.scalar_type());
 }
 
+// scales: one optional scale factor per spatial dim (D, H, W order).
 Tensor upsample(const char* op, int64_t nd, const Tensor& input, IntArrayRef output_size, Mode mode, bool align_corners,
-                std::optional<double> scales_h, std::optional<double> scales_w) {
+                std::initializer_list<std::optional<double>> scales) {
   check(op, input, nd, output_size);
-  const int64_t W = input.size(-1), OW = output_size[nd - 1];
-  Tensor aw = interpolation_matrix(W, OW, mode, align_corners, scales_w, input.scalar_type());
-  Tensor y = input.matmul(aw.t());
-  if (nd == 2) {
-    Tensor ah =
-        interpolation_matrix(input.size(-2), output_size[0], mode, align_corners, scales_h, input.scalar_type());
-    y = ah.matmul(y);
+  const std::vector<std::optional<double>> sc(scales);
+  const ScalarType dt = input.scalar_type();
+  auto matrix = [&](int64_t d) {
+    return interpolation_matrix(input.size(2 + d), output_size[d], mode, align_corners, sc[d], dt);
+  };
+  Tensor y = input.matmul(matrix(nd - 1).t());
+  if (nd >= 2) y = matrix(nd - 2).matmul(y);
+  if (nd == 3) {
+    // Depth: (N, C, D, OH * OW) with the depth matrix on the left; y is contiguous here.
+    const int64_t n = y.size(0), c = y.size(1), oh = y.size(3), ow = y.size(4);
+    y = matrix(0).matmul(y.reshape({n, c, input.size(2), oh * ow})).view({n, c, output_size[0], oh, ow});
   }
   return y;
 }
@@ -96,19 +108,45 @@ Tensor upsample(const char* op, int64_t nd, const Tensor& input, IntArrayRef out
 }  // namespace
 
 Tensor upsample_nearest1d(const Tensor& input, IntArrayRef output_size, std::optional<double> scales) {
-  return upsample("upsample_nearest1d", 1, input, output_size, Mode::kNearest, false, std::nullopt, scales);
+  return upsample("upsample_nearest1d", 1, input, output_size, Mode::kNearest, false, {scales});
 }
 Tensor upsample_nearest2d(const Tensor& input, IntArrayRef output_size, std::optional<double> scales_h,
                           std::optional<double> scales_w) {
-  return upsample("upsample_nearest2d", 2, input, output_size, Mode::kNearest, false, scales_h, scales_w);
+  return upsample("upsample_nearest2d", 2, input, output_size, Mode::kNearest, false, {scales_h, scales_w});
+}
+Tensor upsample_nearest3d(const Tensor& input, IntArrayRef output_size, std::optional<double> scales_d,
+                          std::optional<double> scales_h, std::optional<double> scales_w) {
+  return upsample("upsample_nearest3d", 3, input, output_size, Mode::kNearest, false, {scales_d, scales_h, scales_w});
+}
+Tensor _upsample_nearest_exact1d(const Tensor& input, IntArrayRef output_size, std::optional<double> scales) {
+  return upsample("_upsample_nearest_exact1d", 1, input, output_size, Mode::kNearestExact, false, {scales});
+}
+Tensor _upsample_nearest_exact2d(const Tensor& input, IntArrayRef output_size, std::optional<double> scales_h,
+                                 std::optional<double> scales_w) {
+  return upsample("_upsample_nearest_exact2d", 2, input, output_size, Mode::kNearestExact, false, {scales_h, scales_w});
+}
+Tensor _upsample_nearest_exact3d(const Tensor& input, IntArrayRef output_size, std::optional<double> scales_d,
+                                 std::optional<double> scales_h, std::optional<double> scales_w) {
+  return upsample("_upsample_nearest_exact3d", 3, input, output_size, Mode::kNearestExact, false,
+                  {scales_d, scales_h, scales_w});
+}
+Tensor upsample_linear1d(const Tensor& input, IntArrayRef output_size, bool align_corners,
+                         std::optional<double> scales) {
+  return upsample("upsample_linear1d", 1, input, output_size, Mode::kLinear, align_corners, {scales});
 }
 Tensor upsample_bilinear2d(const Tensor& input, IntArrayRef output_size, bool align_corners,
                            std::optional<double> scales_h, std::optional<double> scales_w) {
-  return upsample("upsample_bilinear2d", 2, input, output_size, Mode::kLinear, align_corners, scales_h, scales_w);
+  return upsample("upsample_bilinear2d", 2, input, output_size, Mode::kLinear, align_corners, {scales_h, scales_w});
 }
 Tensor upsample_bicubic2d(const Tensor& input, IntArrayRef output_size, bool align_corners,
                           std::optional<double> scales_h, std::optional<double> scales_w) {
-  return upsample("upsample_bicubic2d", 2, input, output_size, Mode::kCubic, align_corners, scales_h, scales_w);
+  return upsample("upsample_bicubic2d", 2, input, output_size, Mode::kCubic, align_corners, {scales_h, scales_w});
+}
+Tensor upsample_trilinear3d(const Tensor& input, IntArrayRef output_size, bool align_corners,
+                            std::optional<double> scales_d, std::optional<double> scales_h,
+                            std::optional<double> scales_w) {
+  return upsample("upsample_trilinear3d", 3, input, output_size, Mode::kLinear, align_corners,
+                  {scales_d, scales_h, scales_w});
 }
 
 Tensor pixel_shuffle(const Tensor& self, int64_t r) {

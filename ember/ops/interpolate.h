@@ -1,0 +1,31 @@
+#pragma once
+// The upsampling ops beyond ops/upsample.h (same file of kernels, ops/upsample.cpp):
+// 3-d nearest, "nearest-exact" in 1-3 d, linear 1-d and trilinear 3-d, with PyTorch's
+// at:: names. Inputs are batched (N, C, *spatial); the optional scales are PyTorch's
+// scale factors (output / input), used by the source-index formula when given.
+#include <optional>
+
+#include "ember/core/tensor.h"
+
+namespace ember {
+
+Tensor upsample_nearest3d(const Tensor& input, IntArrayRef output_size, std::optional<double> scales_d = std::nullopt,
+                          std::optional<double> scales_h = std::nullopt, std::optional<double> scales_w = std::nullopt);
+// "nearest-exact": source index floor((dst + 0.5) * scale), as PyTorch's _upsample_nearest_exact*d.
+Tensor _upsample_nearest_exact1d(const Tensor& input, IntArrayRef output_size,
+                                 std::optional<double> scales = std::nullopt);
+Tensor _upsample_nearest_exact2d(const Tensor& input, IntArrayRef output_size,
+                                 std::optional<double> scales_h = std::nullopt,
+                                 std::optional<double> scales_w = std::nullopt);
+Tensor _upsample_nearest_exact3d(const Tensor& input, IntArrayRef output_size,
+                                 std::optional<double> scales_d = std::nullopt,
+                                 std::optional<double> scales_h = std::nullopt,
+                                 std::optional<double> scales_w = std::nullopt);
+Tensor upsample_linear1d(const Tensor& input, IntArrayRef output_size, bool align_corners,
+                         std::optional<double> scales = std::nullopt);
+Tensor upsample_trilinear3d(const Tensor& input, IntArrayRef output_size, bool align_corners,
+                            std::optional<double> scales_d = std::nullopt,
+                            std::optional<double> scales_h = std::nullopt,
+                            std::optional<double> scales_w = std::nullopt);
+
+}  // namespace ember
