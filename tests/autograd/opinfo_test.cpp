@@ -10,10 +10,17 @@ using namespace ember::testing;
 TEST(OpInfo, RegistryIsPopulated) { EXPECT_FALSE(op_registry().empty()); }
 
 namespace {
-// Runs `check` on every sample of every entry; an exception is a failure of that entry.
+// The registry is walked in kShards interleaved shards (entry i goes to shard
+// i % kShards), each its own ctest test: the walk takes minutes under the
+// sanitizers, and shards run in parallel and keep under the per-test timeout.
+constexpr int kShards = 16;
+
+// Runs `check` on every sample of every entry of `shard`; an exception is a failure of that entry.
 template <typename Check>
-void for_each_sample(bool skip_no_gradgrad, Check check) {
-  for (const OpInfo& op : op_registry()) {
+void for_each_sample(int shard, bool skip_no_gradgrad, Check check) {
+  const auto& ops = op_registry();
+  for (size_t k = static_cast<size_t>(shard); k < ops.size(); k += kShards) {
+    const OpInfo& op = ops[k];
     if (skip_no_gradgrad && !op.gradgrad) continue;
     int i = 0;
     for (const variable_list& inputs : op.samples()) {
@@ -30,13 +37,19 @@ void for_each_sample(bool skip_no_gradgrad, Check check) {
 }
 }  // namespace
 
-TEST(OpInfo, Gradcheck) {
-  for_each_sample(false, [](const OpInfo& op, const variable_list& x) { return autograd::gradcheck(op.fn, x); });
+class OpInfoShard : public ::testing::TestWithParam<int> {};
+
+TEST_P(OpInfoShard, Gradcheck) {
+  for_each_sample(GetParam(), false,
+                  [](const OpInfo& op, const variable_list& x) { return autograd::gradcheck(op.fn, x); });
 }
 
-TEST(OpInfo, Gradgradcheck) {
-  for_each_sample(true, [](const OpInfo& op, const variable_list& x) { return autograd::gradgradcheck(op.fn, x); });
+TEST_P(OpInfoShard, Gradgradcheck) {
+  for_each_sample(GetParam(), true,
+                  [](const OpInfo& op, const variable_list& x) { return autograd::gradgradcheck(op.fn, x); });
 }
+
+INSTANTIATE_TEST_SUITE_P(OpInfo, OpInfoShard, ::testing::Range(0, kShards));
 
 TEST(OpInfo, GradFnNames) {
   for (const OpInfo& op : op_registry()) {

@@ -118,7 +118,7 @@ TEST(NNNormModule, LayerNormAndGroupNorm) {
 
 TEST(NNNormModule, Errors) {
   nn::BatchNorm2d bn(3);
-  EXPECT_EMBER_ERROR(bn(torch::randn({2, 3, 4})), "BatchNorm2d", "expected 4D input (got 3D input)");
+  EXPECT_EMBER_ERROR(bn(torch::randn({2, 3, 4})), "BatchNorm2d", "expected 4D input (got 3D input of shape [2, 3, 4])");
   nn::BatchNorm1d bn1(3);
   EXPECT_EMBER_ERROR(bn1(torch::randn({1, 3})), "more than 1 value per channel");
   EXPECT_EMBER_ERROR(nn::GroupNorm(3, 4), "GroupNorm", "divisible");
