@@ -5,7 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev libomp-dev
   libopenblas-openmp-dev liblapacke-dev libsleef-dev
   libdnnl-dev ocl-icd-opencl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
