@@ -255,7 +255,10 @@ namespace {
 
 // For each matrix: sign (phase) and log|det| from its LU factorization.
 std::tuple<Tensor, Tensor> slogdet_values(const Tensor& A) {
-  auto [buf, piv, info] = getrf_batched(A);
+  // Not a structured binding: clang 14 cannot capture those in the lambda below.
+  const auto lu = getrf_batched(A);
+  const Tensor& buf = std::get<0>(lu);
+  const Tensor& piv = std::get<1>(lu);
   const int64_t n = A.size(-1), batch = batch_count(A);
   DimVector bshape = batch_shape(A);
   Tensor sign = empty(bshape, TensorOptions(A.dtype()));
