@@ -1,5 +1,5 @@
 #pragma once
-// W5 (MLP step), W6a (small CNN step), W6b (ResNet-18 inference) and M1
+// W1 with autograd (forward and backward ns/op), W5 (MLP step), W6a (small CNN step), W6b (ResNet-18 inference) and M1
 // (Fashion-MNIST time to 90% accuracy) of SPEC.md, written once against the
 // LibTorch API. ember_bench.cpp includes it after <ember/torch.h> and
 // libtorch_bench.cpp after <torch/torch.h>, so both frameworks run literally
@@ -46,6 +46,56 @@ inline std::function<double(double)> per_second() {
 }
 inline std::function<double(double)> milliseconds() {
   return [](double s) { return s * 1e3; };
+}
+
+// W1 with autograd (SPEC.md): a sample is 10 chains of 3000 ops; forward and
+// backward are timed separately per chain and the graph is destroyed outside
+// the timed regions. One JSON line per metric (fwd, bwd, fwd+bwd) per sample.
+inline void w1_autograd(const Options& o, const SetThreads& set_threads) {
+  if (!wanted(o, "W1.fwd") && !wanted(o, "W1.bwd") && !wanted(o, "W1.fwd+bwd")) return;
+  auto x = torch::full({1}, 0.5).requires_grad_(true);
+  auto w = torch::full({1}, 0.9).requires_grad_(true);
+  auto b = torch::full({1}, 0.1).requires_grad_(true);
+  auto chain = [&](double& fwd, double& bwd) {
+    for (auto* p : {&x, &w, &b}) p->mutable_grad() = torch::Tensor();  // set_to_none
+    auto t0 = Clock::now();
+    torch::Tensor v = x;
+    for (int i = 0; i < 3000; ++i) {
+      if (i % 3 == 0)
+        v = v * w;
+      else if (i % 3 == 1)
+        v = v + b;
+      else
+        v = torch::tanh(v);
+    }
+    auto t1 = Clock::now();
+    v.backward();
+    auto t2 = Clock::now();
+    fwd += std::chrono::duration<double>(t1 - t0).count();
+    bwd += std::chrono::duration<double>(t2 - t1).count();
+  };                         // v (and the graph) is destroyed here, after t2
+  for (int t : o.threads) {  // warm-up
+    set_threads(t);
+    double f = 0, g = 0;
+    for (int i = 0; i < 20; ++i) chain(f, g);
+  }
+  for (int rep = 0; rep < o.samples; ++rep) {
+    for (int t : o.threads) {
+      set_threads(t);
+      double fwd = 0, bwd = 0;
+      const int chains = 10;
+      for (int i = 0; i < chains; ++i) chain(fwd, bwd);
+      const double ops = 3000.0 * chains;
+      const std::pair<const char*, double> rows[] = {
+          {"W1.fwd", fwd / ops * 1e9}, {"W1.bwd", bwd / ops * 1e9}, {"W1.fwd+bwd", (fwd + bwd) / ops * 1e9}};
+      for (const auto& [name, ns] : rows)
+        std::printf(
+            "{\"framework\":\"%s\",\"config\":\"%s\",\"case\":\"%s\",\"threads\":%d,\"rep\":%d,"
+            "\"iters\":%d,\"sec_per_call\":%.6g,\"metric\":\"ns/op\",\"value\":%.6g}\n",
+            o.framework.c_str(), o.config.c_str(), name, t, rep, chains, ns * 3000e-9, ns);
+      std::fflush(stdout);
+    }
+  }
 }
 
 inline void w5(const Options& o, const SetThreads& set_threads) {
@@ -295,6 +345,7 @@ inline void m1(const Options& o, const SetThreads& set_threads) {
 }
 
 inline void all(const Options& o, const SetThreads& set_threads) {
+  w1_autograd(o, set_threads);
   w5(o, set_threads);
   w6a(o, set_threads);
   w6b(o, set_threads);

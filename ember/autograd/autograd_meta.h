@@ -14,14 +14,14 @@ struct AutogradMeta : AutogradMetaBase {
   bool requires_grad = false;  // set on leaves; non-leaves require grad through grad_fn
   bool retains_grad = false;
   Tensor grad;
-  std::shared_ptr<Node> grad_fn;         // non-leaf: the node that produced this tensor
-  std::weak_ptr<Node> grad_accumulator;  // leaf: its AccumulateGrad, created lazily
-  uint32_t output_nr = 0;                // which output of grad_fn this tensor is
+  std::shared_ptr<Node> grad_fn;                                 // non-leaf: the node that produced this tensor
+  std::weak_ptr<Node> grad_accumulator;                          // leaf: its AccumulateGrad, created lazily
+  uint32_t output_nr = 0;                                        // which output of grad_fn this tensor is
   std::vector<std::function<Tensor(const Tensor&)>> leaf_hooks;  // register_hook on a leaf
   // retain_grad() on a non-leaf: a slot the grad_fn's hook writes into (shared,
   // so the hook need not own the tensor and no reference cycle forms).
   std::shared_ptr<Tensor> retained_grad;
-  std::mutex mu;                         // guards grad_accumulator creation and .grad updates
+  std::mutex mu;  // guards grad_accumulator creation and .grad updates
 
   // Differentiable views (Note [Views and in-place] in copy_slices.h): the root
   // base whose storage this view reads, and the version at which grad_fn was
@@ -32,6 +32,11 @@ struct AutogradMeta : AutogradMetaBase {
   // A view created under no-grad of a tensor that requires grad: writing it in
   // place with grad mode on raises, as in PyTorch.
   bool view_created_in_no_grad = false;
+
+  // Forward mode (Note [Forward-mode AD] in forward_ad.h): the tangent and the
+  // generation of the dual level that set it (stale once that level closed).
+  Tensor fw_grad;
+  uint64_t fw_generation = 0;
 };
 
 // The tensor's meta, created on first use.

@@ -1,5 +1,7 @@
 #include "ember/autograd/checkpoint.h"
 
+#include "ember/autograd/forward_ad.h"
+
 #include <random>
 
 #include "ember/autograd/autograd_meta.h"
@@ -112,7 +114,9 @@ variable_list checkpoint(const CheckpointFn& fn, const variable_list& inputs, bo
       node->add_input_metadata_undefined();
       continue;
     }
-    out = out.detach();  // a fresh alias: an output may be (a view of) an input
+    const Tensor tangent = forward_ad::fw_grad(out);  // forward mode went through fn's own ops
+    out = out.detach();                               // a fresh alias: an output may be (a view of) an input
+    if (tangent.defined()) forward_ad::set_fw_grad(out, tangent);
     if (out.is_floating_point() || out.is_complex())
       set_history(out, node);
     else

@@ -1,5 +1,7 @@
 #include "ember/autograd/custom_function.h"
 
+#include "ember/autograd/forward_ad.h"
+
 #include <cstdlib>
 
 #include "ember/autograd/copy_slices.h"
@@ -14,7 +16,8 @@ std::string demangle_type_name(const char* mangled) {
 }
 
 variable_list AutogradContext::get_saved_variables() const {
-  EMBER_CHECK(!has_freed_buffers_, "get_saved_variables: Trying to backward through the graph a second time (or "
+  EMBER_CHECK(!has_freed_buffers_,
+              "get_saved_variables: Trying to backward through the graph a second time (or "
               "directly access saved tensors after they have already been freed). Specify retain_graph=true if you "
               "need to backward through the graph a second time.");
   auto node = node_.lock();
@@ -45,6 +48,15 @@ void AutogradContext::save_variables(const variable_list& outputs) {
     saved_.emplace_back(t, is_output);
   }
   to_save_.clear();
+}
+
+void check_no_tangents(const variable_list& inputs) {
+  if (!forward_ad::is_active()) return;
+  for (const Tensor& t : inputs)
+    EMBER_CHECK(!forward_ad::has_tangent(t),
+                "Function::apply: an input has a forward-mode tangent, but custom "
+                "autograd Functions have no JVP (forward-mode AD is not implemented for them, as in LibTorch); "
+                "write the function with Ember ops instead, whose tangents propagate");
 }
 
 void wrap_outputs(const std::shared_ptr<Node>& node, AutogradContext& ctx, const variable_list& inputs,

@@ -103,6 +103,10 @@ inline variable_list to_list(const Tensor& t) { return {t}; }
 inline variable_list to_list(const variable_list& v) { return v; }
 }  // namespace detail
 
+// Raises when an input carries a forward-mode tangent: custom Functions have
+// no JVP, as in LibTorch (whose C++ Function raises the same way).
+void check_no_tangents(const variable_list& inputs);
+
 // Wires outputs of a custom function into the graph (shared by every Function<T>).
 void wrap_outputs(const std::shared_ptr<Node>& node, AutogradContext& ctx, const variable_list& inputs,
                   variable_list& outputs, bool is_executable);
@@ -114,6 +118,7 @@ struct Function {
     auto node = std::make_shared<CppNode<X>>();
     variable_list inputs;
     (detail::collect_arg(node->is_tensor_arg_, inputs, args), ...);
+    check_no_tangents(inputs);
     bool needs_grad = false;
     if (GradMode::is_enabled())
       for (const Tensor& t : inputs) needs_grad |= t.defined() && t.requires_grad();

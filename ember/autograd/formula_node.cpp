@@ -1,20 +1,67 @@
 #include "ember/autograd/formula_node.h"
 
 #include "ember/autograd/anomaly_mode.h"
+#include "ember/autograd/backward.h"
 #include "ember/autograd/copy_slices.h"
+#include "ember/autograd/derivatives/index_grad.h"
+#include "ember/ember.h"
 
 #include <cctype>
 #include <string>
 
 namespace ember::autograd {
 
-std::shared_ptr<FormulaNode> record(const char* name, FormulaNode::Formula formula, TensorList inputs,
-                                    TensorList outputs) {
+namespace {
+
+// Stands at the end of the edges record() makes valid only for forward mode
+// (an input with a tangent that does not require grad), so that the call
+// site saves what the formula needs for it and the formula computes its part.
+// It never receives a gradient: the edges are invalidated again once the
+// tangents are computed. Immutable after construction.
+class ForwardMarker : public Node {
+ public:
+  variable_list apply(variable_list&&) override { return {}; }
+  std::string name() const override { return "ForwardMarker"; }
+};
+const std::shared_ptr<Node>& forward_marker() {
+  static const std::shared_ptr<Node> kMarker = std::make_shared<ForwardMarker>();
+  return kMarker;
+}
+
+}  // namespace
+
+Recorded record(const char* name, FormulaNode::Formula formula, TensorList inputs, TensorList outputs) {
   auto node = std::make_shared<FormulaNode>(name, formula);
+  bool backward = false;
+  if (GradMode::is_enabled())
+    for (const Tensor& t : inputs) backward = backward || tensor_requires_grad(t);
   edge_list edges;
   edges.reserve(inputs.size());
-  for (const Tensor& t : inputs) edges.push_back(t.defined() ? gradient_edge(t) : Edge());
+  for (const Tensor& t : inputs) edges.push_back(backward && t.defined() ? gradient_edge(t) : Edge());
+  if (forward_ad::is_active()) {
+    auto pending = std::make_unique<FormulaNode::PendingForward>();
+    bool any = false;
+    bool tangent_requires_grad = false;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      Tensor t = inputs[i].defined() ? forward_ad::fw_grad(inputs[i]) : Tensor();
+      if (t.defined()) {
+        any = true;
+        tangent_requires_grad = tangent_requires_grad || t.requires_grad();
+        if (!edges[i].is_valid()) {
+          edges[i] = Edge(forward_marker(), 0);
+          pending->marker_edges.push_back(i);
+        }
+      }
+      pending->tangents.push_back(std::move(t));
+    }
+    if (any) {
+      pending->outputs.assign(outputs.begin(), outputs.end());
+      pending->create_graph = GradMode::is_enabled() && (backward || tangent_requires_grad);
+      node->pending_forward = std::move(pending);
+    }
+  }
   node->set_next_edges(std::move(edges));
+  if (!backward) return Recorded(std::move(node));
   if (AnomalyMode::is_enabled()) node->creation_trace = capture_stack_trace();
   for (const Tensor& out : outputs) {
     AutogradMeta* m = out.defined() ? get_meta(out) : nullptr;
@@ -28,7 +75,94 @@ std::shared_ptr<FormulaNode> record(const char* name, FormulaNode::Formula formu
     else
       node->add_input_metadata_undefined();
   }
-  return node;
+  return Recorded(std::move(node));
+}
+
+namespace {
+
+// Note [JVP from the VJP]
+// A node's VJP formula computes v_i = J_i^H g for each input i, linearly in
+// the output gradients g. Its JVP, w = sum_i J_i t_i, is the gradient with
+// respect to g of the real scalar  u(g) = sum_i Re <v_i(g), t_i>  (the VJP is
+// the adjoint of the JVP under the real inner product Re sum(a conj(b)), which
+// is what the conjugate Wirtinger convention makes it). So: run the formula on
+// output gradients that require grad, form u, and differentiate it once more —
+// the double-backward machinery every formula already supports (gradgradcheck
+// covers each). It costs a few times the formula; ops on hot paths carry an
+// explicit JVP in their table instead.
+variable_list jvp_from_vjp(FormulaNode& node, const FormulaNode::PendingForward& pf) {
+  const size_t n_out = pf.outputs.size();
+  variable_list grads(n_out);
+  variable_list wrt;
+  std::vector<size_t> wrt_index;
+  for (size_t k = 0; k < n_out; ++k) {
+    const Tensor& out = pf.outputs[k];
+    if (!out.defined() || !(out.is_floating_point() || out.is_complex())) continue;
+    // Any value works (the formula is linear in it); ones keeps formulas that
+    // work in log space (log|grad|, logcumsumexp) away from their kink at 0.
+    grads[k] = ones_like(out).requires_grad_();
+    wrt.push_back(grads[k]);
+    wrt_index.push_back(k);
+  }
+  variable_list result(n_out);
+  if (wrt.empty()) return result;
+  EnableGradGuard grad_on;
+  variable_list vjps = node.apply(variable_list(grads));
+  Tensor u;
+  for (size_t i = 0; i < pf.tangents.size() && i < vjps.size(); ++i) {
+    const Tensor& t = pf.tangents[i];
+    if (!t.defined() || !vjps[i].defined()) continue;
+    Tensor term = sum_to_size(vjps[i], t.sizes()) * t.conj();
+    if (term.is_complex()) term = real(term);
+    term = term.sum();
+    u = u.defined() ? u + term : term;
+  }
+  if (!u.defined() || !u.requires_grad()) return result;
+  variable_list w = grad({u}, wrt, {}, /*retain_graph=*/false, pf.create_graph, /*allow_unused=*/true);
+  // Contiguous: a gradient may come back expanded, and a later in-place op
+  // must be able to write into the tangent.
+  for (size_t j = 0; j < wrt_index.size(); ++j)
+    if (w[j].defined()) result[wrt_index[j]] = w[j].contiguous();
+  return result;
+}
+
+}  // namespace
+
+void Recorded::finish() {
+  FormulaNode& node = *node_;
+  std::unique_ptr<FormulaNode::PendingForward> pf = std::move(node.pending_forward);
+  variable_list tangents;
+  {
+    forward_ad::SuspendGuard suspend;  // the formulas' own ops carry no tangents
+    if (node.jvp != nullptr) {
+      AutoGradMode mode(pf->create_graph);
+      tangents = node.jvp(node, pf->tangents, pf->outputs);
+    } else {
+      tangents = jvp_from_vjp(node, *pf);
+    }
+  }
+  if (!pf->marker_edges.empty()) {
+    edge_list edges = node.next_edges();
+    for (size_t i : pf->marker_edges) edges[i] = Edge();
+    node.set_next_edges(std::move(edges));
+  }
+  for (size_t k = 0; k < pf->outputs.size() && k < tangents.size(); ++k) {
+    const Tensor& out = pf->outputs[k];
+    Tensor t = tangents[k];
+    if (!out.defined() || !(out.is_floating_point() || out.is_complex())) continue;
+    if (!t.defined()) {
+      // A zero tangent. Only an input written in place (fill_, zero_) holds a
+      // tangent that must now become zero; fresh outputs just carry none.
+      if (forward_ad::fw_grad(out).defined()) forward_ad::set_fw_grad(out, zeros_like(out), 0, true);
+      continue;
+    }
+    if (t.is_complex() && !out.is_complex()) t = real(t);
+    if (!t.sizes().equals(out.sizes())) t = t.expand(out.sizes()).contiguous();
+    // An output that already has a tangent is an input written in place: its
+    // tangent is updated in place too, so tangents of its views see the change.
+    forward_ad::set_fw_grad(out, t, 0, /*is_inplace_op=*/true);
+    node.set_saved_output_tangent(out, forward_ad::fw_grad(out));
+  }
 }
 
 variable_list FormulaNode::not_implemented(const FormulaNode& n, const variable_list&) {

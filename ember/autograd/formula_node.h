@@ -15,9 +15,19 @@
 // It returns one gradient per forward input (undefined = not needed / zero).
 // The engine reduces broadcast gradients to each input's shape and casts them
 // to its dtype (Note [Engine]), so formulas return the broadcast shape freely.
+//
+// The same call site serves forward-mode AD (Note [Forward-mode AD] in
+// forward_ad.h): needs_grad() is also true when an input carries a tangent,
+// and record() returns a `Recorded` handle; when the handle goes out of scope
+// — after the call site has saved what its formulas read — the node computes
+// its outputs' tangents, with `node->jvp` when the op's table gives one and
+// otherwise from the VJP formula (Note [JVP from the VJP] in formula_node.cpp).
+#include <exception>
+#include <memory>
 #include <vector>
 
 #include "ember/autograd/autograd_meta.h"
+#include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/autograd/saved_variable.h"
 
@@ -38,6 +48,10 @@ class FormulaNode : public Node {
   void save(const Tensor& t, bool is_output = false) { saved_.emplace_back(t, is_output); }
   Tensor saved(size_t i) const { return saved_.at(i).unpack(this); }
   bool needs_input_grad(size_t i) const { return should_compute_output(i); }
+  // Forward mode: saved copies of `output` get its tangent too (SavedVariable).
+  void set_saved_output_tangent(const Tensor& output, const Tensor& tangent) {
+    for (SavedVariable& s : saved_) s.set_output_tangent(output, tangent);
+  }
 
   // Set for ops whose derivative is not implemented: backward raises with it.
   const char* not_implemented_reason = nullptr;
@@ -47,6 +61,21 @@ class FormulaNode : public Node {
   std::vector<Scalar> scalars;
   std::vector<DimVector> shapes;
   DimVector ints;
+
+  // Forward mode: the outputs' tangents from the inputs' tangents (one per
+  // input, undefined = zero), in the formula's terms (saved tensors, scalars)
+  // plus the op's outputs. Null: derived from the VJP formula.
+  using Jvp = variable_list (*)(const FormulaNode& node, const variable_list& tangents, const variable_list& outputs);
+  Jvp jvp = nullptr;
+
+  // Set by record() while the outputs' tangents are still to be computed.
+  struct PendingForward {
+    variable_list tangents;            // the inputs' tangents
+    variable_list outputs;             // the op's outputs, to receive theirs
+    std::vector<size_t> marker_edges;  // edges made valid only so saves and formulas cover tangent inputs
+    bool create_graph = false;         // tangents must be differentiable (reverse over forward)
+  };
+  std::unique_ptr<PendingForward> pending_forward;
 
  private:
   const char* name_;
@@ -75,24 +104,52 @@ constexpr bool formula_mentions(const char* text, const char* word) {
 // after digits, plus the overload suffix (log1p -> "Log1PBackward0").
 std::string backward_node_name(const char* op, int overload = 0);
 
-// Whether an op over these inputs records a node.
+// Whether an op over these inputs records a node: grad mode is on and an
+// input requires grad, or a dual level is open and an input has a tangent.
 inline bool tensor_requires_grad(const Tensor& t) { return t.defined() && t.requires_grad(); }
 template <typename... Rest>
 bool needs_grad(const Tensor& t, const Rest&... rest) {
-  if (!GradMode::is_enabled()) return false;
-  return tensor_requires_grad(t) || (tensor_requires_grad(rest) || ...);
+  if (GradMode::is_enabled() && (tensor_requires_grad(t) || (tensor_requires_grad(rest) || ...))) return true;
+  return forward_ad::is_active() && (forward_ad::has_tangent(t) || (forward_ad::has_tangent(rest) || ...));
 }
 inline bool any_needs_grad(TensorList ts) {
-  if (!GradMode::is_enabled()) return false;
-  for (const Tensor& t : ts)
-    if (tensor_requires_grad(t)) return true;
+  if (GradMode::is_enabled())
+    for (const Tensor& t : ts)
+      if (tensor_requires_grad(t)) return true;
+  if (forward_ad::is_active())
+    for (const Tensor& t : ts)
+      if (forward_ad::has_tangent(t)) return true;
   return false;
 }
 
-// Creates the node, points its edges at `inputs` and makes it the grad_fn of
-// `outputs` (in order). Undefined inputs get invalid edges.
-std::shared_ptr<FormulaNode> record(const char* name, FormulaNode::Formula formula, TensorList inputs,
-                                    TensorList outputs);
+// What record() returns: the node, used like a pointer while the call site
+// saves tensors and sets scalars; at the end of the handle's scope the node
+// computes its outputs' tangents if an input had one (a no-op otherwise).
+class Recorded {
+ public:
+  explicit Recorded(std::shared_ptr<FormulaNode> node)
+      : node_(std::move(node)), uncaught_(std::uncaught_exceptions()) {}
+  Recorded(Recorded&&) noexcept = default;
+  Recorded& operator=(Recorded&&) = delete;
+  // May throw (a JVP formula failing); skipped while an exception unwinds.
+  ~Recorded() noexcept(false) {
+    if (node_ && node_->pending_forward && std::uncaught_exceptions() == uncaught_) finish();
+  }
+  FormulaNode* operator->() const { return node_.get(); }
+  FormulaNode& operator*() const { return *node_; }
+  const std::shared_ptr<FormulaNode>& node() const { return node_; }
+
+ private:
+  void finish();
+  std::shared_ptr<FormulaNode> node_;
+  int uncaught_;
+};
+
+// Creates the node. With grad mode on and an input that requires grad it
+// points its edges at `inputs` and becomes the grad_fn of `outputs` (in
+// order; undefined inputs get invalid edges); with tangents on inputs it
+// arranges the outputs' tangents (see Recorded).
+Recorded record(const char* name, FormulaNode::Formula formula, TensorList inputs, TensorList outputs);
 // For in-place ops: `self` was modified and becomes the node's output.
 // Raises for a leaf that requires grad (PyTorch's rule).
 void check_inplace(const Tensor& self, const char* op);

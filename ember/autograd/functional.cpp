@@ -1,5 +1,7 @@
 #include "ember/autograd/functional.h"
 
+#include "ember/autograd/forward_ad.h"
+
 #include "ember/autograd/backward.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/ops/factory.h"
@@ -187,19 +189,22 @@ std::vector<variable_list> jacobian(const Function& func, const variable_list& i
   std::vector<variable_list> jac(outputs.size(), variable_list(inputs.size()));
 
   if (strategy == "forward-mode") {
-    // Column k of input j: J e_k from one jvp (double-vjp) per input element.
-    variable_list grad_outputs;
-    for (const Tensor& o : outputs) grad_outputs.push_back(zeros_like(o).requires_grad_(true));
-    variable_list grad_inputs = grad_of(outputs, inputs, grad_outputs, /*create_graph=*/true);
+    // Column k of input j: the tangents of the outputs when input j carries
+    // the unit tangent e_k (forward-mode AD, one forward pass per column).
     for (size_t j = 0; j < inputs.size(); ++j) {
       std::vector<variable_list> cols(outputs.size());
       const int64_t n = inputs[j].numel();
       for (int64_t k = 0; k < n; ++k) {
-        // <grad_inputs[j], e_k> differentiated against grad_outputs gives column k.
-        variable_list gi{grad_inputs[j].defined() ? grad_inputs[j].reshape({-1})[k] : Tensor()};
-        variable_list col =
-            fill_in_zeros(grad_of(gi, grad_outputs, {}, false, /*retain_graph=*/true), outputs, false, "", op);
-        for (size_t i = 0; i < outputs.size(); ++i) cols[i].push_back(col[i].detach().reshape({-1}));
+        Tensor e = zeros({n}, inputs[j].options().requires_grad(false));
+        e.select(0, k).fill_(1);
+        forward_ad::DualLevel level;
+        variable_list duals = inputs;
+        duals[j] = forward_ad::make_dual(inputs[j], e.reshape(inputs[j].sizes()));
+        variable_list outs = func(duals);
+        for (size_t i = 0; i < outputs.size(); ++i) {
+          Tensor t = i < outs.size() && outs[i].defined() ? forward_ad::fw_grad(outs[i]) : Tensor();
+          cols[i].push_back(t.defined() ? t.detach().reshape({-1}) : zeros({outputs[i].numel()}, outputs[i].options()));
+        }
       }
       for (size_t i = 0; i < outputs.size(); ++i) {
         const DimVector shape = concat_shape(outputs[i].sizes(), inputs[j].sizes());

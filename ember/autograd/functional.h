@@ -7,13 +7,13 @@
 // function with grad mode on and differentiates with autograd::grad. Gradients
 // that do not reach an input are zeros (strict=false) or an error naming the
 // output and input (strict=true). Without create_graph the results are
-// detached. jvp and hvp use the double-vjp trick (Ember has no forward mode
-// yet): the vjp with a zero grad_output that requires grad is linear in that
+// detached. jvp and hvp use the double-vjp trick, as PyTorch's functional API
+// does: the vjp with a zero grad_output that requires grad is linear in that
 // grad_output, so differentiating it against v gives J v.
 // jacobian's `vectorize` is accepted for PyTorch compatibility but computes the
 // same rows one backward pass at a time: PyTorch batches them with vmap, which
 // Ember does not have. strategy "forward-mode" builds the Jacobian column by
-// column from jvps (double-vjp).
+// column with forward-mode AD (dual tensors, forward_ad.h).
 #include <functional>
 #include <string>
 #include <utility>

@@ -24,5 +24,9 @@ using DifferentiableFn = std::function<variable_list(const variable_list&)>;
 std::string gradcheck(const DifferentiableFn& fn, const variable_list& inputs, const GradcheckOptions& opts = {});
 // gradcheck of the function (inputs, grad_outputs) -> vjp, i.e. of the backward itself.
 std::string gradgradcheck(const DifferentiableFn& fn, const variable_list& inputs, const GradcheckOptions& opts = {});
+// Forward mode: tangents propagated through dual tensors against the central
+// difference along random tangents (PyTorch's gradcheck check_forward_ad).
+std::string forward_ad_check(const DifferentiableFn& fn, const variable_list& inputs,
+                             const GradcheckOptions& opts = {});
 
 }  // namespace ember::autograd

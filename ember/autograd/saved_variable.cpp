@@ -1,6 +1,7 @@
 #include "ember/autograd/saved_variable.h"
 
 #include "ember/autograd/autograd_meta.h"
+#include "ember/autograd/forward_ad.h"
 #include "ember/ops/view.h"
 
 namespace ember::autograd {
@@ -22,7 +23,8 @@ SavedVariable::SavedVariable(const Tensor& t, bool is_output) : is_output_(is_ou
 
 Tensor SavedVariable::unpack(const Node* saved_for) const {
   if (!data_.defined()) {
-    EMBER_CHECK(!was_released_, "Trying to backward through the graph a second time (or directly access saved tensors "
+    EMBER_CHECK(!was_released_,
+                "Trying to backward through the graph a second time (or directly access saved tensors "
                 "after they have already been freed). Saved intermediate values of the graph are freed when you call "
                 ".backward() or autograd.grad(). Specify retain_graph=true if you need to backward through the graph a "
                 "second time or if you need to access saved tensors after calling backward.",
@@ -44,7 +46,13 @@ Tensor SavedVariable::unpack(const Node* saved_for) const {
   AutogradMeta& m = materialize_meta(t);
   m.grad_fn = fn;
   m.output_nr = output_nr_;
+  if (Tensor tangent = forward_ad::fw_grad(data_); tangent.defined()) forward_ad::set_fw_grad(t, tangent);
   return t;
+}
+
+void SavedVariable::set_output_tangent(const Tensor& output, const Tensor& tangent) {
+  if (is_output_ && data_.defined() && data_.data_ptr() == output.data_ptr() && data_.sizes().equals(output.sizes()))
+    forward_ad::set_fw_grad(data_, tangent);
 }
 
 }  // namespace ember::autograd

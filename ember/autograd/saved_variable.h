@@ -23,6 +23,9 @@ class SavedVariable {
     was_released_ = true;
   }
   bool defined() const { return data_.defined() || was_released_; }
+  // Forward mode: gives a saved output the tangent its op just computed, so a
+  // formula differentiated in forward mode (forward over reverse) sees it.
+  void set_output_tangent(const Tensor& output, const Tensor& tangent);
 
  private:
   Tensor data_;  // input: the tensor itself; output: a grad-less alias of it

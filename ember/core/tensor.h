@@ -6,10 +6,10 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <type_traits>
 #include <ostream>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "ember/core/scalar.h"
@@ -84,17 +84,25 @@ class Tensor {
   template <typename T>
   T* data_ptr() const;
   template <typename T>
-  T* mutable_data_ptr() const { return data_ptr<T>(); }
+  T* mutable_data_ptr() const {
+    return data_ptr<T>();
+  }
   template <typename T>
-  const T* const_data_ptr() const { return data_ptr<T>(); }
+  const T* const_data_ptr() const {
+    return data_ptr<T>();
+  }
   Scalar item() const;
   template <typename T>
-  T item() const { return item().to<T>(); }
+  T item() const {
+    return item().to<T>();
+  }
 
   // ---- conversion and copies (ops/copy.cpp) --------------------------------
   Tensor to(ScalarType t, bool non_blocking = false, bool copy = false) const;
   Tensor to(Device d, bool non_blocking = false, bool copy = false) const;
-  Tensor to(DeviceType d, bool non_blocking = false, bool copy = false) const { return to(Device(d), non_blocking, copy); }
+  Tensor to(DeviceType d, bool non_blocking = false, bool copy = false) const {
+    return to(Device(d), non_blocking, copy);
+  }
   Tensor to(Device d, ScalarType t, bool non_blocking = false, bool copy = false) const;
   Tensor to(const TensorOptions& o, bool non_blocking = false, bool copy = false) const;
   Tensor to(const Tensor& other, bool non_blocking = false, bool copy = false) const;
@@ -138,8 +146,8 @@ class Tensor {
   Tensor unsqueeze(int64_t dim) const;
   Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
   Tensor select(int64_t dim, int64_t index) const;
-  Tensor slice(int64_t dim = 0, std::optional<int64_t> start = std::nullopt,
-               std::optional<int64_t> end = std::nullopt, int64_t step = 1) const;
+  Tensor slice(int64_t dim = 0, std::optional<int64_t> start = std::nullopt, std::optional<int64_t> end = std::nullopt,
+               int64_t step = 1) const;
   Tensor unfold(int64_t dim, int64_t size, int64_t step) const;
   Tensor as_strided(IntArrayRef size, IntArrayRef stride, std::optional<int64_t> storage_offset = std::nullopt) const;
   Tensor diagonal(int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1) const;
@@ -224,10 +232,10 @@ class Tensor {
   Tensor angle() const;
 
   // ---- binary elementwise (ops/binary.cpp, table in ops/binary.def) --------
-#define EMBER_BINARY_OP(name, ...)          \
-  Tensor name(const Tensor& other) const;   \
-  Tensor name(const Scalar& other) const;   \
-  Tensor& name##_(const Tensor& other);     \
+#define EMBER_BINARY_OP(name, ...)        \
+  Tensor name(const Tensor& other) const; \
+  Tensor name(const Scalar& other) const; \
+  Tensor& name##_(const Tensor& other);   \
   Tensor& name##_(const Scalar& other);
 #include "ember/ops/binary.def"
 #undef EMBER_BINARY_OP
@@ -380,8 +388,8 @@ class Tensor {
   void retain_grad() const;
   bool retains_grad() const;
   // Runs backward from this tensor; `gradient` defaults to 1 for one-element tensors.
-  void backward(const Tensor& gradient = {}, std::optional<bool> retain_graph = std::nullopt,
-                bool create_graph = false, std::optional<TensorList> inputs = std::nullopt) const;
+  void backward(const Tensor& gradient = {}, std::optional<bool> retain_graph = std::nullopt, bool create_graph = false,
+                std::optional<TensorList> inputs = std::nullopt) const;
   // Hook on this tensor's gradient; it may return a replacement (or nothing / undefined).
   template <typename F>
   unsigned register_hook(F&& hook) const {
@@ -397,6 +405,10 @@ class Tensor {
   unsigned register_hook_impl(std::function<Tensor(const Tensor&)> hook) const;
   Tensor data() const { return detach(); }
   Tensor variable_data() const { return detach(); }
+  // Forward-mode AD (autograd/forward_ad.h): the tangent at dual level
+  // `level` (undefined when none), and setting it.
+  Tensor _fw_grad(uint64_t level = 0) const;
+  void _set_fw_grad(const Tensor& new_grad, uint64_t level = 0, bool is_inplace_op = false) const;
 
   // ---- softmax family (ops/softmax.cpp) ---------------------------------------
   Tensor softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
@@ -419,8 +431,8 @@ std::ostream& print(std::ostream& os, const Tensor& t, int64_t linesize = 80);
 template <typename T>
 T* Tensor::data_ptr() const {
   EMBER_CHECK(defined(), "data_ptr: called on an undefined tensor");
-  EMBER_CHECK(scalar_type() == scalar_type_of<T>, "data_ptr: expected scalar type ",
-              dtype_name(scalar_type_of<T>), " but found ", dtype_name(scalar_type()));
+  EMBER_CHECK(scalar_type() == scalar_type_of<T>, "data_ptr: expected scalar type ", dtype_name(scalar_type_of<T>),
+              " but found ", dtype_name(scalar_type()));
   return reinterpret_cast<T*>(ti()->data());
 }
 

@@ -30,7 +30,7 @@ Tensor fft_c2c(const Tensor& self, IntArrayRef dims, Norm norm, bool forward) {
   EMBER_INTERNAL_ASSERT(self.is_complex(), "fft_c2c: expected a complex input, got ", self.dtype());
   Tensor out;
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     Tensor x = self.contiguous();
     out = empty(x.sizes(), x.options());
     if (dims.empty()) out.copy_(x);
@@ -46,7 +46,7 @@ Tensor fft_r2c(const Tensor& self, IntArrayRef dims, Norm norm, bool onesided) {
   EMBER_INTERNAL_ASSERT(self.is_floating_point() && !dims.empty(), "fft_r2c: expected a real input and dims");
   Tensor out;
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     Tensor x = self.contiguous();
     const int64_t last = dims.back();
     const double scale = norm_scale(norm, signal_numel(x.sizes(), dims));
@@ -72,7 +72,7 @@ Tensor fft_c2r(const Tensor& self, IntArrayRef dims, Norm norm, int64_t last_dim
                         " bins for an output of length ", last_dim_size);
   Tensor out;
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     Tensor x = self.contiguous();
     if (dims.size() > 1) {
       Tensor tmp = empty(x.sizes(), x.options());

@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/shape.h"
 #include "ember/ops/all_ops.h"
@@ -52,7 +53,7 @@ Tensor col_major_empty(IntArrayRef batch, int64_t rows, int64_t cols, ScalarType
 }
 
 Tensor col_major_copy(const Tensor& A) {
-  NoGradGuard no_grad;  // a raw LAPACK buffer, never part of the graph
+  autograd::BelowAutogradGuard no_grad;  // a raw LAPACK buffer, never part of the graph
   Tensor buf = col_major_empty(batch_shape(A), A.size(-2), A.size(-1), A.dtype());
   buf.copy_(A.mT());
   return buf;

@@ -188,7 +188,7 @@ std::tuple<Tensor, Tensor> inv_ex(const Tensor& A, bool check_errors) {
   Tensor I = eye(A.size(-1), TensorOptions(A.dtype())).expand(A.sizes());
   Tensor X, info;
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     std::tie(X, info) = solve_matrix(A, I, op);
   }
   if (check_errors)

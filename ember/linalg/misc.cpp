@@ -89,10 +89,10 @@ Tensor matrix_exp(const Tensor& A) {
   if (A.numel() == 0) {
     out = A.clone().detach();
   } else if (A.size(-1) == 1) {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     out = A.exp();
   } else {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     out = matrix_exp_forward(A);
   }
   if (autograd::needs_grad(A)) autograd::record_linalg_matrix_exp(A, out);

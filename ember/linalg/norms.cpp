@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/shape.h"
 #include "ember/linalg/batch.h"
@@ -164,7 +165,7 @@ Tensor tolerance(const Tensor& largest, const Tensor& A, std::optional<double> a
 Tensor matrix_rank(const Tensor& A, std::optional<double> atol, std::optional<double> rtol, bool hermitian) {
   constexpr const char* op = "linalg.matrix_rank";
   check_matrix(A, op);
-  NoGradGuard no_grad;
+  autograd::BelowAutogradGuard no_grad;
   Tensor S = hermitian ? eigvalsh(A).abs() : svdvals(A);
   if (S.size(-1) == 0) return zeros(batch_shape(A), TensorOptions(kLong));
   Tensor tol = tolerance(S.amax({-1}, true), A, atol, rtol);

@@ -234,7 +234,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> lstsq(const Tensor& A, const Tensor& 
   // LAPACK writes the solution over B, which must have max(m, n) rows.
   Tensor x = col_major_empty(bshape, mx, k, A.dtype());
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     x.mT().narrow(-2, 0, m).copy_(Be);
   }
   const bool has_rank = driver != "gels", has_sv = driver == "gelsd" || driver == "gelss";

@@ -39,7 +39,7 @@ Tensor hardtanh(const Tensor& self, const Scalar& min_val, const Scalar& max_val
   check_input("hardtanh", self);
   Tensor out;
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     out = self.clamp(std::optional<Scalar>(min_val), std::optional<Scalar>(max_val));
   }
   if (autograd::needs_grad(self)) autograd::record_hardtanh(self, self, out, min_val.toDouble(), max_val.toDouble());
@@ -50,7 +50,7 @@ Tensor& hardtanh_(Tensor& self, const Scalar& min_val, const Scalar& max_val) {
   check_input("hardtanh_", self);
   const Tensor saved = inplace_saved_input(self, "hardtanh_");
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     self.clamp_(std::optional<Scalar>(min_val), std::optional<Scalar>(max_val));
   }
   if (saved.defined()) autograd::record_hardtanh(self, saved, self, min_val.toDouble(), max_val.toDouble());
@@ -65,7 +65,7 @@ Tensor threshold(const Tensor& self, const Scalar& threshold, const Scalar& valu
   check_input("threshold", self);
   Tensor out;
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     out = where(self <= threshold, full({}, value, self.options()), self);  // NaN stays NaN
   }
   if (autograd::needs_grad(self)) autograd::record_threshold(self, self, out, threshold);
@@ -76,7 +76,7 @@ Tensor& threshold_(Tensor& self, const Scalar& threshold, const Scalar& value) {
   check_input("threshold_", self);
   const Tensor saved = inplace_saved_input(self, "threshold_");
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     self.masked_fill_(self <= threshold, value);
   }
   if (saved.defined()) autograd::record_threshold(self, saved, self, threshold);
@@ -117,7 +117,7 @@ Tensor rrelu_noise(const Tensor& self, const Scalar& lower, const Scalar& upper,
   const double lo = lower.toDouble(), hi = upper.toDouble();
   EMBER_CHECK(lo <= hi, "rrelu: Lower bound should be less than or equal to the upper bound, got lower=", lo,
               " and upper=", hi);
-  NoGradGuard no_grad;
+  autograd::BelowAutogradGuard no_grad;
   if (!training) return full({}, (lo + hi) / 2, self.options());
   Tensor u = empty(self.sizes(), self.options());
   uniform_(u, lo, hi, gen);
@@ -153,7 +153,7 @@ Tensor hardshrink(const Tensor& self, const Scalar& lambd) {
   const double l = lambd.toDouble();
   Tensor inside;
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     inside = (self >= -l) & (self <= l);
   }
   return where(inside, zeros({}, self.options()), self);

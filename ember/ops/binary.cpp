@@ -42,8 +42,10 @@ struct Operand {
   const Scalar* scalar = nullptr;
 
   void add_to(ResultTypeState& st) const {
-    if (tensor) st.update(*tensor);
-    else st.update(*scalar);
+    if (tensor)
+      st.update(*tensor);
+    else
+      st.update(*scalar);
   }
   Tensor as_tensor(ScalarType t) const {
     return tensor ? ops::cast(*tensor, t) : scalar_tensor(*scalar, TensorOptions(t));
@@ -158,8 +160,7 @@ Tensor binary(const BinarySpec& op, Operand a, Operand b, Tensor* out, bool inpl
   Tensor r = run_elementwise(op.name, inputs, shape, rt, out, inplace,
                              [&](const TensorIterator& iter) { op.kernel(iter, args); });
   if (grad) {
-    autograd::record_binary(op.name, a_in, b_in, inputs[0], inputs[1], r, grad_alpha,
-                            b.scalar != nullptr);
+    autograd::record_binary(op.name, a_in, b_in, inputs[0], inputs[1], r, grad_alpha, b.scalar != nullptr);
   }
   return r;
 }
@@ -172,10 +173,9 @@ Tensor& checked_out(Tensor& out, const char* op) {
 // PyTorch rejects an integer tensor raised to a negative integer Scalar (a
 // tensor of exponents is allowed and truncates).
 void check_pow_scalar(const Tensor& self, const Scalar& exponent) {
-  EMBER_CHECK(!(self.defined() && is_integral(self.dtype(), true) && exponent.isIntegral(true) &&
-                exponent.toLong() < 0),
-              "pow: Integers to negative integer powers are not allowed (", self.dtype(), " tensor, exponent ",
-              exponent, ")");
+  EMBER_CHECK(
+      !(self.defined() && is_integral(self.dtype(), true) && exponent.isIntegral(true) && exponent.toLong() < 0),
+      "pow: Integers to negative integer powers are not allowed (", self.dtype(), " tensor, exponent ", exponent, ")");
 }
 void check_scalar_other(const BinarySpec& op, const Tensor& self, const Scalar& other) {
   if (op.kernel == &kernels::pow_kernel) check_pow_scalar(self, other);
@@ -191,32 +191,32 @@ void check_scalar_other(const BinarySpec& op, const Tensor& self, const Scalar& 
 }  // namespace
 
 // ---- the uniform table ops ------------------------------------------------------------
-#define EMBER_BINARY_OP(name, ...)                                                                \
+#define EMBER_BINARY_OP(name, ...)                                                                               \
   Tensor name(const Tensor& self, const Tensor& other) { return binary(k_##name, self, other, nullptr, false); } \
-  Tensor name(const Tensor& self, const Scalar& other) {                                          \
-    check_scalar_other(k_##name, self, other);                                                    \
-    return binary(k_##name, self, other, nullptr, false);                                         \
-  }                                                                                               \
+  Tensor name(const Tensor& self, const Scalar& other) {                                                         \
+    check_scalar_other(k_##name, self, other);                                                                   \
+    return binary(k_##name, self, other, nullptr, false);                                                        \
+  }                                                                                                              \
   Tensor name(const Scalar& self, const Tensor& other) { return binary(k_##name, self, other, nullptr, false); } \
-  Tensor& name##_out(Tensor& out, const Tensor& self, const Tensor& other) {                     \
-    binary(k_##name, self, other, &checked_out(out, #name), false);                               \
-    return out;                                                                                   \
-  }                                                                                               \
-  Tensor& name##_out(Tensor& out, const Tensor& self, const Scalar& other) {                     \
-    check_scalar_other(k_##name, self, other);                                                    \
-    binary(k_##name, self, other, &checked_out(out, #name), false);                               \
-    return out;                                                                                   \
-  }                                                                                               \
-  Tensor Tensor::name(const Tensor& other) const { return ember::name(*this, other); }            \
-  Tensor Tensor::name(const Scalar& other) const { return ember::name(*this, other); }            \
-  Tensor& Tensor::name##_(const Tensor& other) {                                                  \
-    binary(k_##name, *this, other, this, true);                                                   \
-    return *this;                                                                                 \
-  }                                                                                               \
-  Tensor& Tensor::name##_(const Scalar& other) {                                                  \
-    check_scalar_other(k_##name, *this, other);                                                   \
-    binary(k_##name, *this, other, this, true);                                                   \
-    return *this;                                                                                 \
+  Tensor& name##_out(Tensor& out, const Tensor& self, const Tensor& other) {                                     \
+    binary(k_##name, self, other, &checked_out(out, #name), false);                                              \
+    return out;                                                                                                  \
+  }                                                                                                              \
+  Tensor& name##_out(Tensor& out, const Tensor& self, const Scalar& other) {                                     \
+    check_scalar_other(k_##name, self, other);                                                                   \
+    binary(k_##name, self, other, &checked_out(out, #name), false);                                              \
+    return out;                                                                                                  \
+  }                                                                                                              \
+  Tensor Tensor::name(const Tensor& other) const { return ember::name(*this, other); }                           \
+  Tensor Tensor::name(const Scalar& other) const { return ember::name(*this, other); }                           \
+  Tensor& Tensor::name##_(const Tensor& other) {                                                                 \
+    binary(k_##name, *this, other, this, true);                                                                  \
+    return *this;                                                                                                \
+  }                                                                                                              \
+  Tensor& Tensor::name##_(const Scalar& other) {                                                                 \
+    check_scalar_other(k_##name, *this, other);                                                                  \
+    binary(k_##name, *this, other, this, true);                                                                  \
+    return *this;                                                                                                \
   }
 #include "ember/ops/binary.def"
 #undef EMBER_BINARY_OP
@@ -237,8 +237,8 @@ void check_add_sub(const char* op, bool is_sub, Operand a, Operand b, ScalarType
                 ": Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert "
                 "a mask, use the `~` or `logical_not()` operator instead.");
   }
-  EMBER_CHECK(!alpha.isBoolean() || ct == kBool, op, ": Boolean alpha only supported for Boolean results (got ",
-              ct, ")");
+  EMBER_CHECK(!alpha.isBoolean() || ct == kBool, op, ": Boolean alpha only supported for Boolean results (got ", ct,
+              ")");
   EMBER_CHECK(is_floating_point(ct) || is_complex(ct) || alpha.isIntegral(true), op,
               ": For integral input tensors, argument alpha must not be a floating point number (got ", ct,
               " and alpha ", alpha, ")");
@@ -374,12 +374,12 @@ Tensor& Tensor::div_(const Scalar& other, std::optional<std::string_view> mode) 
 }
 
 // ---- maximum / minimum / fmax / fmin -----------------------------------------------
-#define EMBER_MINMAX_(name)                                                                        \
+#define EMBER_MINMAX_(name)                                                                                      \
   Tensor name(const Tensor& self, const Tensor& other) { return binary(k_##name, self, other, nullptr, false); } \
-  Tensor& name##_out(Tensor& out, const Tensor& self, const Tensor& other) {                      \
-    binary(k_##name, self, other, &checked_out(out, #name), false);                                \
-    return out;                                                                                    \
-  }                                                                                                \
+  Tensor& name##_out(Tensor& out, const Tensor& self, const Tensor& other) {                                     \
+    binary(k_##name, self, other, &checked_out(out, #name), false);                                              \
+    return out;                                                                                                  \
+  }                                                                                                              \
   Tensor Tensor::name(const Tensor& other) const { return ember::name(*this, other); }
 EMBER_MINMAX_(maximum)
 EMBER_MINMAX_(minimum)
@@ -458,8 +458,8 @@ void check_clamp_dtype(ScalarType ct, bool scalar_bounds) {
   EMBER_CHECK(!(scalar_bounds && ct == kBool), "clamp: not implemented for dtype bool with Scalar bounds");
 }
 
-Tensor clamp_scalar(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max,
-                    Tensor* out, bool inplace) {
+Tensor clamp_scalar(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max, Tensor* out,
+                    bool inplace) {
   EMBER_CHECK(self.defined(), "clamp: expected a defined tensor");
   EMBER_CHECK(min || max, "clamp: At least one of 'min' or 'max' must not be None");
   ResultTypeState st;
@@ -470,12 +470,12 @@ Tensor clamp_scalar(const Tensor& self, const std::optional<Scalar>& min, const 
   check_clamp_dtype(ct, true);
   if (!max) return binary(k_clamp_min, self, *min, out, inplace);
   if (!min) return binary(k_clamp_max, self, *max, out, inplace);
-  return ternary("clamp", self, scalar_tensor(*min, TensorOptions(ct)), scalar_tensor(*max, TensorOptions(ct)), ct,
-                 out, inplace, [](const TensorIterator& iter) { kernels::clamp_kernel(iter); });
+  return ternary("clamp", self, scalar_tensor(*min, TensorOptions(ct)), scalar_tensor(*max, TensorOptions(ct)), ct, out,
+                 inplace, [](const TensorIterator& iter) { kernels::clamp_kernel(iter); });
 }
 
-Tensor clamp_tensor(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max,
-                    Tensor* out, bool inplace) {
+Tensor clamp_tensor(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max, Tensor* out,
+                    bool inplace) {
   EMBER_CHECK(self.defined(), "clamp: expected a defined tensor");
   const bool has_min = min && min->defined(), has_max = max && max->defined();
   EMBER_CHECK(has_min || has_max, "clamp: At least one of 'min' or 'max' must not be None");
@@ -496,7 +496,7 @@ Tensor clamp_tensor(const Tensor& self, const std::optional<Tensor>& min, const 
 Tensor clamp(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
   Tensor out;
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     out = clamp_scalar(self, min, max, nullptr, false);
   }
   if (autograd::needs_grad(self)) autograd::record_clamp(self, out, min, max);
@@ -538,13 +538,11 @@ Tensor& clamp_(Tensor& self, const std::optional<Tensor>& min, const std::option
   if (grad) autograd::record_clamp_tensor(self, before, lo, hi, self);
   return self;
 }
-Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Scalar>& min,
-                  const std::optional<Scalar>& max) {
+Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
   clamp_scalar(self, min, max, &checked_out(out, "clamp"), false);
   return out;
 }
-Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Tensor>& min,
-                  const std::optional<Tensor>& max) {
+Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
   clamp_tensor(self, min, max, &checked_out(out, "clamp"), false);
   return out;
 }
@@ -598,16 +596,16 @@ void check_lerp(const Tensor& self, const Tensor& end) {
 Tensor lerp_impl(const Tensor& self, const Tensor& end, const Tensor& weight, Tensor* out, bool inplace) {
   check_lerp(self, end);
   EMBER_CHECK(weight.defined(), "lerp: expected defined tensors");
-  EMBER_CHECK(weight.dtype() == self.dtype(), "lerp: expected dtype ", self.dtype(),
-              " for `weight` but got dtype ", weight.dtype());
+  EMBER_CHECK(weight.dtype() == self.dtype(), "lerp: expected dtype ", self.dtype(), " for `weight` but got dtype ",
+              weight.dtype());
   return ternary("lerp", self, end, weight, self.dtype(), out, inplace,
                  [](const TensorIterator& iter) { kernels::lerp_kernel(iter); });
 }
 
 Tensor lerp_impl(const Tensor& self, const Tensor& end, const Scalar& weight, Tensor* out, bool inplace) {
   check_lerp(self, end);
-  EMBER_CHECK(!weight.isComplex() || self.is_complex(), "lerp: weight ", weight,
-              " cannot be converted to type ", self.dtype(), " without overflow");
+  EMBER_CHECK(!weight.isComplex() || self.is_complex(), "lerp: weight ", weight, " cannot be converted to type ",
+              self.dtype(), " without overflow");
   DimVector shape = broadcast_shapes(self.sizes(), end.sizes(), "lerp");
   const Tensor inputs[2] = {self, end};
   return run_elementwise("lerp", inputs, shape, self.dtype(), out, inplace,
@@ -634,7 +632,8 @@ Tensor addcdiv_impl(const Tensor& self, const Tensor& t1, const Tensor& t2, cons
   EMBER_CHECK(self.defined() && t1.defined() && t2.defined(), "addcdiv: expected defined tensors");
   EMBER_CHECK(!(is_integral(t1.dtype(), true) && is_integral(t2.dtype(), true)),
               "addcdiv: Integer division with addcdiv is no longer supported (tensor1 ", t1.dtype(), ", tensor2 ",
-              t2.dtype(), "); use (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer "
+              t2.dtype(),
+              "); use (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer "
               "inputs or (input + value * tensor1 / tensor2) for float inputs");
   const Tensor all[3] = {self, t1, t2};
   const ScalarType ct = result_type(all);
@@ -739,8 +738,10 @@ Tensor Tensor::operator-() const {
   return ember::mul(*this, Scalar(-1));
 }
 Tensor Tensor::operator~() const {
-  EMBER_CHECK(is_integral(dtype(), true), "bitwise_not: ~ (operator.invert) is only implemented on integer and "
-              "Boolean-type tensors, got ", dtype());
+  EMBER_CHECK(is_integral(dtype(), true),
+              "bitwise_not: ~ (operator.invert) is only implemented on integer and "
+              "Boolean-type tensors, got ",
+              dtype());
   return dtype() == kBool ? ember::bitwise_xor(*this, Scalar(true)) : ember::bitwise_xor(*this, Scalar(-1));
 }
 Tensor Tensor::operator!() const { return ember::logical_xor(*this, Scalar(true)); }

@@ -109,7 +109,7 @@ Tensor convolution_impl(const char* op, const Tensor& input_, const Tensor& weig
                 shape_str(input.sizes()), " and weight ", shape_str(weight.sizes()), ")");
   Tensor out = empty(shape, input.options());
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     if (out.numel() == 0) {
       // nothing to compute
     } else if (input.numel() == 0 || weight.numel() == 0) {

@@ -31,7 +31,7 @@ Tensor& copy_(Tensor& self, const Tensor& src) {
   const bool grad = autograd::needs_grad(self, src);
   if (grad) autograd::check_inplace(self, "copy_");
   {
-    NoGradGuard no_grad;  // the kernel's own temporaries are not part of the graph
+    autograd::BelowAutogradGuard no_grad;  // the kernel's own temporaries are not part of the graph
     copy_kernel(self, src);
   }
   if (grad) autograd::record_copy_(self, src);
@@ -44,16 +44,16 @@ void copy_kernel(Tensor& self, const Tensor& src) {
   Tensor b = src;
   if (!src.sizes().equals(self.sizes())) {
     // src must broadcast *to* self's shape.
-    EMBER_CHECK(src.dim() <= self.dim() &&
-                    broadcast_shapes(self.sizes(), src.sizes(), "copy_").ref().equals(self.sizes()),
-                "copy_: source shape ", shape_str(src.sizes()), " cannot be broadcast to destination shape ",
-                shape_str(self.sizes()));
+    EMBER_CHECK(
+        src.dim() <= self.dim() && broadcast_shapes(self.sizes(), src.sizes(), "copy_").ref().equals(self.sizes()),
+        "copy_: source shape ", shape_str(src.sizes()), " cannot be broadcast to destination shape ",
+        shape_str(self.sizes()));
   }
   if (self.numel() == 0) return;
   if (self.is_same(src)) return;
   // A source that shares memory with the destination is copied out first.
-  if (overlaps(self, src) && !(self.data_ptr() == src.data_ptr() && self.strides().equals(src.strides()) &&
-                               self.dtype() == src.dtype())) {
+  if (overlaps(self, src) &&
+      !(self.data_ptr() == src.data_ptr() && self.strides().equals(src.strides()) && self.dtype() == src.dtype())) {
     b = clone(src);
   }
   TensorIterator iter({self}, {b});

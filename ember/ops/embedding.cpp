@@ -51,7 +51,7 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_id
   shape.push_back(weight.size(1));
   Tensor out;
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     out = weight.index_select(0, indices.reshape({-1})).view(shape);
   }
   if (autograd::needs_grad(weight)) autograd::record_embedding(weight, indices, out, padding_idx, scale_grad_by_freq);
@@ -101,7 +101,7 @@ Tensor& embedding_renorm_(Tensor& weight, const Tensor& indices, double max_norm
   const char* op = "embedding_renorm_";
   EMBER_CHECK(weight.defined() && weight.dim() == 2, op, ": 'weight' must be 2-D");
   const std::vector<int64_t> idx = checked_indices(op, indices, weight.size(0));
-  NoGradGuard no_grad;
+  autograd::BelowAutogradGuard no_grad;
   for (int64_t row : std::set<int64_t>(idx.begin(), idx.end())) {
     Tensor r = weight.select(0, row);
     const double norm = r.norm(norm_type).item<double>();
@@ -198,7 +198,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(const Tensor& weight, c
       const Tensor p = long_tensor(pos);
       Tensor sel = embedding(rows, p);  // a gather whose backward is itself differentiable
       outs.push_back(sel.amax({0}));
-      NoGradGuard no_grad;
+      autograd::BelowAutogradGuard no_grad;
       argmax_rows.push_back(ops::cast(flat, kLong).index_select(0, p).index_select(0, sel.argmax(0)));
     }
     output = bags > 0 ? stack(outs) : zeros({0, d}, weight.options());
@@ -208,7 +208,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(const Tensor& weight, c
     if (pad >= 0) {
       Tensor keep;
       {
-        NoGradGuard no_grad;
+        autograd::BelowAutogradGuard no_grad;
         keep = (flat != pad).to(weight.dtype()).reshape({used, 1});
       }
       rows = rows * keep;
@@ -218,7 +218,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(const Tensor& weight, c
     if (mode == 1) {
       Tensor denom;
       {
-        NoGradGuard no_grad;
+        autograd::BelowAutogradGuard no_grad;
         denom = bsize.clamp_min(1).to(weight.dtype()).reshape({bags, 1});
       }
       output = output / denom;

@@ -53,8 +53,8 @@ namespace {
 bool is_mask(const Tensor& t) { return t.dtype() == kBool || t.dtype() == kByte; }
 
 int64_t checked_position(int64_t index, int64_t size, int64_t dim) {
-  EMBER_CHECK(index >= -size && index < size, "index ", index, " is out of bounds for dimension ", dim,
-              " with size ", size);
+  EMBER_CHECK(index >= -size && index < size, "index ", index, " is out of bounds for dimension ", dim, " with size ",
+              size);
   return index < 0 ? index + size : index;
 }
 
@@ -68,11 +68,13 @@ Tensor bool_index_tensor(bool keep) {
 Tensor apply_slicing(const Tensor& self, ArrayRef<TensorIndex> indices, std::vector<std::optional<Tensor>>& out) {
   int64_t consumed = 0, ellipses = 0;
   for (const TensorIndex& i : indices) {
-    if (i.is_integer() || i.is_slice()) ++consumed;
+    if (i.is_integer() || i.is_slice())
+      ++consumed;
     else if (i.is_tensor()) {
       EMBER_CHECK(i.tensor().defined(), "index: got an undefined tensor as an index");
       consumed += is_mask(i.tensor()) ? i.tensor().dim() : 1;
-    } else if (i.is_ellipsis()) ++ellipses;
+    } else if (i.is_ellipsis())
+      ++ellipses;
   }
   EMBER_CHECK(ellipses <= 1, "index: an index can only have a single ellipsis ('...')");
   EMBER_CHECK(consumed <= self.dim(), "index: too many indices for tensor of dimension ", self.dim());
@@ -146,9 +148,9 @@ AdvancedIndex make_advanced_index(const Tensor& self, OptionalTensorList indices
       EMBER_CHECK(t.dim() > 0, op, ": a 0-dim boolean index is only supported through Tensor::index");
       EMBER_CHECK(dim + t.dim() <= self.dim(), op, ": too many indices for tensor of dimension ", self.dim());
       for (int64_t k = 0; k < t.dim(); ++k)
-        EMBER_CHECK(t.size(k) == self.size(dim + k), op, ": The shape of the mask ", shape_str(t.sizes()),
-                    " at index ", k, " does not match the shape of the indexed tensor ", shape_str(self.sizes()),
-                    " at index ", dim + k);
+        EMBER_CHECK(t.size(k) == self.size(dim + k), op, ": The shape of the mask ", shape_str(t.sizes()), " at index ",
+                    k, " does not match the shape of the indexed tensor ", shape_str(self.sizes()), " at index ",
+                    dim + k);
       Tensor nz = nonzero(t);
       for (int64_t k = 0; k < t.dim(); ++k) per_dim.push_back(select(nz, 1, k));
       dim += t.dim();
@@ -183,8 +185,7 @@ AdvancedIndex make_advanced_index(const Tensor& self, OptionalTensorList indices
       std::string shapes;
       for (const Tensor& t : per_dim)
         if (t.defined()) shapes += (shapes.empty() ? "" : ", ") + shape_str(t.sizes());
-      EMBER_CHECK(false, op, ": shape mismatch: indexing tensors could not be broadcast together with shapes ",
-                  shapes);
+      EMBER_CHECK(false, op, ": shape mismatch: indexing tensors could not be broadcast together with shapes ", shapes);
     }
   }
   EMBER_INTERNAL_ASSERT(!indexed.empty(), "make_advanced_index without index tensors");
@@ -301,7 +302,7 @@ Tensor& index_put_(Tensor& self, OptionalTensorList indices, const Tensor& value
   const bool grad = autograd::needs_grad(self, values);
   if (grad) autograd::check_inplace(self, "index_put_");
   {
-    NoGradGuard no_grad;  // the kernel's own copies are not part of the graph
+    autograd::BelowAutogradGuard no_grad;  // the kernel's own copies are not part of the graph
     ops::index_put_impl(self, indices, values, accumulate, 1, "index_put_");
   }
   if (grad) autograd::record_index_put(self, indices, values, accumulate);

@@ -28,8 +28,8 @@ Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& value) {
     int64_t s = self.size(self.dim() - mask.dim() + k);
     ok = mask.size(k) == 1 || mask.size(k) == s;
   }
-  EMBER_CHECK(ok, "masked_fill_: mask of shape ", shape_str(mask.sizes()),
-              " cannot be broadcast to self of shape ", shape_str(self.sizes()));
+  EMBER_CHECK(ok, "masked_fill_: mask of shape ", shape_str(mask.sizes()), " cannot be broadcast to self of shape ",
+              shape_str(self.sizes()));
   const bool grad = autograd::needs_grad(self);
   if (grad) autograd::check_inplace(self, "masked_fill_");
   if (self.numel() > 0) {
@@ -53,7 +53,7 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) 
   DimVector shape = broadcast_shapes(self.sizes(), mask.sizes(), "masked_fill");
   Tensor out;
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     out = clone(expand(self, shape));
     masked_fill_(out, mask, value);
   }
@@ -74,7 +74,7 @@ Tensor masked_select(const Tensor& self, const Tensor& mask) {
   std::optional<Tensor> m = expand(mask, shape);
   Tensor out;
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     out = index(expand(self, shape), OptionalTensorList(m));
   }
   if (autograd::needs_grad(self)) autograd::record_masked_select(self, *m, out);
@@ -105,9 +105,7 @@ Tensor where(const Tensor& condition, const Scalar& self, const Scalar& other) {
   return where(condition, scalar_as_tensor(self, dt), scalar_as_tensor(other, dt));
 }
 
-Tensor nonzero(const Tensor& self) {
-  return kernels::nonzero_kernel(contiguous(ops::cast(self, kBool)));
-}
+Tensor nonzero(const Tensor& self) { return kernels::nonzero_kernel(contiguous(ops::cast(self, kBool))); }
 
 std::vector<Tensor> nonzero_numpy(const Tensor& self) {
   Tensor nz = nonzero(self.dim() == 0 ? unsqueeze(self, 0) : self);

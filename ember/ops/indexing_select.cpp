@@ -1,8 +1,8 @@
 // Whole-slice index ops along one dim: index_select/add/copy/fill, and take.
 // Each validates its own index rules, then lowers to advanced indexing on
 // that dim (Note [Basic vs advanced indexing]).
-#include "ember/core/shape.h"
 #include "ember/core/record_scope.h"
+#include "ember/core/shape.h"
 #include "ember/kernels/cpu/tensor_iterator.h"
 #include "ember/ops/copy.h"
 #include "ember/ops/factory.h"
@@ -27,8 +27,7 @@ std::vector<std::optional<Tensor>> at_dim(int64_t d, const Tensor& idx) {
 }
 
 // Checks every index against [lo, size); `allow_negative` sets lo = -size.
-void check_range(const Tensor& index, int64_t size, bool allow_negative,
-                 const std::function<void(int64_t)>& fail) {
+void check_range(const Tensor& index, int64_t size, bool allow_negative, const std::function<void(int64_t)>& fail) {
   if (index.numel() == 0) return;
   Tensor idx = ops::cast(index, kLong);
   kernels::TensorIterator iter({idx}, {});
@@ -44,8 +43,7 @@ void check_range(const Tensor& index, int64_t size, bool allow_negative,
 }
 
 // Shape and dtype rules shared by index_add_ and index_copy_; returns the wrapped dim.
-int64_t check_index_source(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
-                           const char* op) {
+int64_t check_index_source(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const char* op) {
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1), op);
   EMBER_CHECK(index.dim() <= 1, op, ": Index should have dimension 1 or 0 (got ", index.dim(), ")");
   const Tensor src1 = as_1d(source), self1 = as_1d(self);
@@ -57,9 +55,8 @@ int64_t check_index_source(const Tensor& self, int64_t dim, const Tensor& index,
               ") must have the same scalar type");
   for (int64_t k = 0; k < self1.dim(); ++k)
     EMBER_CHECK(k == d || self1.size(k) == src1.size(k), op,
-                ": Source/destination tensor must have same slice shapes. Destination slice shape: ",
-                self1.size(k), " at dimension ", k, " and source slice shape: ", src1.size(k), " at dimension ", k,
-                ".");
+                ": Source/destination tensor must have same slice shapes. Destination slice shape: ", self1.size(k),
+                " at dimension ", k, " and source slice shape: ", src1.size(k), " at dimension ", k, ".");
   const int64_t size = self1.size(d);
   check_range(index, size, false, [&](int64_t v) {
     EMBER_CHECK(false, op, ": index ", v, " is out of bounds for dimension ", d, " with size ", size);
@@ -84,7 +81,7 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
   });
   Tensor out;
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     out = ember::index(self1, at_dim(d, as_1d(ops::cast(index, kLong))));
     if (self.dim() == 0) out = reshape(out, {});
   }
@@ -100,7 +97,7 @@ Tensor& index_copy_(Tensor& self, int64_t dim, const Tensor& index, const Tensor
   if (grad) autograd::check_inplace(self, "index_copy_");
   Tensor self1 = as_1d(self);
   {
-    NoGradGuard no_grad;  // the kernel's own work; one node is recorded below
+    autograd::BelowAutogradGuard no_grad;  // the kernel's own work; one node is recorded below
     ops::index_put_impl(self1, at_dim(d, as_1d(index)), as_1d(source), false, 1, "index_copy_()");
   }
   self.bump_version();
@@ -117,13 +114,12 @@ Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor&
   EMBER_CHECK(index.dtype() == kLong || index.dtype() == kInt,
               "index_add_(): Expected dtype int32/int64 for index, but got ", index.dtype());
   const int64_t d = check_index_source(self, dim, index, source, "index_add_()");
-  EMBER_CHECK(!alpha.isComplex() || self.is_complex(), "index_add_(): complex alpha for a ", self.dtype(),
-              " tensor");
+  EMBER_CHECK(!alpha.isComplex() || self.is_complex(), "index_add_(): complex alpha for a ", self.dtype(), " tensor");
   const bool grad = autograd::needs_grad(self, source);
   if (grad) autograd::check_inplace(self, "index_add_");
   Tensor self1 = as_1d(self);
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     ops::index_put_impl(self1, at_dim(d, as_1d(ops::cast(index, kLong))), as_1d(source), true, alpha, "index_add_()");
   }
   self.bump_version();
@@ -140,8 +136,7 @@ Tensor& index_fill_impl(Tensor& self, int64_t dim, const Tensor& index, const Sc
   EMBER_RECORD_OP("index_fill_", self, index);
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1), "index_fill_");
   EMBER_CHECK(index.dtype() == kLong, "index_fill_(): Expected dtype int64 for index, but got ", index.dtype());
-  EMBER_CHECK(index.dim() <= 1, "index_fill_(): Index has to be a vector/scalar, got shape ",
-              shape_str(index.sizes()));
+  EMBER_CHECK(index.dim() <= 1, "index_fill_(): Index has to be a vector/scalar, got shape ", shape_str(index.sizes()));
   EMBER_CHECK(!value.isComplex() || self.is_complex(), "index_fill_(): cannot fill a ", self.dtype(),
               " tensor with a complex value");
   Tensor self1 = as_1d(self);
@@ -150,7 +145,7 @@ Tensor& index_fill_impl(Tensor& self, int64_t dim, const Tensor& index, const Sc
     EMBER_CHECK(false, "index_fill_(): index ", v, " is out of bounds for dimension ", d, " with size ", size);
   });
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     ops::index_put_impl(self1, at_dim(d, as_1d(index)), full({}, value, self.options()), false, 1, "index_fill_()");
   }
   self.bump_version();
@@ -191,7 +186,7 @@ Tensor take(const Tensor& self, const Tensor& index) {
   });
   Tensor out;
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     out =
         index.numel() == 0 ? empty(index.sizes(), self.options()) : ember::index(reshape(self, {-1}), at_dim(0, index));
   }

@@ -159,7 +159,7 @@ Tensor ctc_loss(const Tensor& log_probs_in, const Tensor& targets_in, IntArrayRe
   Tensor nll = empty({p.N}, lp.options());
   Tensor raw_grad;
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     const Tensor x = lp.contiguous();
     if (want_grad) raw_grad = zeros(lp.sizes(), lp.options());
     auto run = [&](auto tag) {

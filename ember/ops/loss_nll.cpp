@@ -2,8 +2,8 @@
 #include <cmath>
 
 #include "ember/autograd/derivatives/loss_grad.h"
-#include "ember/core/record_scope.h"
 #include "ember/core/parallel.h"
+#include "ember/core/record_scope.h"
 #include "ember/ember.h"
 #include "ember/ops/loss.h"
 #include "ember/ops/softmax.h"
@@ -101,7 +101,7 @@ Tensor nll_loss_impl(const char* op, const char* node_name, const Tensor& self, 
   Tensor out;
   double total_weight = 0;
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     const Tensor x = self.contiguous();
     const Tensor t = target.contiguous();
     const Tensor w = weight.defined() ? weight.contiguous() : Tensor();
@@ -151,7 +151,7 @@ Tensor nll_loss_impl(const char* op, const char* node_name, const Tensor& self, 
 
 Tensor ops::nll_loss_coef(IntArrayRef self_sizes, ScalarType dtype, const Tensor& target, const Tensor& weight,
                           int64_t reduction, int64_t ignore_index, double total_weight) {
-  NoGradGuard no_grad;
+  autograd::BelowAutogradGuard no_grad;
   Tensor coef = zeros(self_sizes, TensorOptions(dtype));
   const int64_t c = self_sizes.size() == 1 ? self_sizes[0] : self_sizes[1];
   int64_t r = 1;
@@ -243,7 +243,7 @@ Tensor cross_entropy_label_smoothing(const Tensor& self, const Tensor& target, c
     case Reduction::Mean: {
       Tensor denom;
       {
-        NoGradGuard no_grad;
+        autograd::BelowAutogradGuard no_grad;
         const Tensor keep = ignore_mask.logical_not();
         if (weight.defined()) {
           const Tensor cls = where(ignore_mask, zeros_like(target), target).flatten();

@@ -60,7 +60,7 @@ Tensor binary_cross_entropy(const Tensor& self, const Tensor& target, const std:
   EMBER_CHECK(is_floating_point(self.scalar_type()), "binary_cross_entropy: expected a floating point input, got ",
               dtype_name(self.scalar_type()));
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     // NaN fails both comparisons, so it is rejected too (as PyTorch).
     const bool in_range = self.numel() == 0 || ((self >= 0) & (self <= 1)).all().item<bool>();
     EMBER_CHECK(in_range, "binary_cross_entropy: all elements of input should be between 0 and 1 (input ",
@@ -71,7 +71,7 @@ Tensor binary_cross_entropy(const Tensor& self, const Tensor& target, const std:
   {
     // The forward composes ops without recording; BinaryCrossEntropyBackward0 carries PyTorch's
     // gradient, which stays finite at inputs of exactly 0 and 1 (the composition's would not).
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     // PyTorch clamps each log at -100 so that 0 * log(0) stays finite.
     Tensor loss = (target - 1) * clamp((-self).log1p(), -100.0) - target * clamp(self.log(), -100.0);
     if (w.defined()) loss = loss * w;
@@ -109,7 +109,7 @@ Tensor kl_div(const Tensor& self, const Tensor& target, int64_t reduction, bool 
     // xlogy(t, t) - t * x, with 0 * log 0 = 0; the where keeps log's gradient finite at t = 0.
     Tensor safe;
     {
-      NoGradGuard no_grad;
+      autograd::BelowAutogradGuard no_grad;
       safe = target == 0;
     }
     out = target * where(safe, ones_like(target), target).log() - target * self;
@@ -180,7 +180,7 @@ Tensor multi_margin_loss(const Tensor& self, const Tensor& target, const Scalar&
   Tensor onehot, wy;
   const Tensor t = target.reshape({n});
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     if (n > 0) {
       const bool ok = ((t >= 0) & (t < c)).all().item<bool>();
       EMBER_CHECK(ok, op, ": target out of range for ", c, " classes (input ", shape_str(self.sizes()), " ",
@@ -215,7 +215,7 @@ Tensor multilabel_margin_loss(const Tensor& self, const Tensor& target, int64_t 
   // is_target[i, j]: j is one of sample i's labels (the list in target[i] ends at the first -1).
   Tensor is_target;
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     const Tensor t = (vec ? target.unsqueeze(0) : target).contiguous();
     is_target = zeros({n, c}, self.options());
     const int64_t* tp = t.data_ptr<int64_t>();

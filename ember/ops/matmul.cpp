@@ -23,8 +23,8 @@ namespace {
 bool is_zero(const Scalar& s) { return s.toComplexDouble() == complex128(0, 0); }
 
 void check_same_dtype(const char* op, const Tensor& a, const char* an, const Tensor& b, const char* bn) {
-  EMBER_CHECK(a.dtype() == b.dtype(), op, ": expected ", an, " and ", bn, " to have the same dtype, but got: ",
-              a.dtype(), " != ", b.dtype());
+  EMBER_CHECK(a.dtype() == b.dtype(), op, ": expected ", an, " and ", bn,
+              " to have the same dtype, but got: ", a.dtype(), " != ", b.dtype());
 }
 
 void check_supported(const char* op, const Tensor& t) {
@@ -36,10 +36,10 @@ std::string mat_str(const Tensor& t) { return str(t.size(0), "x", t.size(1)); }
 // PyTorch's grad_fn name for the op ("addmm" -> "AddmmBackward0").
 const char* grad_fn_name(const char* op) {
   static const std::pair<const char*, const char*> kNames[] = {
-      {"mm", "MmBackward0"},         {"bmm", "BmmBackward0"},         {"mv", "MvBackward0"},
-      {"dot", "DotBackward0"},       {"vdot", "VdotBackward0"},       {"outer", "OuterBackward0"},
-      {"addmm", "AddmmBackward0"},   {"baddbmm", "BaddbmmBackward0"}, {"addbmm", "AddbmmBackward0"},
-      {"addmv", "AddmvBackward0"},   {"addr", "AddrBackward0"},       {"matmul", "MatmulBackward0"}};
+      {"mm", "MmBackward0"},       {"bmm", "BmmBackward0"},         {"mv", "MvBackward0"},
+      {"dot", "DotBackward0"},     {"vdot", "VdotBackward0"},       {"outer", "OuterBackward0"},
+      {"addmm", "AddmmBackward0"}, {"baddbmm", "BaddbmmBackward0"}, {"addbmm", "AddbmmBackward0"},
+      {"addmv", "AddmvBackward0"}, {"addr", "AddrBackward0"},       {"matmul", "MatmulBackward0"}};
   for (const auto& [k, v] : kNames)
     if (std::string_view(k) == op) return v;
   return "MmBackward0";
@@ -61,7 +61,7 @@ Tensor gemm_into_new(const char* op, const Tensor& a, const Tensor& b, const Ten
   }
   const bool use_init = init != nullptr && !is_zero(beta);
   if (use_init) {
-    NoGradGuard no_grad;  // the op records one node below
+    autograd::BelowAutogradGuard no_grad;  // the op records one node below
     c.copy_(init->expand(shape));
   }
   kernels::gemm_batched(a, b, c, alpha, use_init ? beta : Scalar(0));
@@ -83,8 +83,8 @@ void check_mm_operands(const char* op, const Tensor& m1, const Tensor& m2, const
 void check_bmm_operands(const char* op, const Tensor& b1, const Tensor& b2) {
   EMBER_CHECK(b1.dim() == 3, op, ": batch1 must be a 3D tensor, got ", b1.dim(), "-D");
   EMBER_CHECK(b2.dim() == 3, op, ": batch2 must be a 3D tensor, got ", b2.dim(), "-D");
-  EMBER_CHECK(b1.size(0) == b2.size(0), op, ": batch1 and batch2 must have same number of batches, got ",
-              b1.size(0), " and ", b2.size(0));
+  EMBER_CHECK(b1.size(0) == b2.size(0), op, ": batch1 and batch2 must have same number of batches, got ", b1.size(0),
+              " and ", b2.size(0));
   EMBER_CHECK(b1.size(2) == b2.size(1), op, ": Expected size for first two dimensions of batch2 tensor to be: [",
               b1.size(0), ", ", b1.size(2), "] but got: [", b2.size(0), ", ", b2.size(1), "].");
   check_same_dtype(op, b1, "batch1", b2, "batch2");
@@ -103,11 +103,11 @@ void check_mv_operands(const char* op, const Tensor& mat, const Tensor& vec) {
 void check_dot_operands(const char* op, const Tensor& a, const Tensor& b) {
   EMBER_CHECK(a.dim() == 1 && b.dim() == 1, op, ": 1D tensors expected, but got ", a.dim(), "D and ", b.dim(),
               "D tensors");
-  EMBER_CHECK(a.size(0) == b.size(0), op, ": inconsistent tensor size, expected tensor [", a.size(0),
-              "] and src [", b.size(0), "] to have the same number of elements, but got ", a.size(0), " and ",
-              b.size(0), " elements respectively");
-  EMBER_CHECK(a.dtype() == b.dtype(), op, ": expected both vectors to have same dtype, but found ", a.dtype(),
-              " and ", b.dtype());
+  EMBER_CHECK(a.size(0) == b.size(0), op, ": inconsistent tensor size, expected tensor [", a.size(0), "] and src [",
+              b.size(0), "] to have the same number of elements, but got ", a.size(0), " and ", b.size(0),
+              " elements respectively");
+  EMBER_CHECK(a.dtype() == b.dtype(), op, ": expected both vectors to have same dtype, but found ", a.dtype(), " and ",
+              b.dtype());
   check_supported(op, a);
 }
 
@@ -170,9 +170,8 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const S
 
 Tensor& addmm_(Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta, const Scalar& alpha) {
   check_mm_operands("addmm_", mat1, mat2, "mat1", "mat2");
-  EMBER_CHECK(self.dim() == 2 && self.size(0) == mat1.size(0) && self.size(1) == mat2.size(1),
-              "addmm_: self of shape ", shape_str(self.sizes()), " does not match the result shape [",
-              mat1.size(0), ", ", mat2.size(1), "]");
+  EMBER_CHECK(self.dim() == 2 && self.size(0) == mat1.size(0) && self.size(1) == mat2.size(1), "addmm_: self of shape ",
+              shape_str(self.sizes()), " does not match the result shape [", mat1.size(0), ", ", mat2.size(1), "]");
   self.copy_(addmm(self, mat1, mat2, beta, alpha));
   return self;
 }
@@ -185,8 +184,7 @@ Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, c
   return gemm_into_new("baddbmm", batch1, batch2, &self, beta, alpha);
 }
 
-Tensor addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
-              const Scalar& alpha) {
+Tensor addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta, const Scalar& alpha) {
   check_bmm_operands("addbmm", batch1, batch2);
   check_same_dtype("addbmm", self, "self", batch2, "batch2");
   // sum_b b1[b] @ b2[b] == [b1[0] | b1[1] | ...] @ [b2[0]; b2[1]; ...]: one GEMM with k = B * k.
@@ -224,8 +222,7 @@ Tensor matmul(const Tensor& t1, const Tensor& t2) {
   check_supported("matmul", t1);
   const int64_t n = d1 > 1 ? t1.size(-2) : 1, k1 = t1.size(-1);
   const int64_t k2 = d2 > 1 ? t2.size(-2) : t2.size(0), p = d2 > 1 ? t2.size(-1) : 1;
-  EMBER_CHECK(k1 == k2, "matmul: mat1 and mat2 shapes cannot be multiplied (", n, "x", k1, " and ", k2, "x", p,
-              ")");
+  EMBER_CHECK(k1 == k2, "matmul: mat1 and mat2 shapes cannot be multiplied (", n, "x", k1, " and ", k2, "x", p, ")");
   // [..., n, k] @ [k, p] with contiguous batch: fold the batch into rows, one big GEMM.
   if (d1 >= 3 && d2 <= 2 && t1.is_contiguous()) {
     int64_t rows = 1;
@@ -270,15 +267,15 @@ Tensor multi_dot(TensorList tensors) {
   const Tensor& last = tensors[n - 1];
   EMBER_CHECK(first.dim() == 1 || first.dim() == 2, "multi_dot: the first tensor must be 1D or 2D but got ",
               first.dim(), "D");
-  EMBER_CHECK(last.dim() == 1 || last.dim() == 2, "multi_dot: the last tensor must be 1D or 2D but got ",
-              last.dim(), "D");
+  EMBER_CHECK(last.dim() == 1 || last.dim() == 2, "multi_dot: the last tensor must be 1D or 2D but got ", last.dim(),
+              "D");
   for (size_t i = 1; i + 1 < n; ++i)
     EMBER_CHECK(tensors[i].dim() == 2, "multi_dot: tensor ", i, " must be 2D but got ", tensors[i].dim(), "D");
   Tensor r = first.dim() == 1 ? first.unsqueeze(0) : first;
   for (size_t i = 1; i < n; ++i) {
     Tensor m = (i == n - 1 && last.dim() == 1) ? last.unsqueeze(1) : tensors[i];
-    EMBER_CHECK(r.size(1) == m.size(0), "multi_dot: tensors[", i - 1, "] and tensors[", i,
-                "] cannot be multiplied (", mat_str(r), " and ", mat_str(m), ")");
+    EMBER_CHECK(r.size(1) == m.size(0), "multi_dot: tensors[", i - 1, "] and tensors[", i, "] cannot be multiplied (",
+                mat_str(r), " and ", mat_str(m), ")");
     r = mm(r, m);
   }
   if (first.dim() == 1) r = r.squeeze(0);

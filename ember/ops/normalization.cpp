@@ -60,7 +60,7 @@ Tensor batch_norm(const Tensor& input, const std::optional<Tensor>& weight_opt, 
   const Tensor x = as_compute(input, ct);
   Tensor mean, invstd;
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     if (training) {
       mean = empty({c}, x.options());
       Tensor var = empty({c}, x.options());
@@ -76,7 +76,7 @@ Tensor batch_norm(const Tensor& input, const std::optional<Tensor>& weight_opt, 
   }
   Tensor y = empty(x.sizes(), x.options());
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     Tensor scale = weight.defined() ? as_compute(weight, ct) * invstd : invstd;
     Tensor shift = (bias.defined() ? as_compute(bias, ct) : zeros({c}, x.options())) - mean * scale;
     kernels::channel_affine(x, n, c, s, scale.contiguous(), shift.contiguous(), y);
@@ -210,7 +210,7 @@ Tensor instance_norm(const Tensor& input, const std::optional<Tensor>& weight_op
   auto repeat = [&](const Tensor& t) { return t.defined() ? t.reshape({1, c}).expand({b, c}).reshape({b * c}) : t; };
   Tensor rm, rv;
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     rm = running_mean.defined() ? repeat(running_mean).contiguous() : Tensor();
     rv = running_var.defined() ? repeat(running_var).contiguous() : Tensor();
   }
@@ -220,7 +220,7 @@ Tensor instance_norm(const Tensor& input, const std::optional<Tensor>& weight_op
   Tensor out = batch_norm(input.contiguous().view(shape), repeat(weight), repeat(bias), rm, rv, use_input_stats,
                           momentum, eps, cudnn_enabled);
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     if (running_mean.defined()) running_mean.copy_(rm.view({b, c}).mean({0}, false));
     if (running_var.defined()) running_var.copy_(rv.view({b, c}).mean({0}, false));
   }

@@ -68,7 +68,7 @@ Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value)
   }
   Tensor out = full(shape, value, self.options());
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     Tensor window = out;
     for (int64_t d = 0; d < nd; ++d) window = window.narrow(d, starts[d], src.size(d));
     if (src.numel() > 0) window.copy_(src);

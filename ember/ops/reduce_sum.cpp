@@ -43,9 +43,15 @@ Tensor sum_impl(const Tensor& self, uint64_t mask, bool keepdim, ScalarType out_
     using Acc = sum_acc_t<T>;
     auto id = [](Acc a) { return a; };
     switch (kind) {
-      case SumKind::Sum: reduce_into<T, T>(in, mask, kernels::SumOps<T, Acc>{}, out, id); break;
-      case SumKind::NanSum: reduce_into<T, T>(in, mask, kernels::NanSumOps<T, Acc>{}, out, id); break;
-      case SumKind::Prod: reduce_into<T, T>(in, mask, kernels::ProdOps<T, Acc>{}, out, id); break;
+      case SumKind::Sum:
+        reduce_into<T, T>(in, mask, kernels::SumOps<T, Acc>{}, out, id);
+        break;
+      case SumKind::NanSum:
+        reduce_into<T, T>(in, mask, kernels::NanSumOps<T, Acc>{}, out, id);
+        break;
+      case SumKind::Prod:
+        reduce_into<T, T>(in, mask, kernels::ProdOps<T, Acc>{}, out, id);
+        break;
       case SumKind::Mean:
         if constexpr (!std::is_integral_v<T>) {
           // 0/0 gives NaN for an empty reduction, as PyTorch.
@@ -103,8 +109,7 @@ Tensor nansum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<S
   EMBER_CHECK(!is_complex(self.dtype()), "nansum(): does not support complex inputs (got ", self.dtype(), ")");
   // With grad, the composite: NaNs contribute nothing and get no gradient.
   if (autograd::needs_grad(self)) return sum(where(self.isnan(), zeros({}, self.options()), self), dim, keepdim, dtype);
-  return sum_impl(self, reduce_mask(self, dim, "nansum"), keepdim, sum_dtype(self, dtype), SumKind::NanSum,
-                  "nansum");
+  return sum_impl(self, reduce_mask(self, dim, "nansum"), keepdim, sum_dtype(self, dtype), SumKind::NanSum, "nansum");
 }
 Tensor mean(const Tensor& self, std::optional<ScalarType> dtype) { return mean(self, IntArrayRef{}, false, dtype); }
 Tensor mean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
@@ -127,7 +132,7 @@ Tensor nanmean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<
   if (autograd::needs_grad(self)) {
     Tensor count;
     {
-      NoGradGuard ng;
+      autograd::BelowAutogradGuard ng;
       count = self.isnan().logical_not().sum(dim, keepdim).to(t);
     }
     return nansum(self, dim, keepdim, t) / count;

@@ -296,7 +296,7 @@ Tensor simple_cell(Cell cell, const Tensor& input, const Tensor& hx, const Tenso
 std::vector<Tensor> split_with_sizes_grouped(const Tensor& self, IntArrayRef split_sizes, int64_t dim) {
   std::vector<Tensor> pieces;
   {
-    NoGradGuard no_grad;  // plain views; the node below is their grad_fn
+    autograd::BelowAutogradGuard no_grad;  // plain views; the node below is their grad_fn
     pieces = split_with_sizes(self, split_sizes, dim);
   }
   if (autograd::needs_grad(self))

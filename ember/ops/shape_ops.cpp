@@ -55,7 +55,7 @@ Tensor cat(TensorList tensors, int64_t dim) {
   Tensor out = empty(shape, TensorOptions().dtype(dt));
   int64_t offset = 0;
   {
-    NoGradGuard no_grad;  // the copies are the op's own work; cat records one node below
+    autograd::BelowAutogradGuard no_grad;  // the copies are the op's own work; cat records one node below
     for (const Tensor& t : tensors) {
       if (skipped_in_cat(t)) continue;
       if (t.size(d) > 0) copy_into(narrow(out, d, offset, t.size(d)), t);
@@ -162,7 +162,7 @@ Tensor flip(const Tensor& self, IntArrayRef dims) {
       st[d] = -st[d];
     }
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     copy_(out, ops::make_view(self, self.sizes(), st, offset));
   }
   if (autograd::needs_grad(self)) {
@@ -212,7 +212,7 @@ Tensor roll_impl(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
 Tensor roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
   Tensor out;
   {
-    NoGradGuard no_grad;  // the copies are the op's own work; one node is recorded below
+    autograd::BelowAutogradGuard no_grad;  // the copies are the op's own work; one node is recorded below
     out = roll_impl(self, shifts, dims);
   }
   if (autograd::needs_grad(self)) autograd::record_roll(self, out, shifts, dims);
@@ -235,7 +235,7 @@ Tensor repeat(const Tensor& self, IntArrayRef repeats) {
   Tensor out = empty(out_shape, self.options());
   if (autograd::needs_grad(self)) autograd::record_repeat(self, out, repeats);
   if (out.numel() == 0) return out;
-  NoGradGuard no_grad;  // the copy below is the op's own work
+  autograd::BelowAutogradGuard no_grad;  // the copy below is the op's own work
   // out viewed as [r0, p0, r1, p1, ...] is the source broadcast over the r dims.
   Tensor src = reshape(self, padded);
   DimVector split_sizes, src_strides;
@@ -314,7 +314,7 @@ Tensor& triangle_(Tensor& self, int64_t diagonal, bool lower, const char* op) {
   const bool grad = autograd::needs_grad(self);
   if (grad) autograd::check_inplace(self, op);
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     masked_fill_(self, mask, 0);
   }
   if (grad) autograd::record_triangle(self, self, diagonal, lower);
@@ -324,7 +324,7 @@ Tensor triangle(const Tensor& self, int64_t diagonal, bool lower, const char* op
   Tensor mask = outside_triangle(self, diagonal, lower, op);
   Tensor out;
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     out = clone(self);
     masked_fill_(out, mask, 0);
   }
@@ -346,9 +346,8 @@ std::vector<Tensor> meshgrid(TensorList tensors, std::string_view indexing) {
   for (size_t i = 0; i < tensors.size(); ++i) {
     EMBER_CHECK(tensors[i].dim() <= 1, "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got a ",
                 tensors[i].dim(), "D tensor of shape ", shape_str(tensors[i].sizes()), " at position ", i);
-    EMBER_CHECK(tensors[i].dtype() == tensors[0].dtype(),
-                "meshgrid: expects all tensors to have the same dtype, got ", tensors[0].dtype(), " and ",
-                tensors[i].dtype());
+    EMBER_CHECK(tensors[i].dtype() == tensors[0].dtype(), "meshgrid: expects all tensors to have the same dtype, got ",
+                tensors[0].dtype(), " and ", tensors[i].dtype());
   }
   std::vector<Tensor> in(tensors.begin(), tensors.end());
   const bool swap = indexing == "xy" && in.size() >= 2;

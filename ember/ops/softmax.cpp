@@ -95,7 +95,7 @@ Tensor softmax_impl(const char* op, const Tensor& self_in, int64_t dim, std::opt
   const int64_t d = wrap_dim(dim, self.dim(), op);
   Tensor out;
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     const Tensor x = self.contiguous();
     out = empty(self.sizes(), self.options());
     if (self.numel() > 0) {

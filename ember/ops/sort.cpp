@@ -46,8 +46,7 @@ void write_line(char* const* p, int64_t sv, int64_t si, const std::vector<opmath
 // Per-line selection: fills (value, index) for every line into keepdim-shaped outputs.
 // pick(vals, idx) returns the chosen position in the original line.
 template <typename Pick>
-std::tuple<Tensor, Tensor> select_along(const Tensor& self, int64_t d, bool keepdim, const char* op,
-                                        const Pick& pick) {
+std::tuple<Tensor, Tensor> select_along(const Tensor& self, int64_t d, bool keepdim, const char* op, const Pick& pick) {
   Tensor values = empty(with_dim_size(self, d, 1), TensorOptions(self.dtype()));
   Tensor indices = empty(with_dim_size(self, d, 1), TensorOptions(kLong));
   const int64_t len = dim_size(self, d);
@@ -84,8 +83,7 @@ int64_t nth_position(const std::vector<V>& vals, std::vector<int64_t>& idx, int6
   return idx[k];
 }
 
-std::tuple<Tensor, Tensor> median_impl(const Tensor& self, int64_t dim, bool keepdim, bool ignore_nan,
-                                       const char* op) {
+std::tuple<Tensor, Tensor> median_impl(const Tensor& self, int64_t dim, bool keepdim, bool ignore_nan, const char* op) {
   const int64_t d = wrap_dim(dim, self.dim(), op);
   EMBER_CHECK(dim_size(self, d) > 0, op, "(): Expected reduction dim ", d, " to have non-zero size (input shape ",
               shape_str(self.sizes()), ").");
@@ -171,8 +169,8 @@ std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool
   EMBER_RECORD_OP("topk", self);
   const int64_t d = wrap_dim(dim, self.dim(), "topk");
   const int64_t len = dim_size(self, d);
-  EMBER_CHECK(k >= 0 && k <= len, "topk(): selected index k out of range (k = ", k, ", size of dim ", d, " is ",
-              len, ")");
+  EMBER_CHECK(k >= 0 && k <= len, "topk(): selected index k out of range (k = ", k, ", size of dim ", d, " is ", len,
+              ")");
   Tensor values = empty(with_dim_size(self, d, k), TensorOptions(self.dtype()));
   Tensor indices = empty(with_dim_size(self, d, k), TensorOptions(kLong));
   if (k == 0) return with_selection_grad("TopkBackward0", self, {values, indices}, d, true);
@@ -220,7 +218,7 @@ std::tuple<Tensor, Tensor> kthvalue(const Tensor& self, int64_t k, int64_t dim, 
 Tensor median(const Tensor& self) {
   Tensor out;
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     out = full_median(self, false, "median");
   }
   return with_even_grad("MedianBackward0", self, out);
@@ -231,7 +229,7 @@ std::tuple<Tensor, Tensor> median(const Tensor& self, int64_t dim, bool keepdim)
 Tensor nanmedian(const Tensor& self) {
   Tensor out;
   {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     out = full_median(self, true, "nanmedian");
   }
   return with_even_grad("NanmedianBackward0", self, out);

@@ -31,14 +31,19 @@ Tensor component_view(const Tensor& self, int64_t which) {
 
 Tensor real(const Tensor& self) {
   EMBER_CHECK(self.defined(), "real: expected a defined tensor");
-  return self.is_complex() ? component_view(self, 0) : self;
+  if (!self.is_complex()) return self;
+  Tensor out = component_view(self, 0);
+  if (autograd::needs_grad(self)) autograd::record_complex_view(autograd::ComplexView::Real, self, out);
+  return out;
 }
 
 Tensor imag(const Tensor& self) {
   EMBER_CHECK(self.defined(), "imag: expected a defined tensor");
   EMBER_CHECK(self.is_complex(), "imag: is not implemented for tensors with non-complex dtypes (got ",
               dtype_name(self.dtype()), ")");
-  return component_view(self, 1);
+  Tensor out = component_view(self, 1);
+  if (autograd::needs_grad(self)) autograd::record_complex_view(autograd::ComplexView::Imag, self, out);
+  return out;
 }
 
 Tensor view_as_real(const Tensor& self) {
@@ -48,7 +53,9 @@ Tensor view_as_real(const Tensor& self) {
   for (int64_t s : self.strides()) strides.push_back(2 * s);
   sizes.push_back(2);
   strides.push_back(1);
-  return dtype_view(self, to_real_type(self.dtype()), sizes, strides, 2 * self.storage_offset());
+  Tensor out = dtype_view(self, to_real_type(self.dtype()), sizes, strides, 2 * self.storage_offset());
+  if (autograd::needs_grad(self)) autograd::record_complex_view(autograd::ComplexView::ViewAsReal, self, out);
+  return out;
 }
 
 Tensor view_as_complex(const Tensor& self) {
@@ -73,7 +80,9 @@ Tensor view_as_complex(const Tensor& self) {
   }
   EMBER_CHECK(self.storage_offset() % 2 == 0, "view_as_complex: Tensor must have a storage_offset divisible by 2, got ",
               self.storage_offset());
-  return dtype_view(self, to_complex_type(t), sizes, strides, self.storage_offset() / 2);
+  Tensor out = dtype_view(self, to_complex_type(t), sizes, strides, self.storage_offset() / 2);
+  if (autograd::needs_grad(self)) autograd::record_complex_view(autograd::ComplexView::ViewAsComplex, self, out);
+  return out;
 }
 
 // See Note [No lazy conjugation] in ops/unary.h.
@@ -125,14 +134,18 @@ Tensor& angle_out(Tensor& out, const Tensor& self) {
 }
 
 Tensor polar(const Tensor& abs, const Tensor& angle) {
-  return make_complex("polar", abs, angle, nullptr, kernels::polar_kernel);
+  Tensor out = make_complex("polar", abs, angle, nullptr, kernels::polar_kernel);
+  if (autograd::needs_grad(abs, angle)) autograd::record_polar(abs, angle, out);
+  return out;
 }
 Tensor& polar_out(Tensor& out, const Tensor& abs, const Tensor& angle) {
   make_complex("polar", abs, angle, &out, kernels::polar_kernel);
   return out;
 }
 Tensor complex(const Tensor& real, const Tensor& imag) {
-  return make_complex("complex", real, imag, nullptr, kernels::complex_kernel);
+  Tensor out = make_complex("complex", real, imag, nullptr, kernels::complex_kernel);
+  if (autograd::needs_grad(real, imag)) autograd::record_complex(real, imag, out);
+  return out;
 }
 Tensor& complex_out(Tensor& out, const Tensor& real, const Tensor& imag) {
   make_complex("complex", real, imag, &out, kernels::complex_kernel);

@@ -26,10 +26,12 @@ namespace {
 std::set<std::string> table_names() {
   std::set<std::string> names;
 #define EMBER_UNARY_GRAD(name, ...) names.insert(autograd::backward_node_name(#name));
+#define EMBER_UNARY_GRAD_JVP(name, ...) names.insert(autograd::backward_node_name(#name));
 #define EMBER_UNARY_NONDIFF(name)
 #define EMBER_UNARY_NOT_IMPLEMENTED(name, reason)
 #include "ember/autograd/derivatives/unary.def"
 #undef EMBER_UNARY_GRAD
+#undef EMBER_UNARY_GRAD_JVP
 #undef EMBER_UNARY_NONDIFF
 #undef EMBER_UNARY_NOT_IMPLEMENTED
 #define EMBER_BINARY_GRAD(name, ...) names.insert(autograd::backward_node_name(#name, 0));
@@ -125,10 +127,12 @@ TEST(OpInfoCoverage, EveryRecordedNodeIsReachedByTheRegistry) {
 
 TEST(OpInfoCoverage, NotImplementedFormulasGiveAReason) {
 #define EMBER_UNARY_GRAD(name, ...)
+#define EMBER_UNARY_GRAD_JVP(name, ...)
 #define EMBER_UNARY_NONDIFF(name)
 #define EMBER_UNARY_NOT_IMPLEMENTED(name, reason) EXPECT_GT(std::string(reason).size(), 10u) << #name;
 #include "ember/autograd/derivatives/unary.def"
 #undef EMBER_UNARY_GRAD
+#undef EMBER_UNARY_GRAD_JVP
 #undef EMBER_UNARY_NONDIFF
 #undef EMBER_UNARY_NOT_IMPLEMENTED
   // Every record(..., &FormulaNode::not_implemented, ...) site sets not_implemented_reason right after.

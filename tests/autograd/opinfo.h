@@ -23,6 +23,7 @@ struct OpInfo {
   std::function<std::vector<variable_list>()> samples;    // inputs; those to differentiate require grad
   bool gradgrad = true;                                   // supports double backward
   std::string grad_fn_name;                               // expected grad_fn()->name() of output 0, if set
+  bool forward_ad = true;                                 // tangents propagate (forward-mode AD)
 };
 
 std::vector<OpInfo>& op_registry();

@@ -192,6 +192,29 @@ RegisterOps reg({
     op("angle(real)", [](const variable_list& x) { return angle(x[0]) + x[0]; }, {{2, 3}}),
     op(
         "angle(direct)", [](const variable_list& x) { return angle(x[0]); }, {{2, 3}}, "AngleBackward0"),
+    // Real -> complex: the samples reach every path through real/imag parts of the output.
+    op(
+        "complex", [](const variable_list& x) { return complex(x[0], x[1]) * complex(x[1], x[0]); }, {{2, 3}, {2, 3}},
+        "MulBackward0"),
+    op(
+        "complex(direct)", [](const variable_list& x) { return complex(x[0], x[1]); }, {{2, 3}, {3}},
+        "ComplexBackward0"),
+    op(
+        "polar", [](const variable_list& x) { return polar(x[0], x[1]); }, {{2, 3}, {2, 3}}, "PolarBackward0"),
+    op("polar(squared)", [](const variable_list& x) { return polar(x[0], x[1]).pow(2); }, {{4}, {4}}),
+    // The complex <-> real views: complex inputs are built from two real samples.
+    op(
+        "real(complex)", [](const variable_list& x) { return real(complex(x[0], x[1])); }, {{2, 3}, {2, 3}},
+        "RealBackward0"),
+    op(
+        "imag(complex)", [](const variable_list& x) { return imag(complex(x[0], x[1]) * complex(x[1], x[0])); },
+        {{2, 3}, {2, 3}}, "ImagBackward0"),
+    op(
+        "view_as_real", [](const variable_list& x) { return view_as_real(polar(x[0], x[1])); }, {{3}, {3}},
+        "ViewAsRealBackward0"),
+    op(
+        "view_as_complex", [](const variable_list& x) { return view_as_complex(x[0]) * view_as_complex(x[1]); },
+        {{3, 2}, {3, 2}}, "MulBackward0"),
     op("aminmax",
        [](const variable_list& x) {
          auto [lo, hi] = aminmax(x[0], 1);

@@ -1,5 +1,6 @@
 // Walks the OpInfo registry: every sample of every differentiable op must pass
-// gradcheck and (unless the entry says otherwise) gradgradcheck in float64.
+// gradcheck, (unless the entry says otherwise) gradgradcheck, and the
+// forward-mode check (dual-tensor tangents against finite differences) in float64.
 #include <gtest/gtest.h>
 
 #include "opinfo.h"
@@ -47,6 +48,12 @@ TEST_P(OpInfoShard, Gradcheck) {
 TEST_P(OpInfoShard, Gradgradcheck) {
   for_each_sample(GetParam(), true,
                   [](const OpInfo& op, const variable_list& x) { return autograd::gradgradcheck(op.fn, x); });
+}
+
+TEST_P(OpInfoShard, ForwardAD) {
+  for_each_sample(GetParam(), false, [](const OpInfo& op, const variable_list& x) {
+    return op.forward_ad ? autograd::forward_ad_check(op.fn, x) : std::string();
+  });
 }
 
 INSTANTIATE_TEST_SUITE_P(OpInfo, OpInfoShard, ::testing::Range(0, kShards));

@@ -137,11 +137,3 @@ TEST(RequiresGradPropagation, PublicOpsOutsideTheRegistry) {
     EXPECT_TRUE(out.requires_grad()) << c.name << " returned an output that does not require grad";
   }
 }
-
-TEST(RequiresGradPropagation, KnownGapsAreStillGaps) {
-  // polar and complex build complex tensors with a kernel and record nothing yet
-  // (PyTorch: PolarBackward0 / ComplexBackward0). When one gains a formula, this
-  // fails: move it to the list above.
-  EXPECT_FALSE(polar(rg({3}), rg({3}, 2)).requires_grad());
-  EXPECT_FALSE(complex(rg({3}), rg({3}, 2)).requires_grad());
-}

@@ -13,17 +13,34 @@ namespace ember::autograd {
 namespace {
 
 // Saved: 0 self, 1 other, 2 result (each only when the row's formulas name
-// it); scalars[0] = alpha.
-#define EMBER_BINARY_GRAD(name, self_expr, other_expr)                                              \
-  constexpr const char* text_##name = #self_expr " " #other_expr;                                   \
-  variable_list name##_backward(const FormulaNode& n, const variable_list& g) {                     \
-    const Tensor& grad = g[0];                                                                      \
-    [[maybe_unused]] const Tensor self = formula_mentions(text_##name, "self") ? n.saved(0) : Tensor(); \
-    [[maybe_unused]] const Tensor other = formula_mentions(text_##name, "other") ? n.saved(1) : Tensor(); \
+// it); scalars[0] = alpha. The forward-mode JVP is the element-wise rule of
+// unary.def applied to each operand (tangent_self and tangent_other enter
+// their own formula as conj(grad), the results are conjugated and summed):
+// every binary row is holomorphic in each operand or real-only.
+#define EMBER_BINARY_GRAD(name, self_expr, other_expr)                                                      \
+  constexpr const char* text_##name = #self_expr " " #other_expr;                                           \
+  variable_list name##_backward(const FormulaNode& n, const variable_list& g) {                             \
+    const Tensor& grad = g[0];                                                                              \
+    [[maybe_unused]] const Tensor self = formula_mentions(text_##name, "self") ? n.saved(0) : Tensor();     \
+    [[maybe_unused]] const Tensor other = formula_mentions(text_##name, "other") ? n.saved(1) : Tensor();   \
     [[maybe_unused]] const Tensor result = formula_mentions(text_##name, "result") ? n.saved(2) : Tensor(); \
-    [[maybe_unused]] const Scalar alpha = n.scalars.empty() ? Scalar(1) : n.scalars[0];      \
-    return {n.needs_input_grad(0) ? Tensor(self_expr) : Tensor(),                            \
-            n.needs_input_grad(1) ? Tensor(other_expr) : Tensor()};                          \
+    [[maybe_unused]] const Scalar alpha = n.scalars.empty() ? Scalar(1) : n.scalars[0];                     \
+    return {n.needs_input_grad(0) ? Tensor(self_expr) : Tensor(),                                           \
+            n.needs_input_grad(1) ? Tensor(other_expr) : Tensor()};                                         \
+  }                                                                                                         \
+  variable_list name##_jvp(const FormulaNode& n, const variable_list& t, const variable_list&) {            \
+    [[maybe_unused]] const Tensor self = formula_mentions(text_##name, "self") ? n.saved(0) : Tensor();     \
+    [[maybe_unused]] const Tensor other = formula_mentions(text_##name, "other") ? n.saved(1) : Tensor();   \
+    [[maybe_unused]] const Tensor result = formula_mentions(text_##name, "result") ? n.saved(2) : Tensor(); \
+    [[maybe_unused]] const Scalar alpha = n.scalars.empty() ? Scalar(1) : n.scalars[0];                     \
+    auto self_part = [&](const Tensor& grad) { return Tensor(self_expr); };                                 \
+    auto other_part = [&](const Tensor& grad) { return Tensor(other_expr); };                               \
+    Tensor r = t[0].defined() ? self_part(t[0].conj()).conj() : Tensor();                                   \
+    if (t.size() > 1 && t[1].defined()) {                                                                   \
+      Tensor p = other_part(t[1].conj()).conj();                                                            \
+      r = r.defined() ? r + p : p;                                                                          \
+    }                                                                                                       \
+    return {r};                                                                                             \
   }
 #include "ember/autograd/derivatives/binary.def"
 #undef EMBER_BINARY_GRAD
@@ -31,6 +48,7 @@ namespace {
 struct Row {
   const char* name;
   FormulaNode::Formula formula;
+  FormulaNode::Jvp jvp;
   std::string node0, node1;  // "MulBackward0" (tensor other), "MulBackward1" (Scalar other)
   bool uses_self, uses_other, uses_result;
 };
@@ -38,9 +56,9 @@ struct Row {
 const std::vector<Row>& rows() {
   static const std::vector<Row> kRows = [] {
     std::vector<Row> r;
-#define EMBER_BINARY_GRAD(name, ...)                                                                 \
-  r.push_back({#name, &name##_backward, backward_node_name(#name, 0), backward_node_name(#name, 1),    \
-               formula_mentions(text_##name, "self"), formula_mentions(text_##name, "other"),      \
+#define EMBER_BINARY_GRAD(name, ...)                                                                             \
+  r.push_back({#name, &name##_backward, &name##_jvp, backward_node_name(#name, 0), backward_node_name(#name, 1), \
+               formula_mentions(text_##name, "self"), formula_mentions(text_##name, "other"),                    \
                formula_mentions(text_##name, "result")});
 #include "ember/autograd/derivatives/binary.def"
 #undef EMBER_BINARY_GRAD
@@ -66,11 +84,13 @@ void record_binary(const char* name, const Tensor& a_in, const Tensor& b_in, con
   // PyTorch numbers pow's overloads differently: (Tensor, Scalar) is PowBackward0,
   // (Tensor, Tensor) PowBackward1, (Scalar, Tensor) PowBackward2.
   const char* node_name = scalar_other ? row->node1.c_str() : row->node0.c_str();
-  if (std::strcmp(name, "pow") == 0) node_name = scalar_other ? "PowBackward0" : a_in.defined() ? "PowBackward1" : "PowBackward2";
+  if (std::strcmp(name, "pow") == 0)
+    node_name = scalar_other ? "PowBackward0" : a_in.defined() ? "PowBackward1" : "PowBackward2";
   // fmod and remainder list the Scalar overload first: (Tensor, Scalar) is 0, (Tensor, Tensor) 1.
   if (std::strcmp(name, "fmod") == 0 || std::strcmp(name, "remainder") == 0)
     node_name = scalar_other ? row->node0.c_str() : row->node1.c_str();
   auto node = record(node_name, row->formula, {a_in, b_in}, {result});
+  node->jvp = row->jvp;
   // When no cast happened `a`/`b` are the user's tensors themselves (with their
   // history, so double backward reaches them); in-place ops pass a copy of self.
   node->save(row->uses_self ? a : Tensor());

@@ -64,7 +64,7 @@ variable_list scatter_reduce_backward(const FormulaNode& n, const variable_list&
   Tensor grad = g[0];
   Tensor count;
   if (is_mean) {
-    NoGradGuard ng;
+    autograd::BelowAutogradGuard ng;
     count = include_self ? ones_like(grad) : zeros_like(grad);
     count = count.scatter_add(dim, index, ones(index.sizes(), grad.options()));
     count = count.masked_fill(count == 0, 1);
@@ -154,8 +154,8 @@ variable_list masked_select_backward(const FormulaNode& n, const variable_list& 
   return {sum_to_size(r, n.shapes[1]), Tensor()};
 }
 
-std::shared_ptr<FormulaNode> inplace_node(const char* name, FormulaNode::Formula f, const Tensor& self,
-                                          const Tensor& index, const Tensor& src, int64_t dim) {
+Recorded inplace_node(const char* name, FormulaNode::Formula f, const Tensor& self, const Tensor& index,
+                      const Tensor& src, int64_t dim) {
   auto node = record(name, f, {self, index, src}, {self});
   node->save(index);
   node->ints = {dim};
@@ -229,7 +229,7 @@ void record_index_fill(const Tensor& self, int64_t dim, const Tensor& index, con
   // index_fill accepts negative indices; index_select (in the formula) does not.
   Tensor idx;
   {
-    NoGradGuard ng;
+    autograd::BelowAutogradGuard ng;
     const int64_t size = self.dim() == 0 ? 1 : self.size(dim);
     idx = where(index < 0, index + size, index);
   }

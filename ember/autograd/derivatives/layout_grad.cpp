@@ -127,7 +127,7 @@ void record_unfold(const Tensor& self, const Tensor& out, int64_t dim, int64_t s
   node->shapes.push_back(DimVector(self.sizes()));
   node->ints = {dim};
   if (self.dim() == 0) return;
-  NoGradGuard ng;
+  autograd::BelowAutogradGuard ng;
   const int64_t windows = out.size(dim);
   Tensor pos = arange(windows, TensorOptions(kLong)).view({windows, 1}) * step +
                arange(size, TensorOptions(kLong)).view({1, size});
@@ -141,7 +141,7 @@ void record_as_strided(const Tensor& self, const Tensor& out) {
     return;
   }
   auto node = record("AsStridedBackward0", &as_strided_backward, {self}, {out});
-  NoGradGuard ng;
+  autograd::BelowAutogradGuard ng;
   Tensor self_pos = storage_positions(self.sizes(), self.strides(), self.storage_offset());
   Tensor out_pos = storage_positions(out.sizes(), out.strides(), out.storage_offset()).reshape({-1});
   int64_t extent = 1;
@@ -155,7 +155,7 @@ void record_as_strided(const Tensor& self, const Tensor& out) {
 Tensor diagonal_backward(const Tensor& grad, IntArrayRef sizes, int64_t offset, int64_t dim1, int64_t dim2) {
   Tensor r = zeros(sizes, grad.options());
   {
-    NoGradGuard ng;
+    autograd::BelowAutogradGuard ng;
     Tensor diag = r.diagonal(offset, dim1, dim2);
     diag.copy_(grad);
   }

@@ -84,12 +84,43 @@ variable_list gather_backward(const FormulaNode& n, const variable_list& g) {
 
 variable_list identity_backward(const FormulaNode&, const variable_list& g) { return {g[0]}; }
 
-std::shared_ptr<FormulaNode> unary_node(const char* name, FormulaNode::Formula f, const Tensor& self, const Tensor& out) {
+Recorded unary_node(const char* name, FormulaNode::Formula f, const Tensor& self, const Tensor& out) {
   auto node = record(name, f, {self}, {out});
   node->save(self);
   return node;
 }
 
+// real(z) and imag(z) for real-valued L (conjugate Wirtinger): grad_z =
+// 2 dL/dconj(z), which is g for Re z and i g for Im z. view_as_real and
+// view_as_complex reinterpret the same numbers, so each one's gradient is the
+// other view of grad. JVPs: the same view of the tangent.
+variable_list real_backward(const FormulaNode&, const variable_list& g) { return {complex(g[0], zeros_like(g[0]))}; }
+variable_list imag_backward(const FormulaNode&, const variable_list& g) { return {complex(zeros_like(g[0]), g[0])}; }
+variable_list view_as_real_backward(const FormulaNode&, const variable_list& g) {
+  return {view_as_complex(g[0].contiguous())};
+}
+variable_list view_as_complex_backward(const FormulaNode&, const variable_list& g) { return {view_as_real(g[0])}; }
+variable_list real_jvp(const FormulaNode&, const variable_list& t, const variable_list&) { return {real(t[0])}; }
+variable_list imag_jvp(const FormulaNode&, const variable_list& t, const variable_list&) { return {imag(t[0])}; }
+variable_list view_as_real_jvp(const FormulaNode&, const variable_list& t, const variable_list&) {
+  return {view_as_real(t[0])};
+}
+variable_list view_as_complex_jvp(const FormulaNode&, const variable_list& t, const variable_list&) {
+  return {view_as_complex(t[0].contiguous())};
+}
+
+// complex(re, im) = re + i im: the real and imaginary parts of grad.
+variable_list complex_backward(const FormulaNode& n, const variable_list& g) {
+  return {n.needs_input_grad(0) ? real(g[0]) : Tensor(), n.needs_input_grad(1) ? imag(g[0]) : Tensor()};
+}
+// polar(r, theta) = r e^{i theta}. Saved: 0 r, 1 theta. With e = e^{i theta}:
+// d/dr = e, d/dtheta = i r e, so (conjugate Wirtinger, real inputs)
+// grad_r = Re(grad conj(e)), grad_theta = Re(grad conj(i r e)) = r Im(grad conj(e)).
+variable_list polar_backward(const FormulaNode& n, const variable_list& g) {
+  const Tensor r = n.saved(0), theta = n.saved(1);
+  const Tensor ge = g[0] * complex(theta.cos(), theta.sin()).conj();
+  return {n.needs_input_grad(0) ? real(ge) : Tensor(), n.needs_input_grad(1) ? r * imag(ge) : Tensor()};
+}
 }  // namespace
 
 void record_copy(const char* name, const Tensor& self, const Tensor& out) {
@@ -125,6 +156,32 @@ void record_nan_to_num(const Tensor& self, const Tensor& out) {
 }
 void record_angle(const Tensor& self, const Tensor& out) {
   record("AngleBackward0", &angle_backward, {self}, {out})->save(self);
+}
+
+void record_complex_view(ComplexView kind, const Tensor& self, const Tensor& out) {
+  switch (kind) {
+    case ComplexView::Real:
+      record("RealBackward0", &real_backward, {self}, {out})->jvp = &real_jvp;
+      break;
+    case ComplexView::Imag:
+      record("ImagBackward0", &imag_backward, {self}, {out})->jvp = &imag_jvp;
+      break;
+    case ComplexView::ViewAsReal:
+      record("ViewAsRealBackward0", &view_as_real_backward, {self}, {out})->jvp = &view_as_real_jvp;
+      break;
+    case ComplexView::ViewAsComplex:
+      record("ViewAsComplexBackward0", &view_as_complex_backward, {self}, {out})->jvp = &view_as_complex_jvp;
+      break;
+  }
+}
+
+void record_complex(const Tensor& re, const Tensor& im, const Tensor& out) {
+  record("ComplexBackward0", &complex_backward, {re, im}, {out});
+}
+void record_polar(const Tensor& abs, const Tensor& angle, const Tensor& out) {
+  auto node = record("PolarBackward0", &polar_backward, {abs, angle}, {out});
+  node->save(abs);
+  node->save(angle);
 }
 
 void record_copy_(const Tensor& self, const Tensor& src) {

@@ -23,6 +23,12 @@ void record_fill_(const char* name, const Tensor& self, const Tensor& value);
 void record_round(const Tensor& self, const Tensor& out, bool with_decimals);
 void record_nan_to_num(const Tensor& self, const Tensor& out);
 void record_angle(const Tensor& self, const Tensor& out);
+// The dtype-changing views between complex and real (RealBackward0, ...).
+enum class ComplexView { Real, Imag, ViewAsReal, ViewAsComplex };
+void record_complex_view(ComplexView kind, const Tensor& self, const Tensor& out);
+// out = complex(re, im) / polar(abs, angle) (real inputs, complex output).
+void record_complex(const Tensor& re, const Tensor& im, const Tensor& out);
+void record_polar(const Tensor& abs, const Tensor& angle, const Tensor& out);
 void record_gelu(const Tensor& self, const Tensor& out, bool tanh_approx);
 void record_softplus(const Tensor& self, const Tensor& out, double beta, double threshold);
 void record_elu(const Tensor& self, const Tensor& out, double alpha, double scale, double input_scale);

@@ -109,7 +109,7 @@ variable_list embedding_dense_backward_backward(const FormulaNode& n, const vari
   if (padding_idx >= 0 || scale) {
     Tensor factor;
     {
-      NoGradGuard no_grad;
+      autograd::BelowAutogradGuard no_grad;
       const Tensor flat = indices.reshape({-1});
       factor = ones(indices.sizes(), g[0].options());
       if (scale) {

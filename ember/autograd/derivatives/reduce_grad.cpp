@@ -26,7 +26,7 @@ Tensor unsqueeze_dims(Tensor t, const DimVector& dims) {
 
 // Whether any element of `t` is zero (read without recording).
 bool has_zero(const Tensor& t) {
-  NoGradGuard ng;
+  autograd::BelowAutogradGuard ng;
   return t.numel() > 0 && (t == 0).any().item<bool>();
 }
 

@@ -79,9 +79,7 @@ variable_list slice_backward_fn(const FormulaNode& n, const variable_list& g) {
   return {slice_backward(g[0], self_sizes(n), n.ints[0], n.ints[1], n.ints[2], n.ints[3])};
 }
 variable_list sum_backward(const FormulaNode& n, const variable_list& g) { return {unreduce(g[0], n)}; }
-variable_list mean_backward(const FormulaNode& n, const variable_list& g) {
-  return {unreduce(g[0], n) / n.scalars[0]};
-}
+variable_list mean_backward(const FormulaNode& n, const variable_list& g) { return {unreduce(g[0], n) / n.scalars[0]}; }
 
 // Backward of select_backward / slice_backward themselves: pick the part again.
 variable_list select_backward_backward(const FormulaNode& n, const variable_list& g) {
@@ -113,6 +111,57 @@ variable_list gemm_backward(const FormulaNode& n, const variable_list& g) {
 
 variable_list conj_backward(const FormulaNode&, const variable_list& g) { return {g[0].conj()}; }
 
+// Forward-mode JVPs (Note [Forward-mode AD]). Views and sum/mean are linear:
+// the tangent goes through the same op, so the tangent of a view is a view of
+// its base's tangent (in-place writes through the view update both).
+DimVector out_sizes(const variable_list& outputs) { return DimVector(outputs[0].sizes()); }
+variable_list view_jvp(const FormulaNode&, const variable_list& t, const variable_list& o) {
+  return {t[0].reshape(out_sizes(o))};
+}
+variable_list expand_jvp(const FormulaNode&, const variable_list& t, const variable_list& o) {
+  return {t[0].expand(out_sizes(o))};
+}
+variable_list unsqueeze_jvp(const FormulaNode& n, const variable_list& t, const variable_list&) {
+  return {t[0].unsqueeze(n.ints[0])};
+}
+variable_list transpose_jvp(const FormulaNode& n, const variable_list& t, const variable_list&) {
+  return {t[0].transpose(n.ints[0], n.ints[1])};
+}
+variable_list permute_jvp(const FormulaNode& n, const variable_list& t, const variable_list&) {
+  return {t[0].permute(n.ints)};
+}
+variable_list select_jvp(const FormulaNode& n, const variable_list& t, const variable_list&) {
+  return {t[0].select(n.ints[0], n.ints[1])};
+}
+variable_list slice_jvp(const FormulaNode& n, const variable_list& t, const variable_list&) {
+  return {t[0].slice(n.ints[0], n.ints[1], n.ints[2], n.ints[3])};
+}
+variable_list sum_jvp(const FormulaNode& n, const variable_list& t, const variable_list& o) {
+  return {t[0].sum(reduced_dims(n), n.ints[1] != 0).reshape(out_sizes(o))};
+}
+variable_list mean_jvp(const FormulaNode& n, const variable_list& t, const variable_list& o) {
+  return {(t[0].sum(reduced_dims(n), n.ints[1] != 0) / n.scalars[0]).reshape(out_sizes(o))};
+}
+// out = beta * init + alpha * (a @ b): the product rule, each factor's tangent
+// against the other's saved value.
+variable_list gemm_jvp(const FormulaNode& n, const variable_list& t, const variable_list& o) {
+  const Scalar& alpha = n.scalars[0];
+  const Scalar& beta = n.scalars[1];
+  Tensor r;
+  if (t[0].defined()) r = t[0].matmul(n.saved(1));
+  if (t[1].defined()) {
+    Tensor p = n.saved(0).matmul(t[1]);
+    r = r.defined() ? r + p : p;
+  }
+  if (r.defined() && !alpha.equal(Scalar(1))) r = r * alpha;
+  if (t.size() > 2 && t[2].defined()) {
+    Tensor p = beta.equal(Scalar(1)) ? t[2] : t[2] * beta;
+    r = r.defined() ? r + p : p;
+  }
+  if (r.defined() && r.numel() == o[0].numel() && !r.sizes().equals(o[0].sizes())) r = r.reshape(o[0].sizes());
+  return {r};
+}
+
 }  // namespace
 
 void record_where(const Tensor& cond, const Tensor& self, const Tensor& other, const Tensor& out) {
@@ -123,6 +172,7 @@ void record_where(const Tensor& cond, const Tensor& self, const Tensor& other, c
 void record_gemm(const char* name, const Tensor& a, const Tensor& b, const Tensor& init, const Tensor& out,
                  const Scalar& alpha, const Scalar& beta) {
   auto node = record(name, &gemm_backward, {a, b, init}, {out});
+  node->jvp = &gemm_jvp;
   node->save(a);
   node->save(b);
   node->scalars = {alpha, beta};
@@ -133,23 +183,51 @@ void record_conj(const Tensor& self, const Tensor& out) { record("ConjBackward0"
 void record_shape_op(ShapeGradOp op, const char* node_name, const Tensor& self, const Tensor& out, DimVector ints,
                      uint64_t mask, bool keepdim, double correction) {
   FormulaNode::Formula f = nullptr;
+  FormulaNode::Jvp jvp = nullptr;  // null: from the VJP (Note [JVP from the VJP])
   switch (op) {
     case ShapeGradOp::View:
-    case ShapeGradOp::Squeeze: f = &view_backward; break;
-    case ShapeGradOp::Expand: f = &expand_backward; break;
-    case ShapeGradOp::Unsqueeze: f = &unsqueeze_backward; break;
-    case ShapeGradOp::Transpose: f = &transpose_backward; break;
-    case ShapeGradOp::Permute: f = &permute_backward; break;
-    case ShapeGradOp::Select: f = &select_backward_fn; break;
-    case ShapeGradOp::Slice: f = &slice_backward_fn; break;
-    case ShapeGradOp::Sum: f = &sum_backward; break;
-    case ShapeGradOp::Mean: f = &mean_backward; break;
-    case ShapeGradOp::Amax: f = &amax_backward; break;
-    case ShapeGradOp::LogSumExp: f = &logsumexp_backward; break;
-    case ShapeGradOp::Var: f = &var_backward; break;
-    case ShapeGradOp::Std: f = &std_backward; break;
+    case ShapeGradOp::Squeeze:
+      f = &view_backward, jvp = &view_jvp;
+      break;
+    case ShapeGradOp::Expand:
+      f = &expand_backward, jvp = &expand_jvp;
+      break;
+    case ShapeGradOp::Unsqueeze:
+      f = &unsqueeze_backward, jvp = &unsqueeze_jvp;
+      break;
+    case ShapeGradOp::Transpose:
+      f = &transpose_backward, jvp = &transpose_jvp;
+      break;
+    case ShapeGradOp::Permute:
+      f = &permute_backward, jvp = &permute_jvp;
+      break;
+    case ShapeGradOp::Select:
+      f = &select_backward_fn, jvp = &select_jvp;
+      break;
+    case ShapeGradOp::Slice:
+      f = &slice_backward_fn, jvp = &slice_jvp;
+      break;
+    case ShapeGradOp::Sum:
+      f = &sum_backward, jvp = &sum_jvp;
+      break;
+    case ShapeGradOp::Mean:
+      f = &mean_backward, jvp = &mean_jvp;
+      break;
+    case ShapeGradOp::Amax:
+      f = &amax_backward;
+      break;
+    case ShapeGradOp::LogSumExp:
+      f = &logsumexp_backward;
+      break;
+    case ShapeGradOp::Var:
+      f = &var_backward;
+      break;
+    case ShapeGradOp::Std:
+      f = &std_backward;
+      break;
   }
   auto node = record(node_name, f, {self}, {out});
+  node->jvp = jvp;
   node->shapes.push_back(DimVector(self.sizes()));
   const bool reduction = op == ShapeGradOp::Sum || op == ShapeGradOp::Mean || op == ShapeGradOp::Amax ||
                          op == ShapeGradOp::LogSumExp || op == ShapeGradOp::Var || op == ShapeGradOp::Std;
@@ -170,7 +248,7 @@ void record_shape_op(ShapeGradOp op, const char* node_name, const Tensor& self, 
 Tensor select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64_t index) {
   Tensor r = zeros(sizes, grad.options());
   {
-    NoGradGuard ng;
+    autograd::BelowAutogradGuard ng;
     r.select(dim, index).copy_(grad);
   }
   if (needs_grad(grad)) {
@@ -183,7 +261,7 @@ Tensor select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64
 Tensor slice_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64_t start, int64_t end, int64_t step) {
   Tensor r = zeros(sizes, grad.options());
   {
-    NoGradGuard ng;
+    autograd::BelowAutogradGuard ng;
     r.slice(dim, start, end, step).copy_(grad);
   }
   if (needs_grad(grad)) {

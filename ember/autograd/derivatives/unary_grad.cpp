@@ -25,27 +25,53 @@ Tensor sgn_backward(const Tensor& grad, const Tensor& self, const Tensor& result
   return where(abs == 0, zeros_like(r), r);
 }
 
+// sgn's JVP for complex z (its VJP is not the conjugate of a product, so the
+// element-wise rule does not apply): (t - sgn(z) Re(conj(sgn(z)) t)) / |z|.
+Tensor sgn_jvp(const Tensor& tangent, const Tensor& self, const Tensor& result) {
+  if (!self.is_complex()) return zeros_like(tangent);
+  Tensor abs = self.abs();
+  Tensor safe = where(abs == 0, ones_like(abs), abs);
+  Tensor r = (tangent - (tangent * result.conj()).real() * result) / safe;
+  return where(abs == 0, zeros_like(r), r);
+}
+
 // Saved slot 0 is self, slot 1 is result; a formula only unpacks what it names.
-#define EMBER_UNARY_GRAD(name, expr)                                                   \
-  constexpr bool uses_self_##name = formula_mentions(#expr, "self");                           \
-  constexpr bool uses_result_##name = formula_mentions(#expr, "result");                       \
-  variable_list name##_backward(const FormulaNode& n, const variable_list& g) {        \
-    const Tensor& grad = g[0];                                                         \
-    [[maybe_unused]] const Tensor self = uses_self_##name ? n.saved(0) : Tensor();     \
-    [[maybe_unused]] const Tensor result = uses_result_##name ? n.saved(1) : Tensor(); \
-    return {expr};                                                                     \
+// The JVP of a plain row is PyTorch's auto_element_wise rule: the op acts on
+// each element as multiplication by its derivative d, the VJP multiplies by
+// conj(d), so jvp(t) = conj(vjp(conj(t))). (For complex -> real rows such as
+// abs, Recorded::finish keeps the real part, which is the exact JVP.)
+#define EMBER_UNARY_ROW(name, expr, jvp_expr)                                                    \
+  constexpr bool uses_self_##name = formula_mentions(#expr " " #jvp_expr, "self");               \
+  constexpr bool uses_result_##name = formula_mentions(#expr " " #jvp_expr, "result");           \
+  variable_list name##_backward(const FormulaNode& n, const variable_list& g) {                  \
+    const Tensor& grad = g[0];                                                                   \
+    [[maybe_unused]] const Tensor self = uses_self_##name ? n.saved(0) : Tensor();               \
+    [[maybe_unused]] const Tensor result = uses_result_##name ? n.saved(1) : Tensor();           \
+    return {expr};                                                                               \
+  }                                                                                              \
+  variable_list name##_jvp(const FormulaNode& n, const variable_list& t, const variable_list&) { \
+    [[maybe_unused]] const Tensor& tangent = t[0];                                               \
+    [[maybe_unused]] const Tensor grad = t[0].conj();                                            \
+    [[maybe_unused]] const Tensor self = uses_self_##name ? n.saved(0) : Tensor();               \
+    [[maybe_unused]] const Tensor result = uses_result_##name ? n.saved(1) : Tensor();           \
+    return {jvp_expr};                                                                           \
   }
+#define EMBER_UNARY_GRAD(name, expr) EMBER_UNARY_ROW(name, expr, Tensor(expr).conj())
+#define EMBER_UNARY_GRAD_JVP(name, expr, jvp_expr) EMBER_UNARY_ROW(name, expr, jvp_expr)
 #define EMBER_UNARY_NONDIFF(name)
 #define EMBER_UNARY_NOT_IMPLEMENTED(name, reason)
 #include "ember/autograd/derivatives/unary.def"
+#undef EMBER_UNARY_ROW
 #undef EMBER_UNARY_GRAD
+#undef EMBER_UNARY_GRAD_JVP
 #undef EMBER_UNARY_NONDIFF
 #undef EMBER_UNARY_NOT_IMPLEMENTED
 
 struct UnaryGradRow {
-  std::string node_name;        // PyTorch's grad_fn name, e.g. "ExpBackward0"
+  std::string node_name;         // PyTorch's grad_fn name, e.g. "ExpBackward0"
   FormulaNode::Formula formula;  // null: not differentiable / not implemented
-  const char* not_implemented;   // the reason, for rows without a formula that need one
+  FormulaNode::Jvp jvp;
+  const char* not_implemented;  // the reason, for rows without a formula that need one
   bool uses_self, uses_result;
 };
 
@@ -53,15 +79,19 @@ struct UnaryGradRow {
 // drift apart; an op without a derivative row is reported by record_unary.
 const std::vector<UnaryGradRow>& rows() {
   static const std::vector<UnaryGradRow> kRows = [] {
-    std::vector<UnaryGradRow> r(kernels::kNumUnaryOps, UnaryGradRow{"", nullptr, "no row in derivatives/unary.def", false, false});
+    std::vector<UnaryGradRow> r(kernels::kNumUnaryOps,
+                                UnaryGradRow{"", nullptr, nullptr, "no row in derivatives/unary.def", false, false});
     auto at = [&](kernels::UnaryOpId id) -> UnaryGradRow& { return r[static_cast<int>(id)]; };
-#define EMBER_UNARY_GRAD(name, expr) \
-  at(kernels::UnaryOpId::name) = {backward_node_name(#name), &name##_backward, nullptr, uses_self_##name, uses_result_##name};
-#define EMBER_UNARY_NONDIFF(name) at(kernels::UnaryOpId::name) = {#name, nullptr, nullptr, false, false};
+#define EMBER_UNARY_GRAD(name, expr)                                                                  \
+  at(kernels::UnaryOpId::name) = {backward_node_name(#name), &name##_backward,  &name##_jvp, nullptr, \
+                                  uses_self_##name,          uses_result_##name};
+#define EMBER_UNARY_GRAD_JVP(name, expr, jvp_expr) EMBER_UNARY_GRAD(name, expr)
+#define EMBER_UNARY_NONDIFF(name) at(kernels::UnaryOpId::name) = {#name, nullptr, nullptr, nullptr, false, false};
 #define EMBER_UNARY_NOT_IMPLEMENTED(name, reason) \
-  at(kernels::UnaryOpId::name) = {backward_node_name(#name), nullptr, reason, false, false};
+  at(kernels::UnaryOpId::name) = {backward_node_name(#name), nullptr, nullptr, reason, false, false};
 #include "ember/autograd/derivatives/unary.def"
 #undef EMBER_UNARY_GRAD
+#undef EMBER_UNARY_GRAD_JVP
 #undef EMBER_UNARY_NONDIFF
 #undef EMBER_UNARY_NOT_IMPLEMENTED
     return r;
@@ -83,6 +113,7 @@ void record_unary(int id, const Tensor& self, const Tensor& self_value, const Te
     return;
   }
   auto node = record(row.node_name.c_str(), row.formula, {self}, {result});
+  node->jvp = row.jvp;
   node->save(row.uses_self ? self_value : Tensor());
   node->save(row.uses_result ? result : Tensor(), /*is_output=*/true);
 }

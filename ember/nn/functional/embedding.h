@@ -3,6 +3,7 @@
 // checks and max_norm renormalization here, the lookups in ember/ops/embedding.h.
 #include <optional>
 
+#include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
 #include "ember/core/shape.h"
@@ -32,7 +33,7 @@ inline Tensor embedding(const Tensor& input, const Tensor& weight, const Embeddi
   Tensor indices = input;
   if (options.max_norm().has_value()) {
     indices = indices.contiguous();
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     Tensor w = weight;
     embedding_renorm_(w, indices, *options.max_norm(), options.norm_type());
   }
@@ -75,7 +76,7 @@ inline Tensor embedding_bag(const Tensor& input, const Tensor& weight, const Emb
               "(got mode='",
               std::visit([](auto tag) { return enum_name(tag); }, options.mode()), "')");
   if (options.max_norm().has_value()) {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     Tensor w = weight;
     embedding_renorm_(w, indices, *options.max_norm(), options.norm_type());
   }

@@ -3,6 +3,7 @@
 // InstanceNorm*d), as torch/nn/modules/batchnorm.h.
 #include <ostream>
 
+#include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/tensor.h"
 #include "ember/nn/cloneable.h"
@@ -48,7 +49,7 @@ class NormImplBase : public Cloneable<Derived> {
 
   void reset_running_stats() {
     if (!options.track_running_stats()) return;
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     running_mean.zero_();
     running_var.fill_(1);
     num_batches_tracked.zero_();
@@ -57,7 +58,7 @@ class NormImplBase : public Cloneable<Derived> {
   void reset_parameters() {
     reset_running_stats();
     if (options.affine()) {
-      NoGradGuard no_grad;
+      autograd::BelowAutogradGuard no_grad;
       weight.fill_(1);
       bias.zero_();
     }
@@ -93,7 +94,7 @@ class BatchNormImplBase : public NormImplBase<D, Derived, BatchNormOptions>, pub
     double factor = this->options.momentum().value_or(0.0);
     if (this->is_training() && this->options.track_running_stats() && this->num_batches_tracked.defined()) {
       {
-        NoGradGuard no_grad;
+        autograd::BelowAutogradGuard no_grad;
         this->num_batches_tracked.add_(1);
       }
       if (!this->options.momentum().has_value()) factor = 1.0 / this->num_batches_tracked.template item<double>();

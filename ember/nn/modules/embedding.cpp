@@ -1,5 +1,6 @@
 #include "ember/nn/modules/embedding.h"
 
+#include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
 #include "ember/core/shape.h"
@@ -46,7 +47,7 @@ void EmbeddingImpl::reset() {
 void EmbeddingImpl::reset_parameters() {
   init::normal_(weight);
   if (options.padding_idx().has_value()) {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     weight[*options.padding_idx()].fill_(0);
   }
 }
@@ -99,7 +100,7 @@ void EmbeddingBagImpl::reset() {
 void EmbeddingBagImpl::reset_parameters() {
   init::normal_(weight);
   if (options.padding_idx().has_value()) {
-    NoGradGuard no_grad;
+    autograd::BelowAutogradGuard no_grad;
     weight[*options.padding_idx()].fill_(0);
   }
 }

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/ops/all_ops.h"
 
@@ -10,7 +11,7 @@ namespace ember::nn::utils {
 
 double clip_grad_norm_(const std::vector<Tensor>& parameters, double max_norm, double norm_type,
                        bool error_if_nonfinite) {
-  NoGradGuard no_grad;
+  autograd::BelowAutogradGuard no_grad;
   std::vector<Tensor> grads;
   for (const auto& p : parameters)
     if (p.defined() && p.grad().defined()) grads.push_back(p.grad().detach());
@@ -37,7 +38,7 @@ double clip_grad_norm_(const std::vector<Tensor>& parameters, double max_norm, d
 }
 
 void clip_grad_value_(const std::vector<Tensor>& parameters, double clip_value) {
-  NoGradGuard no_grad;
+  autograd::BelowAutogradGuard no_grad;
   for (const auto& p : parameters) {
     if (!p.defined() || !p.grad().defined()) continue;
     Tensor g = p.grad().detach();

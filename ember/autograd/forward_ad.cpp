@@ -1,0 +1,108 @@
+#include "ember/autograd/forward_ad.h"
+
+#include "ember/autograd/autograd_meta.h"
+#include "ember/autograd/grad_mode.h"
+#include "ember/ember.h"
+
+namespace ember::autograd::forward_ad {
+
+namespace detail {
+std::atomic<uint64_t> g_generation{0};
+namespace {
+std::atomic<uint64_t> g_last_generation{0};
+thread_local bool t_suspended = false;
+}  // namespace
+bool suspended() { return t_suspended; }
+}  // namespace detail
+
+namespace {
+void check_level(uint64_t level, const char* op) {
+  EMBER_CHECK(level == 0, op, ": invalid dual level ", level, " (Ember, like PyTorch, supports one level: 0)");
+}
+}  // namespace
+
+uint64_t enter_dual_level() {
+  const uint64_t gen = detail::g_last_generation.fetch_add(1) + 1;
+  uint64_t expected = 0;
+  EMBER_CHECK(detail::g_generation.compare_exchange_strong(expected, gen),
+              "enter_dual_level: nested forward mode AD is not supported (a dual level is already open)");
+  return 0;
+}
+
+void exit_dual_level(uint64_t level) {
+  check_level(level, "exit_dual_level");
+  EMBER_CHECK(detail::g_generation.exchange(0) != 0, "exit_dual_level: no dual level is open");
+}
+
+Tensor fw_grad(const Tensor& t, uint64_t level) {
+  check_level(level, "fw_grad");
+  const uint64_t gen = detail::g_generation.load(std::memory_order_relaxed);
+  AutogradMeta* m = t.defined() ? get_meta(t) : nullptr;
+  if (gen == 0 || m == nullptr || m->fw_generation != gen) return Tensor();
+  return m->fw_grad;
+}
+
+void set_fw_grad(const Tensor& t, const Tensor& tangent, uint64_t level, bool is_inplace_op) {
+  check_level(level, "set_fw_grad");
+  const uint64_t gen = detail::g_generation.load();
+  EMBER_CHECK(gen != 0, "set_fw_grad: forward gradients can only be set inside a dual level (enter_dual_level)");
+  AutogradMeta& m = materialize_meta(t);
+  if (!tangent.defined()) {
+    m.fw_grad = Tensor();
+    m.fw_generation = 0;
+    return;
+  }
+  EMBER_CHECK(tangent.sizes() == t.sizes(), "set_fw_grad: the tangent has size ", shape_str(tangent.sizes()),
+              " but the tensor has size ", shape_str(t.sizes()));
+  if (is_inplace_op && m.fw_generation == gen && m.fw_grad.defined()) {
+    // Keep the tangent's identity: views of this tangent must see the update.
+    SuspendGuard sg;
+    m.fw_grad.copy_(tangent);
+    return;
+  }
+  m.fw_grad = tangent.scalar_type() == t.scalar_type() ? tangent : tangent.to(t.scalar_type());
+  m.fw_generation = gen;
+}
+
+Tensor make_dual(const Tensor& primal, const Tensor& tangent, uint64_t level) {
+  check_level(level, "make_dual");
+  EMBER_CHECK(primal.defined() && tangent.defined(), "make_dual: expected defined primal and tangent tensors");
+  EMBER_CHECK(detail::g_generation.load() != 0,
+              "make_dual: forward AD is only supported inside a dual level (use forward_ad::DualLevel)");
+  EMBER_CHECK(primal.is_floating_point() || primal.is_complex(),
+              "make_dual: expected primal to be floating point or complex, but got ", primal.dtype());
+  EMBER_CHECK(tangent.is_floating_point() || tangent.is_complex(),
+              "make_dual: expected tangent to be floating point or complex, but got ", tangent.dtype());
+  EMBER_CHECK(tangent.sizes() == primal.sizes(),
+              "make_dual: trying to set a forward gradient that has a different size ",
+              "than that of the original Tensor, this is not supported. Tensor is of size ", shape_str(primal.sizes()),
+              " while the given forward gradient is of size ", shape_str(tangent.sizes()));
+  Tensor dual;
+  {
+    SuspendGuard sg;  // the alias must not inherit the primal's own tangent
+    dual = primal.view_as(primal);
+  }
+  set_fw_grad(dual, tangent, level);
+  return dual;
+}
+
+UnpackedDual unpack_dual(const Tensor& tensor, uint64_t level) {
+  check_level(level, "unpack_dual");
+  UnpackedDual r;
+  r.tangent = fw_grad(tensor, level);
+  SuspendGuard sg;
+  r.primal = r.tangent.defined() ? tensor.view_as(tensor) : tensor;
+  return r;
+}
+
+SuspendGuard::SuspendGuard() : prev_(detail::t_suspended) { detail::t_suspended = true; }
+SuspendGuard::~SuspendGuard() { detail::t_suspended = prev_; }
+
+}  // namespace ember::autograd::forward_ad
+
+namespace ember {
+Tensor Tensor::_fw_grad(uint64_t level) const { return autograd::forward_ad::fw_grad(*this, level); }
+void Tensor::_set_fw_grad(const Tensor& new_grad, uint64_t level, bool is_inplace_op) const {
+  autograd::forward_ad::set_fw_grad(*this, new_grad, level, is_inplace_op);
+}
+}  // namespace ember
