@@ -31,3 +31,4 @@
 #include "ember/utils/benchmark.h"
 #include "ember/linalg.h"
 #include "ember/fft.h"
+#include "ember/special.h"
