@@ -22,13 +22,15 @@ find_package(nlohmann_json 3 REQUIRED)
 # KissFFT (BSD): the float library for float32 transforms; float64 uses the
 # header-only kissfft<double> template installed by the same package.
 find_package(kissfft CONFIG REQUIRED COMPONENTS SHARED float)
+# Boost.Math (header-only) for the special functions the C++ library lacks (polygamma).
+find_package(Boost 1.74 CONFIG REQUIRED)
 
 add_library(ember_deps INTERFACE)
 target_include_directories(ember_deps INTERFACE ${CBLAS_INCLUDE_DIR} ${SLEEF_INCLUDE_DIR})
 target_include_directories(ember_deps INTERFACE ${LAPACKE_INCLUDE_DIR})
 target_link_libraries(ember_deps INTERFACE ${LAPACKE_LIB})
 target_link_libraries(ember_deps INTERFACE ${OPENBLAS_LIB} ${SLEEF_LIB} DNNL::dnnl ZLIB::ZLIB PkgConfig::LIBZIP
-                      nlohmann_json::nlohmann_json kissfft::kissfft-float)
+                      nlohmann_json::nlohmann_json kissfft::kissfft-float Boost::headers)
 # The loader must pick the OpenMP build of OpenBLAS even when the system's
 # alternative points at the pthreads build: pin its directory in the rpath.
 set(CMAKE_BUILD_RPATH ${EMBER_OPENBLAS_DIR})

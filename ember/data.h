@@ -11,3 +11,10 @@
 // The progress bar is a general utility; it is exported here because it
 // is mostly used around DataLoader loops.
 #include "ember/utils/progress_bar.h"
+
+// As LibTorch's torch/data.h, torch::data names the two dataset bases directly
+// (`struct MyData : torch::data::Dataset<MyData>`).
+namespace ember::data {
+using datasets::BatchDataset;
+using datasets::Dataset;
+}  // namespace ember::data

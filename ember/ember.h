@@ -22,13 +22,16 @@
 #include "ember/ops/factory.h"
 #include "ember/ops/random.h"
 #include "ember/ops/view.h"
-// ops-family headers (one per family; added as families land)
-#include "ember/data.h"
-#include "ember/fft.h"
-#include "ember/linalg.h"
-#include "ember/nn.h"
+// ops-family headers (one per family; added as families land), in dependency order
+// clang-format off
 #include "ember/ops/all_ops.h"
+#include "ember/data.h"
 #include "ember/optim.h"
-#include "ember/profiler.h"
 #include "ember/serialize.h"
+#include "ember/nn.h"
+#include "ember/profiler.h"
 #include "ember/utils/benchmark.h"
+#include "ember/linalg.h"
+#include "ember/fft.h"
+#include "ember/special.h"
+// clang-format on

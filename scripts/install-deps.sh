@@ -9,7 +9,7 @@ PACKAGES=(
   libopenblas-openmp-dev liblapacke-dev libsleef-dev
   libdnnl-dev ocl-icd-opencl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libkissfft-dev
+  libkissfft-dev libboost-dev
   zlib1g-dev libzip-dev nlohmann-json3-dev
   dataset-fashion-mnist
 )

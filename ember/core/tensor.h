@@ -222,6 +222,9 @@ class Tensor {
   Tensor leaky_relu(const Scalar& negative_slope = 0.01) const;
   Tensor& leaky_relu_(const Scalar& negative_slope = 0.01);
   Tensor logit(std::optional<double> eps = std::nullopt) const;
+  // polygamma(n, x): the n-th derivative of digamma (ops/unary_special.cpp).
+  Tensor polygamma(int64_t n) const;
+  Tensor& polygamma_(int64_t n);
   Tensor nan_to_num(std::optional<double> nan = std::nullopt, std::optional<double> posinf = std::nullopt,
                     std::optional<double> neginf = std::nullopt) const;
   Tensor& nan_to_num_(std::optional<double> nan = std::nullopt, std::optional<double> posinf = std::nullopt,
@@ -353,6 +356,9 @@ class Tensor {
   Tensor triu(int64_t diagonal = 0) const;
   Tensor& tril_(int64_t diagonal = 0);
   Tensor& triu_(int64_t diagonal = 0);
+  Tensor diag(int64_t diagonal = 0) const;  // ops/shape_ops_diag.cpp
+  Tensor diag_embed(int64_t offset = 0, int64_t dim1 = -2, int64_t dim2 = -1) const;
+  Tensor diagflat(int64_t offset = 0) const;
   Tensor bincount(const std::optional<Tensor>& weights = std::nullopt, int64_t minlength = 0) const;
   Tensor histc(int64_t bins = 100, const Scalar& min = 0, const Scalar& max = 0) const;
 

@@ -71,11 +71,6 @@ void check_infos(const char* op, const int* infos, int64_t count, bool batched,
   }
 }
 
-Tensor diag_embed(const Tensor& d) {
-  const int64_t n = d.size(-1);
-  return d.unsqueeze(-1) * eye(n, TensorOptions(d.dtype()));
-}
-
 Tensor mH(const Tensor& A) { return A.is_complex() ? A.mT().conj() : A.mT(); }
 
 int64_t to_int(int64_t v, const char* op) {

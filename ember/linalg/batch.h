@@ -66,7 +66,6 @@ void dispatch(ScalarType dt, const F& f) {
 }
 
 // Batched identity-like helpers built from differentiable ops.
-Tensor diag_embed(const Tensor& d);         // [..., n] -> [..., n, n]
 Tensor mH(const Tensor& A);                 // conjugate transpose of the last two dims
 int64_t to_int(int64_t v, const char* op);  // LAPACK's 32-bit sizes
 

@@ -1,6 +1,6 @@
 #pragma once
 // Shape ops: joining (cat/stack and friends), reordering (flip, roll),
-// repetition (repeat, tile, repeat_interleave), triangles (tril/triu),
+// repetition (repeat, tile, repeat_interleave), triangles (tril/triu), diagonals,
 // grids (meshgrid, cartesian_prod, block_diag) and counting (one_hot,
 // bincount, histc). Copies go through copy_ into views of the output, so the
 // loop engine does the element work (Note [The loop engine]).
@@ -46,6 +46,14 @@ Tensor tril(const Tensor& self, int64_t diagonal = 0);
 Tensor triu(const Tensor& self, int64_t diagonal = 0);
 Tensor& tril_(Tensor& self, int64_t diagonal = 0);
 Tensor& triu_(Tensor& self, int64_t diagonal = 0);
+// ---- diagonals (ops/shape_ops_diag.cpp) -------------------------------------
+// diag: a 1-D input becomes the offset diagonal of a square zero matrix; a 2-D
+// input gives a copy of its offset diagonal. diag_embed puts the last dim of
+// self on the offset diagonal of the new dims (dim1, dim2) of the result;
+// diagflat is diag of the flattened input.
+Tensor diag(const Tensor& self, int64_t diagonal = 0);
+Tensor diag_embed(const Tensor& self, int64_t offset = 0, int64_t dim1 = -2, int64_t dim2 = -1);
+Tensor diagflat(const Tensor& self, int64_t offset = 0);
 // indexing "ij" (matrix) or "xy" (Cartesian: the first two outputs' dims swapped).
 std::vector<Tensor> meshgrid(TensorList tensors, std::string_view indexing = "ij");
 Tensor cartesian_prod(TensorList tensors);

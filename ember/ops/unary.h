@@ -2,7 +2,7 @@
 // Free functions of the unary family: ops/unary.cpp (the unary.def table,
 // round, the shared output protocol), unary_activation.cpp (ops with
 // arguments), unary_predicates.cpp (nan_to_num, isnan & co.),
-// unary_complex.cpp (complex views and helpers).
+// unary_complex.cpp (complex views and helpers), unary_special.cpp (polygamma).
 // Every op has a functional form, an in-place form `op_(self)` and an out=
 // form `op_out(out, self)` (LibTorch order: out first), with PyTorch's dtype
 // rules: integer/bool inputs to floating ops promote to the default dtype,
@@ -47,6 +47,11 @@ Tensor& leaky_relu_out(Tensor& out, const Tensor& self, const Scalar& negative_s
 Tensor logit(const Tensor& self, std::optional<double> eps = std::nullopt);
 Tensor& logit_(Tensor& self, std::optional<double> eps = std::nullopt);
 Tensor& logit_out(Tensor& out, const Tensor& self, std::optional<double> eps = std::nullopt);
+// polygamma(n, x) = d^n/dx^n digamma(x), n >= 0 (ops/unary_special.cpp; n = 0 is digamma).
+// Integer inputs promote; poles and infinities give PyTorch's values (Note [Polygamma
+// special values]). The in-place form is Tensor::polygamma_(n).
+Tensor polygamma(int64_t n, const Tensor& self);
+Tensor& polygamma_out(Tensor& out, int64_t n, const Tensor& self);
 
 // NaN -> nan (0), +inf -> posinf (largest finite), -inf -> neginf (lowest finite).
 Tensor nan_to_num(const Tensor& self, std::optional<double> nan = std::nullopt,

@@ -9,10 +9,13 @@
 // UpsampleBilinear2DBackward0. The cost is O(in * out) per row instead of
 // O(out), which is fine at the sizes upsampling sees in small models.
 // 3-d inputs apply the depth matrix to (N, C, D, OH * OW) after the other two.
+// Antialiased resampling (Note [Antialiased interpolation]) is one more way to
+// fill the same matrices.
 #include "ember/ops/upsample.h"
 
 #include "ember/ops/interpolate.h"
 
+#include <algorithm>
 #include <cmath>
 #include <initializer_list>
 #include <string>
@@ -24,7 +27,7 @@ namespace ember {
 
 namespace {
 
-enum class Mode { kNearest, kNearestExact, kLinear, kCubic };
+enum class Mode { kNearest, kNearestExact, kLinear, kCubic, kLinearAA, kCubicAA };
 
 // ATen's area_pixel_compute_scale.
 double pixel_scale(int64_t in, int64_t out, bool align_corners, std::optional<double> scale) {
@@ -35,11 +38,47 @@ double pixel_scale(int64_t in, int64_t out, bool align_corners, std::optional<do
 double cubic1(double x, double a) { return ((a + 2) * x - (a + 3)) * x * x + 1; }
 double cubic2(double x, double a) { return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a; }
 
+// Note [Antialiased interpolation]
+// PyTorch's _upsample_{bilinear,bicubic}2d_aa (the PIL-style resampling of
+// interpolate(antialias=True)): output i is centred at scale * (i + 0.5) in the
+// input, the filter (triangle, or Keys cubic with a = -0.5 as in PIL) is
+// stretched by the downscale factor, so every input pixel under its support
+// contributes, and the weights are normalised to sum to 1. When upsampling
+// (scale < 1) the support is the plain filter's. align_corners only changes the
+// scale, (in - 1) / (out - 1), not the centres.
+double aa_filter(double x, bool cubic) {
+  x = std::abs(x);
+  if (!cubic) return x < 1 ? 1 - x : 0;
+  constexpr double a = -0.5;
+  if (x < 1) return ((a + 2) * x - (a + 3)) * x * x + 1;
+  if (x < 2) return (((x - 5) * x + 8) * x - 4) * a;
+  return 0;
+}
+
+void fill_aa_weights(double* a, int64_t in, int64_t out, bool cubic, double scale) {
+  const double interp_size = cubic ? 4 : 2;
+  const double support = scale >= 1 ? interp_size * 0.5 * scale : interp_size * 0.5;
+  const double invscale = scale >= 1 ? 1 / scale : 1;
+  for (int64_t o = 0; o < out; ++o) {
+    const double center = scale * (o + 0.5);
+    // Truncation toward zero, as ATen's static_cast<int64_t>.
+    const int64_t lo = std::max<int64_t>(static_cast<int64_t>(center - support + 0.5), 0);
+    const int64_t hi = std::min<int64_t>(static_cast<int64_t>(center + support + 0.5), in);
+    double* row = a + o * in;
+    double total = 0;
+    for (int64_t j = lo; j < hi; ++j) total += row[j] = aa_filter((j - center + 0.5) * invscale, cubic);
+    if (total != 0)
+      for (int64_t j = lo; j < hi; ++j) row[j] /= total;
+  }
+}
+
 Tensor interpolation_matrix(int64_t in, int64_t out, Mode mode, bool align_corners, std::optional<double> scale,
                             ScalarType dtype) {
   Tensor m = zeros({out, in}, TensorOptions(kDouble));
   double* a = m.data_ptr<double>();
-  if (mode == Mode::kNearest || mode == Mode::kNearestExact) {
+  if (mode == Mode::kLinearAA || mode == Mode::kCubicAA) {
+    fill_aa_weights(a, in, out, mode == Mode::kCubicAA, pixel_scale(in, out, align_corners, scale));
+  } else if (mode == Mode::kNearest || mode == Mode::kNearestExact) {
     // ATen's nearest_idx / nearest_neighbor_exact_compute_source_index compute the scale in float.
     const float s = scale && *scale > 0 ? float(1.0 / *scale) : float(in) / float(out);
     for (int64_t o = 0; o < out; ++o) {
@@ -141,6 +180,15 @@ Tensor upsample_bilinear2d(const Tensor& input, IntArrayRef output_size, bool al
 Tensor upsample_bicubic2d(const Tensor& input, IntArrayRef output_size, bool align_corners,
                           std::optional<double> scales_h, std::optional<double> scales_w) {
   return upsample("upsample_bicubic2d", 2, input, output_size, Mode::kCubic, align_corners, {scales_h, scales_w});
+}
+Tensor _upsample_bilinear2d_aa(const Tensor& input, IntArrayRef output_size, bool align_corners,
+                               std::optional<double> scales_h, std::optional<double> scales_w) {
+  return upsample("_upsample_bilinear2d_aa", 2, input, output_size, Mode::kLinearAA, align_corners,
+                  {scales_h, scales_w});
+}
+Tensor _upsample_bicubic2d_aa(const Tensor& input, IntArrayRef output_size, bool align_corners,
+                              std::optional<double> scales_h, std::optional<double> scales_w) {
+  return upsample("_upsample_bicubic2d_aa", 2, input, output_size, Mode::kCubicAA, align_corners, {scales_h, scales_w});
 }
 Tensor upsample_trilinear3d(const Tensor& input, IntArrayRef output_size, bool align_corners,
                             std::optional<double> scales_d, std::optional<double> scales_h,

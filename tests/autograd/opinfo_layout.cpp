@@ -1,4 +1,4 @@
-// OpInfo entries for repeat/tile, roll, tril/triu, diagonal, unfold and
+// OpInfo entries for repeat/tile, roll, tril/triu, diagonal, diag/diag_embed/diagflat, unfold and
 // as_strided (formulas: ember/autograd/derivatives/layout_grad.cpp).
 #include "opinfo.h"
 
@@ -47,6 +47,21 @@ RegisterOps reg({
     op(
         "diagonal", [](const Tensor& x) { return x.diagonal(); }, {3, 4}, "DiagonalBackward0"),
     op("diagonal(offset, dims)", [](const Tensor& x) { return x.diagonal(-1, 2, 0); }, {3, 2, 4}),
+    op(
+        "diag(vector)", [](const Tensor& x) { return x.diag(); }, {4}, "DiagBackward0"),
+    op(
+        "diag(vector, -2)", [](const Tensor& x) { return ember::diag(x, -2); }, {3}, "DiagBackward0"),
+    op(
+        "diag(matrix, 1)", [](const Tensor& x) { return x.diag(1); }, {3, 4}, "DiagBackward0"),
+    op(
+        "diag(matrix, -1)", [](const Tensor& x) { return ember::diag(x, -1); }, {4, 3}, "DiagBackward0"),
+    op(
+        "diag_embed", [](const Tensor& x) { return x.diag_embed(); }, {2, 3}, "DiagEmbedBackward0"),
+    op(
+        "diag_embed(offset, dims)", [](const Tensor& x) { return ember::diag_embed(x, -1, 2, 0); }, {2, 3},
+        "DiagEmbedBackward0"),
+    op(
+        "diagflat", [](const Tensor& x) { return x.diagflat(1); }, {2, 2}, "DiagBackward0"),
     op(
         "unfold", [](const Tensor& x) { return x.unfold(1, 3, 2); }, {2, 7}, "UnfoldBackward0"),
     op("unfold(gaps)", [](const Tensor& x) { return x.unfold(0, 2, 3); }, {7, 2}),

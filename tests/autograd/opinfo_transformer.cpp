@@ -128,6 +128,21 @@ RegisterOps reg({
          return F::interpolate(x[0], F::InterpolateFuncOptions().size(std::vector<int64_t>{2, 3}).mode(ember::kArea));
        },
        {{1, 2, 5, 5}}),
+    op("interpolate(bilinear,antialias,down)",
+       [](const variable_list& x) {
+         return F::interpolate(
+             x[0], F::InterpolateFuncOptions().size(std::vector<int64_t>{3, 2}).mode(ember::kBilinear).antialias(true));
+       },
+       {{1, 2, 7, 5}}),
+    op("interpolate(bicubic,antialias,align_corners)",
+       [](const variable_list& x) {
+         return F::interpolate(x[0], F::InterpolateFuncOptions()
+                                         .scale_factor(std::vector<double>{0.4, 1.5})
+                                         .mode(ember::kBicubic)
+                                         .align_corners(true)
+                                         .antialias(true));
+       },
+       {{1, 1, 8, 3}}),
     op("pixel_unshuffle", [](const variable_list& x) { return pixel_unshuffle(x[0], 2); }, {{1, 2, 4, 6}}),
     op("PixelShuffle(batched 5-D)", [](const variable_list& x) { return nn::PixelShuffle(3)(x[0]); },
        {{2, 1, 9, 2, 1}}),

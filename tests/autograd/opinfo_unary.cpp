@@ -49,7 +49,7 @@ RegisterOps reg({
     U(sinh, -2, 2, true), U(cosh, -2, 2, true), U(tanh, -2, 2, true),
     U(asinh), U(acosh, 1.5, 3), U(atanh, -0.8, 0.8),
     U(sigmoid, -2, 2, true), U(erf), U(erfc), U(erfinv, -0.8, 0.8),
-    U(lgamma, 0.5, 3, false, /*gradgrad=*/false),  // lgamma'' needs polygamma
+    U(lgamma, 0.5, 3), U(digamma, 0.5, 3),
     U(floor, 0.1, 0.9), U(ceil, 0.1, 0.9), U(trunc, 0.1, 0.9), U(frac, 0.1, 0.9),
     U(reciprocal, 0.5, 2, true), U(square, -2, 2, true),
     U(relu, 0.1, 2), U(silu), U(mish), U(hardswish, -2.5, 2.5), U(hardsigmoid, -2.5, 2.5), U(selu, 0.1, 2),

@@ -82,9 +82,11 @@ TEST(NNInterpolate, Errors) {
                      "interpolate", "recompute_scale_factor");
   EXPECT_EMBER_ERROR(F::interpolate(torch::randn({2, 3}), F::InterpolateFuncOptions().size(Sizes{4})), "interpolate",
                      "3D, 4D and 5D");
+  EXPECT_EMBER_ERROR(F::interpolate(x2, F::InterpolateFuncOptions().size(Sizes{4, 4}).antialias(true)), "interpolate",
+                     "Anti-alias option is only supported for bilinear and bicubic modes");
   EXPECT_EMBER_ERROR(
-      F::interpolate(x2, F::InterpolateFuncOptions().size(Sizes{4, 4}).mode(torch::kBilinear).antialias(true)),
-      "interpolate", "antialias");
+      F::interpolate(x(3), F::InterpolateFuncOptions().size(Sizes{2, 2, 2}).mode(torch::kTrilinear).antialias(true)),
+      "interpolate", "Anti-alias option");
 }
 
 TEST(NNUpsample, ModuleGoldenAndPrint) {

@@ -48,6 +48,12 @@ variable_list diagonal_backward_backward(const FormulaNode& n, const variable_li
   return {g[0].diagonal(n.ints[0], n.ints[1], n.ints[2])};
 }
 
+// shapes[0] self's sizes; ints: diagonal.
+variable_list diag_backward(const FormulaNode& n, const variable_list& g) {
+  if (n.shapes[0].size() == 1) return {g[0].diagonal(n.ints[0])};
+  return {diagonal_backward(g[0], n.shapes[0], n.ints[0], 0, 1)};
+}
+
 // Saved: 0 positions (window i, element k -> i * step + k, flattened); shapes[0] self's sizes; ints: dim.
 variable_list unfold_backward(const FormulaNode& n, const variable_list& g) {
   const DimVector& sizes = n.shapes[0];
@@ -119,6 +125,17 @@ void record_triangle(const Tensor& self, const Tensor& out, int64_t diagonal, bo
 void record_diagonal(const Tensor& self, const Tensor& out, int64_t offset, int64_t dim1, int64_t dim2) {
   auto node = record("DiagonalBackward0", &diagonal_backward_fn, {self}, {out});
   node->shapes.push_back(DimVector(self.sizes()));
+  node->ints = {offset, dim1, dim2};
+}
+
+void record_diag(const Tensor& self, const Tensor& out, int64_t diagonal) {
+  auto node = record("DiagBackward0", &diag_backward, {self}, {out});
+  node->shapes.push_back(DimVector(self.sizes()));
+  node->ints = {diagonal};
+}
+
+void record_diag_embed(const Tensor& self, const Tensor& out, int64_t offset, int64_t dim1, int64_t dim2) {
+  auto node = record("DiagEmbedBackward0", &diagonal_backward_backward, {self}, {out});
   node->ints = {offset, dim1, dim2};
 }
 

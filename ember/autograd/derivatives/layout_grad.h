@@ -1,6 +1,6 @@
 #pragma once
 // Backward recording for the layout ops that are not plain views of one
-// argument list: repeat/tile, roll, tril/triu, diagonal, unfold and
+// argument list: repeat/tile, roll, tril/triu, diagonal, diag/diag_embed, unfold and
 // as_strided. Formulas in layout_grad.cpp, made of differentiable ops.
 #include "ember/core/tensor.h"
 
@@ -13,6 +13,10 @@ void record_roll(const Tensor& self, const Tensor& out, IntArrayRef shifts, IntA
 void record_triangle(const Tensor& self, const Tensor& out, int64_t diagonal, bool lower);
 // dim1/dim2 wrapped.
 void record_diagonal(const Tensor& self, const Tensor& out, int64_t offset, int64_t dim1, int64_t dim2);
+// diag ("DiagBackward0"): a 1-D self gets grad's diagonal, a 2-D self the gradient
+// placed on its diagonal. diag_embed ("DiagEmbedBackward0", dims wrapped): grad's diagonal.
+void record_diag(const Tensor& self, const Tensor& out, int64_t diagonal);
+void record_diag_embed(const Tensor& self, const Tensor& out, int64_t offset, int64_t dim1, int64_t dim2);
 // dim wrapped (0 for a 0-dim self).
 void record_unfold(const Tensor& self, const Tensor& out, int64_t dim, int64_t size, int64_t step);
 // out = self.as_strided(...): the gradient goes through the storage positions

@@ -25,7 +25,6 @@ namespace ember::autograd {
 
 namespace {
 
-using linalg::detail::diag_embed;
 using linalg::detail::mH;
 
 Tensor add_defined(const Tensor& a, const Tensor& b) { return !a.defined() ? b : (!b.defined() ? a : a + b); }

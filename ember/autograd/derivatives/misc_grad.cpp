@@ -47,6 +47,9 @@ variable_list logit_backward(const FormulaNode& n, const variable_list& g) {
   const double eps = scalar(n, 0);
   return {where((x < eps) | (x > 1 - eps), zeros_like(d), d)};
 }
+variable_list polygamma_backward(const FormulaNode& n, const variable_list& g) {
+  return {g[0] * polygamma(n.ints[0] + 1, n.saved(0))};
+}
 variable_list clamp_backward(const FormulaNode& n, const variable_list& g) {
   const Tensor x = n.saved(0);
   Tensor keep = ones_like(x, TensorOptions(kBool));
@@ -205,6 +208,11 @@ void record_leaky_relu(const Tensor& self, const Tensor& out, double slope) {
 void record_logit(const Tensor& self, const Tensor& out, std::optional<double> eps) {
   auto node = unary_node("LogitBackward0", &logit_backward, self, out);
   if (eps) node->scalars = {*eps};
+}
+void record_polygamma(const Tensor& self, const Tensor& self_value, const Tensor& out, int64_t n) {
+  auto node = record("PolygammaBackward0", &polygamma_backward, {self}, {out});
+  node->save(self_value);
+  node->ints = {n};
 }
 void record_clamp(const Tensor& self, const Tensor& out, const std::optional<Scalar>& min,
                   const std::optional<Scalar>& max) {

@@ -34,6 +34,9 @@ void record_softplus(const Tensor& self, const Tensor& out, double beta, double 
 void record_elu(const Tensor& self, const Tensor& out, double alpha, double scale, double input_scale);
 void record_leaky_relu(const Tensor& self, const Tensor& out, double slope);
 void record_logit(const Tensor& self, const Tensor& out, std::optional<double> eps);
+// polygamma(n, self) ("PolygammaBackward0"): grad * polygamma(n + 1, self), itself
+// differentiable. self_value: self, or for polygamma_ a copy taken before the write.
+void record_polygamma(const Tensor& self, const Tensor& self_value, const Tensor& out, int64_t n);
 // clamp with Scalar bounds (either may be absent).
 void record_clamp(const Tensor& self, const Tensor& out, const std::optional<Scalar>& min,
                   const std::optional<Scalar>& max);

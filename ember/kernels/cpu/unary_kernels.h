@@ -39,6 +39,10 @@ void leaky_relu_kernel(const TensorIterator& iter, double negative_slope);
 void logit_kernel(const TensorIterator& iter, std::optional<double> eps);
 void nan_to_num_kernel(const TensorIterator& iter, std::optional<double> nan, std::optional<double> posinf,
                        std::optional<double> neginf);
+// polygamma(n, x) for 0 <= n <= kMaxPolygammaOrder (kernels/cpu/polygamma_kernel.cpp):
+// Boost.Math's series stop converging (and its work grows with n) beyond it.
+constexpr int64_t kMaxPolygammaOrder = 100000;
+void polygamma_kernel(const TensorIterator& iter, int64_t n);
 
 // Floating or complex in, bool out.
 enum class FloatClass { isnan, isinf, isposinf, isneginf, isfinite, isreal };

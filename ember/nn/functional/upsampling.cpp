@@ -68,7 +68,9 @@ Tensor interpolate(const Tensor& input, const std::optional<std::vector<int64_t>
       if (!recompute) scales[i] = (*scale_factor)[i];
     }
   }
-  EMBER_CHECK(!antialias, kOp, ": antialias=true is not supported");
+  EMBER_CHECK(!antialias || ((name == "bilinear" || name == "bicubic") && dim == 2), kOp,
+              ": Anti-alias option is only supported for bilinear and bicubic modes (got mode ", name, " with a ",
+              input.dim(), "D input)");
 
   auto needs = [&](int64_t want) {
     EMBER_CHECK(dim == want, kOp, ": got ", input.dim(), "D input, but ", name, " mode needs ", want + 2, "D input");
@@ -94,10 +96,12 @@ Tensor interpolate(const Tensor& input, const std::optional<std::vector<int64_t>
   }
   if (name == "bilinear") {
     needs(2);
+    if (antialias) return _upsample_bilinear2d_aa(input, out, ac, scales[0], scales[1]);
     return upsample_bilinear2d(input, out, ac, scales[0], scales[1]);
   }
   if (name == "bicubic") {
     needs(2);
+    if (antialias) return _upsample_bicubic2d_aa(input, out, ac, scales[0], scales[1]);
     return upsample_bicubic2d(input, out, ac, scales[0], scales[1]);
   }
   needs(3);

@@ -1,12 +1,13 @@
 #include "ember/nn/utils/rnn.h"
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "ember/core/error.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/indexing.h"
 #include "ember/ops/shape_ops.h"
-#include "ember/ops/sort.h"
 #include "ember/ops/view.h"
 
 namespace ember::nn::utils::rnn {
@@ -17,6 +18,24 @@ std::vector<int64_t> int64_values(const Tensor& t) {
   Tensor c = t.to(kInt64).contiguous();
   const int64_t* p = c.data_ptr<int64_t>();
   return std::vector<int64_t>(p, p + c.numel());
+}
+
+// Note [Tie order of enforce_sorted=false]
+// PyTorch orders the batch with torch.sort(lengths, descending=True), which is
+// not stable: its CPU kernel calls std::sort on (length, index) pairs that
+// start in index order, comparing lengths with >. libstdc++'s std::sort is an
+// insertion sort up to 16 elements (so small batches keep tied sequences in
+// their original order) and an introsort above, which permutes ties. The
+// permutation is a function of the comparison results alone, so running the
+// same algorithm on the same pairs reproduces PyTorch's order exactly, ties
+// included (Ember's own sort is always stable and would differ above 16).
+std::vector<int64_t> descending_order(const std::vector<int64_t>& lengths) {
+  std::vector<std::pair<int64_t, int64_t>> kv(lengths.size());
+  for (size_t i = 0; i < lengths.size(); ++i) kv[i] = {lengths[i], static_cast<int64_t>(i)};
+  std::sort(kv.begin(), kv.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<int64_t> order(kv.size());
+  for (size_t i = 0; i < kv.size(); ++i) order[i] = kv[i].second;
+  return order;
 }
 
 }  // namespace
@@ -57,9 +76,8 @@ PackedSequence pack_padded_sequence(Tensor input, Tensor lengths, bool batch_fir
   Tensor sorted_indices;
   lengths = lengths.to(kInt64);
   if (!enforce_sorted) {
-    auto [sorted, indices] = sort(lengths, /*stable=*/true, 0, /*descending=*/true);
-    lengths = sorted;
-    sorted_indices = indices;
+    sorted_indices = tensor(descending_order(int64_values(lengths)), TensorOptions().dtype(kInt64));
+    lengths = index_select(lengths, 0, sorted_indices);
     input = index_select(input, batch_dim, sorted_indices);
   }
   if (batch_first) input = input.transpose(0, 1);
