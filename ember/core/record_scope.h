@@ -4,13 +4,20 @@
 // profile is active.
 //
 // Note [Profiler hook cost]
-// When no profile is active the scope costs one relaxed load of a global word
-// and one predictable branch; everything else (clock reads, input shapes,
-// stack capture, the event buffer) sits behind that branch in out-of-line
-// functions. The scope's destructor tests `active_`, a local the compiler
-// knows is false on the not-profiling path, so it folds away. The hook lives
-// in core because ops (below the profiler in the layering) call it; the
-// recording machinery itself lives in ember/profiler/collector.cpp.
+// When no profile is active a scope costs one test of a global word and one
+// predictable branch at entry, and at exit the test of a local flag;
+// everything else (clock reads, input shapes, stack capture, the event
+// buffer) sits behind the entry branch in out-of-line functions. Inside
+// libember the global is read through a hidden alias (EMBER_BUILDING_LIBRARY),
+// so the test is one RIP-relative instruction instead of a GOT load plus a
+// load; code outside the library reads the exported name. The flag that the
+// exit tests is a value returned by the cold path, never written through
+// `this`, so the compiler keeps it in a register. The allocator's memory
+// accounting does not read this word: it shares the allocator's own slow-path
+// word (Note [Allocator slow paths]), so a plain op pays no extra test per
+// allocation. The hook lives in core because ops (below the profiler in the
+// layering) call it; the recording machinery lives in
+// ember/profiler/collector.cpp.
 #include <atomic>
 #include <cstdint>
 #include <string>
@@ -23,10 +30,14 @@ namespace detail {
 // Bits of g_state.
 constexpr uint32_t kRecordOps = 1;
 constexpr uint32_t kRecordMemory = 2;
-extern std::atomic<uint32_t> g_state;
+#if defined(EMBER_BUILDING_LIBRARY) && defined(__ELF__)
+extern std::atomic<uint32_t> g_state __asm__("ember_profiler_state_hidden") __attribute__((visibility("hidden")));
+#else
+extern std::atomic<uint32_t> g_state __asm__("ember_profiler_state");
+#endif
 
 // Out-of-line halves of RecordScope (ember/profiler/collector.cpp).
-void begin_op(const char* name, bool aten_prefix);
+void begin_op(const char* name);
 void begin_named(std::string name, int64_t sequence_nr, bool backward);
 bool wants_shapes();
 void add_input_shape(const Tensor& t);
@@ -38,10 +49,18 @@ void end_op();
 void note_sequence_nr(uint64_t sequence_nr);
 // Allocator hook: bytes allocated (+) or freed (-) on the calling thread.
 void note_memory(int64_t delta);
+// Turns the allocator's calls of note_memory on or off (core/allocator.cpp).
+void set_allocator_memory_reporting(bool on);
 
 inline void shape_of(const Tensor& t) { add_input_shape(t); }
 inline void shape_of(const Tensor* t) {
   if (t != nullptr)
+    add_input_shape(*t);
+  else
+    add_input_scalar();
+}
+inline void shape_of(const std::optional<Tensor>& t) {
+  if (t && t->defined())
     add_input_shape(*t);
   else
     add_input_scalar();
@@ -58,12 +77,15 @@ inline bool is_profiling_memory() {
 class RecordScope {
  public:
   RecordScope() = default;
-  // An op scope: `name` is a string literal (the op's PyTorch name); inputs
-  // are Tensors, Tensor pointers (nullptr = a Scalar operand) or TensorLists.
+  // An op scope: `name` is a string literal (the op's PyTorch name without
+  // "aten::"), or nullptr for a call that records nothing (an op reused
+  // inside another whose PyTorch counterpart shows no such child); inputs are
+  // Tensors, Tensor pointers (nullptr = a Scalar operand), optional Tensors or
+  // TensorLists.
   template <typename... Inputs>
   explicit RecordScope(const char* name, const Inputs&... inputs) {
     if (is_profiling()) [[unlikely]]
-      start(name, inputs...);
+      active_ = start(name, inputs...);
   }
   ~RecordScope() {
     if (active_) [[unlikely]]
@@ -80,10 +102,11 @@ class RecordScope {
 
  private:
   template <typename... Inputs>
-  [[gnu::noinline, gnu::cold]] void start(const char* name, const Inputs&... inputs) {
-    detail::begin_op(name, true);
-    active_ = true;
+  [[gnu::noinline, gnu::cold]] static bool start(const char* name, const Inputs&... inputs) {
+    if (name == nullptr) return false;
+    detail::begin_op(name);
     if (detail::wants_shapes()) (detail::shape_of(inputs), ...);
+    return true;
   }
   bool active_ = false;
 };
