@@ -8,9 +8,12 @@
 // predictable branch at entry, and at exit the test of a local flag;
 // everything else (clock reads, input shapes, stack capture, the event
 // buffer) sits behind the entry branch in out-of-line functions. Inside
-// libember the global is read through a hidden alias (EMBER_BUILDING_LIBRARY),
-// so the test is one RIP-relative instruction instead of a GOT load plus a
-// load; code outside the library reads the exported name. The flag that the
+// libember (EMBER_BUILDING_LIBRARY) the word has hidden visibility, so it is
+// read RIP-relative instead of through a GOT load. Code outside the library
+// (record_function, user ops) asks an exported function instead of reading
+// the word: an executable referencing a library variable gets a copy
+// relocation of it, and the library's hidden accesses would not see the
+// copy. The flag that the
 // exit tests is a value returned by the cold path, never written through
 // `this`, so the compiler keeps it in a register. The allocator's memory
 // accounting does not read this word: it shares the allocator's own slow-path
@@ -30,10 +33,17 @@ namespace detail {
 // Bits of g_state.
 constexpr uint32_t kRecordOps = 1;
 constexpr uint32_t kRecordMemory = 2;
-#if defined(EMBER_BUILDING_LIBRARY) && defined(__ELF__)
-extern std::atomic<uint32_t> g_state __asm__("ember_profiler_state_hidden") __attribute__((visibility("hidden")));
+// The state word for code outside the library (exported, out of line).
+uint32_t exported_state_word();
+#if defined(EMBER_BUILDING_LIBRARY)
+#if defined(__ELF__)
+extern std::atomic<uint32_t> g_state __attribute__((visibility("hidden")));
 #else
-extern std::atomic<uint32_t> g_state __asm__("ember_profiler_state");
+extern std::atomic<uint32_t> g_state;
+#endif
+inline uint32_t state_word() { return g_state.load(std::memory_order_relaxed); }
+#else
+inline uint32_t state_word() { return exported_state_word(); }
 #endif
 
 // Out-of-line halves of RecordScope (ember/profiler/collector.cpp).
@@ -69,10 +79,8 @@ inline void shape_of(TensorList ts) { add_input_shapes(ts); }
 inline void shape_of(const std::vector<Tensor>& ts) { add_input_shapes(ts); }
 }  // namespace detail
 
-inline bool is_profiling() { return (detail::g_state.load(std::memory_order_relaxed) & detail::kRecordOps) != 0; }
-inline bool is_profiling_memory() {
-  return (detail::g_state.load(std::memory_order_relaxed) & detail::kRecordMemory) != 0;
-}
+inline bool is_profiling() { return (detail::state_word() & detail::kRecordOps) != 0; }
+inline bool is_profiling_memory() { return (detail::state_word() & detail::kRecordMemory) != 0; }
 
 class RecordScope {
  public:

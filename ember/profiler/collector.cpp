@@ -19,12 +19,8 @@
 namespace ember::profiler::detail {
 
 std::atomic<uint32_t> g_state{0};
-#if defined(EMBER_BUILDING_LIBRARY) && defined(__ELF__)
-// The exported name of g_state, read by code outside the library; inside it
-// the hidden name is read directly (Note [Profiler hook cost]).
-extern std::atomic<uint32_t> g_state_exported __asm__("ember_profiler_state")
-    __attribute__((alias("ember_profiler_state_hidden"), visibility("default")));
-#endif
+// What code outside libember reads instead of g_state (Note [Profiler hook cost]).
+uint32_t exported_state_word() { return g_state.load(std::memory_order_relaxed); }
 
 namespace {
 
