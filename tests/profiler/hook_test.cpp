@@ -49,7 +49,7 @@ TEST(ProfilerHook, MemoryReportingWithCachingDisabled) {
       Tensor tmp = a * 2.0;  // allocated and freed inside the scope
     }
     p.stop();
-    EXPECT_FALSE(alloc.caching_enabled());  // the profile did not touch the caching bit
+    EXPECT_FALSE(alloc.caching_enabled());                 // the profile did not touch the caching bit
     EXPECT_EQ(ember::memory_reserved(), reserved_before);  // the free went back to the system
     const auto* mul = find(p.events(), "aten::mul");
     const auto* scope = find(p.events(), "scope");

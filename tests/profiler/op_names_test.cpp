@@ -71,48 +71,59 @@ const std::map<std::string, std::string> kTopLevelOnly = {
     {"relu", "PyTorch's relu is clamp_min(self, 0); Ember's relu is a row of the unary table"},
     {"relu_", "as relu (clamp_min_)"},
     {"hardtanh_", "PyTorch 1.13's hardtanh_ goes through hardtanh + clamp; Ember's is clamp_"},
-    {"nan_to_num", "PyTorch's nan_to_num allocates with empty_like; Ember's output comes from the shared "
-                   "elementwise path (ops::empty_cpu, not recorded, as PyTorch's structured ops)"},
+    {"nan_to_num",
+     "PyTorch's nan_to_num allocates with empty_like; Ember's output comes from the shared "
+     "elementwise path (ops::empty_cpu, not recorded, as PyTorch's structured ops)"},
     {"randperm", "PyTorch's randperm allocates through scalar_tensor + randperm.out; Ember shuffles in one loop"},
-    {"normal", "PyTorch's normal(Tensor, Tensor) checks std with min/ge/item and fills with normal_; Ember draws "
-               "z with normal_ and scales"},
-    {"bernoulli", "PyTorch's bernoulli(Tensor) is empty_like + bernoulli_(Tensor); Ember draws uniforms and "
-                  "compares"},
+    {"normal",
+     "PyTorch's normal(Tensor, Tensor) checks std with min/ge/item and fills with normal_; Ember draws "
+     "z with normal_ and scales"},
+    {"bernoulli",
+     "PyTorch's bernoulli(Tensor) is empty_like + bernoulli_(Tensor); Ember draws uniforms and "
+     "compares"},
     {"multinomial", "PyTorch samples with exponential_ + div + topk/argmax; Ember walks the CDF"},
     {"masked_select", "PyTorch's masked_select counts with sum and indexes; Ember expands + index"},
-    {"nonzero", "PyTorch's nonzero kernel resizes its output (as_strided_); Ember's kernel allocates once"},
+    {"nonzero",
+     "PyTorch's nonzero kernel resizes its output (as_strided_); Ember's kernel allocates its output itself"},
     {"roll", "PyTorch's roll of a 1-D tensor is cat of two narrows; Ember's copies two slices into one empty"},
-    {"bincount", "PyTorch's bincount finds min/max and zeros; Ember counts in one pass"},
-    {"one_hot", "PyTorch's one_hot checks min/max and scatters; Ember scatters through its own kernel"},
-    {"cosine_similarity", "PyTorch 1.13 normalises with pow/sum/sqrt_/clamp_min_/div; Ember with its own "
-                          "composite"},
+    {"bincount", "PyTorch's bincount finds min/max and zeros; Ember counts with its own loop"},
+    {"one_hot", "PyTorch's one_hot checks min/max and scatters; Ember fills its own output"},
+    {"cosine_similarity",
+     "PyTorch 1.13 normalises with pow/sum/sqrt_/clamp_min_/div; Ember with its own "
+     "composite"},
     {"pairwise_distance", "PyTorch's pairwise_distance calls aten::norm; Ember's pnorm is its own composite"},
-    {"instance_norm", "PyTorch's instance_norm goes through _batch_norm_impl_index/native_batch_norm; Ember's "
-                      "batch_norm has no internal dispatch layers"},
-    {"linalg_inv", "PyTorch's inv solves against eye through _linalg_solve_ex; Ember calls getrf/getri"},
-    {"linalg_solve", "PyTorch's _linalg_solve_ex calls linalg_lu_factor_ex + linalg_lu_solve; Ember calls gesv"},
+    {"instance_norm",
+     "PyTorch's instance_norm goes through _batch_norm_impl_index/native_batch_norm; Ember's "
+     "batch_norm has no internal dispatch layers"},
+    {"linalg_inv",
+     "PyTorch's inv solves against eye through _linalg_solve_ex; Ember solves against eye with LAPACK directly"},
+    {"linalg_solve",
+     "PyTorch's _linalg_solve_ex calls linalg_lu_factor_ex + linalg_lu_solve; Ember calls LAPACK directly"},
     {"linalg_cholesky", "PyTorch checks errors through _linalg_check_errors/any/item; Ember in the kernel"},
-    {"linalg_cholesky_ex", "PyTorch's cholesky_ex zeroes the other triangle with tril; Ember's kernel does"},
+    {"linalg_cholesky_ex", "PyTorch's cholesky_ex zeroes the other triangle with tril; Ember in its own copy"},
     {"linalg_det", "PyTorch's _linalg_det wraps linalg_lu_factor_ex; Ember's LU is internal"},
     {"linalg_slogdet", "PyTorch's _linalg_slogdet wraps linalg_lu_factor_ex; Ember's LU is internal"},
-    {"linalg_qr", "PyTorch's linalg_qr allocates with new_empty and zeroes with triu; Ember calls LAPACK on its "
-                  "own copies"},
+    {"linalg_qr",
+     "PyTorch's linalg_qr allocates with new_empty and zeroes with triu; Ember calls LAPACK on its "
+     "own copies"},
     {"linalg_eigh", "PyTorch checks errors through _linalg_check_errors/any/item; Ember in the kernel"},
     {"linalg_svd", "PyTorch checks errors through _linalg_check_errors/any/item; Ember in the kernel"},
     {"linalg_lu_factor", "PyTorch checks errors through _linalg_check_errors/any/item; Ember in the kernel"},
-    {"linalg_matrix_norm", "PyTorch's Frobenius matrix_norm calls linalg_vector_norm; Ember sums squares"},
+    {"linalg_matrix_norm", "PyTorch's Frobenius matrix_norm calls linalg_vector_norm; Ember's is its own composite"},
     {"linalg_pinv", "PyTorch's pinv thresholds through amax/gt/where; Ember through its own composite"},
     {"linalg_matrix_exp", "PyTorch's matrix_exp is a degree-18 Taylor/Pade kernel; Ember its own composite"},
-    {"linalg_cross", "PyTorch's linalg_cross broadcasts with expand; Ember's kernel broadcasts itself"},
-    {"fft_fftshift", "PyTorch's fftshift is roll (cat of narrows); Ember's is a strided copy"},
+    {"linalg_cross", "PyTorch's linalg_cross broadcasts with expand; Ember's is its own composite"},
+    {"fft_fftshift", "PyTorch's fftshift is roll as a cat of narrows; Ember's roll copies slices without cat"},
     {"fft_fftfreq", "PyTorch's fftfreq is arange + mul_ into slices; Ember computes from an arange"},
     {"hann_window", "PyTorch's window functions are composites of arange/mul/cos_; Ember fills in one loop"},
-    {"stft", "PyTorch's stft frames with as_strided/unsqueeze/transpose_; Ember frames with its own copy"},
-    {"lstm", "PyTorch's CPU lstm runs per-layer aten::linear and gate chunks; Ember's fused loop records its "
-             "own mm/sigmoid/tanh children"},
+    {"stft", "PyTorch's stft frames with as_strided/unsqueeze/transpose_; Ember with its own framing"},
+    {"lstm",
+     "PyTorch's CPU lstm runs per-layer aten::linear and gate chunks; Ember's layer loop records the "
+     "ops of its own implementation"},
     {"gru", "as lstm"},
     {"rnn_tanh", "as lstm"},
-    {"lstm_cell", "PyTorch's lstm_cell uses aten::linear + unsafe_chunk; Ember projects with addmm"},
+    {"lstm_cell",
+     "PyTorch's lstm_cell uses aten::linear + unsafe_chunk; Ember computes the gates with its own composite"},
 };
 
 using Call = std::function<void()>;
