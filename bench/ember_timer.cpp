@@ -4,6 +4,8 @@
 //   ember_timer                   all groups, one Compare table per label
 //   ember_timer --min-time 0.5    longer blocked_autorange runs
 //   ember_timer --w1-loop N       only N W1 no-grad chains (for callgrind)
+//   ember_timer --add-loop N      only N `a + b` on 1x1 tensors (the profiler
+//                                 hook's disabled cost under callgrind)
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -59,6 +61,13 @@ int main(int argc, char** argv) {
       const int n = std::atoi(argv[++i]);
       for (int k = 0; k < n; ++k) w1.nograd();
       return 0;
+    }
+    if (!std::strcmp(argv[i], "--add-loop") && i + 1 < argc) {
+      torch::NoGradGuard no_grad;
+      torch::Tensor a = torch::full({1, 1}, 0.5), b = torch::full({1, 1}, 0.25), c;
+      const int n = std::atoi(argv[++i]);
+      for (int k = 0; k < n; ++k) c = a + b;
+      return c.item<float>() == 0.75f ? 0 : 1;
     }
     if (!std::strcmp(argv[i], "--min-time") && i + 1 < argc) min_time = std::atof(argv[++i]);
   }

@@ -41,6 +41,19 @@ size_t class_size(size_t idx) {
 }
 }  // namespace
 
+// Note [Allocator slow paths]
+// One word holds every reason to leave the fast path: caching disabled
+// (NoCachingGuard) and reporting bytes to the profiler (profile_memory). A
+// free tests the word once for both, and an allocation tests one bit of it,
+// a single RIP-relative instruction each (the word has internal linkage), so
+// memory profiling costs nothing per op while no profile records memory
+// (Note [Profiler hook cost]). There is one allocator, hence one word.
+namespace {
+constexpr uint32_t kNotCaching = 1;
+constexpr uint32_t kReportMemory = 2;
+std::atomic<uint32_t> g_slow_paths{0};
+}  // namespace
+
 // Note [Thread caches]
 // Small blocks (<= 64 KiB) freed by a thread go to that thread's own cache
 // (at most kPerThreadBlocks per class), so the small-op path takes no lock;
@@ -55,7 +68,6 @@ struct CachingAllocator::Impl {
   std::vector<std::vector<void*>> free_lists = std::vector<std::vector<void*>>(kNumClasses);
   std::atomic<size_t> allocated{0}, peak{0}, cached{0}, reserved{0}, system_allocs{0};
   size_t shared_cached = 0;  // bytes in free_lists (guarded by mu); thread caches hold the rest of `cached`
-  std::atomic<bool> caching{true};
 
   void note_allocated(size_t cls) {
     size_t now = allocated.fetch_add(cls, std::memory_order_relaxed) + cls;
@@ -126,7 +138,7 @@ DataPtr CachingAllocator::allocate(size_t nbytes) {
     }
   }
   impl_->note_allocated(cls);
-  if (profiler::is_profiling_memory()) [[unlikely]]
+  if (g_slow_paths.load(std::memory_order_relaxed) & kReportMemory) [[unlikely]]
     profiler::detail::note_memory(static_cast<int64_t>(cls));
   return DataPtr(p, &CachingAllocator::delete_block, this, cls);
 }
@@ -148,12 +160,13 @@ DataPtr DataPtr::with_deleter(void* ptr, std::function<void(void*)> del) {
 
 void CachingAllocator::free_block(void* p, size_t cls) {
   impl_->allocated.fetch_sub(cls, std::memory_order_relaxed);
-  if (profiler::is_profiling_memory()) [[unlikely]]
-    profiler::detail::note_memory(-static_cast<int64_t>(cls));
-  if (!impl_->caching.load(std::memory_order_relaxed)) {
-    std::free(p);
-    impl_->reserved.fetch_sub(cls, std::memory_order_relaxed);
-    return;
+  if (const uint32_t slow = g_slow_paths.load(std::memory_order_relaxed)) [[unlikely]] {
+    if (slow & kReportMemory) profiler::detail::note_memory(-static_cast<int64_t>(cls));
+    if (slow & kNotCaching) {
+      std::free(p);
+      impl_->reserved.fetch_sub(cls, std::memory_order_relaxed);
+      return;
+    }
   }
   impl_->cached.fetch_add(cls, std::memory_order_relaxed);
   const size_t idx = class_index(cls);
@@ -204,11 +217,21 @@ void CachingAllocator::empty_cache() {
 }
 
 void CachingAllocator::set_caching_enabled(bool on) {
-  impl_->caching.store(on);
+  if (on)
+    g_slow_paths.fetch_and(~kNotCaching);
+  else
+    g_slow_paths.fetch_or(kNotCaching);
   if (!on) empty_cache();
 }
 
-bool CachingAllocator::caching_enabled() const { return impl_->caching.load(); }
+bool CachingAllocator::caching_enabled() const { return (g_slow_paths.load() & kNotCaching) == 0; }
+
+void profiler::detail::set_allocator_memory_reporting(bool on) {
+  if (on)
+    g_slow_paths.fetch_or(kReportMemory);
+  else
+    g_slow_paths.fetch_and(~kReportMemory);
+}
 
 size_t memory_allocated() { return CachingAllocator::get().stats().allocated; }
 size_t max_memory_allocated() { return CachingAllocator::get().stats().peak_allocated; }

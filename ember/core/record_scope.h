@@ -4,13 +4,23 @@
 // profile is active.
 //
 // Note [Profiler hook cost]
-// When no profile is active the scope costs one relaxed load of a global word
-// and one predictable branch; everything else (clock reads, input shapes,
-// stack capture, the event buffer) sits behind that branch in out-of-line
-// functions. The scope's destructor tests `active_`, a local the compiler
-// knows is false on the not-profiling path, so it folds away. The hook lives
-// in core because ops (below the profiler in the layering) call it; the
-// recording machinery itself lives in ember/profiler/collector.cpp.
+// When no profile is active a scope costs one test of a global word and one
+// predictable branch at entry, and at exit the test of a local flag;
+// everything else (clock reads, input shapes, stack capture, the event
+// buffer) sits behind the entry branch in out-of-line functions. Inside
+// libember (EMBER_BUILDING_LIBRARY) the word has hidden visibility, so it is
+// read RIP-relative instead of through a GOT load. Code outside the library
+// (record_function, user ops) asks an exported function instead of reading
+// the word: an executable referencing a library variable gets a copy
+// relocation of it, and the library's hidden accesses would not see the
+// copy. The flag that the
+// exit tests is a value returned by the cold path, never written through
+// `this`, so the compiler keeps it in a register. The allocator's memory
+// accounting does not read this word: it shares the allocator's own slow-path
+// word (Note [Allocator slow paths]), so a plain op pays no extra test per
+// allocation. The hook lives in core because ops (below the profiler in the
+// layering) call it; the recording machinery lives in
+// ember/profiler/collector.cpp.
 #include <atomic>
 #include <cstdint>
 #include <string>
@@ -23,10 +33,21 @@ namespace detail {
 // Bits of g_state.
 constexpr uint32_t kRecordOps = 1;
 constexpr uint32_t kRecordMemory = 2;
+// The state word for code outside the library (exported, out of line).
+uint32_t exported_state_word();
+#if defined(EMBER_BUILDING_LIBRARY)
+#if defined(__ELF__)
+extern std::atomic<uint32_t> g_state __attribute__((visibility("hidden")));
+#else
 extern std::atomic<uint32_t> g_state;
+#endif
+inline uint32_t state_word() { return g_state.load(std::memory_order_relaxed); }
+#else
+inline uint32_t state_word() { return exported_state_word(); }
+#endif
 
 // Out-of-line halves of RecordScope (ember/profiler/collector.cpp).
-void begin_op(const char* name, bool aten_prefix);
+void begin_op(const char* name);
 void begin_named(std::string name, int64_t sequence_nr, bool backward);
 bool wants_shapes();
 void add_input_shape(const Tensor& t);
@@ -38,6 +59,8 @@ void end_op();
 void note_sequence_nr(uint64_t sequence_nr);
 // Allocator hook: bytes allocated (+) or freed (-) on the calling thread.
 void note_memory(int64_t delta);
+// Turns the allocator's calls of note_memory on or off (core/allocator.cpp).
+void set_allocator_memory_reporting(bool on);
 
 inline void shape_of(const Tensor& t) { add_input_shape(t); }
 inline void shape_of(const Tensor* t) {
@@ -46,24 +69,31 @@ inline void shape_of(const Tensor* t) {
   else
     add_input_scalar();
 }
+inline void shape_of(const std::optional<Tensor>& t) {
+  if (t && t->defined())
+    add_input_shape(*t);
+  else
+    add_input_scalar();
+}
 inline void shape_of(TensorList ts) { add_input_shapes(ts); }
 inline void shape_of(const std::vector<Tensor>& ts) { add_input_shapes(ts); }
 }  // namespace detail
 
-inline bool is_profiling() { return (detail::g_state.load(std::memory_order_relaxed) & detail::kRecordOps) != 0; }
-inline bool is_profiling_memory() {
-  return (detail::g_state.load(std::memory_order_relaxed) & detail::kRecordMemory) != 0;
-}
+inline bool is_profiling() { return (detail::state_word() & detail::kRecordOps) != 0; }
+inline bool is_profiling_memory() { return (detail::state_word() & detail::kRecordMemory) != 0; }
 
 class RecordScope {
  public:
   RecordScope() = default;
-  // An op scope: `name` is a string literal (the op's PyTorch name); inputs
-  // are Tensors, Tensor pointers (nullptr = a Scalar operand) or TensorLists.
+  // An op scope: `name` is a string literal (the op's PyTorch name without
+  // "aten::"), or nullptr for a call that records nothing (an op reused
+  // inside another whose PyTorch counterpart shows no such child); inputs are
+  // Tensors, Tensor pointers (nullptr = a Scalar operand), optional Tensors or
+  // TensorLists.
   template <typename... Inputs>
   explicit RecordScope(const char* name, const Inputs&... inputs) {
     if (is_profiling()) [[unlikely]]
-      start(name, inputs...);
+      active_ = start(name, inputs...);
   }
   ~RecordScope() {
     if (active_) [[unlikely]]
@@ -80,10 +110,11 @@ class RecordScope {
 
  private:
   template <typename... Inputs>
-  [[gnu::noinline, gnu::cold]] void start(const char* name, const Inputs&... inputs) {
-    detail::begin_op(name, true);
-    active_ = true;
+  [[gnu::noinline, gnu::cold]] static bool start(const char* name, const Inputs&... inputs) {
+    if (name == nullptr) return false;
+    detail::begin_op(name);
     if (detail::wants_shapes()) (detail::shape_of(inputs), ...);
+    return true;
   }
   bool active_ = false;
 };

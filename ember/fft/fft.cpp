@@ -3,6 +3,7 @@
 // a scale, then one of the three primitives (ember/fft/primitives.h).
 // hfft/ihfft are irfft/rfft of the conjugate with the opposite norm direction.
 #include "ember/fft/fft.h"
+#include "ember/core/record_scope.h"
 
 #include <algorithm>
 #include <string>
@@ -69,6 +70,7 @@ Tensor resize_input(const Tensor& x, IntArrayRef dims, IntArrayRef sizes) {
 
 Tensor c2c_1d(const char* op, const Tensor& self, std::optional<int64_t> n_opt, int64_t dim, NormArg norm,
               bool forward) {
+  EMBER_RECORD_OP(op, self);
   const Tensor x = promote(op, self, /*require_complex=*/true);
   const int64_t d = wrap_dim(dim, x.dim(), op, /*scalar_as_1d=*/false);
   const int64_t n = n_opt.value_or(x.size(d));
@@ -81,6 +83,7 @@ Tensor c2c_1d(const char* op, const Tensor& self, std::optional<int64_t> n_opt, 
 // Real input: fft/ifft (two-sided), rfft/ihfft (onesided); the inverse direction is the conjugate.
 Tensor r2c_1d(const char* op, const Tensor& self, std::optional<int64_t> n_opt, int64_t dim, NormArg norm, bool forward,
               bool onesided) {
+  EMBER_RECORD_OP(op, self);
   check_real(op, self);
   const Tensor x = promote(op, self, false);
   const int64_t d = wrap_dim(dim, x.dim(), op, false);
@@ -95,6 +98,7 @@ Tensor r2c_1d(const char* op, const Tensor& self, std::optional<int64_t> n_opt, 
 // irfft (inverse) and hfft (forward: the transform of the conjugate).
 Tensor c2r_1d(const char* op, const Tensor& self, std::optional<int64_t> n_opt, int64_t dim, NormArg norm,
               bool forward) {
+  EMBER_RECORD_OP(op, self);
   const Tensor x = promote(op, self, true);
   const int64_t d = wrap_dim(dim, x.dim(), op, false);
   const int64_t n = n_opt.value_or(2 * (x.size(d) - 1));
@@ -147,12 +151,14 @@ ShapeAndDims canonicalize(const char* op, const Tensor& x, OptionalIntArrayRef s
 
 Tensor c2c_nd(const char* op, const Tensor& self, OptionalIntArrayRef s, OptionalIntArrayRef dim, NormArg norm,
               bool forward) {
+  EMBER_RECORD_OP(op, self);
   const Tensor x = promote(op, self, true);
   const ShapeAndDims sd = canonicalize(op, x, s, dim);
   return detail::fft_c2c(resize_input(x, sd.dims, sd.shape), sd.dims, norm_from_string(op, norm, forward), forward);
 }
 
 Tensor rfftn_impl(const char* op, const Tensor& self, OptionalIntArrayRef s, OptionalIntArrayRef dim, NormArg norm) {
+  EMBER_RECORD_OP(op, self);
   check_real(op, self);
   const Tensor x = promote(op, self, false);
   const ShapeAndDims sd = canonicalize(op, x, s, dim);
@@ -161,6 +167,7 @@ Tensor rfftn_impl(const char* op, const Tensor& self, OptionalIntArrayRef s, Opt
 }
 
 Tensor irfftn_impl(const char* op, const Tensor& self, OptionalIntArrayRef s, OptionalIntArrayRef dim, NormArg norm) {
+  EMBER_RECORD_OP(op, self);
   const Tensor x = promote(op, self, true);
   ShapeAndDims sd = canonicalize(op, x, s, dim);
   EMBER_CHECK(!sd.dims.empty(), op, " must transform at least one axis");

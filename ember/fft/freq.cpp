@@ -1,6 +1,7 @@
 // fftfreq / rfftfreq / fftshift / ifftshift (torch.fft's helpers). The shifts
 // are rolls, so they are differentiable through roll's formula.
 #include <cmath>
+#include "ember/core/record_scope.h"
 
 #include "ember/ember.h"
 #include "ember/fft/fft.h"
@@ -18,6 +19,7 @@ Tensor check_freq_options(const char* op, int64_t n, const TensorOptions& option
 }  // namespace
 
 Tensor fftfreq(int64_t n, double d, const TensorOptions& options) {
+  EMBER_RECORD_OP("fft_fftfreq");
   Tensor k = check_freq_options("fft_fftfreq", n, options);
   // Bins k >= ceil(n/2) are the negative frequencies k - n.
   Tensor r = k - (k >= (n + 1) / 2).to(kLong) * n;
@@ -26,6 +28,7 @@ Tensor fftfreq(int64_t n, double d, const TensorOptions& options) {
 Tensor fftfreq(int64_t n, const TensorOptions& options) { return fftfreq(n, 1.0, options); }
 
 Tensor rfftfreq(int64_t n, double d, const TensorOptions& options) {
+  EMBER_RECORD_OP("fft_rfftfreq");
   check_freq_options("fft_rfftfreq", n, options);
   Tensor k = arange(n / 2 + 1, TensorOptions(kDouble));
   return (k / (static_cast<double>(n) * d)).to(options.dtype()).requires_grad_(options.requires_grad());
@@ -34,6 +37,7 @@ Tensor rfftfreq(int64_t n, const TensorOptions& options) { return rfftfreq(n, 1.
 
 namespace {
 Tensor shift(const char* op, const Tensor& self, OptionalIntArrayRef dim, bool inverse) {
+  EMBER_RECORD_OP(op, self);
   EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
   DimVector dims, shifts;
   if (dim) {

@@ -1,6 +1,7 @@
 // The FFT primitives: run the batched kernels dim by dim on a contiguous copy
 // and record the backward node (Note [Recording an op]).
 #include "ember/fft/primitives.h"
+#include "ember/core/record_scope.h"
 
 #include <cmath>
 
@@ -27,6 +28,7 @@ int64_t signal_numel(IntArrayRef sizes, IntArrayRef dims) {
 }  // namespace
 
 Tensor fft_c2c(const Tensor& self, IntArrayRef dims, Norm norm, bool forward) {
+  EMBER_RECORD_OP("_fft_c2c", self);
   EMBER_INTERNAL_ASSERT(self.is_complex(), "fft_c2c: expected a complex input, got ", self.dtype());
   Tensor out;
   {
@@ -43,6 +45,7 @@ Tensor fft_c2c(const Tensor& self, IntArrayRef dims, Norm norm, bool forward) {
 }
 
 Tensor fft_r2c(const Tensor& self, IntArrayRef dims, Norm norm, bool onesided) {
+  EMBER_RECORD_OP("_fft_r2c", self);
   EMBER_INTERNAL_ASSERT(self.is_floating_point() && !dims.empty(), "fft_r2c: expected a real input and dims");
   Tensor out;
   {
@@ -66,6 +69,7 @@ Tensor fft_r2c(const Tensor& self, IntArrayRef dims, Norm norm, bool onesided) {
 }
 
 Tensor fft_c2r(const Tensor& self, IntArrayRef dims, Norm norm, int64_t last_dim_size) {
+  EMBER_RECORD_OP("_fft_c2r", self);
   EMBER_INTERNAL_ASSERT(self.is_complex() && !dims.empty(), "fft_c2r: expected a complex input and dims");
   const int64_t last = dims.back();
   EMBER_INTERNAL_ASSERT(self.size(last) == last_dim_size / 2 + 1, "fft_c2r: input has ", self.size(last),

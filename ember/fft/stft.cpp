@@ -3,6 +3,7 @@
 // the window product and the rfft run in one pass (detail::framed_rfft)
 // instead of unfold -> mul -> rfft, which saves two full copies of the frames.
 #include "ember/fft/stft.h"
+#include "ember/core/record_scope.h"
 
 #include <string>
 
@@ -43,6 +44,7 @@ Tensor overlap_add(const Tensor& frames, int64_t length, int64_t hop) {
 Tensor stft_impl(const Tensor& self, int64_t n_fft, std::optional<int64_t> hop_opt, std::optional<int64_t> win_opt,
                  const std::optional<Tensor>& window_opt, bool center, std::string_view pad_mode, bool normalized,
                  std::optional<bool> onesided_opt, std::optional<bool> return_complex_opt) {
+  EMBER_RECORD_OP("stft", self);
   const char* op = "stft";
   EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
   const Tensor window = window_opt.value_or(Tensor());
@@ -116,6 +118,7 @@ Tensor stft(const Tensor& self, int64_t n_fft, std::optional<int64_t> hop_length
 Tensor istft(const Tensor& self, int64_t n_fft, std::optional<int64_t> hop_length, std::optional<int64_t> win_length,
              const std::optional<Tensor>& window_opt, bool center, bool normalized, std::optional<bool> onesided_opt,
              std::optional<int64_t> length, bool return_complex) {
+  EMBER_RECORD_OP("istft", self);
   const char* op = "istft";
   EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
   EMBER_CHECK(self.is_complex(), op, ": requires a complex-valued input tensor, got ", dtype_name(self.dtype()));

@@ -2,6 +2,7 @@
 // a function of the sample index over a symmetric window of length L
 // (L + 1 when periodic, the last sample then dropped).
 #include "ember/fft/window.h"
+#include "ember/core/record_scope.h"
 
 #include <cmath>
 #include <numbers>
@@ -15,6 +16,7 @@ namespace {
 
 template <typename F>
 Tensor make_window(const char* op, int64_t length, bool periodic, const TensorOptions& options, F value) {
+  EMBER_RECORD_OP(op);
   EMBER_CHECK(length >= 0, op, " requires non-negative window_length, got window_length=", length);
   const ScalarType t = options.dtype();
   EMBER_CHECK(is_floating_point(t), op, " expects floating point dtypes, got: ", dtype_name(t));

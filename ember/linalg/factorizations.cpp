@@ -1,4 +1,5 @@
 #include "ember/linalg/factorizations.h"
+#include "ember/core/record_scope.h"
 
 #include <cmath>
 
@@ -100,6 +101,7 @@ std::tuple<Tensor, Tensor> solve_matrix(const Tensor& A, const Tensor& B, const 
 
 // ---- Cholesky ------------------------------------------------------------------------
 std::tuple<Tensor, Tensor> cholesky_ex(const Tensor& A, bool upper, bool check_errors) {
+  EMBER_RECORD_OP("linalg_cholesky_ex", A);
   constexpr const char* op = "linalg.cholesky";
   check_square(A, op);
   // The upper factor of A is the conjugate transpose of the lower factor of A^H
@@ -130,10 +132,14 @@ std::tuple<Tensor, Tensor> cholesky_ex(const Tensor& A, bool upper, bool check_e
   return {L, info};
 }
 
-Tensor cholesky(const Tensor& A, bool upper) { return std::get<0>(cholesky_ex(A, upper, true)); }
+Tensor cholesky(const Tensor& A, bool upper) {
+  EMBER_RECORD_OP("linalg_cholesky", A);
+  return std::get<0>(cholesky_ex(A, upper, true));
+}
 
 // ---- LU ------------------------------------------------------------------------------
 std::tuple<Tensor, Tensor, Tensor> lu_factor_ex(const Tensor& A, bool pivot, bool check_errors) {
+  EMBER_RECORD_OP("linalg_lu_factor_ex", A);
   constexpr const char* op = "linalg.lu_factor";
   check_matrix(A, op);
   EMBER_CHECK(pivot, op, ": LU without pivoting is not implemented on the CPU");
@@ -150,16 +156,19 @@ std::tuple<Tensor, Tensor, Tensor> lu_factor_ex(const Tensor& A, bool pivot, boo
 }
 
 std::tuple<Tensor, Tensor> lu_factor(const Tensor& A, bool pivot) {
+  EMBER_RECORD_OP("linalg_lu_factor", A);
   auto [LU, piv, info] = lu_factor_ex(A, pivot, true);
   return {LU, piv};
 }
 
 std::tuple<Tensor, Tensor, Tensor> lu(const Tensor& A, bool pivot) {
+  EMBER_RECORD_OP("linalg_lu", A);
   auto [LU, piv, info] = lu_factor_ex(A, pivot, false);
   return lu_unpack(LU, piv);
 }
 
 Tensor lu_solve(const Tensor& LU, const Tensor& pivots, const Tensor& B, bool left, bool adjoint) {
+  EMBER_RECORD_OP("linalg_lu_solve", LU, pivots, B);
   constexpr const char* op = "linalg.lu_solve";
   check_square(LU, op, "LU");
   check_matrix(B, op, "B");
@@ -183,6 +192,7 @@ Tensor lu_solve(const Tensor& LU, const Tensor& pivots, const Tensor& B, bool le
 
 // ---- inverse and solve -----------------------------------------------------------------
 std::tuple<Tensor, Tensor> inv_ex(const Tensor& A, bool check_errors) {
+  EMBER_RECORD_OP("linalg_inv_ex", A);
   constexpr const char* op = "linalg.inv";
   check_square(A, op);
   Tensor I = eye(A.size(-1), TensorOptions(A.dtype())).expand(A.sizes());
@@ -197,9 +207,13 @@ std::tuple<Tensor, Tensor> inv_ex(const Tensor& A, bool check_errors) {
   return {X, info};
 }
 
-Tensor inv(const Tensor& A) { return std::get<0>(inv_ex(A, true)); }
+Tensor inv(const Tensor& A) {
+  EMBER_RECORD_OP("linalg_inv", A);
+  return std::get<0>(inv_ex(A, true));
+}
 
 std::tuple<Tensor, Tensor> solve_ex(const Tensor& A, const Tensor& B, bool left, bool check_errors) {
+  EMBER_RECORD_OP("linalg_solve_ex", A, B);
   constexpr const char* op = "linalg.solve";
   check_square(A, op);
   EMBER_CHECK(B.defined() && B.dim() >= 1, op, ": B must have at least 1 dimension, got ", shape_str(B.sizes()));
@@ -222,9 +236,13 @@ std::tuple<Tensor, Tensor> solve_ex(const Tensor& A, const Tensor& B, bool left,
   return {vector ? X.squeeze(-1) : X, info};
 }
 
-Tensor solve(const Tensor& A, const Tensor& B, bool left) { return std::get<0>(solve_ex(A, B, left, true)); }
+Tensor solve(const Tensor& A, const Tensor& B, bool left) {
+  EMBER_RECORD_OP("linalg_solve", A, B);
+  return std::get<0>(solve_ex(A, B, left, true));
+}
 
 Tensor solve_triangular(const Tensor& A, const Tensor& B, bool upper, bool left, bool unitriangular) {
+  EMBER_RECORD_OP("linalg_solve_triangular", A, B);
   constexpr const char* op = "linalg.solve_triangular";
   check_square(A, op);
   check_matrix(B, op, "B");
@@ -294,6 +312,7 @@ std::tuple<Tensor, Tensor> slogdet_values(const Tensor& A) {
 }  // namespace
 
 std::tuple<Tensor, Tensor> slogdet(const Tensor& A) {
+  EMBER_RECORD_OP("linalg_slogdet", A);
   check_square(A, "linalg.slogdet");
   auto [sign, logabs] = slogdet_values(A);
   if (autograd::needs_grad(A)) autograd::record_linalg_slogdet(A, sign, logabs);
@@ -301,6 +320,7 @@ std::tuple<Tensor, Tensor> slogdet(const Tensor& A) {
 }
 
 Tensor det(const Tensor& A) {
+  EMBER_RECORD_OP("linalg_det", A);
   check_square(A, "linalg.det");
   auto [sign, logabs] = slogdet_values(A);
   Tensor d = sign * logabs.exp();
@@ -314,6 +334,7 @@ namespace ember {
 
 std::tuple<Tensor, Tensor, Tensor> lu_unpack(const Tensor& LU, const Tensor& pivots, bool unpack_data,
                                              bool unpack_pivots) {
+  EMBER_RECORD_OP("lu_unpack", LU, pivots);
   constexpr const char* op = "torch.lu_unpack";
   linalg::detail::check_matrix(LU, op, "LU");
   const int64_t m = LU.size(-2), n = LU.size(-1), k = std::min(m, n);

@@ -1,4 +1,5 @@
 #include "ember/linalg/misc.h"
+#include "ember/core/record_scope.h"
 
 #include <cmath>
 
@@ -15,6 +16,7 @@ namespace ember::linalg {
 using namespace detail;
 
 Tensor matrix_power(const Tensor& A, int64_t n) {
+  EMBER_RECORD_OP("linalg_matrix_power", A);
   constexpr const char* op = "linalg.matrix_power";
   EMBER_CHECK(A.dim() >= 2 && A.size(-1) == A.size(-2), op, ": A must be batches of square matrices, but got shape ",
               shape_str(A.sizes()));
@@ -83,6 +85,7 @@ Tensor matrix_exp_forward(const Tensor& A) {
 }  // namespace
 
 Tensor matrix_exp(const Tensor& A) {
+  EMBER_RECORD_OP("linalg_matrix_exp", A);
   constexpr const char* op = "linalg.matrix_exp";
   check_square(A, op);
   Tensor out;
@@ -100,6 +103,7 @@ Tensor matrix_exp(const Tensor& A) {
 }
 
 Tensor cross(const Tensor& a, const Tensor& b, int64_t dim) {
+  EMBER_RECORD_OP("linalg_cross", a, b);
   constexpr const char* op = "linalg.cross";
   EMBER_CHECK(a.dim() == b.dim(), op, ": inputs must have the same number of dimensions (got ", shape_str(a.sizes()),
               " and ", shape_str(b.sizes()), ")");
@@ -118,6 +122,7 @@ Tensor cross(const Tensor& a, const Tensor& b, int64_t dim) {
 Tensor multi_dot(TensorList tensors) { return ember::multi_dot(tensors); }
 
 Tensor vander(const Tensor& x, std::optional<int64_t> N) {
+  EMBER_RECORD_OP("linalg_vander", x);
   constexpr const char* op = "linalg.vander";
   EMBER_CHECK(x.dim() >= 1, op, ": x must have at least one dimension, got shape ", shape_str(x.sizes()));
   const int64_t n = N.value_or(x.size(-1));
@@ -129,6 +134,9 @@ Tensor vander(const Tensor& x, std::optional<int64_t> N) {
   return cat({ones, x.unsqueeze(-1).expand(shape)}, -1).cumprod(-1);
 }
 
-Tensor diagonal(const Tensor& A, int64_t offset, int64_t dim1, int64_t dim2) { return A.diagonal(offset, dim1, dim2); }
+Tensor diagonal(const Tensor& A, int64_t offset, int64_t dim1, int64_t dim2) {
+  EMBER_RECORD_OP("linalg_diagonal", A);
+  return A.diagonal(offset, dim1, dim2);
+}
 
 }  // namespace ember::linalg

@@ -1,4 +1,5 @@
 #include "ember/linalg/norms.h"
+#include "ember/core/record_scope.h"
 
 #include <cmath>
 #include <limits>
@@ -53,6 +54,7 @@ Tensor prepare(const Tensor& A, std::optional<ScalarType> dtype, const char* op)
 }  // namespace
 
 Tensor vector_norm(const Tensor& x, const Scalar& ord, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
+  EMBER_RECORD_OP("linalg_vector_norm", x);
   constexpr const char* op = "linalg.vector_norm";
   EMBER_CHECK(is_floating_point(x.dtype()) || is_complex(x.dtype()), op,
               ": Expected a floating point or complex tensor as input. Got ", dtype_name(x.dtype()));
@@ -65,6 +67,7 @@ Tensor vector_norm(const Tensor& x, const Scalar& ord, IntArrayRef dim, bool kee
 
 Tensor matrix_norm(const Tensor& A0, std::string_view ord, IntArrayRef dim, bool keepdim,
                    std::optional<ScalarType> dtype) {
+  EMBER_RECORD_OP("linalg_matrix_norm", A0);
   constexpr const char* op = "linalg.matrix_norm";
   const Tensor A = prepare(A0, dtype, op);
   auto [d0, d1] = matrix_dims(A, dim, op);
@@ -75,6 +78,7 @@ Tensor matrix_norm(const Tensor& A0, std::string_view ord, IntArrayRef dim, bool
 
 Tensor matrix_norm(const Tensor& A0, const Scalar& ord, IntArrayRef dim, bool keepdim,
                    std::optional<ScalarType> dtype) {
+  EMBER_RECORD_OP("linalg_matrix_norm", A0);
   constexpr const char* op = "linalg.matrix_norm";
   const Tensor A = prepare(A0, dtype, op);
   auto [d0, d1] = matrix_dims(A, dim, op);
@@ -93,6 +97,7 @@ Tensor matrix_norm(const Tensor& A0, const Scalar& ord, IntArrayRef dim, bool ke
 
 Tensor norm(const Tensor& A, const std::optional<Scalar>& ord, IntArrayRef dim, bool keepdim,
             std::optional<ScalarType> dtype) {
+  EMBER_RECORD_OP("linalg_norm", A);
   constexpr const char* op = "linalg.norm";
   if (!dim.empty()) {
     EMBER_CHECK(dim.size() == 1 || dim.size() == 2, op, ": If dim is specified, it must be of length 1 or 2. Got ",
@@ -110,6 +115,7 @@ Tensor norm(const Tensor& A, const std::optional<Scalar>& ord, IntArrayRef dim, 
 }
 
 Tensor norm(const Tensor& A, std::string_view ord, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
+  EMBER_RECORD_OP("linalg_norm", A);
   constexpr const char* op = "linalg.norm";
   if (!dim.empty()) {
     EMBER_CHECK(dim.size() == 2, op, ": ord '", ord, "' is a matrix norm and needs two dims, got ", dim);
@@ -134,6 +140,7 @@ Tensor cond_by_inverse(const Tensor& A, const std::function<Tensor(const Tensor&
 }  // namespace
 
 Tensor cond(const Tensor& A, const std::optional<Scalar>& p) {
+  EMBER_RECORD_OP("linalg_cond", A);
   check_matrix(A, "linalg.cond");
   const double pv = p ? p->toDouble() : 2.0;
   if (std::abs(pv) == 2) {
@@ -145,6 +152,7 @@ Tensor cond(const Tensor& A, const std::optional<Scalar>& p) {
 }
 
 Tensor cond(const Tensor& A, std::string_view p) {
+  EMBER_RECORD_OP("linalg_cond", A);
   check_matrix(A, "linalg.cond");
   return cond_by_inverse(A, [&](const Tensor& M) { return matrix_norm(M, p); });
 }
@@ -163,6 +171,7 @@ Tensor tolerance(const Tensor& largest, const Tensor& A, std::optional<double> a
 }  // namespace
 
 Tensor matrix_rank(const Tensor& A, std::optional<double> atol, std::optional<double> rtol, bool hermitian) {
+  EMBER_RECORD_OP("linalg_matrix_rank", A);
   constexpr const char* op = "linalg.matrix_rank";
   check_matrix(A, op);
   autograd::BelowAutogradGuard no_grad;
@@ -173,6 +182,7 @@ Tensor matrix_rank(const Tensor& A, std::optional<double> atol, std::optional<do
 }
 
 Tensor pinv(const Tensor& A, std::optional<double> atol, std::optional<double> rtol, bool hermitian) {
+  EMBER_RECORD_OP("linalg_pinv", A);
   constexpr const char* op = "linalg.pinv";
   check_matrix(A, op);
   if (hermitian) {

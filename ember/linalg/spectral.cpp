@@ -1,4 +1,5 @@
 #include "ember/linalg/spectral.h"
+#include "ember/core/record_scope.h"
 
 #include <cstring>
 #include <limits>
@@ -34,6 +35,7 @@ std::string no_convergence(const char* what, int info) {
 
 // ---- QR --------------------------------------------------------------------------------
 std::tuple<Tensor, Tensor> qr(const Tensor& A, std::string_view mode) {
+  EMBER_RECORD_OP("linalg_qr", A);
   constexpr const char* op = "linalg.qr";
   check_matrix(A, op);
   EMBER_CHECK(mode == "reduced" || mode == "complete" || mode == "r", op, ": qr received unrecognized mode '", mode,
@@ -72,6 +74,7 @@ std::tuple<Tensor, Tensor> qr(const Tensor& A, std::string_view mode) {
 namespace {
 
 std::tuple<Tensor, Tensor> eigh_impl(const Tensor& A, std::string_view UPLO, bool vectors, const char* op) {
+  EMBER_RECORD_OP("_linalg_eigh", A);
   check_square(A, op);
   EMBER_CHECK(UPLO == "L" || UPLO == "U" || UPLO == "l" || UPLO == "u", op,
               ": Expected UPLO argument to be 'L' or 'U', but got ", UPLO);
@@ -99,6 +102,7 @@ std::tuple<Tensor, Tensor> eigh_impl(const Tensor& A, std::string_view UPLO, boo
 }  // namespace
 
 std::tuple<Tensor, Tensor> eigh(const Tensor& A, std::string_view UPLO) {
+  EMBER_RECORD_OP("linalg_eigh", A);
   auto [L, V] = eigh_impl(A, UPLO, true, "linalg.eigh");
   if (autograd::needs_grad(A)) {
     // The formula assumes a Hermitian input; the derivative of the triangle
@@ -109,6 +113,7 @@ std::tuple<Tensor, Tensor> eigh(const Tensor& A, std::string_view UPLO) {
 }
 
 Tensor eigvalsh(const Tensor& A, std::string_view UPLO) {
+  EMBER_RECORD_OP("linalg_eigvalsh", A);
   if (autograd::needs_grad(A)) return std::get<0>(eigh(A, UPLO));
   return std::get<0>(eigh_impl(A, UPLO, false, "linalg.eigvalsh"));
 }
@@ -145,12 +150,14 @@ std::tuple<Tensor, Tensor> eig_impl(const Tensor& A, bool vectors, const char* o
 }  // namespace
 
 std::tuple<Tensor, Tensor> eig(const Tensor& A) {
+  EMBER_RECORD_OP("linalg_eig", A);
   auto [L, V] = eig_impl(A, true, "linalg.eig");
   if (autograd::needs_grad(A)) autograd::record_linalg_eig(A, L, V);
   return {L, V};
 }
 
 Tensor eigvals(const Tensor& A) {
+  EMBER_RECORD_OP("linalg_eigvals", A);
   if (autograd::needs_grad(A)) return std::get<0>(eig(A));
   return std::get<0>(eig_impl(A, false, "linalg.eigvals"));
 }
@@ -159,6 +166,7 @@ Tensor eigvals(const Tensor& A) {
 namespace {
 
 std::tuple<Tensor, Tensor, Tensor> svd_impl(const Tensor& A, bool full, bool vectors, const char* op) {
+  EMBER_RECORD_OP("_linalg_svd", A);
   check_matrix(A, op);
   const int64_t m = A.size(-2), n = A.size(-1), k = std::min(m, n), batch = batch_count(A);
   to_int(std::max(m, n), op);
@@ -200,12 +208,14 @@ std::tuple<Tensor, Tensor, Tensor> svd_impl(const Tensor& A, bool full, bool vec
 }  // namespace
 
 std::tuple<Tensor, Tensor, Tensor> svd(const Tensor& A, bool full_matrices) {
+  EMBER_RECORD_OP("linalg_svd", A);
   auto [U, S, Vh] = svd_impl(A, full_matrices, true, "linalg.svd");
   if (autograd::needs_grad(A)) autograd::record_linalg_svd(A, U, S, Vh);
   return {U, S, Vh};
 }
 
 Tensor svdvals(const Tensor& A) {
+  EMBER_RECORD_OP("linalg_svdvals", A);
   if (autograd::needs_grad(A)) return std::get<1>(svd(A, false));
   return std::get<1>(svd_impl(A, false, false, "linalg.svdvals"));
 }
@@ -213,6 +223,7 @@ Tensor svdvals(const Tensor& A) {
 // ---- least squares --------------------------------------------------------------------------------
 std::tuple<Tensor, Tensor, Tensor, Tensor> lstsq(const Tensor& A, const Tensor& B, std::optional<double> rcond,
                                                  std::optional<std::string_view> driver_opt) {
+  EMBER_RECORD_OP("linalg_lstsq", A, B);
   constexpr const char* op = "torch.linalg.lstsq";
   check_matrix(A, op);
   check_matrix(B, op, "B");
@@ -295,6 +306,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> lstsq(const Tensor& A, const Tensor& 
 
 // ---- Householder product --------------------------------------------------------------------------
 Tensor householder_product(const Tensor& A, const Tensor& tau) {
+  EMBER_RECORD_OP("linalg_householder_product", A, tau);
   constexpr const char* op = "torch.linalg.householder_product";
   check_matrix(A, op);
   check_same_dtype(A, tau, op);

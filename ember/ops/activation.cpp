@@ -47,6 +47,7 @@ Tensor hardtanh(const Tensor& self, const Scalar& min_val, const Scalar& max_val
 }
 
 Tensor& hardtanh_(Tensor& self, const Scalar& min_val, const Scalar& max_val) {
+  EMBER_RECORD_OP("hardtanh_", self);
   check_input("hardtanh_", self);
   const Tensor saved = inplace_saved_input(self, "hardtanh_");
   {
@@ -57,8 +58,14 @@ Tensor& hardtanh_(Tensor& self, const Scalar& min_val, const Scalar& max_val) {
   return self;
 }
 
-Tensor relu6(const Tensor& self) { return hardtanh(self, 0, 6); }
-Tensor& relu6_(Tensor& self) { return hardtanh_(self, 0, 6); }
+Tensor relu6(const Tensor& self) {
+  EMBER_RECORD_OP("relu6", self);
+  return hardtanh(self, 0, 6);
+}
+Tensor& relu6_(Tensor& self) {
+  EMBER_RECORD_OP("relu6_", self);
+  return hardtanh_(self, 0, 6);
+}
 
 Tensor threshold(const Tensor& self, const Scalar& threshold, const Scalar& value) {
   EMBER_RECORD_OP("threshold", self);
@@ -73,6 +80,7 @@ Tensor threshold(const Tensor& self, const Scalar& threshold, const Scalar& valu
 }
 
 Tensor& threshold_(Tensor& self, const Scalar& threshold, const Scalar& value) {
+  EMBER_RECORD_OP("threshold_", self);
   check_input("threshold_", self);
   const Tensor saved = inplace_saved_input(self, "threshold_");
   {
@@ -100,11 +108,13 @@ Tensor prelu(const Tensor& self, const Tensor& weight) {
 }
 
 Tensor celu(const Tensor& self, const Scalar& alpha) {
+  EMBER_RECORD_OP("celu", self);
   const double a = alpha.toDouble();
   EMBER_CHECK(a != 0, "celu: ZeroDivisionError (alpha must not be 0)");
   return elu(self, alpha, 1, 1.0 / a);
 }
 Tensor& celu_(Tensor& self, const Scalar& alpha) {
+  EMBER_RECORD_OP("celu_", self);
   no_inplace_grad(self, "celu_");
   const double a = alpha.toDouble();
   EMBER_CHECK(a != 0, "celu_: ZeroDivisionError (alpha must not be 0)");
@@ -126,6 +136,7 @@ Tensor rrelu_noise(const Tensor& self, const Scalar& lower, const Scalar& upper,
 }  // namespace
 
 Tensor rrelu(const Tensor& self, const Scalar& lower, const Scalar& upper, bool training, OptGen generator) {
+  EMBER_RECORD_OP("rrelu", self);
   check_input("rrelu", self);
   EMBER_CHECK(self.is_floating_point(), "rrelu: expected a floating point input, got ", self.dtype());
   const Tensor noise = rrelu_noise(self, lower, upper, training, generator);
@@ -133,6 +144,7 @@ Tensor rrelu(const Tensor& self, const Scalar& lower, const Scalar& upper, bool 
   return self * noise;
 }
 Tensor& rrelu_(Tensor& self, const Scalar& lower, const Scalar& upper, bool training, OptGen generator) {
+  EMBER_RECORD_OP("rrelu_", self);
   no_inplace_grad(self, "rrelu_");
   Tensor r = rrelu(self, lower, upper, training, generator);
   return self.copy_(r);
@@ -149,6 +161,7 @@ Tensor glu(const Tensor& self, int64_t dim) {
 }
 
 Tensor hardshrink(const Tensor& self, const Scalar& lambd) {
+  EMBER_RECORD_OP("hardshrink", self);
   check_input("hardshrink", self);
   const double l = lambd.toDouble();
   Tensor inside;
@@ -160,6 +173,7 @@ Tensor hardshrink(const Tensor& self, const Scalar& lambd) {
 }
 
 Tensor softshrink(const Tensor& self, const Scalar& lambd) {
+  EMBER_RECORD_OP("softshrink", self);
   check_input("softshrink", self);
   const double l = lambd.toDouble();
   EMBER_CHECK(l >= 0, "softshrink: lambda must be greater or equal to 0, but found to be ", l, ".");
@@ -173,6 +187,7 @@ Tensor tanhshrink(const Tensor& self) {
 }
 
 Tensor log_sigmoid(const Tensor& self) {
+  EMBER_RECORD_OP("log_sigmoid", self);
   check_input("log_sigmoid", self);
   // log(sigmoid(x)) = -softplus(-x); softplus keeps it finite for large |x|.
   return -softplus(-self);

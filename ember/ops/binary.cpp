@@ -26,10 +26,16 @@ namespace {
 enum class Promotion { Same, Float, Bool };
 using BinaryKernel = void (*)(const TensorIterator&, const BinaryArgs&);
 
+// `name` keys the autograd formulas; `prof` holds the names the profiler
+// shows, {functional, in-place} (PyTorch's: div_trunc is aten::div, x.add_(y)
+// is aten::add_, out= forms keep the functional name), indexed by `inplace`
+// (a load, no branch, on the small-op path); nullptr records nothing, for a
+// spec used inside an op that records itself (clamp).
 struct BinarySpec {
   const char* name;
   Promotion promotion;
   BinaryKernel kernel;
+  const char* prof[2];
 };
 
 // A Tensor or a Scalar; a Scalar takes part in promotion as a wrapped number
@@ -128,13 +134,13 @@ bool fast_binary_operands(const BinarySpec& op, Operand a, Operand b) {
 
 Tensor binary(const BinarySpec& op, Operand a, Operand b, Tensor* out, bool inplace, BinaryArgs args = {},
               const Scalar& grad_alpha = 1) {
-  EMBER_RECORD_OP(op.name, a.tensor, b.tensor);
+  EMBER_RECORD_OP(op.prof[inplace], a.tensor, b.tensor);
   if (out == nullptr && !inplace && fast_binary_operands(op, a, b)) {
     const Tensor& x = *a.tensor;
     const Tensor& y = *b.tensor;
     args.op = op.name;
     const bool grad = autograd::needs_grad(x, y) && autograd::binary_is_differentiable(op.name);
-    Tensor r = empty(x.sizes(), TensorOptions(op.promotion == Promotion::Bool ? kBool : x.scalar_type()));
+    Tensor r = ops::empty_cpu(x.sizes(), op.promotion == Promotion::Bool ? kBool : x.scalar_type());
     if (r.numel() > 0) op.kernel(TensorIterator::contiguous(r, x, &y), args);
     if (grad) autograd::record_binary(op.name, x, y, x, y, r, grad_alpha, false);
     return r;
@@ -182,11 +188,18 @@ void check_scalar_other(const BinarySpec& op, const Tensor& self, const Scalar& 
 }
 
 #define EMBER_BINARY_OP(name, promotion, ...) \
-  const BinarySpec k_##name{#name, Promotion::promotion, &kernels::name##_kernel};
+  const BinarySpec k_##name{#name, Promotion::promotion, &kernels::name##_kernel, {#name, #name "_"}};
 #define EMBER_BINARY_KERNEL(...) EMBER_BINARY_OP(__VA_ARGS__)
 #include "ember/ops/binary.def"
 #undef EMBER_BINARY_KERNEL
 #undef EMBER_BINARY_OP
+
+// Rounding modes are overloads of PyTorch's aten::div.
+const BinarySpec k_div_trunc_prof{"div_trunc", Promotion::Same, &kernels::div_trunc_kernel, {"div", "div_"}};
+const BinarySpec k_div_floor_prof{"div_floor", Promotion::Same, &kernels::div_floor_kernel, {"div", "div_"}};
+
+// The specs clamp uses inside its own scope (see clamp_scalar).
+BinarySpec quiet(const BinarySpec& s) { return {s.name, s.promotion, s.kernel, {nullptr, nullptr}}; }
 
 }  // namespace
 
@@ -226,8 +239,10 @@ namespace {
 
 bool is_one(const Scalar& s) { return s.equal(Scalar(1)); }
 
-// PyTorch's alpha_check plus its refusal to subtract bools.
-void check_add_sub(const char* op, bool is_sub, Operand a, Operand b, ScalarType ct, const Scalar& alpha) {
+// PyTorch's alpha_check plus its refusal to subtract bools. Always inlined: it
+// is on the small-op path of every a + b (W1), where an outlined call costs
+// more than the checks (their messages are built out of line anyway).
+[[gnu::always_inline]] inline void check_add_sub(const char* op, bool is_sub, Operand a, Operand b, ScalarType ct, const Scalar& alpha) {
   if (is_sub) {
     const bool ba = a.dtype() == kBool, bb = b.dtype() == kBool;
     EMBER_CHECK(!(ba && bb), op,
@@ -254,7 +269,7 @@ Tensor add_sub(bool is_sub, Operand a, Operand b, const Scalar& alpha, Tensor* o
   if (is_one(alpha)) return binary(is_sub ? k_sub : k_add, a, b, out, inplace, {}, alpha);
   BinaryArgs args;
   args.alpha = is_sub ? -alpha : alpha;
-  const BinarySpec scaled{op, Promotion::Same, &kernels::add_scaled_kernel};
+  const BinarySpec scaled{op, Promotion::Same, &kernels::add_scaled_kernel, {op, is_sub ? "sub_" : "add_"}};
   return binary(scaled, a, b, out, inplace, args, alpha);
 }
 
@@ -290,9 +305,11 @@ Tensor& sub_out(Tensor& out, const Tensor& self, const Scalar& other, const Scal
 }
 Tensor subtract(const Tensor& self, const Tensor& other, const Scalar& alpha) { return sub(self, other, alpha); }
 Tensor rsub(const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  EMBER_RECORD_OP("rsub", self, other);
   return add_sub(true, other, self, alpha, nullptr, false);
 }
 Tensor rsub(const Tensor& self, const Scalar& other, const Scalar& alpha) {
+  EMBER_RECORD_OP("rsub", self);
   return add_sub(true, other, self, alpha, nullptr, false);
 }
 
@@ -322,8 +339,8 @@ namespace {
 
 const BinarySpec& div_spec(std::optional<std::string_view> mode) {
   if (!mode) return k_div;
-  if (*mode == "trunc") return k_div_trunc;
-  if (*mode == "floor") return k_div_floor;
+  if (*mode == "trunc") return k_div_trunc_prof;
+  if (*mode == "floor") return k_div_floor_prof;
   EMBER_ERROR("div: expected rounding_mode to be one of None, 'trunc', or 'floor' but found '", *mode, "'");
 }
 
@@ -420,9 +437,11 @@ Tensor isclose(const Tensor& self, const Tensor& other, double rtol, double atol
   return binary(k_isclose, self, other, nullptr, false, args);
 }
 bool allclose(const Tensor& self, const Tensor& other, double rtol, double atol, bool equal_nan) {
+  EMBER_RECORD_OP("allclose", self, other);
   return all_true(isclose(self, other, rtol, atol, equal_nan));
 }
 bool equal(const Tensor& self, const Tensor& other) {
+  EMBER_RECORD_OP("equal", self, other);
   check_defined("equal", self, other);
   if (!self.sizes().equals(other.sizes())) return false;
   return all_true(eq(self, other));
@@ -468,10 +487,10 @@ Tensor clamp_scalar(const Tensor& self, const std::optional<Scalar>& min, const 
   if (max) st.update(*max);
   const ScalarType ct = st.result();
   check_clamp_dtype(ct, true);
-  if (!max) return binary(k_clamp_min, self, *min, out, inplace);
-  if (!min) return binary(k_clamp_max, self, *max, out, inplace);
-  return ternary("clamp", self, scalar_tensor(*min, TensorOptions(ct)), scalar_tensor(*max, TensorOptions(ct)), ct, out,
-                 inplace, [](const TensorIterator& iter) { kernels::clamp_kernel(iter); });
+  if (!max) return binary(quiet(k_clamp_min), self, *min, out, inplace);
+  if (!min) return binary(quiet(k_clamp_max), self, *max, out, inplace);
+  return ternary("clamp", self, scalar_tensor(*min, TensorOptions(ct)), scalar_tensor(*max, TensorOptions(ct)), ct,
+                 out, inplace, [](const TensorIterator& iter) { kernels::clamp_kernel(iter); });
 }
 
 Tensor clamp_tensor(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max, Tensor* out,
@@ -485,8 +504,8 @@ Tensor clamp_tensor(const Tensor& self, const std::optional<Tensor>& min, const 
   if (has_max) st.update(*max);
   const ScalarType ct = st.result();
   check_clamp_dtype(ct, false);
-  if (!has_max) return binary(k_clamp_min, self, *min, out, inplace);
-  if (!has_min) return binary(k_clamp_max, self, *max, out, inplace);
+  if (!has_max) return binary(quiet(k_clamp_min), self, *min, out, inplace);
+  if (!has_min) return binary(quiet(k_clamp_max), self, *max, out, inplace);
   return ternary("clamp", self, *min, *max, ct, out, inplace,
                  [](const TensorIterator& iter) { kernels::clamp_kernel(iter); });
 }
@@ -494,6 +513,7 @@ Tensor clamp_tensor(const Tensor& self, const std::optional<Tensor>& min, const 
 }  // namespace
 
 Tensor clamp(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
+  EMBER_RECORD_OP("clamp", self);
   Tensor out;
   {
     autograd::BelowAutogradGuard no_grad;
@@ -513,9 +533,13 @@ Tensor clamp_tensor_grad(const Tensor& self, const std::optional<Tensor>& min, c
 }
 }  // namespace
 Tensor clamp(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
+  EMBER_RECORD_OP("clamp", self, min, max);
   return clamp_tensor_grad(self, min, max);
 }
-Tensor& clamp_(Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
+namespace {
+Tensor& clamp_scalar_(const char* prof, Tensor& self, const std::optional<Scalar>& min,
+                      const std::optional<Scalar>& max) {
+  EMBER_RECORD_OP(prof, self);
   const bool grad = autograd::needs_grad(self) && (self.is_floating_point() || self.is_complex());
   Tensor before;
   if (grad) {
@@ -526,7 +550,12 @@ Tensor& clamp_(Tensor& self, const std::optional<Scalar>& min, const std::option
   if (grad) autograd::record_clamp_scalar("ClampBackward1", self, before, min, max, self);
   return self;
 }
+}  // namespace
+Tensor& clamp_(Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
+  return clamp_scalar_("clamp_", self, min, max);
+}
 Tensor& clamp_(Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
+  EMBER_RECORD_OP("clamp_", self, min, max);
   const Tensor lo = min ? *min : Tensor(), hi = max ? *max : Tensor();
   const bool grad = autograd::needs_grad(self, lo, hi) && (self.is_floating_point() || self.is_complex());
   Tensor before;
@@ -538,28 +567,40 @@ Tensor& clamp_(Tensor& self, const std::optional<Tensor>& min, const std::option
   if (grad) autograd::record_clamp_tensor(self, before, lo, hi, self);
   return self;
 }
-Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
+Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Scalar>& min,
+                  const std::optional<Scalar>& max) {
+  EMBER_RECORD_OP("clamp", self);
   clamp_scalar(self, min, max, &checked_out(out, "clamp"), false);
   return out;
 }
-Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
+Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Tensor>& min,
+                  const std::optional<Tensor>& max) {
+  EMBER_RECORD_OP("clamp", self, min, max);
   clamp_tensor(self, min, max, &checked_out(out, "clamp"), false);
   return out;
 }
 Tensor clamp_min(const Tensor& self, const Scalar& min) {
+  EMBER_RECORD_OP("clamp_min", self);
   Tensor out = clamp_scalar(self, min, std::nullopt, nullptr, false);
   if (autograd::needs_grad(self) && (out.is_floating_point() || out.is_complex()))
     autograd::record_clamp_scalar("ClampMinBackward0", self, self, min, std::nullopt, out);
   return out;
 }
-Tensor clamp_min(const Tensor& self, const Tensor& min) { return clamp_tensor_grad(self, min, std::nullopt); }
+Tensor clamp_min(const Tensor& self, const Tensor& min) {
+  EMBER_RECORD_OP("clamp_min", self, min);
+  return clamp_tensor_grad(self, min, std::nullopt);
+}
 Tensor clamp_max(const Tensor& self, const Scalar& max) {
+  EMBER_RECORD_OP("clamp_max", self);
   Tensor out = clamp_scalar(self, std::nullopt, max, nullptr, false);
   if (autograd::needs_grad(self) && (out.is_floating_point() || out.is_complex()))
     autograd::record_clamp_scalar("ClampMaxBackward0", self, self, std::nullopt, max, out);
   return out;
 }
-Tensor clamp_max(const Tensor& self, const Tensor& max) { return clamp_tensor_grad(self, std::nullopt, max); }
+Tensor clamp_max(const Tensor& self, const Tensor& max) {
+  EMBER_RECORD_OP("clamp_max", self, max);
+  return clamp_tensor_grad(self, std::nullopt, max);
+}
 Tensor clip(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
   return clamp(self, min, max);
 }
@@ -578,8 +619,8 @@ Tensor& Tensor::clamp_(const std::optional<Scalar>& min, const std::optional<Sca
 }
 Tensor Tensor::clamp_min(const Scalar& min) const { return ember::clamp_min(*this, min); }
 Tensor Tensor::clamp_max(const Scalar& max) const { return ember::clamp_max(*this, max); }
-Tensor& Tensor::clamp_min_(const Scalar& min) { return ember::clamp_(*this, min, std::nullopt); }
-Tensor& Tensor::clamp_max_(const Scalar& max) { return ember::clamp_(*this, std::nullopt, max); }
+Tensor& Tensor::clamp_min_(const Scalar& min) { return clamp_scalar_("clamp_min_", *this, min, std::nullopt); }
+Tensor& Tensor::clamp_max_(const Scalar& max) { return clamp_scalar_("clamp_max_", *this, std::nullopt, max); }
 Tensor Tensor::clip(const std::optional<Scalar>& min, const std::optional<Scalar>& max) const {
   return ember::clamp(*this, min, max);
 }
@@ -645,40 +686,48 @@ Tensor addcdiv_impl(const Tensor& self, const Tensor& t1, const Tensor& t2, cons
 }  // namespace
 
 Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight) {
+  EMBER_RECORD_OP("lerp", self, end);
   Tensor out = lerp_impl(self, end, weight, nullptr, false);
   if (autograd::needs_grad(self, end)) autograd::record_lerp(self, self, end, weight, Tensor(), out);
   return out;
 }
 Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
+  EMBER_RECORD_OP("lerp", self, end, weight);
   Tensor out = lerp_impl(self, end, weight, nullptr, false);
   if (autograd::needs_grad(self, end, weight)) autograd::record_lerp(self, self, end, 0, weight, out);
   return out;
 }
 Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end, const Scalar& weight) {
+  EMBER_RECORD_OP("lerp", self, end);
   lerp_impl(self, end, weight, &checked_out(out, "lerp"), false);
   return out;
 }
 Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end, const Tensor& weight) {
+  EMBER_RECORD_OP("lerp", self, end, weight);
   lerp_impl(self, end, weight, &checked_out(out, "lerp"), false);
   return out;
 }
 Tensor addcmul(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  EMBER_RECORD_OP("addcmul", self, t1, t2);
   Tensor out = addcmul_impl(self, t1, t2, value, nullptr, false);
   if (autograd::needs_grad(self, t1, t2) && (out.is_floating_point() || out.is_complex()))
     autograd::record_addcmul(self, t1, t2, value, out);
   return out;
 }
 Tensor& addcmul_out(Tensor& out, const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  EMBER_RECORD_OP("addcmul", self, t1, t2);
   addcmul_impl(self, t1, t2, value, &checked_out(out, "addcmul"), false);
   return out;
 }
 Tensor addcdiv(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  EMBER_RECORD_OP("addcdiv", self, t1, t2);
   Tensor out = addcdiv_impl(self, t1, t2, value, nullptr, false);
   if (autograd::needs_grad(self, t1, t2) && (out.is_floating_point() || out.is_complex()))
     autograd::record_addcdiv(self, t1, t2, value, out);
   return out;
 }
 Tensor& addcdiv_out(Tensor& out, const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  EMBER_RECORD_OP("addcdiv", self, t1, t2);
   addcdiv_impl(self, t1, t2, value, &checked_out(out, "addcdiv"), false);
   return out;
 }
@@ -686,6 +735,7 @@ Tensor& addcdiv_out(Tensor& out, const Tensor& self, const Tensor& t1, const Ten
 Tensor Tensor::lerp(const Tensor& end, const Scalar& weight) const { return ember::lerp(*this, end, weight); }
 Tensor Tensor::lerp(const Tensor& end, const Tensor& weight) const { return ember::lerp(*this, end, weight); }
 Tensor& Tensor::lerp_(const Tensor& end, const Scalar& weight) {
+  EMBER_RECORD_OP("lerp_", *this, end);
   const bool grad = autograd::needs_grad(*this, end);
   if (grad) autograd::check_inplace(*this, "lerp_");
   lerp_impl(*this, end, weight, this, true);
@@ -696,6 +746,7 @@ Tensor Tensor::addcmul(const Tensor& t1, const Tensor& t2, const Scalar& value) 
   return ember::addcmul(*this, t1, t2, value);
 }
 Tensor& Tensor::addcmul_(const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  EMBER_RECORD_OP("addcmul_", *this, t1, t2);
   const bool grad = autograd::needs_grad(*this, t1, t2) && (is_floating_point() || is_complex());
   if (grad) autograd::check_inplace(*this, "addcmul_");
   addcmul_impl(*this, t1, t2, value, this, true);
@@ -706,6 +757,7 @@ Tensor Tensor::addcdiv(const Tensor& t1, const Tensor& t2, const Scalar& value) 
   return ember::addcdiv(*this, t1, t2, value);
 }
 Tensor& Tensor::addcdiv_(const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  EMBER_RECORD_OP("addcdiv_", *this, t1, t2);
   const bool grad = autograd::needs_grad(*this, t1, t2) && (is_floating_point() || is_complex());
   if (grad) autograd::check_inplace(*this, "addcdiv_");
   addcdiv_impl(*this, t1, t2, value, this, true);

@@ -1,5 +1,6 @@
 #include "ember/ops/copy.h"
 #include "ember/core/record_scope.h"
+#include "ember/ops/elementwise.h"
 
 #include "ember/autograd/derivatives/misc_grad.h"
 #include "ember/autograd/formula_node.h"
@@ -81,13 +82,21 @@ void copy_kernel(Tensor& self, const Tensor& src) {
 
 Tensor clone(const Tensor& self) {
   EMBER_RECORD_OP("clone", self);
-  Tensor out = empty(self.sizes(), self.options());
-  if (self.numel() > 0) copy_kernel(out, self);
+  Tensor out = empty_like(self);
+  if (self.numel() > 0) {
+    EMBER_RECORD_OP("copy_", out, self);  // PyTorch's clone is empty_like + copy_
+    copy_kernel(out, self);
+  }
   if (autograd::needs_grad(self)) autograd::record_copy("CloneBackward0", self, out);
   return out;
 }
 
-Tensor contiguous(const Tensor& self) { return self.is_contiguous() ? self : clone(self); }
+// Like PyTorch's Tensor::contiguous, records aten::contiguous only when it copies.
+Tensor contiguous(const Tensor& self) {
+  if (self.is_contiguous()) return self;
+  EMBER_RECORD_OP("contiguous", self);
+  return clone(self);
+}
 
 namespace {
 void fill_kernel(Tensor& self, const Scalar& v) {
@@ -136,7 +145,7 @@ Tensor& zero_(Tensor& self) {
 namespace ops {
 Tensor cast(const Tensor& self, ScalarType t) {
   if (self.dtype() == t) return self;
-  Tensor out = empty(self.sizes(), self.options().dtype(t));
+  Tensor out = empty_cpu(self.sizes(), t);  // an op's internal cast: no profiler event
   copy_kernel(out, self);  // callers record their own backward
   return out;
 }
@@ -159,10 +168,17 @@ Tensor& Tensor::fill_(const Tensor& v) {
 }
 Tensor& Tensor::zero_() { return ember::zero_(*this); }
 
+// Recorded as PyTorch records it: aten::to, and when it copies aten::_to_copy
+// with aten::empty and aten::copy_ under it.
 Tensor Tensor::to(ScalarType t, bool, bool copy) const {
+  EMBER_RECORD_OP("to", *this);
   if (dtype() == t && !copy) return *this;
+  EMBER_RECORD_OP("_to_copy", *this);
   Tensor out = empty(sizes(), options().dtype(t));
-  copy_kernel(out, *this);
+  {
+    EMBER_RECORD_OP("copy_", out, *this);
+    copy_kernel(out, *this);
+  }
   if ((ember::is_floating_point(t) || ember::is_complex(t)) && autograd::needs_grad(*this))
     autograd::record_copy("ToCopyBackward0", *this, out);
   return out;

@@ -290,6 +290,7 @@ Tensor einsum(std::string_view equation_in, TensorList tensors) {
 }
 
 Tensor tensordot(const Tensor& a, const Tensor& b, IntArrayRef dims_a, IntArrayRef dims_b) {
+  EMBER_RECORD_OP("tensordot", a, b);
   EMBER_CHECK(dims_a.size() == dims_b.size(), "tensordot: both dimension lists should have same length");
   const uint64_t mask_a = dim_mask(dims_a, a.dim(), "tensordot");
   const uint64_t mask_b = dim_mask(dims_b, b.dim(), "tensordot");

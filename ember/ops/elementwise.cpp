@@ -7,7 +7,7 @@
 namespace ember::ops {
 
 Tensor make_out(Tensor* out, IntArrayRef shape, ScalarType dtype, const char* op, bool inplace) {
-  if (out == nullptr || !out->defined()) return empty(shape, TensorOptions(dtype));
+  if (out == nullptr || !out->defined()) return empty_cpu(shape, dtype);
   EMBER_CHECK(can_cast(dtype, out->dtype()), op, ": result type ", type_name_short(dtype),
               " can't be cast to the desired output type ", type_name_short(out->dtype()));
   if (!out->sizes().equals(shape)) {
@@ -15,7 +15,7 @@ Tensor make_out(Tensor* out, IntArrayRef shape, ScalarType dtype, const char* op
                 shape_str(shape));
     out->resize_(shape);
   }
-  if (out->dtype() != dtype) return empty(shape, TensorOptions(dtype));
+  if (out->dtype() != dtype) return empty_cpu(shape, dtype);
   return *out;
 }
 

@@ -16,4 +16,13 @@ namespace ember::ops {
 Tensor make_out(Tensor* out, IntArrayRef shape, ScalarType dtype, const char* op, bool inplace = false);
 void finish_out(Tensor* out, const Tensor& result);
 
+// A fresh contiguous tensor for an op's output, without the profiler scope
+// of the public empty(): PyTorch's structured kernels allocate outputs with
+// the undispatched at::detail::empty_cpu, so `a + b` records aten::add alone;
+// the shared output paths (make_out, the small-op fast paths) use this so
+// Ember's tables match and a plain op pays for one hook, not two. Ops that
+// call the public empty() show an aten::empty child, as PyTorch's
+// unstructured ops do.
+Tensor empty_cpu(IntArrayRef size, ScalarType dtype);
+
 }  // namespace ember::ops

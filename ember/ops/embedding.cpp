@@ -98,6 +98,7 @@ Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices
 }
 
 Tensor& embedding_renorm_(Tensor& weight, const Tensor& indices, double max_norm, double norm_type) {
+  EMBER_RECORD_OP("embedding_renorm_", weight, indices);
   const char* op = "embedding_renorm_";
   EMBER_CHECK(weight.defined() && weight.dim() == 2, op, ": 'weight' must be 2-D");
   const std::vector<int64_t> idx = checked_indices(op, indices, weight.size(0));
@@ -115,6 +116,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(const Tensor& weight, c
                                                          int64_t mode, bool sparse,
                                                          const std::optional<Tensor>& psw_opt, bool include_last_offset,
                                                          std::optional<int64_t> padding_idx) {
+  EMBER_RECORD_OP("embedding_bag", weight, indices_in, offsets_in);
   const char* op = "embedding_bag";
   const Tensor psw = nn_detail::opt(psw_opt);
   EMBER_CHECK(weight.defined() && weight.dim() == 2, op, ": 'weight' must be 2-D");

@@ -4,8 +4,10 @@
 
 #include "ember/autograd/autograd_meta.h"
 #include "ember/core/dispatch.h"
+#include "ember/core/record_scope.h"
 #include "ember/core/shape.h"
 #include "ember/ops/copy.h"
+#include "ember/ops/elementwise.h"
 
 namespace ember {
 
@@ -19,19 +21,27 @@ Tensor finish(Tensor t, const TensorOptions& o) {
 }
 }  // namespace
 
-Tensor empty(IntArrayRef size, const TensorOptions& o) {
-  check_cpu(o, "empty");
-  const ScalarType dt = o.dtype();
+Tensor ops::empty_cpu(IntArrayRef size, ScalarType dt) {
   const int64_t n = checked_numel(size, "empty");
   size_t nbytes;
   EMBER_CHECK(!__builtin_mul_overflow(static_cast<size_t>(n), element_size(dt), &nbytes) &&
                   nbytes <= static_cast<size_t>(PTRDIFF_MAX) / 2,
               "empty: size ", shape_str(size), " of dtype ", dt, " overflows the address space");
-  Tensor t(make_intrusive<TensorImpl>(StorageImpl::allocate(nbytes), dt, size, contiguous_strides(size), 0));
+  return Tensor(make_intrusive<TensorImpl>(StorageImpl::allocate(nbytes), dt, size, contiguous_strides(size), 0));
+}
+
+// The composite factories call the public factories and ops that PyTorch's
+// call, so the profiler shows the same children (zeros -> empty, zero_; full
+// -> empty, fill_).
+Tensor empty(IntArrayRef size, const TensorOptions& o) {
+  EMBER_RECORD_OP("empty");
+  check_cpu(o, "empty");
+  Tensor t = ops::empty_cpu(size, o.dtype());
   return o.requires_grad() ? finish(t, o) : t;
 }
 
 Tensor empty_strided(IntArrayRef size, IntArrayRef stride, const TensorOptions& o) {
+  EMBER_RECORD_OP("empty_strided");
   check_cpu(o, "empty_strided");
   EMBER_CHECK(size.size() == stride.size(), "empty_strided: size ", shape_str(size), " and stride ", shape_str(stride),
               " must have the same length");
@@ -45,43 +55,74 @@ Tensor empty_strided(IntArrayRef size, IntArrayRef stride, const TensorOptions& 
 }
 
 Tensor zeros(IntArrayRef size, const TensorOptions& o) {
+  EMBER_RECORD_OP("zeros");
   Tensor t = empty(size, o.requires_grad(false));
   t.zero_();
   return finish(t, o);
 }
+namespace {
+// full's body: an empty tensor, then fill_ (PyTorch's children of full/ones).
+Tensor filled(IntArrayRef size, const Scalar& value, const TensorOptions& o) {
+  Tensor t = empty(size, o.requires_grad(false));
+  t.fill_(value);
+  return finish(t, o);
+}
+// A *_like factory's body: empty_like, then fill_ or zero_.
+Tensor filled_like(const Tensor& t, const std::optional<Scalar>& value, const TensorOptions& o) {
+  Tensor r = empty_like(t, o.requires_grad(false));
+  if (value)
+    r.fill_(*value);
+  else
+    r.zero_();
+  return finish(r, o);
+}
+}  // namespace
+
 Tensor ones(IntArrayRef size, const TensorOptions& o) {
-  return full(size, 1, o.has_dtype() ? o : o.dtype(get_default_dtype()));
+  EMBER_RECORD_OP("ones");
+  return filled(size, 1, o.has_dtype() ? o : o.dtype(get_default_dtype()));
 }
 
 Tensor full(IntArrayRef size, const Scalar& value, const TensorOptions& o) {
+  EMBER_RECORD_OP("full");
   // Like PyTorch: without a dtype, full() infers it from the fill value.
   TensorOptions opts = o.has_dtype() ? o : o.dtype(value.isFloatingPoint() ? get_default_dtype()
                                                     : value.isComplex()     ? to_complex_type(get_default_dtype())
                                                                             : value.type());
-  Tensor t = empty(size, opts.requires_grad(false));
-  t.fill_(value);
-  return finish(t, o);
+  return filled(size, value, opts);
 }
 
-Tensor scalar_tensor(const Scalar& value, const TensorOptions& o) { return full({}, value, o); }
+Tensor scalar_tensor(const Scalar& value, const TensorOptions& o) {
+  EMBER_RECORD_OP("scalar_tensor");
+  TensorOptions opts = o.has_dtype() ? o
+                                     : o.dtype(value.isFloatingPoint() ? get_default_dtype()
+                                               : value.isComplex()     ? to_complex_type(get_default_dtype())
+                                                                       : value.type());
+  return filled({}, value, opts);
+}
 
 Tensor empty_like(const Tensor& t, const TensorOptions& o) {
+  EMBER_RECORD_OP("empty_like", t);
   return empty(t.sizes(), o.has_dtype() ? o : o.dtype(t.dtype()));
 }
 Tensor zeros_like(const Tensor& t, const TensorOptions& o) {
-  return zeros(t.sizes(), o.has_dtype() ? o : o.dtype(t.dtype()));
+  EMBER_RECORD_OP("zeros_like", t);
+  return filled_like(t, std::nullopt, o);
 }
 Tensor ones_like(const Tensor& t, const TensorOptions& o) {
-  return ones(t.sizes(), o.has_dtype() ? o : o.dtype(t.dtype()));
+  EMBER_RECORD_OP("ones_like", t);
+  return filled_like(t, 1, o);
 }
 Tensor full_like(const Tensor& t, const Scalar& v, const TensorOptions& o) {
-  return full(t.sizes(), v, o.has_dtype() ? o : o.dtype(t.dtype()));
+  EMBER_RECORD_OP("full_like", t);
+  return filled_like(t, v, o);
 }
 
 Tensor arange(const Scalar& end, const TensorOptions& o) { return arange(0, end, 1, o); }
 Tensor arange(const Scalar& start, const Scalar& end, const TensorOptions& o) { return arange(start, end, 1, o); }
 
 Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, const TensorOptions& o) {
+  EMBER_RECORD_OP("arange");
   const bool any_float = start.isFloatingPoint() || end.isFloatingPoint() || step.isFloatingPoint();
   const ScalarType dt = o.has_dtype() ? o.dtype() : (any_float ? get_default_dtype() : kLong);
   EMBER_CHECK(!is_complex(dt) && dt != kBool, "arange: not implemented for dtype ", dt);
@@ -112,6 +153,7 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, const 
 }
 
 Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, const TensorOptions& o) {
+  EMBER_RECORD_OP("linspace");
   EMBER_CHECK(steps >= 0, "linspace: number of steps must be non-negative, got ", steps);
   const ScalarType dt = o.has_dtype() ? o.dtype() : get_default_dtype();
   Tensor t = empty({steps}, o.dtype(dt).requires_grad(false));
@@ -141,6 +183,7 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, const Ten
 }
 
 Tensor logspace(const Scalar& start, const Scalar& end, int64_t steps, double base, const TensorOptions& o) {
+  EMBER_RECORD_OP("logspace");
   EMBER_CHECK(steps >= 0, "logspace: number of steps must be non-negative, got ", steps);
   const ScalarType dt = o.has_dtype() ? o.dtype() : get_default_dtype();
   Tensor exps = linspace(start, end, steps, TensorOptions().dtype(kDouble));
@@ -153,6 +196,7 @@ Tensor logspace(const Scalar& start, const Scalar& end, int64_t steps, double ba
 
 Tensor eye(int64_t n, const TensorOptions& o) { return eye(n, n, o); }
 Tensor eye(int64_t n, int64_t m, const TensorOptions& o) {
+  EMBER_RECORD_OP("eye");
   EMBER_CHECK(n >= 0 && m >= 0, "eye: n and m must be non-negative, got n=", n, ", m=", m);
   Tensor t = zeros({n, m}, o.requires_grad(false));
   Tensor diag = t.as_strided({std::min(n, m)}, {m + 1}, 0);

@@ -310,6 +310,7 @@ Tensor& index_put_(Tensor& self, OptionalTensorList indices, const Tensor& value
 }
 
 Tensor index_put(const Tensor& self, OptionalTensorList indices, const Tensor& values, bool accumulate) {
+  EMBER_RECORD_OP("index_put", self, values);
   Tensor out = clone(self);
   return index_put_(out, indices, values, accumulate);
 }

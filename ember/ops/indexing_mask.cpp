@@ -1,4 +1,5 @@
 // Boolean-mask selection: masked_fill, masked_select, where, nonzero.
+#include "ember/core/record_scope.h"
 #include "ember/core/shape.h"
 #include "ember/kernels/cpu/index_kernels.h"
 #include "ember/ops/copy.h"
@@ -19,6 +20,7 @@ Tensor scalar_as_tensor(const Scalar& s, ScalarType t) { return full({}, s, Tens
 }  // namespace
 
 Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& value) {
+  EMBER_RECORD_OP("masked_fill_", self, mask);
   EMBER_CHECK(mask.dtype() == kBool, "masked_fill_: only supports boolean masks, but got mask with dtype ",
               mask.dtype());
   EMBER_CHECK(!value.isComplex() || self.is_complex(), "masked_fill_: cannot fill a ", self.dtype(),
@@ -48,6 +50,7 @@ Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Tensor& value) {
 }
 
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) {
+  EMBER_RECORD_OP("masked_fill", self, mask);
   EMBER_CHECK(mask.dtype() == kBool, "masked_fill: only supports boolean masks, but got mask with dtype ",
               mask.dtype());
   DimVector shape = broadcast_shapes(self.sizes(), mask.sizes(), "masked_fill");
@@ -68,6 +71,7 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) 
 }
 
 Tensor masked_select(const Tensor& self, const Tensor& mask) {
+  EMBER_RECORD_OP("masked_select", self, mask);
   EMBER_CHECK(mask.dtype() == kBool, "masked_select: expected BoolTensor for mask, but got ", mask.dtype());
   DimVector shape = broadcast_shapes(self.sizes(), mask.sizes(), "masked_select");
   if (shape.empty()) shape.push_back(1);  // 0-dim: select from a one-element vector
@@ -81,7 +85,8 @@ Tensor masked_select(const Tensor& self, const Tensor& mask) {
   return out;
 }
 
-Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
+namespace {
+Tensor where_impl(const Tensor& condition, const Tensor& self, const Tensor& other) {
   EMBER_CHECK(condition.dtype() == kBool,
               "where: expected condition to be a boolean tensor, but got a tensor with dtype ", condition.dtype());
   const ScalarType dt = result_type(self, other);
@@ -92,31 +97,50 @@ Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
   if (autograd::needs_grad(self, other)) autograd::record_where(condition, self, other, out);
   return out;
 }
+}  // namespace
+
+Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
+  EMBER_RECORD_OP("where", condition, self, other);
+  return where_impl(condition, self, other);
+}
 
 // Scalars take part in promotion as wrapped numbers (Note [Promotion categories]).
 Tensor where(const Tensor& condition, const Scalar& self, const Tensor& other) {
-  return where(condition, scalar_as_tensor(self, result_type(self, other)), other);
+  EMBER_RECORD_OP("where", condition, other);
+  return where_impl(condition, scalar_as_tensor(self, result_type(self, other)), other);
 }
 Tensor where(const Tensor& condition, const Tensor& self, const Scalar& other) {
-  return where(condition, self, scalar_as_tensor(other, result_type(self, other)));
+  EMBER_RECORD_OP("where", condition, self);
+  return where_impl(condition, self, scalar_as_tensor(other, result_type(self, other)));
 }
 Tensor where(const Tensor& condition, const Scalar& self, const Scalar& other) {
+  EMBER_RECORD_OP("where", condition);
   const ScalarType dt = result_type(self, other);
-  return where(condition, scalar_as_tensor(self, dt), scalar_as_tensor(other, dt));
+  return where_impl(condition, scalar_as_tensor(self, dt), scalar_as_tensor(other, dt));
 }
 
-Tensor nonzero(const Tensor& self) { return kernels::nonzero_kernel(contiguous(ops::cast(self, kBool))); }
+Tensor nonzero(const Tensor& self) {
+  EMBER_RECORD_OP("nonzero", self);
+  return kernels::nonzero_kernel(contiguous(ops::cast(self, kBool)));
+}
 
 std::vector<Tensor> nonzero_numpy(const Tensor& self) {
+  EMBER_RECORD_OP("nonzero_numpy", self);
   Tensor nz = nonzero(self.dim() == 0 ? unsqueeze(self, 0) : self);
   std::vector<Tensor> out;
   for (int64_t d = 0; d < nz.size(1); ++d) out.push_back(contiguous(select(nz, 1, d)));
   return out;
 }
 
-std::vector<Tensor> where(const Tensor& condition) { return nonzero_numpy(condition); }
+std::vector<Tensor> where(const Tensor& condition) {
+  EMBER_RECORD_OP("where", condition);
+  return nonzero_numpy(condition);
+}
 
-Tensor argwhere(const Tensor& self) { return nonzero(self); }
+Tensor argwhere(const Tensor& self) {
+  EMBER_RECORD_OP("argwhere", self);
+  return nonzero(self);
+}
 
 // ---- Tensor methods ----------------------------------------------------------
 Tensor Tensor::masked_select(const Tensor& mask) const { return ember::masked_select(*this, mask); }

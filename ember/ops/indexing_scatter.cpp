@@ -68,7 +68,6 @@ int64_t check_scatter(const Tensor& self, int64_t dim, const Tensor& index, cons
 
 Tensor& scatter_impl(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, ScatterOp op,
                      const char* name) {
-  EMBER_RECORD_OP(name, self, index, src);
   const int64_t d = check_scatter(self, dim, index, src, name);
   if (index.numel() == 0) return self;
   Tensor s = src.impl()->storage() == self.impl()->storage() ? clone(src) : src;
@@ -134,6 +133,7 @@ Tensor gather(const Tensor& self, int64_t dim, const Tensor& index, bool) {
 // The in-place forms record their backward on `self` (formulas:
 // autograd/derivatives/index_grad.cpp); the out-of-place forms clone first.
 Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  EMBER_RECORD_OP("scatter_", self, index, src);
   const bool grad = autograd::needs_grad(self, src);
   if (grad) autograd::check_inplace(self, "scatter_");
   scatter_impl(self, dim, index, src, ScatterOp::Assign, "scatter()");
@@ -141,6 +141,7 @@ Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& s
   return self;
 }
 Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  EMBER_RECORD_OP("scatter_", self, index);
   const bool grad = autograd::needs_grad(self);
   if (grad) autograd::check_inplace(self, "scatter_");
   scatter_impl(self, dim, index, value_source(self, index, value, "scatter()"), ScatterOp::Assign, "scatter()");
@@ -151,12 +152,14 @@ Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& v
 // scatter_reduce_(..., "prod", include_self=true) ("multiply") and take their
 // formulas (PyTorch leaves these forms without a derivative).
 Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce) {
+  EMBER_RECORD_OP("scatter_", self, index, src);
   const ScatterOp op = parse_scatter_reduce(reduce);
   if (autograd::needs_grad(self, src))
     return op == ScatterOp::Sum ? scatter_add_(self, dim, index, src) : scatter_reduce_(self, dim, index, src, "prod");
   return scatter_impl(self, dim, index, src, op, "scatter()");
 }
 Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& value, std::string_view reduce) {
+  EMBER_RECORD_OP("scatter_", self, index);
   const ScatterOp op = parse_scatter_reduce(reduce);
   Tensor src = value_source(self, index, value, "scatter()");
   if (autograd::needs_grad(self))
@@ -164,18 +167,22 @@ Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& v
   return scatter_impl(self, dim, index, src, op, "scatter()");
 }
 Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  EMBER_RECORD_OP("scatter", self, index, src);
   Tensor out = clone(self);
   return scatter_(out, dim, index, src);
 }
 Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  EMBER_RECORD_OP("scatter", self, index);
   Tensor out = clone(self);
   return scatter_(out, dim, index, value);
 }
 Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce) {
+  EMBER_RECORD_OP("scatter", self, index, src);
   Tensor out = clone(self);
   return scatter_(out, dim, index, src, reduce);
 }
 Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value, std::string_view reduce) {
+  EMBER_RECORD_OP("scatter", self, index);
   Tensor out = clone(self);
   return scatter_(out, dim, index, value, reduce);
 }
@@ -189,6 +196,7 @@ Tensor& scatter_add_(Tensor& self, int64_t dim, const Tensor& index, const Tenso
   return self;
 }
 Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  EMBER_RECORD_OP("scatter_add", self, index, src);
   Tensor out = clone(self);
   return scatter_add_(out, dim, index, src);
 }
@@ -231,6 +239,7 @@ Tensor& scatter_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Te
 }
 Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce,
                       bool include_self) {
+  EMBER_RECORD_OP("scatter_reduce", self, index, src);
   Tensor out = clone(self);
   return scatter_reduce_(out, dim, index, src, reduce, include_self);
 }

@@ -105,6 +105,7 @@ Tensor& index_copy_(Tensor& self, int64_t dim, const Tensor& index, const Tensor
   return self;
 }
 Tensor index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+  EMBER_RECORD_OP("index_copy", self, index, source);
   Tensor out = clone(self);
   return index_copy_(out, dim, index, source);
 }
@@ -127,6 +128,7 @@ Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor&
   return self;
 }
 Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha) {
+  EMBER_RECORD_OP("index_add", self, index, source);
   Tensor out = clone(self);
   return index_add_(out, dim, index, source, alpha);
 }
@@ -170,15 +172,18 @@ Tensor& index_fill_(Tensor& self, int64_t dim, const Tensor& index, const Tensor
   return self;
 }
 Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  EMBER_RECORD_OP("index_fill", self, index);
   Tensor out = clone(self);
   return index_fill_(out, dim, index, value);
 }
 Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& value) {
+  EMBER_RECORD_OP("index_fill", self, index, value);
   Tensor out = clone(self);
   return index_fill_(out, dim, index, value);
 }
 
 Tensor take(const Tensor& self, const Tensor& index) {
+  EMBER_RECORD_OP("take", self, index);
   EMBER_CHECK(index.dtype() == kLong, "take(): Expected a long tensor for index, but got ", index.dtype());
   const int64_t n = self.numel();
   check_range(index, n, true, [&](int64_t v) {

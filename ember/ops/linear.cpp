@@ -42,6 +42,7 @@ Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Ten
 
 Tensor bilinear(const Tensor& input1, const Tensor& input2, const Tensor& weight,
                 const std::optional<Tensor>& bias_opt) {
+  EMBER_RECORD_OP("bilinear", input1, input2, weight);
   const Tensor bias = nn_detail::opt(bias_opt);
   EMBER_CHECK(weight.dim() == 3, "bilinear: expected a 3-D weight [out, in1, in2], got ", shape_str(weight.sizes()));
   EMBER_CHECK(input1.dim() == input2.dim(), "bilinear: input1 and input2 must have the same number of dims, got ",

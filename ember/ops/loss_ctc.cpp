@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <vector>
+#include "ember/core/record_scope.h"
 
 #include "ember/autograd/derivatives/loss_grad.h"
 #include "ember/core/parallel.h"
@@ -143,6 +144,7 @@ CtcProblem check_ctc(const Tensor& lp, const Tensor& targets, IntArrayRef input_
 
 Tensor ctc_loss(const Tensor& log_probs_in, const Tensor& targets_in, IntArrayRef input_lengths,
                 IntArrayRef target_lengths, int64_t blank, int64_t reduction, bool zero_infinity) {
+  EMBER_RECORD_OP("ctc_loss", log_probs_in, targets_in);
   // Unbatched [T, C] log_probs take 1-D targets as the (single) concatenated target.
   const char* op = "ctc_loss";
   EMBER_CHECK(log_probs_in.defined() && targets_in.defined(), op, ": expected defined log_probs and targets");
@@ -190,6 +192,7 @@ Tensor ctc_loss(const Tensor& log_probs_in, const Tensor& targets_in, IntArrayRe
 
 Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, const Tensor& input_lengths,
                 const Tensor& target_lengths, int64_t blank, int64_t reduction, bool zero_infinity) {
+  EMBER_RECORD_OP("ctc_loss", log_probs, targets, input_lengths, target_lengths);
   EMBER_CHECK(input_lengths.defined() && target_lengths.defined(), "ctc_loss: expected defined lengths");
   EMBER_CHECK(!is_floating_point(input_lengths.scalar_type()) && !is_floating_point(target_lengths.scalar_type()),
               "ctc_loss: lengths must be integer tensors, got ", dtype_name(input_lengths.scalar_type()), " and ",

@@ -190,6 +190,7 @@ Tensor nll_loss2d(const Tensor& self, const Tensor& target, const std::optional<
 }
 Tensor nll_loss_nd(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight, int64_t reduction,
                    int64_t ignore_index) {
+  EMBER_RECORD_OP("nll_loss_nd", self, target);
   return nll_loss(self, target, weight, reduction, ignore_index);
 }
 

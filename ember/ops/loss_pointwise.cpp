@@ -119,6 +119,7 @@ Tensor kl_div(const Tensor& self, const Tensor& target, int64_t reduction, bool 
 
 Tensor poisson_nll_loss(const Tensor& input, const Tensor& target, bool log_input, bool full, double eps,
                         int64_t reduction) {
+  EMBER_RECORD_OP("poisson_nll_loss", input, target);
   check_defined("poisson_nll_loss", input, target);
   Tensor loss = log_input ? input.exp() - target * input : input - target * (input + eps).log();
   if (full) {
@@ -130,12 +131,14 @@ Tensor poisson_nll_loss(const Tensor& input, const Tensor& target, bool log_inpu
 }
 
 Tensor soft_margin_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
+  EMBER_RECORD_OP("soft_margin_loss", self, target);
   check_defined("soft_margin_loss", self, target);
   return apply_loss_reduction((-self * target).exp().log1p(), reduction, "soft_margin_loss");
 }
 
 Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Tensor& target, double margin,
                            int64_t reduction) {
+  EMBER_RECORD_OP("margin_ranking_loss", input1, input2, target);
   check_defined("margin_ranking_loss", input1, input2);
   EMBER_CHECK(target.defined(), "margin_ranking_loss: expected a defined target");
   const Tensor out = clamp(-target * (input1 - input2) + margin, 0.0);
@@ -143,6 +146,7 @@ Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Ten
 }
 
 Tensor hinge_embedding_loss(const Tensor& self, const Tensor& target, double margin, int64_t reduction) {
+  EMBER_RECORD_OP("hinge_embedding_loss", self, target);
   check_defined("hinge_embedding_loss", self, target);
   const Tensor zero = zeros_like(self);
   const Tensor margin_clamp = clamp(margin - self, 0.0);
@@ -166,6 +170,7 @@ void check_margin_input(const char* op, const Tensor& self) {
 
 Tensor multi_margin_loss(const Tensor& self, const Tensor& target, const Scalar& p_s, const Scalar& margin_s,
                          const std::optional<Tensor>& weight, int64_t reduction) {
+  EMBER_RECORD_OP("multi_margin_loss", self, target);
   const char* op = "multi_margin_loss";
   check_margin_input(op, self);
   EMBER_CHECK(target.defined() && target.scalar_type() == kLong, op, ": expected int64 target, got ",
@@ -203,6 +208,7 @@ Tensor multi_margin_loss(const Tensor& self, const Tensor& target, const Scalar&
 }
 
 Tensor multilabel_margin_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
+  EMBER_RECORD_OP("multilabel_margin_loss", self, target);
   const char* op = "multilabel_margin_loss";
   check_margin_input(op, self);
   EMBER_CHECK(target.defined() && target.scalar_type() == kLong, op, ": expected int64 target, got ",

@@ -149,17 +149,22 @@ Tensor dot(const Tensor& self, const Tensor& other) {
 }
 
 Tensor vdot(const Tensor& self, const Tensor& other) {
+  EMBER_RECORD_OP("vdot", self, other);
   check_dot_operands("vdot", self, other);
   return gemm_into_new("vdot", ember::conj(self).unsqueeze(0), other.unsqueeze(1), nullptr, 0, 1).view(IntArrayRef());
 }
 
 Tensor outer(const Tensor& self, const Tensor& vec2) {
+  EMBER_RECORD_OP("outer", self, vec2);
   EMBER_CHECK(self.dim() == 1, "outer: Expected 1-D argument self, but got ", self.dim(), "-D");
   EMBER_CHECK(vec2.dim() == 1, "outer: Expected 1-D argument vec2, but got ", vec2.dim(), "-D");
   return outer_impl("outer", self, vec2, result_type(self, vec2), nullptr, 0, 1);
 }
 
-Tensor ger(const Tensor& self, const Tensor& vec2) { return outer(self, vec2); }
+Tensor ger(const Tensor& self, const Tensor& vec2) {
+  EMBER_RECORD_OP("ger", self, vec2);
+  return outer(self, vec2);
+}
 
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta, const Scalar& alpha) {
   EMBER_RECORD_OP("addmm", self, mat1, mat2);
@@ -169,6 +174,7 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const S
 }
 
 Tensor& addmm_(Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta, const Scalar& alpha) {
+  EMBER_RECORD_OP("addmm_", self, mat1, mat2);
   check_mm_operands("addmm_", mat1, mat2, "mat1", "mat2");
   EMBER_CHECK(self.dim() == 2 && self.size(0) == mat1.size(0) && self.size(1) == mat2.size(1), "addmm_: self of shape ",
               shape_str(self.sizes()), " does not match the result shape [", mat1.size(0), ", ", mat2.size(1), "]");
@@ -184,7 +190,9 @@ Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, c
   return gemm_into_new("baddbmm", batch1, batch2, &self, beta, alpha);
 }
 
-Tensor addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta, const Scalar& alpha) {
+Tensor addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
+              const Scalar& alpha) {
+  EMBER_RECORD_OP("addbmm", self, batch1, batch2);
   check_bmm_operands("addbmm", batch1, batch2);
   check_same_dtype("addbmm", self, "self", batch2, "batch2");
   // sum_b b1[b] @ b2[b] == [b1[0] | b1[1] | ...] @ [b2[0]; b2[1]; ...]: one GEMM with k = B * k.
@@ -195,6 +203,7 @@ Tensor addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, co
 }
 
 Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta, const Scalar& alpha) {
+  EMBER_RECORD_OP("addmv", self, mat, vec);
   check_mv_operands("addmv", mat, vec);
   check_same_dtype("addmv", self, "self", mat, "mat");
   EMBER_CHECK(self.dim() <= 1, "addmv: self must be a vector or scalar, got ", self.dim(), "-D");
@@ -203,6 +212,7 @@ Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, const Sca
 }
 
 Tensor addr(const Tensor& self, const Tensor& vec1, const Tensor& vec2, const Scalar& beta, const Scalar& alpha) {
+  EMBER_RECORD_OP("addr", self, vec1, vec2);
   EMBER_CHECK(vec1.dim() == 1, "addr: Expected 1-D argument vec1, but got ", vec1.dim(), "-D");
   EMBER_CHECK(vec2.dim() == 1, "addr: Expected 1-D argument vec2, but got ", vec2.dim(), "-D");
   const ScalarType dt = result_type(TensorList{self, vec1, vec2});
@@ -251,6 +261,7 @@ Tensor matmul(const Tensor& t1, const Tensor& t2) {
 }
 
 Tensor chain_matmul(TensorList matrices) {
+  EMBER_RECORD_OP("chain_matmul", matrices);
   EMBER_CHECK(!matrices.empty(), "chain_matmul: Expected one or more matrices");
   for (const Tensor& m : matrices)
     EMBER_CHECK(m.dim() == 2, "chain_matmul: Tensor dimension is ", m.dim(), ", expected 2 instead.");
@@ -261,6 +272,7 @@ Tensor chain_matmul(TensorList matrices) {
 }
 
 Tensor multi_dot(TensorList tensors) {
+  EMBER_RECORD_OP("linalg_multi_dot", tensors);
   const size_t n = tensors.size();
   EMBER_CHECK(n >= 2, "multi_dot: expected at least 2 tensors but got ", n);
   const Tensor& first = tensors[0];

@@ -194,6 +194,7 @@ Tensor instance_norm(const Tensor& input, const std::optional<Tensor>& weight_op
                      const std::optional<Tensor>& bias_opt, const std::optional<Tensor>& running_mean_opt,
                      const std::optional<Tensor>& running_var_opt, bool use_input_stats, double momentum, double eps,
                      bool cudnn_enabled) {
+  EMBER_RECORD_OP("instance_norm", input);
   const char* op = "instance_norm";
   const Tensor weight = opt(weight_opt), bias = opt(bias_opt);
   Tensor running_mean = opt(running_mean_opt), running_var = opt(running_var_opt);

@@ -2,6 +2,7 @@
 // constant_pad_nd with the pads negated; the other modes are compositions of
 // narrow / flip / expand / cat, so their gradients come from those ops.
 #include "ember/ops/pad.h"
+#include "ember/core/record_scope.h"
 
 #include <string>
 
@@ -49,6 +50,7 @@ Tensor pad_dim(const Tensor& x, int64_t d, int64_t l, int64_t r, std::string_vie
 }  // namespace
 
 Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value) {
+  EMBER_RECORD_OP("constant_pad_nd", self);
   const char* op = "constant_pad_nd";
   check_pad_list(op, self, pad);
   const int64_t nd = self.dim(), np = static_cast<int64_t>(pad.size()) / 2;
@@ -79,6 +81,7 @@ Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value)
 }
 
 Tensor pad(const Tensor& self, IntArrayRef pad, std::string_view mode, std::optional<double> value) {
+  EMBER_RECORD_OP("pad", self);
   const char* op = "pad";
   if (mode == "constant") return constant_pad_nd(self, pad, value.value_or(0.0));
   EMBER_CHECK(mode == "reflect" || mode == "replicate" || mode == "circular", op, ": unrecognised padding mode '",
@@ -89,6 +92,11 @@ Tensor pad(const Tensor& self, IntArrayRef pad, std::string_view mode, std::opti
   EMBER_CHECK(np >= 1 && np <= 3 && (self.dim() == np + 1 || self.dim() == np + 2), op, ": ", std::string(mode),
               " padding with ", pad.size(), " pad values expects a ", np + 1, "D or ", np + 2,
               "D input, but got input of size ", shape_str(self.sizes()));
+  // PyTorch's aten::pad dispatches to one op per mode and dimension count.
+  static constexpr const char* kNames[3][3] = {{"reflection_pad1d", "reflection_pad2d", "reflection_pad3d"},
+                                               {"replication_pad1d", "replication_pad2d", "replication_pad3d"},
+                                               {"_pad_circular", "_pad_circular", "_pad_circular"}};
+  EMBER_RECORD_OP(kNames[mode == "reflect" ? 0 : mode == "replicate" ? 1 : 2][np - 1], self);
   Tensor x = self;
   for (int64_t i = 0; i < np; ++i) {
     const int64_t d = self.dim() - 1 - i, l = pad[2 * i], r = pad[2 * i + 1];

@@ -78,7 +78,6 @@ const char* max_name(int64_t nd) {
 
 std::tuple<Tensor, Tensor> max_pool_n(const char* op, int64_t nd, const Tensor& self, IntArrayRef kernel_size,
                                       IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
-  EMBER_RECORD_OP(op, self);
   const PoolSpec s = window_spec(op, self, nd, kernel_size, stride, padding, dilation, ceil_mode, true);
   return pool::max_forward(self, s, max_name(nd));
 }
@@ -123,26 +122,32 @@ const char* adaptive_max_name(int64_t nd) {
 
 std::tuple<Tensor, Tensor> max_pool1d_with_indices(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
                                                    IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
+  EMBER_RECORD_OP("max_pool1d_with_indices", self);
   return max_pool_n("max_pool1d", 1, self, kernel_size, stride, padding, dilation, ceil_mode);
 }
 std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
                                                    IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
+  EMBER_RECORD_OP("max_pool2d_with_indices", self);
   return max_pool_n("max_pool2d", 2, self, kernel_size, stride, padding, dilation, ceil_mode);
 }
 std::tuple<Tensor, Tensor> max_pool3d_with_indices(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
                                                    IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
+  EMBER_RECORD_OP("max_pool3d_with_indices", self);
   return max_pool_n("max_pool3d", 3, self, kernel_size, stride, padding, dilation, ceil_mode);
 }
 Tensor max_pool1d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
                   IntArrayRef dilation, bool ceil_mode) {
+  EMBER_RECORD_OP("max_pool1d", self);
   return std::get<0>(max_pool1d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode));
 }
 Tensor max_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
                   IntArrayRef dilation, bool ceil_mode) {
+  EMBER_RECORD_OP("max_pool2d", self);
   return std::get<0>(max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode));
 }
 Tensor max_pool3d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
                   IntArrayRef dilation, bool ceil_mode) {
+  EMBER_RECORD_OP("max_pool3d", self);
   return std::get<0>(max_pool3d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode));
 }
 
@@ -174,12 +179,15 @@ Tensor adaptive_avg_pool3d(const Tensor& self, IntArrayRef output_size) {
   return pool::avg_forward(self, adaptive_spec("adaptive_avg_pool3d", self, 3, output_size));
 }
 std::tuple<Tensor, Tensor> adaptive_max_pool1d(const Tensor& self, IntArrayRef output_size) {
+  EMBER_RECORD_OP("adaptive_max_pool1d", self);
   return pool::max_forward(self, adaptive_spec("adaptive_max_pool1d", self, 1, output_size), adaptive_max_name(1));
 }
 std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& self, IntArrayRef output_size) {
+  EMBER_RECORD_OP("adaptive_max_pool2d", self);
   return pool::max_forward(self, adaptive_spec("adaptive_max_pool2d", self, 2, output_size), adaptive_max_name(2));
 }
 std::tuple<Tensor, Tensor> adaptive_max_pool3d(const Tensor& self, IntArrayRef output_size) {
+  EMBER_RECORD_OP("adaptive_max_pool3d", self);
   return pool::max_forward(self, adaptive_spec("adaptive_max_pool3d", self, 3, output_size), adaptive_max_name(3));
 }
 

@@ -126,8 +126,14 @@ std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim) {
                                      self.dim() == 0 ? 0 : wrap_dim(dim, self.dim(), "min"), keepdim);
   return r;
 }
-Tensor max(const Tensor& self, const Tensor& other) { return binary_extreme<true>(self, other, "max"); }
-Tensor min(const Tensor& self, const Tensor& other) { return binary_extreme<false>(self, other, "min"); }
+Tensor max(const Tensor& self, const Tensor& other) {
+  EMBER_RECORD_OP("max", self, other);
+  return binary_extreme<true>(self, other, "max");
+}
+Tensor min(const Tensor& self, const Tensor& other) {
+  EMBER_RECORD_OP("min", self, other);
+  return binary_extreme<false>(self, other, "min");
+}
 namespace {
 // Records the even-share backward of an extreme-value reduction.
 Tensor with_extreme_grad(const char* name, const Tensor& self, Tensor out, uint64_t mask, bool keepdim) {
@@ -147,6 +153,7 @@ Tensor amin(const Tensor& self, IntArrayRef dim, bool keepdim) {
   return with_extreme_grad("AminBackward0", self, amax_impl<false>(self, mask, keepdim, "amin"), mask, keepdim);
 }
 std::tuple<Tensor, Tensor> aminmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  EMBER_RECORD_OP("aminmax", self);
   const uint64_t mask = dim ? ops::reduce_mask(self, *dim, "aminmax") : ops::all_dims_mask(self);
   // With grad, a composite of amin and amax: their formulas share the gradient
   // among ties exactly as PyTorch's aminmax backward does.

@@ -106,6 +106,7 @@ Tensor sum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<Scal
   return out;
 }
 Tensor nansum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
+  EMBER_RECORD_OP("nansum", self);
   EMBER_CHECK(!is_complex(self.dtype()), "nansum(): does not support complex inputs (got ", self.dtype(), ")");
   // With grad, the composite: NaNs contribute nothing and get no gradient.
   if (autograd::needs_grad(self)) return sum(where(self.isnan(), zeros({}, self.options()), self), dim, keepdim, dtype);
@@ -123,6 +124,7 @@ Tensor mean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<Sca
   return out;
 }
 Tensor nanmean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
+  EMBER_RECORD_OP("nanmean", self);
   EMBER_CHECK(is_floating_point(self.dtype()), "nanmean(): expected input to have floating point dtype but got ",
               self.dtype());
   const ScalarType t = dtype ? *dtype : self.dtype();
@@ -174,6 +176,7 @@ Tensor all(const Tensor& self, int64_t dim, bool keepdim) {
 }
 
 Tensor count_nonzero(const Tensor& self, IntArrayRef dim) {
+  EMBER_RECORD_OP("count_nonzero", self);
   const uint64_t mask = reduce_mask(self, dim, "count_nonzero");
   Tensor in = ops::cast_to(self, kBool);
   Tensor out = empty(ops::reduce_shape(self, mask, false), TensorOptions(kLong));

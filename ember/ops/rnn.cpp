@@ -1,4 +1,5 @@
 #include "ember/ops/rnn.h"
+#include "ember/core/record_scope.h"
 
 #include <utility>
 #include <vector>
@@ -307,6 +308,7 @@ std::vector<Tensor> split_with_sizes_grouped(const Tensor& self, IntArrayRef spl
 std::tuple<Tensor, Tensor, Tensor> lstm(const Tensor& input, TensorList hx, TensorList params, bool has_biases,
                                         int64_t num_layers, double dropout, bool train, bool bidirectional,
                                         bool batch_first) {
+  EMBER_RECORD_OP("lstm", input, hx, params);
   check_lstm_hx(hx);
   StackResult r = run_dense(Cell::kLSTM, input, hx[0], hx[1], params, has_biases, num_layers, dropout, train,
                             bidirectional, batch_first);
@@ -316,6 +318,7 @@ std::tuple<Tensor, Tensor, Tensor> lstm(const Tensor& input, TensorList hx, Tens
 std::tuple<Tensor, Tensor, Tensor> lstm(const Tensor& data, const Tensor& batch_sizes, TensorList hx, TensorList params,
                                         bool has_biases, int64_t num_layers, double dropout, bool train,
                                         bool bidirectional) {
+  EMBER_RECORD_OP("lstm", data, batch_sizes, hx, params);
   check_lstm_hx(hx);
   StackResult r = run_packed(Cell::kLSTM, data, batch_sizes, hx[0], hx[1], params, has_biases, num_layers, dropout,
                              train, bidirectional);
@@ -326,12 +329,14 @@ std::tuple<Tensor, Tensor, Tensor> lstm(const Tensor& data, const Tensor& batch_
   std::tuple<Tensor, Tensor> fn(const Tensor& input, const Tensor& hx, TensorList params, bool has_biases,             \
                                 int64_t num_layers, double dropout, bool train, bool bidirectional,                    \
                                 bool batch_first) {                                                                    \
+    EMBER_RECORD_OP(#fn, input, hx, params);                                                                           \
     StackResult r =                                                                                                    \
         run_dense(cell, input, hx, {}, params, has_biases, num_layers, dropout, train, bidirectional, batch_first);    \
     return {r.output, r.h_n};                                                                                          \
   }                                                                                                                    \
   std::tuple<Tensor, Tensor> fn(const Tensor& data, const Tensor& batch_sizes, const Tensor& hx, TensorList params,    \
                                 bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional) { \
+    EMBER_RECORD_OP(#fn, data, batch_sizes, hx, params);                                                               \
     StackResult r =                                                                                                    \
         run_packed(cell, data, batch_sizes, hx, {}, params, has_biases, num_layers, dropout, train, bidirectional);    \
     return {r.output, r.h_n};                                                                                          \
@@ -343,6 +348,7 @@ EMBER_RNN_SINGLE_STATE(rnn_relu, Cell::kReLU)
 
 std::tuple<Tensor, Tensor> lstm_cell(const Tensor& input, TensorList hx, const Tensor& w_ih, const Tensor& w_hh,
                                      const std::optional<Tensor>& b_ih, const std::optional<Tensor>& b_hh) {
+  EMBER_RECORD_OP("lstm_cell", input, hx, w_ih, w_hh);
   EMBER_CHECK(hx.size() == 2, "lstm_cell: expected two hidden state tensors (h, c), got ", hx.size());
   check_cell("lstm_cell", input, hx[0], w_ih, w_hh, w_hh.size(1));
   check_cell("lstm_cell", input, hx[1], w_ih, w_hh, w_ih.size(0) / 4);
@@ -353,14 +359,17 @@ std::tuple<Tensor, Tensor> lstm_cell(const Tensor& input, TensorList hx, const T
 
 Tensor gru_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
                 const std::optional<Tensor>& b_ih, const std::optional<Tensor>& b_hh) {
+  EMBER_RECORD_OP("gru_cell", input, hx, w_ih, w_hh);
   return simple_cell(Cell::kGRU, input, hx, w_ih, w_hh, b_ih, b_hh);
 }
 Tensor rnn_tanh_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
                      const std::optional<Tensor>& b_ih, const std::optional<Tensor>& b_hh) {
+  EMBER_RECORD_OP("rnn_tanh_cell", input, hx, w_ih, w_hh);
   return simple_cell(Cell::kTanh, input, hx, w_ih, w_hh, b_ih, b_hh);
 }
 Tensor rnn_relu_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
                      const std::optional<Tensor>& b_ih, const std::optional<Tensor>& b_hh) {
+  EMBER_RECORD_OP("rnn_relu_cell", input, hx, w_ih, w_hh);
   return simple_cell(Cell::kReLU, input, hx, w_ih, w_hh, b_ih, b_hh);
 }
 

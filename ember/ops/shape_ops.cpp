@@ -69,8 +69,14 @@ Tensor cat(TensorList tensors, int64_t dim) {
   }
   return out;
 }
-Tensor concat(TensorList tensors, int64_t dim) { return cat(tensors, dim); }
-Tensor concatenate(TensorList tensors, int64_t dim) { return cat(tensors, dim); }
+Tensor concat(TensorList tensors, int64_t dim) {
+  EMBER_RECORD_OP("concat", tensors);
+  return cat(tensors, dim);
+}
+Tensor concatenate(TensorList tensors, int64_t dim) {
+  EMBER_RECORD_OP("concatenate", tensors);
+  return cat(tensors, dim);
+}
 
 Tensor stack(TensorList tensors, int64_t dim) {
   EMBER_RECORD_OP("stack", tensors);
@@ -84,12 +90,17 @@ Tensor stack(TensorList tensors, int64_t dim) {
   return cat(parts, d);
 }
 
-Tensor atleast_1d(const Tensor& self) { return self.dim() == 0 ? reshape(self, {1}) : self; }
+Tensor atleast_1d(const Tensor& self) {
+  EMBER_RECORD_OP("atleast_1d", self);
+  return self.dim() == 0 ? reshape(self, {1}) : self;
+}
 Tensor atleast_2d(const Tensor& self) {
+  EMBER_RECORD_OP("atleast_2d", self);
   if (self.dim() == 0) return reshape(self, {1, 1});
   return self.dim() == 1 ? unsqueeze(self, 0) : self;
 }
 Tensor atleast_3d(const Tensor& self) {
+  EMBER_RECORD_OP("atleast_3d", self);
   if (self.dim() == 0) return reshape(self, {1, 1, 1});
   if (self.dim() == 1) return unsqueeze(unsqueeze(self, 0), 2);
   return self.dim() == 2 ? unsqueeze(self, 2) : self;
@@ -105,25 +116,33 @@ std::vector<Tensor> map_list(TensorList ts, F f) {
 }  // namespace
 
 Tensor hstack(TensorList tensors) {
+  EMBER_RECORD_OP("hstack", tensors);
   EMBER_CHECK(!tensors.empty(), "hstack: expects a non-empty TensorList");
   std::vector<Tensor> ts = map_list(tensors, atleast_1d);
   return cat(ts, ts[0].dim() == 1 ? 0 : 1);
 }
 Tensor vstack(TensorList tensors) {
+  EMBER_RECORD_OP("vstack", tensors);
   EMBER_CHECK(!tensors.empty(), "vstack: expects a non-empty TensorList");
   return cat(map_list(tensors, atleast_2d), 0);
 }
-Tensor row_stack(TensorList tensors) { return vstack(tensors); }
+Tensor row_stack(TensorList tensors) {
+  EMBER_RECORD_OP("row_stack", tensors);
+  return vstack(tensors);
+}
 Tensor dstack(TensorList tensors) {
+  EMBER_RECORD_OP("dstack", tensors);
   EMBER_CHECK(!tensors.empty(), "dstack: expects a non-empty TensorList");
   return cat(map_list(tensors, atleast_3d), 2);
 }
 Tensor column_stack(TensorList tensors) {
+  EMBER_RECORD_OP("column_stack", tensors);
   EMBER_CHECK(!tensors.empty(), "column_stack: expects a non-empty TensorList");
   return hstack(map_list(tensors, [](const Tensor& t) { return t.dim() <= 1 ? reshape(t, {t.numel(), 1}) : t; }));
 }
 
 Tensor block_diag(TensorList tensors) {
+  EMBER_RECORD_OP("block_diag", tensors);
   std::vector<Tensor> mats;
   for (size_t i = 0; i < tensors.size(); ++i) {
     const Tensor& t = tensors[i];
@@ -174,10 +193,12 @@ Tensor flip(const Tensor& self, IntArrayRef dims) {
   return out;
 }
 Tensor fliplr(const Tensor& self) {
+  EMBER_RECORD_OP("fliplr", self);
   EMBER_CHECK(self.dim() >= 2, "fliplr: Input must be >= 2-d.");
   return flip(self, {1});
 }
 Tensor flipud(const Tensor& self) {
+  EMBER_RECORD_OP("flipud", self);
   EMBER_CHECK(self.dim() >= 1, "flipud: Input must be >= 1-d.");
   return flip(self, {0});
 }
@@ -210,6 +231,7 @@ Tensor roll_impl(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
 }  // namespace
 
 Tensor roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
+  EMBER_RECORD_OP("roll", self);
   Tensor out;
   {
     autograd::BelowAutogradGuard no_grad;  // the copies are the op's own work; one node is recorded below
@@ -250,6 +272,7 @@ Tensor repeat(const Tensor& self, IntArrayRef repeats) {
 }
 
 Tensor tile(const Tensor& self, IntArrayRef dims) {
+  EMBER_RECORD_OP("tile", self);
   DimVector reps;
   for (int64_t i = static_cast<int64_t>(dims.size()); i < self.dim(); ++i) reps.push_back(1);
   for (int64_t r : dims) reps.push_back(r);
@@ -257,6 +280,7 @@ Tensor tile(const Tensor& self, IntArrayRef dims) {
 }
 
 Tensor repeat_interleave(const Tensor& repeats) {
+  EMBER_RECORD_OP("repeat_interleave", repeats);
   EMBER_CHECK(repeats.dim() == 1, "repeat_interleave: only accept 1D vector as repeat, got shape ",
               shape_str(repeats.sizes()));
   EMBER_CHECK(repeats.dtype() == kLong || repeats.dtype() == kInt,
@@ -276,6 +300,7 @@ Tensor repeat_interleave(const Tensor& repeats) {
 }
 
 Tensor repeat_interleave(const Tensor& self, const Tensor& repeats, std::optional<int64_t> dim) {
+  EMBER_RECORD_OP("repeat_interleave", self, repeats);
   Tensor input = dim ? self : reshape(self, {-1});
   // An explicit dim must exist (a 0-dim input has none), as in PyTorch.
   const int64_t d = dim ? wrap_dim(*dim, input.dim(), "repeat_interleave", /*scalar_as_1d=*/false) : 0;
@@ -289,6 +314,7 @@ Tensor repeat_interleave(const Tensor& self, const Tensor& repeats, std::optiona
 }
 
 Tensor repeat_interleave(const Tensor& self, int64_t repeats, std::optional<int64_t> dim) {
+  EMBER_RECORD_OP("repeat_interleave", self);
   EMBER_CHECK(repeats >= 0, "repeat_interleave: repeats can not be negative");
   return repeat_interleave(self, full({}, repeats, TensorOptions().dtype(kLong)), dim);
 }
@@ -333,13 +359,26 @@ Tensor triangle(const Tensor& self, int64_t diagonal, bool lower, const char* op
 }
 }  // namespace
 
-Tensor& tril_(Tensor& self, int64_t diagonal) { return triangle_(self, diagonal, true, "tril_"); }
-Tensor& triu_(Tensor& self, int64_t diagonal) { return triangle_(self, diagonal, false, "triu_"); }
-Tensor tril(const Tensor& self, int64_t diagonal) { return triangle(self, diagonal, true, "tril"); }
-Tensor triu(const Tensor& self, int64_t diagonal) { return triangle(self, diagonal, false, "triu"); }
+Tensor& tril_(Tensor& self, int64_t diagonal) {
+  EMBER_RECORD_OP("tril_", self);
+  return triangle_(self, diagonal, true, "tril_");
+}
+Tensor& triu_(Tensor& self, int64_t diagonal) {
+  EMBER_RECORD_OP("triu_", self);
+  return triangle_(self, diagonal, false, "triu_");
+}
+Tensor tril(const Tensor& self, int64_t diagonal) {
+  EMBER_RECORD_OP("tril", self);
+  return triangle(self, diagonal, true, "tril");
+}
+Tensor triu(const Tensor& self, int64_t diagonal) {
+  EMBER_RECORD_OP("triu", self);
+  return triangle(self, diagonal, false, "triu");
+}
 
 // ---- grids -----------------------------------------------------------------------
 std::vector<Tensor> meshgrid(TensorList tensors, std::string_view indexing) {
+  EMBER_RECORD_OP("meshgrid", tensors);
   EMBER_CHECK(!tensors.empty(), "meshgrid: expects a non-empty TensorList");
   EMBER_CHECK(indexing == "ij" || indexing == "xy",
               "torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: ", indexing);
@@ -365,6 +404,7 @@ std::vector<Tensor> meshgrid(TensorList tensors, std::string_view indexing) {
 }
 
 Tensor cartesian_prod(TensorList tensors) {
+  EMBER_RECORD_OP("cartesian_prod", tensors);
   for (const Tensor& t : tensors)
     EMBER_CHECK(t.dim() == 1, "cartesian_prod: Expect a 1D vector, but got shape ", shape_str(t.sizes()));
   if (tensors.size() == 1) return tensors[0];

@@ -3,6 +3,7 @@
 // elementwise engine does not apply).
 #include <cmath>
 #include <limits>
+#include "ember/core/record_scope.h"
 
 #include "ember/core/dispatch.h"
 #include "ember/core/shape.h"
@@ -30,6 +31,7 @@ std::pair<int64_t, int64_t> long_range(const Tensor& t) {
 }  // namespace
 
 Tensor one_hot(const Tensor& self, int64_t num_classes) {
+  EMBER_RECORD_OP("one_hot", self);
   EMBER_CHECK(self.dtype() == kLong, "one_hot: is only applicable to index tensor, got ", self.dtype());
   DimVector shape(self.sizes());
   if (self.numel() == 0) {
@@ -48,6 +50,7 @@ Tensor one_hot(const Tensor& self, int64_t num_classes) {
 }
 
 Tensor bincount(const Tensor& self, const std::optional<Tensor>& weights, int64_t minlength) {
+  EMBER_RECORD_OP("bincount", self, weights);
   EMBER_CHECK(self.dim() == 1 && is_integral(self.dtype(), false),
               "bincount: only supports 1-d non-negative integral inputs, got ", self.dtype(), " of shape ",
               shape_str(self.sizes()));
@@ -84,6 +87,7 @@ Tensor bincount(const Tensor& self, const std::optional<Tensor>& weights, int64_
 }
 
 Tensor histc(const Tensor& self, int64_t bins, const Scalar& min, const Scalar& max) {
+  EMBER_RECORD_OP("histc", self);
   EMBER_CHECK(self.is_floating_point(), "histc: expected a floating point input, got ", self.dtype());
   EMBER_CHECK(bins > 0, "histc: bins must be > 0, but got ", bins);
   Tensor out = zeros({bins}, self.options());

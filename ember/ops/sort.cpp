@@ -159,11 +159,18 @@ std::tuple<Tensor, Tensor> sort(const Tensor& self, std::optional<bool> /*stable
 std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim, bool descending) {
   return sort(self, std::optional<bool>(), dim, descending);
 }
-Tensor argsort(const Tensor& self, int64_t dim, bool descending) { return std::get<1>(sort(self, dim, descending)); }
+Tensor argsort(const Tensor& self, int64_t dim, bool descending) {
+  EMBER_RECORD_OP("argsort", self);
+  return std::get<1>(sort(self, dim, descending));
+}
 Tensor argsort(const Tensor& self, bool stable, int64_t dim, bool descending) {
+  EMBER_RECORD_OP("argsort", self);
   return std::get<1>(sort(self, stable, dim, descending));
 }
-Tensor msort(const Tensor& self) { return std::get<0>(sort(self, 0, false)); }
+Tensor msort(const Tensor& self) {
+  EMBER_RECORD_OP("msort", self);
+  return std::get<0>(sort(self, 0, false));
+}
 
 std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool largest, bool /*sorted*/) {
   EMBER_RECORD_OP("topk", self);
@@ -202,6 +209,7 @@ std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool
 }
 
 std::tuple<Tensor, Tensor> kthvalue(const Tensor& self, int64_t k, int64_t dim, bool keepdim) {
+  EMBER_RECORD_OP("kthvalue", self);
   const int64_t d = wrap_dim(dim, self.dim(), "kthvalue");
   const int64_t len = dim_size(self, d);
   EMBER_CHECK(len > 0, "kthvalue(): Expected reduction dim ", d, " to have non-zero size (input shape ",
@@ -216,6 +224,7 @@ std::tuple<Tensor, Tensor> kthvalue(const Tensor& self, int64_t k, int64_t dim, 
 }
 
 Tensor median(const Tensor& self) {
+  EMBER_RECORD_OP("median", self);
   Tensor out;
   {
     autograd::BelowAutogradGuard no_grad;
@@ -224,9 +233,11 @@ Tensor median(const Tensor& self) {
   return with_even_grad("MedianBackward0", self, out);
 }
 std::tuple<Tensor, Tensor> median(const Tensor& self, int64_t dim, bool keepdim) {
+  EMBER_RECORD_OP("median", self);
   return with_selection_grad("MedianBackward1", self, median_impl(self, dim, keepdim, false, "median"), dim, keepdim);
 }
 Tensor nanmedian(const Tensor& self) {
+  EMBER_RECORD_OP("nanmedian", self);
   Tensor out;
   {
     autograd::BelowAutogradGuard no_grad;
@@ -235,11 +246,13 @@ Tensor nanmedian(const Tensor& self) {
   return with_even_grad("NanmedianBackward0", self, out);
 }
 std::tuple<Tensor, Tensor> nanmedian(const Tensor& self, int64_t dim, bool keepdim) {
+  EMBER_RECORD_OP("nanmedian", self);
   return with_selection_grad("NanmedianBackward1", self, median_impl(self, dim, keepdim, true, "nanmedian"), dim,
                              keepdim);
 }
 
 std::tuple<Tensor, Tensor> mode(const Tensor& self, int64_t dim, bool keepdim) {
+  EMBER_RECORD_OP("mode", self);
   const int64_t d = wrap_dim(dim, self.dim(), "mode");
   EMBER_CHECK(dim_size(self, d) > 0, "mode(): Expected reduction dim ", d, " to have non-zero size (input shape ",
               shape_str(self.sizes()), ").");

@@ -3,6 +3,7 @@
 // consecutive forms. Equality is ==, so every NaN is its own group (as PyTorch).
 #include <algorithm>
 #include <numeric>
+#include "ember/core/record_scope.h"
 
 #include "ember/core/dispatch.h"
 #include "ember/core/shape.h"
@@ -92,10 +93,12 @@ std::tuple<Tensor, Tensor, Tensor> unique_impl(const Tensor& self, std::optional
 
 std::tuple<Tensor, Tensor, Tensor> _unique2(const Tensor& self, bool /*sorted*/, bool return_inverse,
                                             bool return_counts) {
+  EMBER_RECORD_OP("_unique2", self);
   return unique_impl(self, std::nullopt, true, return_inverse, return_counts, "unique");
 }
 std::tuple<Tensor, Tensor, Tensor> unique_dim(const Tensor& self, int64_t dim, bool /*sorted*/, bool return_inverse,
                                               bool return_counts) {
+  EMBER_RECORD_OP("unique_dim", self);
   return unique_impl(self, dim, true, return_inverse, return_counts, "unique_dim");
 }
 std::tuple<Tensor, Tensor, Tensor> unique(const Tensor& self, bool sorted, bool return_inverse, bool return_counts,
@@ -105,6 +108,7 @@ std::tuple<Tensor, Tensor, Tensor> unique(const Tensor& self, bool sorted, bool 
 }
 std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor& self, bool return_inverse, bool return_counts,
                                                       std::optional<int64_t> dim) {
+  EMBER_RECORD_OP("unique_consecutive", self);
   return unique_impl(self, dim, false, return_inverse, return_counts, "unique_consecutive");
 }
 

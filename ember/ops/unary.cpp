@@ -65,7 +65,7 @@ Tensor unary_apply(const char* op, const Tensor& self, ScalarType compute, Scala
     unary_check_overlap(op, *out, self);
   }
   if (out == nullptr && self.scalar_type() == compute && self.is_contiguous()) {  // Note [Small-op fast path]
-    Tensor r = ember::empty(self.sizes(), TensorOptions(result));
+    Tensor r = empty_cpu(self.sizes(), result);
     if (r.numel() > 0) kernel(TensorIterator::contiguous(r, self));
     return r;
   }

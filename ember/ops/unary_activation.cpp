@@ -64,8 +64,7 @@ Tensor Tensor::softplus(const Scalar& beta, const Scalar& threshold) const {
 namespace {
 Tensor elu_impl(const char* op, const Tensor& self, Tensor* out, bool inplace, const Scalar& alpha, const Scalar& scale,
                 const Scalar& input_scale) {
-  EMBER_RECORD_OP(op, self);
-  return run_floating(op, self, out, inplace, [&](const TensorIterator& it) {
+  return run_floating(op, self, out, inplace, [&](const TensorIterator& it) {  // run_floating records `op`
     kernels::elu_kernel(it, alpha.toDouble(), scale.toDouble(), input_scale.toDouble());
   });
 }

@@ -1,5 +1,6 @@
 // Complex views (real, imag, view_as_real, view_as_complex) and the small
 // complex ops (conj, angle, polar, complex).
+#include "ember/core/record_scope.h"
 #include "ember/core/shape.h"
 #include "ember/kernels/cpu/tensor_iterator.h"
 #include "ember/kernels/cpu/unary_kernels.h"
@@ -30,6 +31,7 @@ Tensor component_view(const Tensor& self, int64_t which) {
 }  // namespace
 
 Tensor real(const Tensor& self) {
+  EMBER_RECORD_OP("real", self);
   EMBER_CHECK(self.defined(), "real: expected a defined tensor");
   if (!self.is_complex()) return self;
   Tensor out = component_view(self, 0);
@@ -38,6 +40,7 @@ Tensor real(const Tensor& self) {
 }
 
 Tensor imag(const Tensor& self) {
+  EMBER_RECORD_OP("imag", self);
   EMBER_CHECK(self.defined(), "imag: expected a defined tensor");
   EMBER_CHECK(self.is_complex(), "imag: is not implemented for tensors with non-complex dtypes (got ",
               dtype_name(self.dtype()), ")");
@@ -47,6 +50,7 @@ Tensor imag(const Tensor& self) {
 }
 
 Tensor view_as_real(const Tensor& self) {
+  EMBER_RECORD_OP("view_as_real", self);
   EMBER_CHECK(self.defined(), "view_as_real: expected a defined tensor");
   EMBER_CHECK(self.is_complex(), "view_as_real: is only supported for complex tensors, got ", dtype_name(self.dtype()));
   DimVector sizes(self.sizes()), strides;
@@ -59,6 +63,7 @@ Tensor view_as_real(const Tensor& self) {
 }
 
 Tensor view_as_complex(const Tensor& self) {
+  EMBER_RECORD_OP("view_as_complex", self);
   EMBER_CHECK(self.defined(), "view_as_complex: expected a defined tensor");
   const ScalarType t = self.dtype();
   EMBER_CHECK(t == kFloat || t == kDouble,
@@ -87,16 +92,21 @@ Tensor view_as_complex(const Tensor& self) {
 
 // See Note [No lazy conjugation] in ops/unary.h.
 Tensor conj_physical(const Tensor& self) {
+  EMBER_RECORD_OP("conj_physical", self);
   EMBER_CHECK(self.defined(), "conj: expected a defined tensor");
   if (!self.is_complex()) return self;
   Tensor out = ops::unary_apply("conj", self, self.dtype(), self.dtype(), nullptr, false, kernels::conj_kernel);
   if (autograd::needs_grad(self)) autograd::record_conj(self, out);
   return out;
 }
-Tensor conj(const Tensor& self) { return conj_physical(self); }
+Tensor conj(const Tensor& self) {
+  EMBER_RECORD_OP("conj", self);
+  return conj_physical(self);
+}
 
 namespace {
 Tensor angle_impl(const Tensor& self, Tensor* out) {
+  EMBER_RECORD_OP("angle", self);
   EMBER_CHECK(self.defined(), "angle: expected a defined tensor");
   const ScalarType t = self.dtype();
   const ScalarType compute = is_integral(t, /*include_bool=*/true) ? get_default_dtype() : t;
@@ -106,6 +116,7 @@ Tensor angle_impl(const Tensor& self, Tensor* out) {
 // polar and complex: two real tensors of the same float32/float64 dtype -> complex.
 Tensor make_complex(const char* op, const Tensor& a, const Tensor& b, Tensor* out,
                     void (*kernel)(const TensorIterator&)) {
+  EMBER_RECORD_OP(op, a, b);
   EMBER_CHECK(a.defined() && b.defined(), op, ": expected defined tensors");
   EMBER_CHECK(a.dtype() == b.dtype() && (a.dtype() == kFloat || a.dtype() == kDouble), op,
               ": expected both inputs to be float32 or float64 tensors of the same dtype, got ", dtype_name(a.dtype()),

@@ -1,6 +1,7 @@
 // nan_to_num and the floating-point class predicates (isnan, isinf, ...).
 #include "ember/autograd/derivatives/misc_grad.h"
 #include "ember/autograd/formula_node.h"
+#include "ember/core/record_scope.h"
 #include "ember/kernels/cpu/unary_kernels.h"
 #include "ember/ops/elementwise.h"
 #include "ember/ops/unary.h"
@@ -12,6 +13,7 @@ using kernels::TensorIterator;
 namespace {
 Tensor nan_to_num_impl(const char* op, const Tensor& self, std::optional<double> nan, std::optional<double> posinf,
                        std::optional<double> neginf, Tensor* out, bool inplace) {
+  EMBER_RECORD_OP(op, self);
   EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
   EMBER_CHECK(!self.is_complex(), op, ": not implemented for complex inputs (got ", dtype_name(self.dtype()), ")");
   if (!self.is_floating_point()) {  // integers and bool have nothing to replace: a copy
@@ -51,6 +53,7 @@ Tensor& Tensor::nan_to_num_(std::optional<double> nan, std::optional<double> pos
 namespace {
 using kernels::FloatClass;
 Tensor float_class(const char* op, FloatClass which, const Tensor& self, Tensor* out) {
+  EMBER_RECORD_OP(op, self);
   EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
   const bool complex_ok = which != FloatClass::isposinf && which != FloatClass::isneginf;
   EMBER_CHECK(complex_ok || !self.is_complex(), op, ": does not support complex inputs (got ", dtype_name(self.dtype()),

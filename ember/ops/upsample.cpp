@@ -12,6 +12,7 @@
 // Antialiased resampling (Note [Antialiased interpolation]) is one more way to
 // fill the same matrices.
 #include "ember/ops/upsample.h"
+#include "ember/core/record_scope.h"
 
 #include "ember/ops/interpolate.h"
 
@@ -128,6 +129,7 @@ void check(const char* op, const Tensor& input, int64_t nd, IntArrayRef output_s
 // scales: one optional scale factor per spatial dim (D, H, W order).
 Tensor upsample(const char* op, int64_t nd, const Tensor& input, IntArrayRef output_size, Mode mode, bool align_corners,
                 std::initializer_list<std::optional<double>> scales) {
+  EMBER_RECORD_OP(op, input);
   check(op, input, nd, output_size);
   const std::vector<std::optional<double>> sc(scales);
   const ScalarType dt = input.scalar_type();
@@ -198,6 +200,7 @@ Tensor upsample_trilinear3d(const Tensor& input, IntArrayRef output_size, bool a
 }
 
 Tensor pixel_shuffle(const Tensor& self, int64_t r) {
+  EMBER_RECORD_OP("pixel_shuffle", self);
   const char* op = "pixel_shuffle";
   EMBER_CHECK(self.dim() >= 3, op, ": expected input to have at least 3 dimensions, but got input of size ",
               shape_str(self.sizes()));
@@ -218,6 +221,7 @@ Tensor pixel_shuffle(const Tensor& self, int64_t r) {
 }
 
 Tensor pixel_unshuffle(const Tensor& self, int64_t r) {
+  EMBER_RECORD_OP("pixel_unshuffle", self);
   const char* op = "pixel_unshuffle";
   EMBER_CHECK(self.dim() >= 3, op, ": expected input to have at least 3 dimensions, but got input of size ",
               shape_str(self.sizes()));

@@ -71,6 +71,7 @@ Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) {
 }
 
 Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes) {
+  EMBER_RECORD_OP("unflatten", self);
   int64_t d = wrap_dim(dim, self.dim(), "unflatten");
   EMBER_CHECK(!sizes.empty(), "unflatten: sizes must be non-empty");
   // PyTorch names the dim being split rather than the whole input's numel.
@@ -110,6 +111,7 @@ Tensor permute(const Tensor& self, IntArrayRef dims) {
 }
 
 Tensor movedim(const Tensor& self, IntArrayRef source, IntArrayRef destination) {
+  EMBER_RECORD_OP("movedim", self);
   const int64_t nd = self.dim();
   EMBER_CHECK(source.size() == destination.size(), "movedim: Invalid source or destination dims: source (",
               shape_str(source), ") and destination (", shape_str(destination), ") must have the same number of elements");
@@ -187,6 +189,7 @@ Tensor expand(const Tensor& self, IntArrayRef size) {
 }
 
 Tensor squeeze(const Tensor& self) {
+  EMBER_RECORD_OP("squeeze", self);
   DimVector sz, st;
   for (int64_t d = 0; d < self.dim(); ++d)
     if (self.size(d) != 1) {
@@ -197,6 +200,7 @@ Tensor squeeze(const Tensor& self) {
 }
 
 Tensor squeeze(const Tensor& self, int64_t dim) {
+  EMBER_RECORD_OP("squeeze", self);
   if (self.dim() == 0) {
     wrap_dim(dim, 0, "squeeze");
     return make_view(self, {}, {}, self.storage_offset());
@@ -270,6 +274,7 @@ Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start_opt, 
 }
 
 Tensor unfold(const Tensor& self, int64_t dim, int64_t size, int64_t step) {
+  EMBER_RECORD_OP("unfold", self);
   int64_t d = self.dim() == 0 ? 0 : wrap_dim(dim, self.dim(), "unfold");
   int64_t cur = self.dim() == 0 ? 1 : self.size(d);
   EMBER_CHECK(size <= cur, "unfold: maximum size for tensor at dimension ", d, " is ", cur, " but size is ", size);
@@ -296,6 +301,7 @@ Tensor unfold(const Tensor& self, int64_t dim, int64_t size, int64_t step) {
 }
 
 Tensor as_strided(const Tensor& self, IntArrayRef size, IntArrayRef stride, std::optional<int64_t> storage_offset) {
+  EMBER_RECORD_OP("as_strided", self);
   EMBER_CHECK(size.size() == stride.size(), "as_strided: mismatch in length of strides and shape (", shape_str(size),
               " vs ", shape_str(stride), ")");
   int64_t off = storage_offset.value_or(self.storage_offset());
@@ -312,6 +318,7 @@ Tensor as_strided(const Tensor& self, IntArrayRef size, IntArrayRef stride, std:
 }
 
 Tensor diagonal(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) {
+  EMBER_RECORD_OP("diagonal", self);
   const int64_t nd = self.dim();
   EMBER_CHECK(nd >= 2, "diagonal: expected a tensor with at least 2 dimensions, got ", nd);
   int64_t a = wrap_dim(dim1, nd, "diagonal"), b = wrap_dim(dim2, nd, "diagonal");
@@ -339,6 +346,7 @@ Tensor diagonal(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) 
 }
 
 std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
+  EMBER_RECORD_OP("split", self);
   EMBER_CHECK(self.dim() > 0, "split: expects at least a 1-dimensional tensor");
   int64_t d = wrap_dim(dim, self.dim(), "split");
   int64_t size = self.size(d);
@@ -354,6 +362,7 @@ std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
 }
 
 std::vector<Tensor> split_with_sizes(const Tensor& self, IntArrayRef split_sizes, int64_t dim) {
+  EMBER_RECORD_OP("split_with_sizes", self);
   EMBER_CHECK(self.dim() > 0, "split_with_sizes: expects at least a 1-dimensional tensor");
   int64_t d = wrap_dim(dim, self.dim(), "split_with_sizes");
   int64_t total = 0;
@@ -377,6 +386,7 @@ std::vector<Tensor> split(const Tensor& self, IntArrayRef sizes, int64_t dim) {
 }
 
 std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {
+  EMBER_RECORD_OP("chunk", self);
   EMBER_CHECK(self.dim() > 0, "chunk: expects at least a 1-dimensional tensor");
   EMBER_CHECK(chunks > 0, "chunk: expects `chunks` to be greater than 0, got: ", chunks);
   int64_t d = wrap_dim(dim, self.dim(), "chunk");
@@ -390,6 +400,7 @@ std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {
 }
 
 std::vector<Tensor> tensor_split(const Tensor& self, int64_t sections, int64_t dim) {
+  EMBER_RECORD_OP("tensor_split", self);
   EMBER_CHECK(self.dim() > 0, "tensor_split: expected at least a 1-dimensional tensor");
   EMBER_CHECK(sections > 0, "tensor_split: number of sections must be larger than 0, got ", sections);
   int64_t d = wrap_dim(dim, self.dim(), "tensor_split");
@@ -406,6 +417,7 @@ std::vector<Tensor> tensor_split(const Tensor& self, int64_t sections, int64_t d
 }
 
 std::vector<Tensor> unbind(const Tensor& self, int64_t dim) {
+  EMBER_RECORD_OP("unbind", self);
   EMBER_CHECK(self.dim() > 0, "unbind: dimension specified as 0 but tensor has no dimensions");
   int64_t d = wrap_dim(dim, self.dim(), "unbind");
   std::vector<Tensor> out;
@@ -420,6 +432,7 @@ std::vector<int64_t> broadcast_shapes(ArrayRef<std::vector<int64_t>> shapes) {
 }
 
 std::vector<Tensor> broadcast_tensors(TensorList tensors) {
+  EMBER_RECORD_OP("broadcast_tensors", tensors);
   DimVector shape;
   for (const Tensor& t : tensors) shape = ember::broadcast_shapes(shape, t.sizes(), "broadcast_tensors");
   std::vector<Tensor> out;

@@ -19,6 +19,8 @@
 namespace ember::profiler::detail {
 
 std::atomic<uint32_t> g_state{0};
+// What code outside libember reads instead of g_state (Note [Profiler hook cost]).
+uint32_t exported_state_word() { return g_state.load(std::memory_order_relaxed); }
 
 namespace {
 
@@ -186,14 +188,10 @@ std::vector<std::string> caller_frames(const std::vector<void*>& frames,
 
 // --- the hook's out-of-line halves ----------------------------------------------
 
-void begin_op(const char* name, bool aten_prefix) {
+void begin_op(const char* name) {
   std::string n;
-  if (aten_prefix) {
-    n.reserve(6 + std::char_traits<char>::length(name));
-    n.append("aten::").append(name);
-  } else {
-    n = name;
-  }
+  n.reserve(6 + std::char_traits<char>::length(name));
+  n.append("aten::").append(name);
   begin(std::move(n), -1, false, false);
 }
 
@@ -269,6 +267,7 @@ void start_collecting(const CollectorOptions& opts) {
   s.record_shapes.store(opts.record_shapes);
   s.with_stack.store(opts.with_stack);
   s.generation.fetch_add(1, std::memory_order_acq_rel);
+  set_allocator_memory_reporting(opts.profile_memory);
   g_state.store(kRecordOps | (opts.profile_memory ? kRecordMemory : 0), std::memory_order_release);
 }
 
@@ -282,6 +281,7 @@ EventList stop_collecting() {
     std::lock_guard<std::mutex> g(s.mu);
     if (!s.running) return {};
     g_state.store(0, std::memory_order_release);
+    set_allocator_memory_reporting(false);
     s.running = false;
     s.generation.fetch_add(1, std::memory_order_acq_rel);
     buffers.swap(s.buffers);
