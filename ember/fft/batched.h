@@ -4,8 +4,8 @@
 // every butterfly is a handful of vector operations and no shuffles are
 // needed. Note [Lane-parallel FFT]
 // Each group of lanes is gathered into split re/im arrays [n][W], run through
-// a mixed-radix Stockham FFT (radix 4 and 2 specialised, any other factor —
-// 3, 5, primes — through a small DFT), and scattered back. Real transforms
+// a mixed-radix Stockham FFT (radix 2, 3, 4 and 5 in closed form, larger
+// primes through a small DFT), and scattered back. Real transforms
 // pack two real lanes into one complex lane (z = a + i b) and separate the
 // spectra afterwards, so a group holds 2W real signals. The same source is
 // compiled twice (batched_avx512.cpp with AVX-512 flags, batched.cpp for any
