@@ -41,11 +41,33 @@ Tensor to_input(const Tensor& g, const FormulaNode& n) {
   return real_input && g.is_complex() ? g.to(to_real_type(g.dtype())) : g;
 }
 
-// det: d det = det tr(A^-1 dA), so gA = conj(g det) A^-H.
+// prod_{j != i} s_j along the last dim, as exclusive products from both ends
+// (no division, so zeros in s are fine).
+Tensor prod_of_others(const Tensor& s) {
+  const int64_t k = s.size(-1);
+  if (k == 0) return s;
+  Tensor one = ones_like(s.narrow(-1, 0, 1));
+  Tensor left = cumprod(cat({one, s.narrow(-1, 0, k - 1)}, -1), -1);
+  Tensor right = cumprod(cat({one, s.narrow(-1, 1, k - 1).flip({-1})}, -1), -1).flip({-1});
+  return left * right;
+}
+
+// det: d det = tr(adj(A) dA), so gA = g conj(adj(A))^T = g adj(A)^H. For an
+// invertible A, adj(A) = det A^-1 and gA = conj(g det) A^-H (one solve). At a
+// singular A that solve fails though the gradient exists (the cofactor
+// matrix, nonzero at rank n-1), so a batch with a zero determinant takes the
+// SVD form for every matrix: A = U S Vh gives adj(A)^H = conj(det U det Vh)
+// U diag(prod_{j != i} s_j) Vh. (PyTorch 2 does the same; 1.13 returns zeros.)
 variable_list det_backward(const FormulaNode& n, const variable_list& g) {
   const Tensor A = n.saved(0), d = n.saved(1);
-  Tensor c = (g[0] * d.conj()).unsqueeze(-1).unsqueeze(-1);
-  return {linalg::solve(mH(A), identity_like(A) * c)};
+  if (!(d == 0).any().item<bool>()) {
+    Tensor c = (g[0] * d.conj()).unsqueeze(-1).unsqueeze(-1);
+    return {linalg::solve(mH(A), identity_like(A) * c)};
+  }
+  auto [U, S, Vh] = linalg::svd(A, false);
+  Tensor alpha = (linalg::det(U) * linalg::det(Vh)).conj();
+  Tensor D = (g[0] * alpha).unsqueeze(-1) * prod_of_others(S);
+  return {(U * D.unsqueeze(-2)).matmul(Vh)};
 }
 
 // slogdet: d log det = tr(A^-1 dA) = d logabsdet + i d(arg sign); the sign's
