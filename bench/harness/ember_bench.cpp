@@ -1,6 +1,6 @@
 // Ember side of the side-by-side benchmarks (SPEC.md W1 nograd_fwd, W2, W3,
 // W4; W5, W6 and M1 come from train_workloads.h, shared with LibTorch's side).
-// Usage: ember_bench [--samples N] [--threads 1,2] [W1 ... W6 M1 | case...]
+// Usage: ember_bench [--samples N] [--threads 1,2] [L0 W1 ... W6 M1 | case...]
 #include <cblas.h>
 #include <dnnl.h>
 
@@ -10,6 +10,7 @@
 #include "ember/kernels/cpu/gemm.h"
 #include "ember/torch.h"
 #include "harness.h"
+#include "physical_limits.h"
 #include "train_workloads.h"
 
 namespace {
@@ -184,6 +185,7 @@ int main(int argc, char** argv) {
   bench::Options o = bench::parse_args(argc, argv, "ember");
   std::fprintf(stderr, "ember_bench: sgemm backend at %d threads: %s\n", torch::get_num_threads(),
                ember::kernels::sgemm_backend());
+  bench::physical_limits(o);
   w1(o);
   w2_w3(o);
   w4(o);

@@ -30,10 +30,26 @@ Edge gradient_edge(const Tensor& t) {
   return Edge();
 }
 
+void install_retain_grad_hook(AutogradMeta& m) {
+  m.grad_fn->add_retain_grad_hook(m.output_nr, [slot = m.retained_grad](const Tensor& g) {
+    *slot = slot->defined() ? slot->add(g) : g.detach().clone();
+  });
+}
+
+void move_retain_grad_hook(AutogradMeta& m, const std::shared_ptr<Node>& old_fn, uint32_t old_nr) {
+  if (!m.retained_grad || old_fn == m.grad_fn) return;
+  if (old_fn) old_fn->remove_retain_grad_hook(old_nr);
+  if (m.grad_fn) install_retain_grad_hook(m);
+}
+
 void set_history(const Tensor& t, const std::shared_ptr<Node>& fn) {
   AutogradMeta& m = materialize_meta(t);
+  std::shared_ptr<Node> old_fn = m.retained_grad ? std::move(m.grad_fn) : nullptr;
+  const uint32_t old_nr = m.output_nr;
   m.grad_fn = fn;
   m.output_nr = fn->add_input_metadata(t);
+  if (m.retained_grad) [[unlikely]]
+    move_retain_grad_hook(m, old_fn, old_nr);
   m.requires_grad = false;
   // The output of a non-view op that happens to be a view of the op's own
   // temporary (e.g. a squeezed result) has its own history, not its base's.

@@ -55,6 +55,14 @@ std::shared_ptr<Node> current_grad_fn(const Tensor& t, AutogradMeta& m);
 Edge gradient_edge(const Tensor& t);
 // Makes `t` the output number `output_nr` of `fn` (records its metadata on fn).
 void set_history(const Tensor& t, const std::shared_ptr<Node>& fn);
+// retain_grad() belongs to the tensor, not to a node (as in PyTorch): installs
+// the hook that writes m.retained_grad on m's current grad_fn, and after the
+// tensor's history changed (an in-place op, a view regenerated from its
+// written base) moves it there from the previous grad_fn, so .grad() is the
+// gradient of the tensor's current value. Tensor hooks, by contrast, stay
+// with the node they were registered on.
+void install_retain_grad_hook(AutogradMeta& m);
+void move_retain_grad_hook(AutogradMeta& m, const std::shared_ptr<Node>& old_fn, uint32_t old_nr);
 // The leaf's AccumulateGrad node, created on first use.
 std::shared_ptr<Node> grad_accumulator(const Tensor& t);
 

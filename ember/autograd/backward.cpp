@@ -111,11 +111,8 @@ void Tensor::retain_grad() const {
   EMBER_CHECK(requires_grad(), "retain_grad: can't retain_grad on Tensor that has requires_grad=False");
   auto& m = autograd::materialize_meta(*this);
   if (!autograd::current_grad_fn(*this, m) || m.retained_grad) return;  // leaves always keep .grad
-  auto slot = std::make_shared<Tensor>();
-  m.retained_grad = slot;
-  m.grad_fn->add_retain_grad_hook(m.output_nr, [slot](const Tensor& g) {
-    *slot = slot->defined() ? slot->add(g) : g.detach().clone();
-  });
+  m.retained_grad = std::make_shared<Tensor>();
+  autograd::install_retain_grad_hook(m);
 }
 
 bool Tensor::retains_grad() const {

@@ -72,7 +72,9 @@ void rebase_history(const Tensor& view, AutogradMeta& m, const std::shared_ptr<N
   bm.grad_fn = cs;
   bm.output_nr = cs->add_input_metadata(base);
   bm.requires_grad = false;
-  // The view's own history is now "a piece of the new base": regenerate it.
+  // The view's own history is now "a piece of the new base": regenerate it
+  // (which moves a retain_grad hook onto the regenerated node).
+  if (m.retained_grad && m.grad_fn) m.grad_fn->remove_retain_grad_hook(m.output_nr);
   m.grad_fn = nullptr;
   m.attr_version = view._version() + 1;
   current_grad_fn(view, m);
@@ -96,6 +98,8 @@ std::shared_ptr<Node> current_grad_fn(const Tensor& t, AutogradMeta& m) {
   const Tensor& base = m.view_base;
   std::lock_guard<std::mutex> g(m.mu);
   if (m.attr_version == version) return m.grad_fn;
+  std::shared_ptr<Node> old_fn = m.grad_fn;
+  const uint32_t old_nr = m.output_nr;
   if (!base.requires_grad()) {
     m.grad_fn = nullptr;
   } else {
@@ -107,6 +111,7 @@ std::shared_ptr<Node> current_grad_fn(const Tensor& t, AutogradMeta& m) {
     m.grad_fn = am->grad_fn;
     m.output_nr = am->output_nr;
   }
+  move_retain_grad_hook(m, old_fn, old_nr);
   m.attr_version = version;
   return m.grad_fn;
 }

@@ -55,6 +55,10 @@ void Node::add_retain_grad_hook(uint32_t output_nr, std::function<void(const Ten
   retain_grad_hooks_.emplace_back(output_nr, std::move(h));
 }
 
+void Node::remove_retain_grad_hook(uint32_t output_nr) {
+  std::erase_if(retain_grad_hooks_, [output_nr](const auto& h) { return h.first == output_nr; });
+}
+
 variable_list Node::operator()(variable_list&& grads) {
   profiler::RecordScope scope;
   if (profiler::is_profiling()) [[unlikely]]

@@ -76,6 +76,8 @@ class Node : public std::enable_shared_from_this<Node> {
   void add_tensor_pre_hook(uint32_t output_nr, std::function<Tensor(const Tensor&)> h);
   // retain_grad(): copies the gradient of one output into that tensor's .grad.
   void add_retain_grad_hook(uint32_t output_nr, std::function<void(const Tensor&)> h);
+  // The tensor that was output `output_nr` now has another grad_fn (an in-place op).
+  void remove_retain_grad_hook(uint32_t output_nr);
 
   // Anomaly mode: the stack (or description) of where the forward op ran.
   std::string creation_trace;

@@ -378,6 +378,37 @@ class Tensor {
   Tensor addmv(const Tensor& mat, const Tensor& vec, const Scalar& beta = 1, const Scalar& alpha = 1) const;
   Tensor addr(const Tensor& v1, const Tensor& v2, const Scalar& beta = 1, const Scalar& alpha = 1) const;
 
+  // ---- torch.* linear algebra and stft as methods (linalg/tensor_methods.cpp) ----
+  Tensor det() const;
+  Tensor logdet() const;
+  std::tuple<Tensor, Tensor> slogdet() const;
+  Tensor inverse() const;
+  Tensor cholesky(bool upper = false) const;
+  Tensor cholesky_solve(const Tensor& L, bool upper = false) const;  // solves A X = *this from A's factor L
+  Tensor cholesky_inverse(bool upper = false) const;
+  Tensor pinverse(double rcond = 1e-15) const;
+  Tensor matrix_power(int64_t n) const;
+  Tensor matrix_exp() const;
+  std::tuple<Tensor, Tensor, Tensor> svd(bool some = true, bool compute_uv = true) const;
+  std::tuple<Tensor, Tensor> qr(bool some = true) const;
+  std::tuple<Tensor, Tensor> triangular_solve(const Tensor& A, bool upper = true, bool transpose = false,
+                                              bool unitriangular = false) const;
+  Tensor lu_solve(const Tensor& LU_data, const Tensor& LU_pivots) const;
+  Tensor cross(const Tensor& other, std::optional<int64_t> dim = std::nullopt) const;
+  Tensor orgqr(const Tensor& tau) const;
+  Tensor stft(int64_t n_fft, std::optional<int64_t> hop_length = std::nullopt,
+              std::optional<int64_t> win_length = std::nullopt, const std::optional<Tensor>& window = {},
+              bool normalized = false, std::optional<bool> onesided = std::nullopt,
+              std::optional<bool> return_complex = std::nullopt) const;
+  Tensor stft(int64_t n_fft, std::optional<int64_t> hop_length, std::optional<int64_t> win_length,
+              const std::optional<Tensor>& window, bool center, std::string_view pad_mode = "reflect",
+              bool normalized = false, std::optional<bool> onesided = std::nullopt,
+              std::optional<bool> return_complex = std::nullopt) const;
+  Tensor istft(int64_t n_fft, std::optional<int64_t> hop_length = std::nullopt,
+               std::optional<int64_t> win_length = std::nullopt, const std::optional<Tensor>& window = {},
+               bool center = true, bool normalized = false, std::optional<bool> onesided = std::nullopt,
+               std::optional<int64_t> length = std::nullopt, bool return_complex = false) const;
+
   // ---- autograd (autograd/autograd_meta.cpp, autograd/backward.cpp) --------
   bool requires_grad() const;
   Tensor& requires_grad_(bool requires_grad = true);

@@ -192,3 +192,58 @@ TEST(CopySlices, DoubleBackwardThroughCopySlices) {
   Tensor gg = autograd::grad({g[0]}, {x})[0];
   EXPECT_TENSOR_CLOSE(gg, values({2.0, 0.0}));
 }
+
+// retain_grad() belongs to the tensor: after an in-place op (on the tensor, on
+// its base, or through it) .grad() is the gradient of the current value. Tensor
+// hooks stay with the node they were registered on: a hook registered before
+// the write sees the old value's gradient (non-views) or does not run (views,
+// whose old node leaves the graph). torch 1.13 gives the same in each case.
+TEST(CopySlices, RetainGradFollowsTheTensorAcrossInPlaceWrites) {
+  Tensor x = leaf({4});
+  const Tensor w = values({0, 1, 2, 3});
+  {
+    // y = 2x; y *= 3; loss = sum(y w): d loss / d(new y) = w, d loss / d(old y) = 3w.
+    Tensor y = x * 2;
+    y.retain_grad();
+    Tensor seen;
+    y.register_hook([&seen](const Tensor& g) { seen = g.clone(); });
+    y.mul_(3);
+    (y * w).sum().backward();
+    EXPECT_TENSOR_EQ(y.grad(), w);
+    EXPECT_TENSOR_EQ(seen, w * 3);
+  }
+  {
+    // v = b[0:2] retained, then b *= 2 rebuilds v's history: v.grad is d loss / dv = [5, 7].
+    Tensor b = x * 1;
+    Tensor v = b.narrow(0, 0, 2);
+    v.retain_grad();
+    bool hook_ran = false;
+    v.register_hook([&hook_ran](const Tensor&) { hook_ran = true; });
+    b.mul_(2);
+    (v * values({5, 7})).sum().backward();
+    EXPECT_TENSOR_EQ(v.grad(), values({5, 7}));
+    EXPECT_FALSE(hook_ran);
+  }
+  {
+    // The view written itself; a hook registered after the write runs.
+    Tensor b = x * 1;
+    Tensor v = b.narrow(0, 0, 2);
+    v.retain_grad();
+    v.mul_(3);
+    Tensor seen;
+    v.register_hook([&seen](const Tensor& g) { seen = g.clone(); });
+    (v * values({5, 7})).sum().backward();
+    EXPECT_TENSOR_EQ(v.grad(), values({5, 7}));
+    EXPECT_TENSOR_EQ(seen, values({5, 7}));
+  }
+  {
+    // Accumulation carries over: [5, 7] from before the base write, then [1, 1] after.
+    Tensor b = x * 1;
+    Tensor v = b.narrow(0, 0, 2);
+    v.retain_grad();
+    (v * values({5, 7})).sum().backward({}, /*retain_graph=*/true);
+    b.mul_(2);
+    v.sum().backward();
+    EXPECT_TENSOR_EQ(v.grad(), values({6, 8}));
+  }
+}
