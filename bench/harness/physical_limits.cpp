@@ -53,7 +53,8 @@ void physical_limits(const Options& o) {
   int threads = 1;
   volatile float fsink = 0;
   const double flop_per_thread = static_cast<double>(kFmaIters) * kAccumulators * 16 * 2;
-  Case fma{"L0.fma_peak", "GFLOP/s", [&](double s) { return threads * flop_per_thread / s / 1e9; }, [&] {
+  Case fma{"L0.fma_peak", "GFLOP/s", [&](double s) { return threads * flop_per_thread / s / 1e9; },
+           [&] {
              std::vector<std::thread> pool;
              std::vector<float> out(threads);
              for (int t = 0; t < threads; ++t) pool.emplace_back([&out, t] { out[t] = fma_chain(kFmaIters); });

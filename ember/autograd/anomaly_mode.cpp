@@ -50,8 +50,8 @@ std::string capture_stack_trace() {
 variable_list run_with_anomaly_check(Node& fn, variable_list&& grads) {
   variable_list out = fn(std::move(grads));
   for (size_t i = 0; i < out.size(); ++i) {
-    EMBER_CHECK(!has_nan(out[i]), "Function '", fn.name(), "' returned nan values in its ", i,
-                "th output.", fn.creation_trace.empty() ? "" : "\nTraceback of forward call that caused the error:\n",
+    EMBER_CHECK(!has_nan(out[i]), "Function '", fn.name(), "' returned nan values in its ", i, "th output.",
+                fn.creation_trace.empty() ? "" : "\nTraceback of forward call that caused the error:\n",
                 fn.creation_trace);
   }
   return out;

@@ -75,8 +75,9 @@ Tensor& Tensor::requires_grad_(bool r) {
               ")");
   auto* m = get_meta(*this);
   if (m && autograd::current_grad_fn(*this, *m)) {
-    EMBER_CHECK(r, "requires_grad_: you can only change requires_grad flags of leaf variables. If you want to use a "
-                   "computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
+    EMBER_CHECK(r,
+                "requires_grad_: you can only change requires_grad flags of leaf variables. If you want to use a "
+                "computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
     return *this;
   }
   if (!r && m == nullptr) return *this;

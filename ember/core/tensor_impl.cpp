@@ -1,12 +1,31 @@
 #include "ember/core/tensor_impl.h"
 
+#include <algorithm>
+
 namespace ember {
 
-TensorImpl::TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes, IntArrayRef strides,
-                       int64_t offset)
-    : storage_(std::move(storage)), sizes_(sizes), strides_(strides), offset_(offset), dtype_(dtype),
+TensorImpl::TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes, IntArrayRef strides, int64_t offset)
+    : storage_(std::move(storage)),
+      sizes_(sizes),
+      strides_(strides),
+      offset_(offset),
+      dtype_(dtype),
       itemsize_(element_size(dtype)) {
   refresh();
+}
+
+TensorImpl::TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes, int64_t numel, Contiguous)
+    : storage_(std::move(storage)),
+      sizes_(sizes),
+      strides_(sizes.size()),
+      numel_(numel),
+      dtype_(dtype),
+      itemsize_(element_size(dtype)) {
+  int64_t acc = 1;
+  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+    strides_[d] = acc;
+    acc *= std::max<int64_t>(sizes[d], 1);
+  }
 }
 
 void TensorImpl::set_geometry(IntArrayRef sizes, IntArrayRef strides, int64_t offset) {

@@ -27,7 +27,7 @@ Tensor ops::empty_cpu(IntArrayRef size, ScalarType dt) {
   EMBER_CHECK(!__builtin_mul_overflow(static_cast<size_t>(n), element_size(dt), &nbytes) &&
                   nbytes <= static_cast<size_t>(PTRDIFF_MAX) / 2,
               "empty: size ", shape_str(size), " of dtype ", dt, " overflows the address space");
-  return Tensor(make_intrusive<TensorImpl>(StorageImpl::allocate(nbytes), dt, size, contiguous_strides(size), 0));
+  return Tensor(make_intrusive<TensorImpl>(StorageImpl::allocate(nbytes), dt, size, n, TensorImpl::Contiguous{}));
 }
 
 // The composite factories call the public factories and ops that PyTorch's
@@ -49,8 +49,7 @@ Tensor empty_strided(IntArrayRef size, IntArrayRef stride, const TensorOptions& 
   size_t nbytes;
   EMBER_CHECK(!__builtin_mul_overflow(static_cast<size_t>(extent), element_size(o.dtype()), &nbytes),
               "empty_strided: size ", shape_str(size), " overflows the address space");
-  Tensor t(make_intrusive<TensorImpl>(StorageImpl::allocate(nbytes), o.dtype(), size, stride,
-                                      0));
+  Tensor t(make_intrusive<TensorImpl>(StorageImpl::allocate(nbytes), o.dtype(), size, stride, 0));
   return finish(t, o);
 }
 
@@ -86,9 +85,10 @@ Tensor ones(IntArrayRef size, const TensorOptions& o) {
 Tensor full(IntArrayRef size, const Scalar& value, const TensorOptions& o) {
   EMBER_RECORD_OP("full");
   // Like PyTorch: without a dtype, full() infers it from the fill value.
-  TensorOptions opts = o.has_dtype() ? o : o.dtype(value.isFloatingPoint() ? get_default_dtype()
-                                                    : value.isComplex()     ? to_complex_type(get_default_dtype())
-                                                                            : value.type());
+  TensorOptions opts = o.has_dtype() ? o
+                                     : o.dtype(value.isFloatingPoint() ? get_default_dtype()
+                                               : value.isComplex()     ? to_complex_type(get_default_dtype())
+                                                                       : value.type());
   return filled(size, value, opts);
 }
 
@@ -129,8 +129,9 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, const 
   const double s = start.toDouble(), e = end.toDouble(), st = step.toDouble();
   EMBER_CHECK(st != 0, "arange: step must be nonzero");
   EMBER_CHECK(std::isfinite(s) && std::isfinite(e), "arange: unsupported range: ", s, " -> ", e);
-  EMBER_CHECK((st > 0 && e >= s) || (st < 0 && e <= s), "arange: upper bound and larger bound inconsistent with step sign (start=",
-              s, ", end=", e, ", step=", st, ")");
+  EMBER_CHECK((st > 0 && e >= s) || (st < 0 && e <= s),
+              "arange: upper bound and larger bound inconsistent with step sign (start=", s, ", end=", e, ", step=", st,
+              ")");
   int64_t n;
   if (!any_float) {
     const int64_t is = start.toLong(), ie = end.toLong(), ist = step.toLong();
@@ -205,10 +206,12 @@ Tensor eye(int64_t n, int64_t m, const TensorOptions& o) {
 }
 
 Tensor from_blob(void* data, IntArrayRef sizes, const TensorOptions& o) {
-  return from_blob(data, sizes, contiguous_strides(sizes), [](void*) {}, o);
+  return from_blob(
+      data, sizes, contiguous_strides(sizes), [](void*) {}, o);
 }
 Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, const TensorOptions& o) {
-  return from_blob(data, sizes, strides, [](void*) {}, o);
+  return from_blob(
+      data, sizes, strides, [](void*) {}, o);
 }
 Tensor from_blob(void* data, IntArrayRef sizes, const std::function<void(void*)>& deleter, const TensorOptions& o) {
   return from_blob(data, sizes, contiguous_strides(sizes), deleter, o);
@@ -236,8 +239,9 @@ TensorDataContainer::TensorDataContainer(std::initializer_list<TensorDataContain
   for (const auto& c : list) {
     EMBER_CHECK(c.sizes_ == first.sizes_, "tensor: expected all sub-lists to have sizes ", shape_str(first.sizes_),
                 " but got ", shape_str(c.sizes_));
-    EMBER_CHECK(c.dtype_ == dtype_, "tensor: expected all elements of the tensor to have the same scalar type: ",
-                dtype_, ", but got element of scalar type: ", c.dtype_);
+    EMBER_CHECK(c.dtype_ == dtype_,
+                "tensor: expected all elements of the tensor to have the same scalar type: ", dtype_,
+                ", but got element of scalar type: ", c.dtype_);
     values_.insert(values_.end(), c.values_.begin(), c.values_.end());
   }
 }
