@@ -3,6 +3,7 @@
 #include <array>
 #include <atomic>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <vector>
@@ -60,6 +61,12 @@ std::atomic<uint32_t> g_slow_paths{0};
 // larger blocks and overflow go to the shared, mutex-guarded free lists. A
 // thread's cache returns to the shared lists when the thread exits.
 // Statistics are atomics so both paths can update them.
+// The fast path reads a single thread_local, a pointer with no destructor
+// (so no TLS guard or wrapper call): null before the thread's first small
+// block, the heap-allocated cache after, and a dead marker once thread exit
+// has flushed it (blocks freed later, by other thread_local destructors, go
+// to the shared lists). A second thread_local, touched once per thread when
+// the cache is created, flushes and deletes it at thread exit.
 constexpr size_t kSmallClassLimit = 64 + 4 * 4;  // class indices below this are thread-cached
 constexpr size_t kPerThreadBlocks = 32;
 
@@ -92,13 +99,31 @@ namespace {
 struct ThreadCache {
   std::array<std::vector<void*>, kSmallClassLimit> lists;
   CachingAllocator* owner = nullptr;
-  ~ThreadCache();
 };
-thread_local ThreadCache t_cache;
-// Trivially destructible, so it stays readable while thread_local destructors
-// run: blocks freed after this thread's cache died go to the shared lists.
-thread_local bool t_cache_dead = false;
-bool use_thread_cache(size_t idx) { return idx < kSmallClassLimit && !t_cache_dead; }
+// Owns the thread's cache; t_cache below is the fast path's view of it.
+struct ThreadCacheReaper {
+  std::unique_ptr<ThreadCache> cache;
+  ~ThreadCacheReaper();
+};
+alignas(ThreadCache) char g_dead_tag;
+ThreadCache* const kDeadCache = reinterpret_cast<ThreadCache*>(&g_dead_tag);
+constinit thread_local ThreadCache* t_cache = nullptr;
+thread_local ThreadCacheReaper t_reaper;
+
+[[gnu::noinline]] ThreadCache* create_thread_cache() {
+  t_reaper.cache = std::make_unique<ThreadCache>();  // first use registers the reaper's destructor
+  t_cache = t_reaper.cache.get();
+  return t_cache;
+}
+
+// This thread's cache for class `idx`, or null (a large class, or the thread is exiting).
+ThreadCache* thread_cache(size_t idx) {
+  if (idx >= kSmallClassLimit) return nullptr;
+  ThreadCache* c = t_cache;
+  if (c == nullptr) [[unlikely]]
+    c = create_thread_cache();
+  return c == kDeadCache ? nullptr : c;
+}
 }  // namespace
 
 CachingAllocator::CachingAllocator() : impl_(std::make_unique<Impl>()) {}
@@ -115,9 +140,10 @@ DataPtr CachingAllocator::allocate(size_t nbytes) {
   const size_t cls = size_class(nbytes);
   const size_t idx = class_index(cls);
   void* p = nullptr;
-  if (use_thread_cache(idx) && !t_cache.lists[idx].empty()) {
-    p = t_cache.lists[idx].back();
-    t_cache.lists[idx].pop_back();
+  ThreadCache* tc = thread_cache(idx);
+  if (tc != nullptr && !tc->lists[idx].empty()) {
+    p = tc->lists[idx].back();
+    tc->lists[idx].pop_back();
   } else {
     std::lock_guard<std::mutex> g(impl_->mu);
     auto& list = impl_->free_lists[idx];
@@ -169,9 +195,10 @@ void CachingAllocator::free_block(void* p, size_t cls) {
     }
   }
   const size_t idx = class_index(cls);
-  if (use_thread_cache(idx) && t_cache.lists[idx].size() < kPerThreadBlocks) {
-    t_cache.owner = this;
-    t_cache.lists[idx].push_back(p);
+  ThreadCache* tc = thread_cache(idx);
+  if (tc != nullptr && tc->lists[idx].size() < kPerThreadBlocks) {
+    tc->owner = this;
+    tc->lists[idx].push_back(p);
     return;
   }
   std::lock_guard<std::mutex> g(impl_->mu);
@@ -179,16 +206,17 @@ void CachingAllocator::free_block(void* p, size_t cls) {
   impl_->shared_cached += cls;
 }
 
-ThreadCache::~ThreadCache() {
-  if (owner != nullptr) owner->flush_thread_cache();
-  t_cache_dead = true;
+ThreadCacheReaper::~ThreadCacheReaper() {
+  if (cache && cache->owner != nullptr) cache->owner->flush_thread_cache();
+  t_cache = kDeadCache;  // `cache` is freed right after this body
 }
 
 void CachingAllocator::flush_thread_cache() {
-  if (t_cache_dead) return;
+  ThreadCache* tc = t_cache;
+  if (tc == nullptr || tc == kDeadCache) return;
   std::lock_guard<std::mutex> g(impl_->mu);
   for (size_t i = 0; i < kSmallClassLimit; ++i) {
-    auto& l = t_cache.lists[i];
+    auto& l = tc->lists[i];
     impl_->shared_cached += l.size() * class_size(i);
     impl_->free_lists[i].insert(impl_->free_lists[i].end(), l.begin(), l.end());
     l.clear();

@@ -4,6 +4,7 @@
 // its size without a trip through malloc. Under AddressSanitizer the pool is
 // bypassed so use-after-free stays detectable.
 #include <cstddef>
+#include <memory>
 #include <new>
 #include <vector>
 
@@ -14,10 +15,9 @@ class ObjectPool {
  public:
   static void* allocate() {
 #ifndef __SANITIZE_ADDRESS__
-    auto& c = cache();
-    if (!dead() && !c.blocks.empty()) {
-      void* p = c.blocks.back();
-      c.blocks.pop_back();
+    if (Cache* c = cache(); c != nullptr && !c->blocks.empty()) {
+      void* p = c->blocks.back();
+      c->blocks.pop_back();
       return p;
     }
 #endif
@@ -25,9 +25,8 @@ class ObjectPool {
   }
   static void release(void* p) {
 #ifndef __SANITIZE_ADDRESS__
-    auto& c = cache();
-    if (!dead() && c.blocks.size() < kMaxBlocks) {
-      c.blocks.push_back(p);
+    if (Cache* c = cache(); c != nullptr && c->blocks.size() < kMaxBlocks) {
+      c->blocks.push_back(p);
       return;
     }
 #endif
@@ -40,19 +39,31 @@ class ObjectPool {
     std::vector<void*> blocks;
     ~Cache() {
       for (void* p : blocks) ::operator delete(p);
-      blocks.clear();
-      dead() = true;
     }
   };
-  static Cache& cache() {
-    thread_local Cache c;
-    return c;
+  // Owns the thread's cache. The fast path reads only t_cache, a pointer with
+  // no destructor (no TLS guard or wrapper call): null before the thread's
+  // first object, then the cache, then a dead marker once thread exit began
+  // (objects freed by later thread_local destructors go to operator delete).
+  struct Owner {
+    std::unique_ptr<Cache> cache;
+    ~Owner() { t_cache = dead(); }  // `cache` and its blocks are freed right after
+  };
+  static inline char dead_tag;
+  static inline constinit thread_local Cache* t_cache = nullptr;
+  static inline thread_local Owner t_owner;
+
+  static Cache* dead() { return reinterpret_cast<Cache*>(&dead_tag); }
+  [[gnu::noinline]] static Cache* create() {
+    t_owner.cache = std::make_unique<Cache>();  // first use registers Owner's destructor
+    t_cache = t_owner.cache.get();
+    return t_cache;
   }
-  // Trivially destructible, so objects freed after this thread's cache died
-  // (thread_local destruction order) go straight back to operator delete.
-  static bool& dead() {
-    thread_local bool d = false;
-    return d;
+  static Cache* cache() {
+    Cache* c = t_cache;
+    if (c == nullptr) [[unlikely]]
+      c = create();
+    return c == dead() ? nullptr : c;
   }
 };
 
