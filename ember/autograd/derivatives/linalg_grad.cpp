@@ -14,6 +14,7 @@
 // phase-dependent part (the diagonal of V^H gV, or of U^H gU + V^H gV) is
 // dropped, as PyTorch documents for linalg.eigh / eig / svd.
 #include "ember/autograd/derivatives/linalg_grad.h"
+#include "ember/autograd/derivatives/reduce_grad.h"
 
 #include "ember/autograd/formula_node.h"
 #include "ember/linalg.h"
@@ -41,17 +42,6 @@ Tensor to_input(const Tensor& g, const FormulaNode& n) {
   return real_input && g.is_complex() ? g.to(to_real_type(g.dtype())) : g;
 }
 
-// prod_{j != i} s_j along the last dim, as exclusive products from both ends
-// (no division, so zeros in s are fine).
-Tensor prod_of_others(const Tensor& s) {
-  const int64_t k = s.size(-1);
-  if (k == 0) return s;
-  Tensor one = ones_like(s.narrow(-1, 0, 1));
-  Tensor left = cumprod(cat({one, s.narrow(-1, 0, k - 1)}, -1), -1);
-  Tensor right = cumprod(cat({one, s.narrow(-1, 1, k - 1).flip({-1})}, -1), -1).flip({-1});
-  return left * right;
-}
-
 // det: d det = tr(adj(A) dA), so gA = g conj(adj(A))^T = g adj(A)^H. For an
 // invertible A, adj(A) = det A^-1 and gA = conj(g det) A^-H (one solve). At a
 // singular A that solve fails though the gradient exists (the cofactor
@@ -66,7 +56,7 @@ variable_list det_backward(const FormulaNode& n, const variable_list& g) {
   }
   auto [U, S, Vh] = linalg::svd(A, false);
   Tensor alpha = (linalg::det(U) * linalg::det(Vh)).conj();
-  Tensor D = (g[0] * alpha).unsqueeze(-1) * prod_of_others(S);
+  Tensor D = prod_safe_zeros_backward((g[0] * alpha).unsqueeze(-1), S, S.dim() - 1);  // S real: no conj
   return {(U * D.unsqueeze(-2)).matmul(Vh)};
 }
 

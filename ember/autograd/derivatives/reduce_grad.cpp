@@ -8,6 +8,20 @@
 
 namespace ember::autograd {
 
+// prod's gradient without dividing by the input: the product of the elements
+// before each one times the product of those after it (PyTorch's prod_safe_zeros_backward).
+Tensor prod_safe_zeros_backward(const Tensor& grad, const Tensor& inp, int64_t dim) {
+  if (inp.numel() == 0) return grad.expand(inp.sizes());
+  const int64_t len = inp.size(dim);
+  DimVector ones_size(inp.sizes());
+  ones_size[dim] = 1;
+  Tensor one = ones(ones_size, grad.options());
+  Tensor exclusive_normal = cat({one, inp.narrow(dim, 0, len - 1)}, dim).cumprod(dim);
+  Tensor narrow_reverse = inp.narrow(dim, 1, len - 1).flip({dim});
+  Tensor exclusive_reverse = cat({one, narrow_reverse}, dim).cumprod(dim).flip({dim});
+  return grad * (exclusive_normal * exclusive_reverse).conj();
+}
+
 namespace {
 
 // The dims named by a reduction mask over `ndim` dims.
@@ -48,20 +62,6 @@ variable_list evenly_distributed_backward(const FormulaNode& n, const variable_l
   const Tensor self = n.saved(0), result = n.saved(1);
   Tensor mask = (self == result) | (self.isnan() & result.isnan());
   return {mask * (g[0] / mask.sum())};
-}
-
-// prod's gradient without dividing by the input: the product of the elements
-// before each one times the product of those after it (PyTorch's prod_safe_zeros_backward).
-Tensor prod_safe_zeros_backward(const Tensor& grad, const Tensor& inp, int64_t dim) {
-  if (inp.numel() == 0) return grad.expand(inp.sizes());
-  const int64_t len = inp.size(dim);
-  DimVector ones_size(inp.sizes());
-  ones_size[dim] = 1;
-  Tensor one = ones(ones_size, grad.options());
-  Tensor exclusive_normal = cat({one, inp.narrow(dim, 0, len - 1)}, dim).cumprod(dim);
-  Tensor narrow_reverse = inp.narrow(dim, 1, len - 1).flip({dim});
-  Tensor exclusive_reverse = cat({one, narrow_reverse}, dim).cumprod(dim).flip({dim});
-  return grad * (exclusive_normal * exclusive_reverse).conj();
 }
 
 // Saved: 0 self, 1 result; ints: has_dim, dim, keepdim.

@@ -16,6 +16,9 @@ void record_value_selection(const char* name, const Tensor& self, const Tensor& 
 // out = a reduction to one element shared by the elements equal to it
 // (median(), nanmedian()): the gradient is split evenly among them, NaN equal to NaN.
 void record_evenly_distributed(const char* name, const Tensor& self, const Tensor& out);
+// grad * conj(prod_{j != i} inp_j) along `dim`, without dividing by inp (so
+// zeros are fine); differentiable. prod's backward and det's at singular A.
+Tensor prod_safe_zeros_backward(const Tensor& grad, const Tensor& inp, int64_t dim);
 // prod() (dim = nullopt) and prod(dim, keepdim); zeros handled as PyTorch.
 void record_prod(const Tensor& self, const Tensor& out, std::optional<int64_t> dim, bool keepdim);
 void record_cumprod(const Tensor& self, const Tensor& out, int64_t dim);
