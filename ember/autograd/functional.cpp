@@ -1,4 +1,5 @@
 #include "ember/autograd/functional.h"
+#include "ember/vmap/vmap.h"
 
 #include "ember/autograd/forward_ad.h"
 
@@ -211,6 +212,33 @@ std::vector<variable_list> jacobian(const Function& func, const variable_list& i
         jac[i][j] = n == 0 ? zeros(shape, outputs[i].options()) : stack(cols[i], 1).reshape(shape);
       }
     }
+    return jac;
+  }
+
+  // Reverse mode, vectorized: all rows of output i from one backward pass
+  // under vmap, its grad_outputs the batch of unit vectors (the rows of an
+  // identity), as PyTorch's vectorize=True does with batched gradients.
+  if (vectorize) {
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      const int64_t n = outputs[i].numel();
+      if (n == 0 || !outputs[i].requires_grad()) {
+        for (size_t j = 0; j < inputs.size(); ++j)
+          jac[i][j] = zeros(concat_shape(outputs[i].sizes(), inputs[j].sizes()), inputs[j].options());
+        continue;
+      }
+      const Tensor units =
+          eye(n, outputs[i].options().requires_grad(false)).view(concat_shape({n}, outputs[i].sizes()));
+      const VmapFunction rows = vmap([&](const variable_list& v) {
+        variable_list g = grad_of({outputs[i]}, inputs, {v[0]}, create_graph, /*retain_graph=*/true);
+        for (size_t j = 0; j < g.size(); ++j)
+          if (!g[j].defined()) g[j] = zeros_like(inputs[j]);
+        return g;
+      });
+      variable_list r = rows({units});
+      for (size_t j = 0; j < inputs.size(); ++j)
+        jac[i][j] = r[j].reshape(concat_shape(outputs[i].sizes(), inputs[j].sizes()));
+    }
+    for (variable_list& row : jac) row = postprocess(std::move(row), create_graph);
     return jac;
   }
 

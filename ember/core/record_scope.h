@@ -33,6 +33,10 @@ namespace detail {
 // Bits of g_state.
 constexpr uint32_t kRecordOps = 1;
 constexpr uint32_t kRecordMemory = 2;
+// Some thread is inside vmap (Note [vmap hooks] in ember/vmap/batched_tensor.h):
+// an op scope then refuses batched inputs, which reach it only when the op has
+// no batching rule.
+constexpr uint32_t kVmap = 4;
 // The state word for code outside the library (exported, out of line).
 uint32_t exported_state_word();
 #if defined(EMBER_BUILDING_LIBRARY)
@@ -77,6 +81,18 @@ inline void shape_of(const std::optional<Tensor>& t) {
 }
 inline void shape_of(TensorList ts) { add_input_shapes(ts); }
 inline void shape_of(const std::vector<Tensor>& ts) { add_input_shapes(ts); }
+
+// Raises, naming the op, when an input is a tensor batched by vmap
+// (ember/vmap/batched_tensor.cpp).
+void refuse_batched(const char* op, const Tensor& t);
+void refuse_batched(const char* op, TensorList ts);
+inline void refuse_batched(const char* op, const Tensor* t) {
+  if (t != nullptr) refuse_batched(op, *t);
+}
+inline void refuse_batched(const char* op, const std::optional<Tensor>& t) {
+  if (t) refuse_batched(op, *t);
+}
+inline void refuse_batched(const char* op, const std::vector<Tensor>& ts) { refuse_batched(op, TensorList(ts)); }
 }  // namespace detail
 
 inline bool is_profiling() { return (detail::state_word() & detail::kRecordOps) != 0; }
@@ -92,7 +108,7 @@ class RecordScope {
   // TensorLists.
   template <typename... Inputs>
   explicit RecordScope(const char* name, const Inputs&... inputs) {
-    if (is_profiling()) [[unlikely]]
+    if ((detail::state_word() & (detail::kRecordOps | detail::kVmap)) != 0) [[unlikely]]
       active_ = start(name, inputs...);
   }
   ~RecordScope() {
@@ -112,6 +128,8 @@ class RecordScope {
   template <typename... Inputs>
   [[gnu::noinline, gnu::cold]] static bool start(const char* name, const Inputs&... inputs) {
     if (name == nullptr) return false;
+    if ((detail::state_word() & detail::kVmap) != 0) (detail::refuse_batched(name, inputs), ...);
+    if (!is_profiling()) return false;
     detail::begin_op(name);
     if (detail::wants_shapes()) (detail::shape_of(inputs), ...);
     return true;

@@ -25,6 +25,9 @@ std::string Tensor::toString() const { return std::string("CPU") + type_name_sho
 
 Scalar Tensor::item() const {
   EMBER_CHECK(defined(), "item: called on an undefined tensor");
+  EMBER_CHECK(ti()->batched_meta() == nullptr,
+              "item: called on a tensor batched by vmap (its value differs per sample); a function under vmap "
+              "cannot turn a batched tensor into a number");
   EMBER_CHECK(numel() == 1, "item: a Tensor with ", numel(), " elements (shape ", shape_str(sizes()),
               ") cannot be converted to Scalar");
   return dispatch_all(dtype(), "item", [&](auto tag) -> Scalar {

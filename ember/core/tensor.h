@@ -115,6 +115,12 @@ class Tensor {
   Tensor& fill_(const Scalar& v);
   Tensor& fill_(const Tensor& v);
   Tensor& zero_();
+  // New tensors with this tensor's dtype unless `options` names one
+  // (ops/factory.cpp); under vmap, batched like this tensor.
+  Tensor new_empty(IntArrayRef size, const TensorOptions& options = {}) const;
+  Tensor new_zeros(IntArrayRef size, const TensorOptions& options = {}) const;
+  Tensor new_ones(IntArrayRef size, const TensorOptions& options = {}) const;
+  Tensor new_full(IntArrayRef size, const Scalar& fill_value, const TensorOptions& options = {}) const;
 
   // ---- random in-place (ops/random.cpp) ------------------------------------
   Tensor& uniform_(double from = 0, double to = 1);

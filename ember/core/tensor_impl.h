@@ -15,6 +15,12 @@ struct AutogradMetaBase {
   virtual ~AutogradMetaBase() = default;
 };
 
+// Defined by ember/vmap (BatchedMeta): set only on the logical tensors a
+// function sees inside vmap; core only owns it.
+struct BatchedMetaBase {
+  virtual ~BatchedMetaBase() = default;
+};
+
 class TensorImpl : public RefCounted {
  public:
   TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes, IntArrayRef strides, int64_t offset);
@@ -47,6 +53,9 @@ class TensorImpl : public RefCounted {
 
   AutogradMetaBase* autograd_meta() const { return autograd_meta_.get(); }
   void set_autograd_meta(std::unique_ptr<AutogradMetaBase> m) { autograd_meta_ = std::move(m); }
+
+  BatchedMetaBase* batched_meta() const { return batched_meta_.get(); }
+  void set_batched_meta(std::unique_ptr<BatchedMetaBase> m) { batched_meta_ = std::move(m); }
   EMBER_POOLED_ALLOCATION(TensorImpl)
 
  private:
@@ -59,6 +68,7 @@ class TensorImpl : public RefCounted {
   size_t itemsize_;
   bool contiguous_ = true;
   std::unique_ptr<AutogradMetaBase> autograd_meta_;
+  std::unique_ptr<BatchedMetaBase> batched_meta_;
 };
 
 }  // namespace ember

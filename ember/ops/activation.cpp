@@ -11,6 +11,7 @@
 #include "ember/ops/operators.h"
 #include "ember/ops/unary.h"
 #include "ember/ops/view.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 namespace {
@@ -35,6 +36,7 @@ void no_inplace_grad(const Tensor& self, const char* op) {
 }  // namespace
 
 Tensor hardtanh(const Tensor& self, const Scalar& min_val, const Scalar& max_val) {
+  EMBER_VMAP_ELEMENTWISE(self, v, hardtanh(v, min_val, max_val));
   EMBER_RECORD_OP("hardtanh", self);
   check_input("hardtanh", self);
   Tensor out;
@@ -47,6 +49,7 @@ Tensor hardtanh(const Tensor& self, const Scalar& min_val, const Scalar& max_val
 }
 
 Tensor& hardtanh_(Tensor& self, const Scalar& min_val, const Scalar& max_val) {
+  EMBER_VMAP_ELEMENTWISE_(self, v, hardtanh_(v, min_val, max_val));
   EMBER_RECORD_OP("hardtanh_", self);
   check_input("hardtanh_", self);
   const Tensor saved = inplace_saved_input(self, "hardtanh_");
@@ -59,15 +62,18 @@ Tensor& hardtanh_(Tensor& self, const Scalar& min_val, const Scalar& max_val) {
 }
 
 Tensor relu6(const Tensor& self) {
+  EMBER_VMAP_ELEMENTWISE(self, v, relu6(v));
   EMBER_RECORD_OP("relu6", self);
   return hardtanh(self, 0, 6);
 }
 Tensor& relu6_(Tensor& self) {
+  EMBER_VMAP_ELEMENTWISE_(self, v, relu6_(v));
   EMBER_RECORD_OP("relu6_", self);
   return hardtanh_(self, 0, 6);
 }
 
 Tensor threshold(const Tensor& self, const Scalar& threshold, const Scalar& value) {
+  EMBER_VMAP_ELEMENTWISE(self, v, ember::threshold(v, threshold, value));
   EMBER_RECORD_OP("threshold", self);
   check_input("threshold", self);
   Tensor out;
@@ -80,6 +86,7 @@ Tensor threshold(const Tensor& self, const Scalar& threshold, const Scalar& valu
 }
 
 Tensor& threshold_(Tensor& self, const Scalar& threshold, const Scalar& value) {
+  EMBER_VMAP_ELEMENTWISE_(self, v, threshold_(v, threshold, value));
   EMBER_RECORD_OP("threshold_", self);
   check_input("threshold_", self);
   const Tensor saved = inplace_saved_input(self, "threshold_");
@@ -108,12 +115,14 @@ Tensor prelu(const Tensor& self, const Tensor& weight) {
 }
 
 Tensor celu(const Tensor& self, const Scalar& alpha) {
+  EMBER_VMAP_ELEMENTWISE(self, v, celu(v, alpha));
   EMBER_RECORD_OP("celu", self);
   const double a = alpha.toDouble();
   EMBER_CHECK(a != 0, "celu: ZeroDivisionError (alpha must not be 0)");
   return elu(self, alpha, 1, 1.0 / a);
 }
 Tensor& celu_(Tensor& self, const Scalar& alpha) {
+  EMBER_VMAP_ELEMENTWISE_(self, v, celu_(v, alpha));
   EMBER_RECORD_OP("celu_", self);
   no_inplace_grad(self, "celu_");
   const double a = alpha.toDouble();
@@ -151,6 +160,7 @@ Tensor& rrelu_(Tensor& self, const Scalar& lower, const Scalar& upper, bool trai
 }
 
 Tensor glu(const Tensor& self, int64_t dim) {
+  EMBER_VMAP_ON_FRONT(self, v, glu(v, batching::phys_dim(dim, self.dim(), "glu")));
   EMBER_RECORD_OP("glu", self);
   check_input("glu", self);
   EMBER_CHECK(self.dim() > 0, "glu: glu does not support scalars because halving size must be even");
@@ -161,6 +171,7 @@ Tensor glu(const Tensor& self, int64_t dim) {
 }
 
 Tensor hardshrink(const Tensor& self, const Scalar& lambd) {
+  EMBER_VMAP_ELEMENTWISE(self, v, hardshrink(v, lambd));
   EMBER_RECORD_OP("hardshrink", self);
   check_input("hardshrink", self);
   const double l = lambd.toDouble();
@@ -173,6 +184,7 @@ Tensor hardshrink(const Tensor& self, const Scalar& lambd) {
 }
 
 Tensor softshrink(const Tensor& self, const Scalar& lambd) {
+  EMBER_VMAP_ELEMENTWISE(self, v, softshrink(v, lambd));
   EMBER_RECORD_OP("softshrink", self);
   check_input("softshrink", self);
   const double l = lambd.toDouble();
@@ -187,6 +199,7 @@ Tensor tanhshrink(const Tensor& self) {
 }
 
 Tensor log_sigmoid(const Tensor& self) {
+  EMBER_VMAP_ELEMENTWISE(self, v, log_sigmoid(v));
   EMBER_RECORD_OP("log_sigmoid", self);
   check_input("log_sigmoid", self);
   // log(sigmoid(x)) = -softplus(-x); softplus keeps it finite for large |x|.

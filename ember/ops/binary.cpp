@@ -15,6 +15,7 @@
 #include "ember/ops/elementwise.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/type_promotion.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 
@@ -133,7 +134,30 @@ bool fast_binary_operands(const BinarySpec& op, Operand a, Operand b) {
 }
 
 Tensor binary(const BinarySpec& op, Operand a, Operand b, Tensor* out, bool inplace, BinaryArgs args = {},
-              const Scalar& grad_alpha = 1) {
+              const Scalar& grad_alpha = 1);
+
+// Batching rule (Note [vmap hooks]): the op on the lined-up physical
+// operands, computed in the dtype the logical operands promote to.
+[[gnu::noinline, gnu::cold]] Tensor binary_batched(const BinarySpec& op, Operand a, Operand b, Tensor* out,
+                                                   bool inplace, const BinaryArgs& args, const Scalar& grad_alpha) {
+  check_defined(op.name, a, b);
+  const ScalarType ct = compute_dtype(op.promotion, a, b);
+  auto run = [&](std::vector<Tensor>& p) {
+    Operand pa = a.tensor ? Operand(p[0]) : a, pb = b.tensor ? Operand(p[1]) : b;
+    return binary(op, pa, pb, inplace ? &p[0] : nullptr, inplace, args, grad_alpha);
+  };
+  if (inplace) {
+    batching::broadcasting_(op.prof[1] ? op.prof[1] : op.name, {a.tensor, b.tensor}, ct, run);
+    return *out;
+  }
+  if (out != nullptr) batching::refuse_out(op.name);
+  return batching::broadcasting({a.tensor, b.tensor}, ct, run);
+}
+
+Tensor binary(const BinarySpec& op, Operand a, Operand b, Tensor* out, bool inplace, BinaryArgs args,
+              const Scalar& grad_alpha) {
+  if (batching::any_batched(a.tensor, b.tensor, out)) [[unlikely]]
+    return binary_batched(op, a, b, out, inplace, args, grad_alpha);
   EMBER_RECORD_OP(op.prof[inplace], a.tensor, b.tensor);
   if (out == nullptr && !inplace && fast_binary_operands(op, a, b)) {
     const Tensor& x = *a.tensor;
@@ -305,11 +329,17 @@ Tensor& sub_out(Tensor& out, const Tensor& self, const Scalar& other, const Scal
 }
 Tensor subtract(const Tensor& self, const Tensor& other, const Scalar& alpha) { return sub(self, other, alpha); }
 Tensor rsub(const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  EMBER_RECORD_OP("rsub", self, other);
+  if (!batching::any_batched(self, other)) [[likely]] {
+    EMBER_RECORD_OP("rsub", self, other);
+    return add_sub(true, other, self, alpha, nullptr, false);
+  }
   return add_sub(true, other, self, alpha, nullptr, false);
 }
 Tensor rsub(const Tensor& self, const Scalar& other, const Scalar& alpha) {
-  EMBER_RECORD_OP("rsub", self);
+  if (!batching::any_batched(self)) [[likely]] {
+    EMBER_RECORD_OP("rsub", self);
+    return add_sub(true, other, self, alpha, nullptr, false);
+  }
   return add_sub(true, other, self, alpha, nullptr, false);
 }
 
@@ -513,6 +543,7 @@ Tensor clamp_tensor(const Tensor& self, const std::optional<Tensor>& min, const 
 }  // namespace
 
 Tensor clamp(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
+  EMBER_VMAP_ELEMENTWISE(self, v, clamp(v, min, max));
   EMBER_RECORD_OP("clamp", self);
   Tensor out;
   {
@@ -533,12 +564,24 @@ Tensor clamp_tensor_grad(const Tensor& self, const std::optional<Tensor>& min, c
 }
 }  // namespace
 Tensor clamp(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
+  if (batching::any_batched(self, min, max)) [[unlikely]] {
+    ResultTypeState st;
+    st.update(self);
+    if (min) st.update(*min);
+    if (max) st.update(*max);
+    return batching::broadcasting({&self, min ? &*min : nullptr, max ? &*max : nullptr}, st.result(),
+                                  [&](std::vector<Tensor>& p) {
+                                    return clamp(p[0], min ? std::optional<Tensor>(p[1]) : std::nullopt,
+                                                 max ? std::optional<Tensor>(p[2]) : std::nullopt);
+                                  });
+  }
   EMBER_RECORD_OP("clamp", self, min, max);
   return clamp_tensor_grad(self, min, max);
 }
 namespace {
 Tensor& clamp_scalar_(const char* prof, Tensor& self, const std::optional<Scalar>& min,
                       const std::optional<Scalar>& max) {
+  EMBER_VMAP_ELEMENTWISE_(self, v, clamp_scalar_(prof, v, min, max));
   EMBER_RECORD_OP(prof, self);
   const bool grad = autograd::needs_grad(self) && (self.is_floating_point() || self.is_complex());
   Tensor before;
@@ -580,6 +623,7 @@ Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Tensor>& 
   return out;
 }
 Tensor clamp_min(const Tensor& self, const Scalar& min) {
+  EMBER_VMAP_ELEMENTWISE(self, v, clamp_min(v, min));
   EMBER_RECORD_OP("clamp_min", self);
   Tensor out = clamp_scalar(self, min, std::nullopt, nullptr, false);
   if (autograd::needs_grad(self) && (out.is_floating_point() || out.is_complex()))
@@ -587,10 +631,13 @@ Tensor clamp_min(const Tensor& self, const Scalar& min) {
   return out;
 }
 Tensor clamp_min(const Tensor& self, const Tensor& min) {
+  if (batching::any_batched(self, min)) [[unlikely]]
+    return clamp(self, min, std::nullopt);
   EMBER_RECORD_OP("clamp_min", self, min);
   return clamp_tensor_grad(self, min, std::nullopt);
 }
 Tensor clamp_max(const Tensor& self, const Scalar& max) {
+  EMBER_VMAP_ELEMENTWISE(self, v, clamp_max(v, max));
   EMBER_RECORD_OP("clamp_max", self);
   Tensor out = clamp_scalar(self, std::nullopt, max, nullptr, false);
   if (autograd::needs_grad(self) && (out.is_floating_point() || out.is_complex()))
@@ -598,6 +645,8 @@ Tensor clamp_max(const Tensor& self, const Scalar& max) {
   return out;
 }
 Tensor clamp_max(const Tensor& self, const Tensor& max) {
+  if (batching::any_batched(self, max)) [[unlikely]]
+    return clamp(self, std::nullopt, max);
   EMBER_RECORD_OP("clamp_max", self, max);
   return clamp_tensor_grad(self, std::nullopt, max);
 }

@@ -10,6 +10,7 @@
 #include "ember/kernels/cpu/convert.h"
 #include "ember/kernels/cpu/loops.h"
 #include "ember/ops/factory.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 
@@ -25,6 +26,11 @@ void copy_kernel(Tensor& self, const Tensor& src);
 }  // namespace
 
 Tensor& copy_(Tensor& self, const Tensor& src) {
+  if (batching::any_batched(self, src)) [[unlikely]] {
+    batching::broadcasting_("copy_", {&self, &src}, std::nullopt,
+                            [](std::vector<Tensor>& p) { return p[0].copy_(p[1]); });
+    return self;
+  }
   EMBER_RECORD_OP("copy_", self, src);
   EMBER_CHECK(self.defined() && src.defined(), "copy_: expected defined tensors");
   // Internal copies into fresh tensors see no grad; a user's copy_ into a view
@@ -81,6 +87,7 @@ void copy_kernel(Tensor& self, const Tensor& src) {
 }  // namespace
 
 Tensor clone(const Tensor& self) {
+  EMBER_VMAP_ELEMENTWISE(self, v, clone(v));
   EMBER_RECORD_OP("clone", self);
   Tensor out = empty_like(self);
   if (self.numel() > 0) {
@@ -94,6 +101,7 @@ Tensor clone(const Tensor& self) {
 // Like PyTorch's Tensor::contiguous, records aten::contiguous only when it copies.
 Tensor contiguous(const Tensor& self) {
   if (self.is_contiguous()) return self;
+  EMBER_VMAP_ON_FRONT(self, v, v.contiguous());
   EMBER_RECORD_OP("contiguous", self);
   return clone(self);
 }
@@ -125,6 +133,7 @@ void fill_kernel(Tensor& self, const Scalar& v) {
 // fill_/zero_ on a tensor in a graph replace its values: its history becomes a
 // node that passes no gradient to the old values (a view's, via CopySlices).
 Tensor& fill_(Tensor& self, const Scalar& v) {
+  EMBER_VMAP_ELEMENTWISE_(self, p, fill_(p, v));
   EMBER_RECORD_OP("fill_", self);
   const bool grad = autograd::needs_grad(self);
   if (grad) autograd::check_inplace(self, "fill_");
@@ -134,6 +143,7 @@ Tensor& fill_(Tensor& self, const Scalar& v) {
 }
 
 Tensor& zero_(Tensor& self) {
+  EMBER_VMAP_ELEMENTWISE_(self, p, zero_(p));
   EMBER_RECORD_OP("zero_", self);
   const bool grad = autograd::needs_grad(self);
   if (grad) autograd::check_inplace(self, "zero_");
@@ -171,6 +181,7 @@ Tensor& Tensor::zero_() { return ember::zero_(*this); }
 // Recorded as PyTorch records it: aten::to, and when it copies aten::_to_copy
 // with aten::empty and aten::copy_ under it.
 Tensor Tensor::to(ScalarType t, bool, bool copy) const {
+  EMBER_VMAP_ELEMENTWISE(*this, v, v.to(t, false, copy));
   EMBER_RECORD_OP("to", *this);
   if (dtype() == t && !copy) return *this;
   EMBER_RECORD_OP("_to_copy", *this);

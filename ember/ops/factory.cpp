@@ -8,6 +8,7 @@
 #include "ember/core/shape.h"
 #include "ember/ops/copy.h"
 #include "ember/ops/elementwise.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 
@@ -102,20 +103,49 @@ Tensor scalar_tensor(const Scalar& value, const TensorOptions& o) {
 }
 
 Tensor empty_like(const Tensor& t, const TensorOptions& o) {
+  EMBER_VMAP_ELEMENTWISE(t, v, empty_like(v, o));
   EMBER_RECORD_OP("empty_like", t);
   return empty(t.sizes(), o.has_dtype() ? o : o.dtype(t.dtype()));
 }
 Tensor zeros_like(const Tensor& t, const TensorOptions& o) {
+  EMBER_VMAP_ELEMENTWISE(t, v, zeros_like(v, o));
   EMBER_RECORD_OP("zeros_like", t);
   return filled_like(t, std::nullopt, o);
 }
 Tensor ones_like(const Tensor& t, const TensorOptions& o) {
+  EMBER_VMAP_ELEMENTWISE(t, v, ones_like(v, o));
   EMBER_RECORD_OP("ones_like", t);
   return filled_like(t, 1, o);
 }
 Tensor full_like(const Tensor& t, const Scalar& v, const TensorOptions& o) {
+  EMBER_VMAP_ELEMENTWISE(t, p, full_like(p, v, o));
   EMBER_RECORD_OP("full_like", t);
   return filled_like(t, v, o);
+}
+
+namespace {
+TensorOptions new_options(const Tensor& t, const TensorOptions& o) { return o.has_dtype() ? o : o.dtype(t.dtype()); }
+}  // namespace
+
+Tensor Tensor::new_empty(IntArrayRef size, const TensorOptions& o) const {
+  if (batching::any_batched(*this)) [[unlikely]]
+    return batching::new_batched(*this, size, [&](const Tensor& v, IntArrayRef s) { return v.new_empty(s, o); });
+  return empty(size, new_options(*this, o));
+}
+Tensor Tensor::new_zeros(IntArrayRef size, const TensorOptions& o) const {
+  if (batching::any_batched(*this)) [[unlikely]]
+    return batching::new_batched(*this, size, [&](const Tensor& v, IntArrayRef s) { return v.new_zeros(s, o); });
+  return zeros(size, new_options(*this, o));
+}
+Tensor Tensor::new_ones(IntArrayRef size, const TensorOptions& o) const {
+  if (batching::any_batched(*this)) [[unlikely]]
+    return batching::new_batched(*this, size, [&](const Tensor& v, IntArrayRef s) { return v.new_ones(s, o); });
+  return ones(size, new_options(*this, o));
+}
+Tensor Tensor::new_full(IntArrayRef size, const Scalar& value, const TensorOptions& o) const {
+  if (batching::any_batched(*this)) [[unlikely]]
+    return batching::new_batched(*this, size, [&](const Tensor& v, IntArrayRef s) { return v.new_full(s, value, o); });
+  return full(size, value, new_options(*this, o));
 }
 
 Tensor arange(const Scalar& end, const TensorOptions& o) { return arange(0, end, 1, o); }

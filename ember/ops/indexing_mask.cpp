@@ -12,6 +12,7 @@
 #include "ember/autograd/formula_node.h"
 #include "ember/ops/type_promotion.h"
 #include "ember/ops/view.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 
@@ -20,6 +21,11 @@ Tensor scalar_as_tensor(const Scalar& s, ScalarType t) { return full({}, s, Tens
 }  // namespace
 
 Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& value) {
+  if (batching::any_batched(self, mask)) [[unlikely]] {
+    batching::broadcasting_("masked_fill_", {&self, &mask}, std::nullopt,
+                            [&](std::vector<Tensor>& p) { return p[0].masked_fill_(p[1], value); });
+    return self;
+  }
   EMBER_RECORD_OP("masked_fill_", self, mask);
   EMBER_CHECK(mask.dtype() == kBool, "masked_fill_: only supports boolean masks, but got mask with dtype ",
               mask.dtype());
@@ -50,6 +56,9 @@ Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Tensor& value) {
 }
 
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) {
+  if (batching::any_batched(self, mask)) [[unlikely]]
+    return batching::broadcasting({&self, &mask}, std::nullopt,
+                                  [&](std::vector<Tensor>& p) { return masked_fill(p[0], p[1], value); });
   EMBER_RECORD_OP("masked_fill", self, mask);
   EMBER_CHECK(mask.dtype() == kBool, "masked_fill: only supports boolean masks, but got mask with dtype ",
               mask.dtype());
@@ -100,20 +109,29 @@ Tensor where_impl(const Tensor& condition, const Tensor& self, const Tensor& oth
 }  // namespace
 
 Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
+  if (batching::any_batched(condition, self, other)) [[unlikely]]
+    return batching::where_batched(condition, self, other);
   EMBER_RECORD_OP("where", condition, self, other);
   return where_impl(condition, self, other);
 }
 
 // Scalars take part in promotion as wrapped numbers (Note [Promotion categories]).
 Tensor where(const Tensor& condition, const Scalar& self, const Tensor& other) {
+  if (batching::any_batched(condition, other)) [[unlikely]]
+    return batching::where_batched(condition, scalar_as_tensor(self, result_type(self, other)), other);
   EMBER_RECORD_OP("where", condition, other);
   return where_impl(condition, scalar_as_tensor(self, result_type(self, other)), other);
 }
 Tensor where(const Tensor& condition, const Tensor& self, const Scalar& other) {
+  if (batching::any_batched(condition, self)) [[unlikely]]
+    return batching::where_batched(condition, self, scalar_as_tensor(other, result_type(self, other)));
   EMBER_RECORD_OP("where", condition, self);
   return where_impl(condition, self, scalar_as_tensor(other, result_type(self, other)));
 }
 Tensor where(const Tensor& condition, const Scalar& self, const Scalar& other) {
+  if (batching::any_batched(condition)) [[unlikely]]
+    return batching::where_batched(condition, scalar_as_tensor(self, result_type(self, other)),
+                                   scalar_as_tensor(other, result_type(self, other)));
   EMBER_RECORD_OP("where", condition);
   const ScalarType dt = result_type(self, other);
   return where_impl(condition, scalar_as_tensor(self, dt), scalar_as_tensor(other, dt));

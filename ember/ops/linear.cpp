@@ -10,10 +10,18 @@
 #include "ember/ops/operators.h"
 #include "ember/ops/reduce.h"
 #include "ember/ops/view.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 
 Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias_opt) {
+  if (batching::any_batched(input, weight, bias_opt)) [[unlikely]] {
+    EMBER_CHECK(
+        input.dtype() == weight.dtype() && (!bias_opt || !bias_opt->defined() || bias_opt->dtype() == input.dtype()),
+        "linear: expected input, weight and bias of one dtype, got ", input.dtype(), " and ", weight.dtype());
+    Tensor out = matmul(input, weight.t());
+    return bias_opt && bias_opt->defined() ? out + *bias_opt : out;
+  }
   EMBER_RECORD_OP("linear", input, weight);
   const Tensor bias = nn_detail::opt(bias_opt);
   EMBER_CHECK(input.defined() && weight.defined(), "linear: expected defined input and weight");

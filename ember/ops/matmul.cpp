@@ -11,11 +11,14 @@
 #include "ember/core/dispatch.h"
 #include "ember/core/shape.h"
 #include "ember/kernels/cpu/gemm.h"
+#include "ember/ops/binary.h"
 #include "ember/ops/copy.h"
 #include "ember/ops/factory.h"
+#include "ember/ops/operators.h"
 #include "ember/ops/type_promotion.h"
 #include "ember/ops/unary.h"
 #include "ember/ops/view.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 namespace {
@@ -125,36 +128,61 @@ Tensor outer_impl(const char* op, const Tensor& v1, const Tensor& v2, ScalarType
 }  // namespace
 
 Tensor mm(const Tensor& self, const Tensor& mat2) {
+  if (batching::any_batched(self, mat2)) [[unlikely]] {
+    check_mm_operands("mm", self, mat2);
+    return batching::matmul_batched(self, mat2);
+  }
   EMBER_RECORD_OP("mm", self, mat2);
   check_mm_operands("mm", self, mat2);
   return gemm_into_new("mm", self, mat2, nullptr, 0, 1);
 }
 
 Tensor bmm(const Tensor& self, const Tensor& mat2) {
+  if (batching::any_batched(self, mat2)) [[unlikely]] {
+    check_bmm_operands("bmm", self, mat2);
+    return batching::matmul_batched(self, mat2);
+  }
   EMBER_RECORD_OP("bmm", self, mat2);
   check_bmm_operands("bmm", self, mat2);
   return gemm_into_new("bmm", self, mat2, nullptr, 0, 1);
 }
 
 Tensor mv(const Tensor& self, const Tensor& vec) {
+  if (batching::any_batched(self, vec)) [[unlikely]] {
+    check_mv_operands("mv", self, vec);
+    return batching::matmul_batched(self, vec);
+  }
   EMBER_RECORD_OP("mv", self, vec);
   check_mv_operands("mv", self, vec);
   return gemm_into_new("mv", self, vec.unsqueeze(1), nullptr, 0, 1).squeeze(1);
 }
 
 Tensor dot(const Tensor& self, const Tensor& other) {
+  if (batching::any_batched(self, other)) [[unlikely]] {
+    check_dot_operands("dot", self, other);
+    return batching::matmul_batched(self, other);
+  }
   EMBER_RECORD_OP("dot", self, other);
   check_dot_operands("dot", self, other);
   return gemm_into_new("dot", self.unsqueeze(0), other.unsqueeze(1), nullptr, 0, 1).view(IntArrayRef());
 }
 
 Tensor vdot(const Tensor& self, const Tensor& other) {
+  if (batching::any_batched(self, other)) [[unlikely]] {
+    check_dot_operands("vdot", self, other);
+    return batching::matmul_batched(ember::conj(self), other);
+  }
   EMBER_RECORD_OP("vdot", self, other);
   check_dot_operands("vdot", self, other);
   return gemm_into_new("vdot", ember::conj(self).unsqueeze(0), other.unsqueeze(1), nullptr, 0, 1).view(IntArrayRef());
 }
 
 Tensor outer(const Tensor& self, const Tensor& vec2) {
+  if (batching::any_batched(self, vec2)) [[unlikely]] {
+    EMBER_CHECK(self.dim() == 1 && vec2.dim() == 1, "outer: Expected 1-D arguments, but got ", self.dim(), "-D and ",
+                vec2.dim(), "-D");
+    return self.unsqueeze(1) * vec2.unsqueeze(0);
+  }
   EMBER_RECORD_OP("outer", self, vec2);
   EMBER_CHECK(self.dim() == 1, "outer: Expected 1-D argument self, but got ", self.dim(), "-D");
   EMBER_CHECK(vec2.dim() == 1, "outer: Expected 1-D argument vec2, but got ", vec2.dim(), "-D");
@@ -167,6 +195,11 @@ Tensor ger(const Tensor& self, const Tensor& vec2) {
 }
 
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta, const Scalar& alpha) {
+  if (batching::any_batched(self, mat1, mat2)) [[unlikely]] {
+    Tensor prod = mm(mat1, mat2);
+    if (!alpha.equal(Scalar(1))) prod = prod * alpha;
+    return beta.equal(Scalar(0)) ? prod : add(prod, self, beta);
+  }
   EMBER_RECORD_OP("addmm", self, mat1, mat2);
   check_mm_operands("addmm", mat1, mat2, "mat1", "mat2");
   check_same_dtype("addmm", self, "self", mat2, "mat2");
@@ -220,6 +253,8 @@ Tensor addr(const Tensor& self, const Tensor& vec1, const Tensor& vec2, const Sc
 }
 
 Tensor matmul(const Tensor& t1, const Tensor& t2) {
+  if (batching::any_batched(t1, t2)) [[unlikely]]
+    return batching::matmul_batched(t1, t2);
   EMBER_RECORD_OP("matmul", t1, t2);
   const int64_t d1 = t1.dim(), d2 = t2.dim();
   EMBER_CHECK(d1 >= 1 && d2 >= 1, "matmul: both arguments to matmul need to be at least 1D, but they are ", d1,

@@ -11,6 +11,7 @@
 #include "ember/autograd/formula_node.h"
 #include "ember/ops/reduce_util.h"
 #include "ember/ops/type_promotion.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 
@@ -94,6 +95,7 @@ Tensor binary_extreme(const Tensor& a, const Tensor& b, const char* op) {
 }  // namespace
 
 Tensor max(const Tensor& self) {
+  EMBER_VMAP_FULL_REDUCTION(self, false, v, amax(v, 1));
   EMBER_RECORD_OP("max", self);
   Tensor out = full_extreme<true>(self, "max");
   if (autograd::needs_grad(self))
@@ -102,6 +104,7 @@ Tensor max(const Tensor& self) {
   return out;
 }
 Tensor min(const Tensor& self) {
+  EMBER_VMAP_FULL_REDUCTION(self, false, v, amin(v, 1));
   EMBER_RECORD_OP("min", self);
   Tensor out = full_extreme<false>(self, "min");
   if (autograd::needs_grad(self))
@@ -111,6 +114,7 @@ Tensor min(const Tensor& self) {
 }
 // The gradient goes to the returned index only (amax shares it among ties).
 std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
+  EMBER_VMAP_REDUCTION(self, IntArrayRef(dim), keepdim, v, d, k, max(v, d[0], k));
   EMBER_RECORD_OP("max", self);
   auto r = arg_impl<true>(self, ops::reduce_mask(self, dim, "max"), keepdim, true, "max");
   if (autograd::needs_grad(self) && self.is_floating_point())
@@ -119,6 +123,7 @@ std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
   return r;
 }
 std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim) {
+  EMBER_VMAP_REDUCTION(self, IntArrayRef(dim), keepdim, v, d, k, min(v, d[0], k));
   EMBER_RECORD_OP("min", self);
   auto r = arg_impl<false>(self, ops::reduce_mask(self, dim, "min"), keepdim, true, "min");
   if (autograd::needs_grad(self) && self.is_floating_point())
@@ -127,10 +132,16 @@ std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim) {
   return r;
 }
 Tensor max(const Tensor& self, const Tensor& other) {
+  if (batching::any_batched(self, other)) [[unlikely]]
+    return batching::broadcasting({&self, &other}, result_type(self, other),
+                                  [](std::vector<Tensor>& p) { return max(p[0], p[1]); });
   EMBER_RECORD_OP("max", self, other);
   return binary_extreme<true>(self, other, "max");
 }
 Tensor min(const Tensor& self, const Tensor& other) {
+  if (batching::any_batched(self, other)) [[unlikely]]
+    return batching::broadcasting({&self, &other}, result_type(self, other),
+                                  [](std::vector<Tensor>& p) { return min(p[0], p[1]); });
   EMBER_RECORD_OP("min", self, other);
   return binary_extreme<false>(self, other, "min");
 }
@@ -143,16 +154,22 @@ Tensor with_extreme_grad(const char* name, const Tensor& self, Tensor out, uint6
 }
 }  // namespace
 Tensor amax(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  EMBER_VMAP_REDUCTION(self, dim, keepdim, v, d, k, amax(v, d, k));
   EMBER_RECORD_OP("amax", self);
   const uint64_t mask = ops::reduce_mask(self, dim, "amax");
   return with_extreme_grad("AmaxBackward0", self, amax_impl<true>(self, mask, keepdim, "amax"), mask, keepdim);
 }
 Tensor amin(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  EMBER_VMAP_REDUCTION(self, dim, keepdim, v, d, k, amin(v, d, k));
   EMBER_RECORD_OP("amin", self);
   const uint64_t mask = ops::reduce_mask(self, dim, "amin");
   return with_extreme_grad("AminBackward0", self, amax_impl<false>(self, mask, keepdim, "amin"), mask, keepdim);
 }
 std::tuple<Tensor, Tensor> aminmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  if (batching::any_batched(self) && dim) [[unlikely]]
+    return batching::reduction(self, IntArrayRef(*dim), keepdim,
+                               [&](const Tensor& v, IntArrayRef d, bool k) { return aminmax(v, d[0], k); });
+  EMBER_VMAP_FULL_REDUCTION(self, keepdim, v, aminmax(v, 1, false));
   EMBER_RECORD_OP("aminmax", self);
   const uint64_t mask = dim ? ops::reduce_mask(self, *dim, "aminmax") : ops::all_dims_mask(self);
   // With grad, a composite of amin and amax: their formulas share the gradient
@@ -165,10 +182,18 @@ std::tuple<Tensor, Tensor> aminmax(const Tensor& self, std::optional<int64_t> di
   return {amax_impl<false>(self, mask, keepdim, "aminmax"), amax_impl<true>(self, mask, keepdim, "aminmax")};
 }
 Tensor argmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  if (batching::any_batched(self) && dim) [[unlikely]]
+    return batching::reduction(self, IntArrayRef(*dim), keepdim,
+                               [&](const Tensor& v, IntArrayRef d, bool k) { return argmax(v, d[0], k); });
+  EMBER_VMAP_FULL_REDUCTION(self, keepdim, v, argmax(v, 1, false));
   EMBER_RECORD_OP("argmax", self);
   return argext<true>(self, dim, keepdim, "argmax");
 }
 Tensor argmin(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  if (batching::any_batched(self) && dim) [[unlikely]]
+    return batching::reduction(self, IntArrayRef(*dim), keepdim,
+                               [&](const Tensor& v, IntArrayRef d, bool k) { return argmin(v, d[0], k); });
+  EMBER_VMAP_FULL_REDUCTION(self, keepdim, v, argmin(v, 1, false));
   EMBER_RECORD_OP("argmin", self);
   return argext<false>(self, dim, keepdim, "argmin");
 }

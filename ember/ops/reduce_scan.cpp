@@ -13,6 +13,7 @@
 #include "ember/autograd/formula_node.h"
 #include "ember/core/shape.h"
 #include "ember/ops/reduce_util.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 
@@ -93,6 +94,7 @@ double log_add_exp(double a, double b) {
 }  // namespace
 
 Tensor cumsum(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  EMBER_VMAP_ALONG_DIM(self, dim, "cumsum", v, d, cumsum(v, d, dtype));
   EMBER_RECORD_OP("cumsum", self);
   Tensor out = cum_impl(self, dim, dtype, false, "cumsum");
   if (autograd::needs_grad(self) && (out.is_floating_point() || out.is_complex()))
@@ -100,6 +102,7 @@ Tensor cumsum(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) 
   return out;
 }
 Tensor cumprod(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  EMBER_VMAP_ALONG_DIM(self, dim, "cumprod", v, d, cumprod(v, d, dtype));
   EMBER_RECORD_OP("cumprod", self);
   Tensor out = cum_impl(self, dim, dtype, true, "cumprod");
   if (autograd::needs_grad(self) && (out.is_floating_point() || out.is_complex()))
@@ -125,6 +128,7 @@ std::tuple<Tensor, Tensor> cummin(const Tensor& self, int64_t dim) {
 }
 
 Tensor logcumsumexp(const Tensor& self, int64_t dim) {
+  EMBER_VMAP_ALONG_DIM(self, dim, "logcumsumexp", v, d, logcumsumexp(v, d));
   EMBER_RECORD_OP("logcumsumexp", self);
   const int64_t d = wrap_dim(dim, self.dim(), "logcumsumexp");
   const ScalarType t = is_integral(self.dtype(), true) ? get_default_dtype() : self.dtype();

@@ -12,6 +12,7 @@
 #include "ember/autograd/derivatives/shape_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/ops/reduce_util.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 
@@ -65,6 +66,8 @@ Tensor var(const Tensor& self, IntArrayRef dim, bool unbiased, bool keepdim) {
   return var(self, OptionalIntArrayRef(dim), unbiased_to_correction(unbiased), keepdim);
 }
 Tensor var(const Tensor& self, OptionalIntArrayRef dim, const std::optional<Scalar>& correction, bool keepdim) {
+  EMBER_VMAP_REDUCTION(self, dim ? *dim : IntArrayRef{}, keepdim, v, d, k,
+                       var(v, OptionalIntArrayRef(d), correction, k));
   EMBER_RECORD_OP("var", self);
   const uint64_t mask = optional_mask(self, dim, "var");
   Tensor out = std::get<0>(moments(self, mask, correction, keepdim, Moment::Var, false, "var"));
@@ -80,6 +83,8 @@ Tensor std(const Tensor& self, IntArrayRef dim, bool unbiased, bool keepdim) {
   return ember::std(self, OptionalIntArrayRef(dim), unbiased_to_correction(unbiased), keepdim);
 }
 Tensor std(const Tensor& self, OptionalIntArrayRef dim, const std::optional<Scalar>& correction, bool keepdim) {
+  EMBER_VMAP_REDUCTION(self, dim ? *dim : IntArrayRef{}, keepdim, v, d, k,
+                       ember::std(v, OptionalIntArrayRef(d), correction, k));
   EMBER_RECORD_OP("std", self);
   const uint64_t mask = optional_mask(self, dim, "std");
   Tensor out = std::get<0>(moments(self, mask, correction, keepdim, Moment::Std, false, "std"));
@@ -102,6 +107,8 @@ std::tuple<Tensor, Tensor> var_mean(const Tensor& self, IntArrayRef dim, bool un
 }
 std::tuple<Tensor, Tensor> var_mean(const Tensor& self, OptionalIntArrayRef dim,
                                     const std::optional<Scalar>& correction, bool keepdim) {
+  EMBER_VMAP_REDUCTION(self, dim ? *dim : IntArrayRef{}, keepdim, v, d, k,
+                       var_mean(v, OptionalIntArrayRef(d), correction, k));
   EMBER_RECORD_OP("var_mean", self);
   // With grad, the composite (var and mean record their own formulas).
   if (autograd::needs_grad(self)) return {var(self, dim, correction, keepdim), mean_of(self, dim, keepdim)};
@@ -115,6 +122,8 @@ std::tuple<Tensor, Tensor> std_mean(const Tensor& self, IntArrayRef dim, bool un
 }
 std::tuple<Tensor, Tensor> std_mean(const Tensor& self, OptionalIntArrayRef dim,
                                     const std::optional<Scalar>& correction, bool keepdim) {
+  EMBER_VMAP_REDUCTION(self, dim ? *dim : IntArrayRef{}, keepdim, v, d, k,
+                       std_mean(v, OptionalIntArrayRef(d), correction, k));
   EMBER_RECORD_OP("std_mean", self);
   if (autograd::needs_grad(self)) return {ember::std(self, dim, correction, keepdim), mean_of(self, dim, keepdim)};
   return moments(self, optional_mask(self, dim, "std_mean"), correction, keepdim, Moment::Std, true, "std_mean");
@@ -124,6 +133,7 @@ std::tuple<Tensor, Tensor> std_mean(const Tensor& self, OptionalIntArrayRef dim,
 Tensor norm(const Tensor& self, const Scalar& p) { return norm(self, std::optional<Scalar>(p), IntArrayRef{}); }
 
 Tensor norm(const Tensor& self, const std::optional<Scalar>& p_opt, IntArrayRef dim, bool keepdim) {
+  EMBER_VMAP_REDUCTION(self, dim, keepdim, v, d, k, norm(v, p_opt, d, k));
   EMBER_RECORD_OP("norm", self);
   EMBER_CHECK(is_floating_point(self.dtype()) || is_complex(self.dtype()),
               "norm(): input dtype should be either floating point or complex. Got ", type_name_short(self.dtype()),
@@ -173,6 +183,7 @@ Tensor norm(const Tensor& self, std::string_view p, IntArrayRef dim, bool keepdi
 }
 
 Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  EMBER_VMAP_REDUCTION(self, dim, keepdim, v, d, k, logsumexp(v, d, k));
   EMBER_RECORD_OP("logsumexp", self);
   const ScalarType t = is_integral(self.dtype(), true) ? get_default_dtype() : self.dtype();
   EMBER_CHECK(is_floating_point(t), "logsumexp(): expected a real input, got ", self.dtype());

@@ -13,6 +13,7 @@
 #include "ember/autograd/derivatives/shape_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/ops/reduce_util.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 
@@ -97,6 +98,7 @@ Tensor any_all(const Tensor& self, uint64_t mask, bool keepdim, bool is_all, con
 
 Tensor sum(const Tensor& self, std::optional<ScalarType> dtype) { return sum(self, IntArrayRef{}, false, dtype); }
 Tensor sum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
+  EMBER_VMAP_REDUCTION(self, dim, keepdim, v, d, k, sum(v, d, k, dtype));
   EMBER_RECORD_OP("sum", self);
   const uint64_t mask = reduce_mask(self, dim, "sum");
   Tensor out = sum_impl(self, mask, keepdim, sum_dtype(self, dtype), SumKind::Sum, "sum");
@@ -106,6 +108,7 @@ Tensor sum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<Scal
   return out;
 }
 Tensor nansum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
+  EMBER_VMAP_REDUCTION(self, dim, keepdim, v, d, k, nansum(v, d, k, dtype));
   EMBER_RECORD_OP("nansum", self);
   EMBER_CHECK(!is_complex(self.dtype()), "nansum(): does not support complex inputs (got ", self.dtype(), ")");
   // With grad, the composite: NaNs contribute nothing and get no gradient.
@@ -114,6 +117,7 @@ Tensor nansum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<S
 }
 Tensor mean(const Tensor& self, std::optional<ScalarType> dtype) { return mean(self, IntArrayRef{}, false, dtype); }
 Tensor mean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
+  EMBER_VMAP_REDUCTION(self, dim, keepdim, v, d, k, mean(v, d, k, dtype));
   EMBER_RECORD_OP("mean", self);
   check_mean_dtype(self, dtype, "mean");
   const uint64_t mask = reduce_mask(self, dim, "mean");
@@ -124,6 +128,7 @@ Tensor mean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<Sca
   return out;
 }
 Tensor nanmean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
+  EMBER_VMAP_REDUCTION(self, dim, keepdim, v, d, k, nanmean(v, d, k, dtype));
   EMBER_RECORD_OP("nanmean", self);
   EMBER_CHECK(is_floating_point(self.dtype()), "nanmean(): expected input to have floating point dtype but got ",
               self.dtype());
@@ -152,6 +157,7 @@ Tensor nanmean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<
   return out;
 }
 Tensor prod(const Tensor& self, std::optional<ScalarType> dtype) {
+  EMBER_VMAP_FULL_REDUCTION(self, false, v, prod(v, 1, false, dtype));
   EMBER_RECORD_OP("prod", self);
   Tensor out = sum_impl(self, ops::all_dims_mask(self), false, sum_dtype(self, dtype), SumKind::Prod, "prod");
   if (autograd::needs_grad(self) && (out.is_floating_point() || out.is_complex()))
@@ -159,6 +165,7 @@ Tensor prod(const Tensor& self, std::optional<ScalarType> dtype) {
   return out;
 }
 Tensor prod(const Tensor& self, int64_t dim, bool keepdim, std::optional<ScalarType> dtype) {
+  EMBER_VMAP_REDUCTION(self, IntArrayRef(dim), keepdim, v, d, k, prod(v, d[0], k, dtype));
   EMBER_RECORD_OP("prod", self);
   Tensor out = sum_impl(self, reduce_mask(self, dim, "prod"), keepdim, sum_dtype(self, dtype), SumKind::Prod, "prod");
   if (autograd::needs_grad(self) && (out.is_floating_point() || out.is_complex()))
@@ -168,14 +175,17 @@ Tensor prod(const Tensor& self, int64_t dim, bool keepdim, std::optional<ScalarT
 
 Tensor any(const Tensor& self) { return any_all(self, ops::all_dims_mask(self), false, false, "any"); }
 Tensor any(const Tensor& self, int64_t dim, bool keepdim) {
+  EMBER_VMAP_REDUCTION(self, IntArrayRef(dim), keepdim, v, d, k, any(v, d[0], k));
   return any_all(self, reduce_mask(self, dim, "any"), keepdim, false, "any");
 }
 Tensor all(const Tensor& self) { return any_all(self, ops::all_dims_mask(self), false, true, "all"); }
 Tensor all(const Tensor& self, int64_t dim, bool keepdim) {
+  EMBER_VMAP_REDUCTION(self, IntArrayRef(dim), keepdim, v, d, k, all(v, d[0], k));
   return any_all(self, reduce_mask(self, dim, "all"), keepdim, true, "all");
 }
 
 Tensor count_nonzero(const Tensor& self, IntArrayRef dim) {
+  EMBER_VMAP_REDUCTION(self, dim, false, v, d, k, count_nonzero(v, d));
   EMBER_RECORD_OP("count_nonzero", self);
   const uint64_t mask = reduce_mask(self, dim, "count_nonzero");
   Tensor in = ops::cast_to(self, kBool);

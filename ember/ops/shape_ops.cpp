@@ -11,6 +11,7 @@
 #include "ember/ops/indexing.h"
 #include "ember/ops/type_promotion.h"
 #include "ember/ops/view.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 
@@ -23,6 +24,8 @@ void copy_into(Tensor dst, const Tensor& src) { copy_(dst, src); }
 }  // namespace
 
 Tensor cat(TensorList tensors, int64_t dim) {
+  if (batching::any_batched(tensors)) [[unlikely]]
+    return batching::cat_batched(tensors, dim);
   EMBER_RECORD_OP("cat", tensors);
   EMBER_CHECK(!tensors.empty(), "torch.cat(): expected a non-empty list of Tensors");
   for (size_t i = 0; i < tensors.size(); ++i) {
@@ -79,6 +82,8 @@ Tensor concatenate(TensorList tensors, int64_t dim) {
 }
 
 Tensor stack(TensorList tensors, int64_t dim) {
+  if (batching::any_batched(tensors)) [[unlikely]]
+    return batching::stack_batched(tensors, dim);
   EMBER_RECORD_OP("stack", tensors);
   EMBER_CHECK(!tensors.empty(), "stack: expects a non-empty TensorList");
   for (size_t i = 1; i < tensors.size(); ++i)
@@ -168,6 +173,7 @@ Tensor block_diag(TensorList tensors) {
 
 // ---- reordering ----------------------------------------------------------------
 Tensor flip(const Tensor& self, IntArrayRef dims) {
+  EMBER_VMAP_ON_FRONT(self, v, flip(v, batching::phys_dims(dims, self.dim(), "flip")));
   EMBER_RECORD_OP("flip", self);
   const uint64_t mask = dim_mask(dims, self.dim(), "flip");
   Tensor out = empty(self.sizes(), self.options());

@@ -12,6 +12,7 @@
 #include "ember/core/dispatch.h"
 #include "ember/core/parallel.h"
 #include "ember/ember.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 
@@ -128,9 +129,11 @@ Tensor softmax_impl(const char* op, const Tensor& self_in, int64_t dim, std::opt
 }  // namespace
 
 Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  EMBER_VMAP_ALONG_DIM(self, dim, "softmax", v, d, softmax(v, d, dtype));
   return softmax_impl<false>("softmax", self, dim, dtype);
 }
 Tensor log_softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  EMBER_VMAP_ALONG_DIM(self, dim, "log_softmax", v, d, log_softmax(v, d, dtype));
   return softmax_impl<true>("log_softmax", self, dim, dtype);
 }
 

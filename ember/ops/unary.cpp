@@ -11,6 +11,7 @@
 #include "ember/ops/copy.h"
 #include "ember/ops/elementwise.h"
 #include "ember/ops/factory.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 
@@ -140,7 +141,24 @@ ScalarType compute_dtype(const char* op, UnaryOpId id, UnaryKind kind, UnaryComp
   return t;
 }
 
+Tensor run_row(UnaryOpId id, const Tensor& self, Tensor* out, bool inplace);
+
+// Batching rule (Note [vmap hooks]): elementwise, so the batch stays put.
+[[gnu::noinline, gnu::cold]] Tensor run_row_batched(UnaryOpId id, const Tensor& self, Tensor* out, bool inplace) {
+  if (inplace) {
+    EMBER_CHECK(batching::is_batched(self), kRows[static_cast<int>(id)].inplace_name,
+                ": vmap: in-place op on a tensor that is not batched");
+    Tensor s = self;
+    batching::elementwise_(s, [&](Tensor& v) { run_row(id, v, &v, true); });
+    return self;
+  }
+  if (out != nullptr) batching::refuse_out(kRows[static_cast<int>(id)].name);
+  return batching::elementwise(self, [&](const Tensor& v) { return run_row(id, v, nullptr, false); });
+}
+
 Tensor run_row(UnaryOpId id, const Tensor& self, Tensor* out, bool inplace) {
+  if (batching::any_batched(self, out)) [[unlikely]]
+    return run_row_batched(id, self, out, inplace);
   const UnaryRow& row = kRows[static_cast<int>(id)];
   const char* op = inplace ? row.inplace_name : row.name;
   EMBER_RECORD_OP(op, self);
@@ -201,6 +219,7 @@ Tensor round_impl(const char* op, const Tensor& self, int64_t decimals, Tensor* 
 }  // namespace
 
 Tensor round(const Tensor& self, int64_t decimals) {
+  EMBER_VMAP_ELEMENTWISE(self, v, round(v, decimals));
   Tensor out = round_impl("round", self, decimals, nullptr, false);
   if (autograd::needs_grad(self)) autograd::record_round(self, out, decimals != 0);
   return out;

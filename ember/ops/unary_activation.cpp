@@ -5,6 +5,7 @@
 
 #include "ember/autograd/derivatives/misc_grad.h"
 #include "ember/autograd/formula_node.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 
@@ -28,12 +29,14 @@ bool gelu_is_tanh(std::string_view approximate) {
 }  // namespace
 
 Tensor gelu(const Tensor& self, std::string_view approximate) {
+  EMBER_VMAP_ELEMENTWISE(self, v, gelu(v, approximate));
   const bool t = gelu_is_tanh(approximate);
   Tensor out = run_floating("gelu", self, nullptr, false, [&](const TensorIterator& it) { kernels::gelu_kernel(it, t); });
   if (autograd::needs_grad(self)) autograd::record_gelu(self, out, t);
   return out;
 }
 Tensor& gelu_(Tensor& self, std::string_view approximate) {
+  EMBER_VMAP_ELEMENTWISE_(self, v, gelu_(v, approximate));
   const bool t = gelu_is_tanh(approximate);
   run_floating("gelu_", self, &self, true, [&](const TensorIterator& it) { kernels::gelu_kernel(it, t); });
   return self;
@@ -46,6 +49,7 @@ Tensor& gelu_out(Tensor& out, const Tensor& self, std::string_view approximate) 
 Tensor Tensor::gelu(std::string_view approximate) const { return ember::gelu(*this, approximate); }
 
 Tensor softplus(const Tensor& self, const Scalar& beta, const Scalar& threshold) {
+  EMBER_VMAP_ELEMENTWISE(self, v, softplus(v, beta, threshold));
   Tensor out = run_floating("softplus", self, nullptr, false, [&](const TensorIterator& it) {
     kernels::softplus_kernel(it, beta.toDouble(), threshold.toDouble());
   });
@@ -70,12 +74,14 @@ Tensor elu_impl(const char* op, const Tensor& self, Tensor* out, bool inplace, c
 }
 }  // namespace
 Tensor elu(const Tensor& self, const Scalar& alpha, const Scalar& scale, const Scalar& input_scale) {
+  EMBER_VMAP_ELEMENTWISE(self, v, elu(v, alpha, scale, input_scale));
   Tensor out = elu_impl("elu", self, nullptr, false, alpha, scale, input_scale);
   if (autograd::needs_grad(self))
     autograd::record_elu(self, out, alpha.toDouble(), scale.toDouble(), input_scale.toDouble());
   return out;
 }
 Tensor& elu_(Tensor& self, const Scalar& alpha, const Scalar& scale, const Scalar& input_scale) {
+  EMBER_VMAP_ELEMENTWISE_(self, v, elu_(v, alpha, scale, input_scale));
   elu_impl("elu_", self, &self, true, alpha, scale, input_scale);
   return self;
 }
@@ -88,12 +94,14 @@ Tensor Tensor::elu(const Scalar& alpha, const Scalar& scale, const Scalar& input
 }
 
 Tensor leaky_relu(const Tensor& self, const Scalar& negative_slope) {
+  EMBER_VMAP_ELEMENTWISE(self, v, leaky_relu(v, negative_slope));
   Tensor out = run_floating("leaky_relu", self, nullptr, false,
                             [&](const TensorIterator& it) { kernels::leaky_relu_kernel(it, negative_slope.toDouble()); });
   if (autograd::needs_grad(self)) autograd::record_leaky_relu(self, out, negative_slope.toDouble());
   return out;
 }
 Tensor& leaky_relu_(Tensor& self, const Scalar& negative_slope) {
+  EMBER_VMAP_ELEMENTWISE_(self, v, leaky_relu_(v, negative_slope));
   run_floating("leaky_relu_", self, &self, true,
                [&](const TensorIterator& it) { kernels::leaky_relu_kernel(it, negative_slope.toDouble()); });
   return self;
@@ -118,11 +126,13 @@ Tensor logit_impl(const char* op, const Tensor& self, std::optional<double> eps,
 }
 }  // namespace
 Tensor logit(const Tensor& self, std::optional<double> eps) {
+  EMBER_VMAP_ELEMENTWISE(self, v, logit(v, eps));
   Tensor out = logit_impl("logit", self, eps, nullptr, false);
   if (autograd::needs_grad(self)) autograd::record_logit(self, out, eps);
   return out;
 }
 Tensor& logit_(Tensor& self, std::optional<double> eps) {
+  EMBER_VMAP_ELEMENTWISE_(self, v, logit_(v, eps));
   logit_impl("logit_", self, eps, &self, true);
   return self;
 }

@@ -10,6 +10,7 @@
 #include "ember/autograd/derivatives/misc_grad.h"
 #include "ember/autograd/derivatives/shape_grad.h"
 #include "ember/autograd/formula_node.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 
@@ -31,6 +32,7 @@ Tensor component_view(const Tensor& self, int64_t which) {
 }  // namespace
 
 Tensor real(const Tensor& self) {
+  EMBER_VMAP_ELEMENTWISE(self, v, real(v));
   EMBER_RECORD_OP("real", self);
   EMBER_CHECK(self.defined(), "real: expected a defined tensor");
   if (!self.is_complex()) return self;
@@ -40,6 +42,7 @@ Tensor real(const Tensor& self) {
 }
 
 Tensor imag(const Tensor& self) {
+  EMBER_VMAP_ELEMENTWISE(self, v, imag(v));
   EMBER_RECORD_OP("imag", self);
   EMBER_CHECK(self.defined(), "imag: expected a defined tensor");
   EMBER_CHECK(self.is_complex(), "imag: is not implemented for tensors with non-complex dtypes (got ",
@@ -92,6 +95,7 @@ Tensor view_as_complex(const Tensor& self) {
 
 // See Note [No lazy conjugation] in ops/unary.h.
 Tensor conj_physical(const Tensor& self) {
+  EMBER_VMAP_ELEMENTWISE(self, v, conj_physical(v));
   EMBER_RECORD_OP("conj_physical", self);
   EMBER_CHECK(self.defined(), "conj: expected a defined tensor");
   if (!self.is_complex()) return self;
@@ -100,6 +104,7 @@ Tensor conj_physical(const Tensor& self) {
   return out;
 }
 Tensor conj(const Tensor& self) {
+  EMBER_VMAP_ELEMENTWISE(self, v, conj(v));
   EMBER_RECORD_OP("conj", self);
   return conj_physical(self);
 }
@@ -135,6 +140,7 @@ Tensor make_complex(const char* op, const Tensor& a, const Tensor& b, Tensor* ou
 }  // namespace
 
 Tensor angle(const Tensor& self) {
+  EMBER_VMAP_ELEMENTWISE(self, v, angle(v));
   Tensor out = angle_impl(self, nullptr);
   if (autograd::needs_grad(self)) autograd::record_angle(self, out);
   return out;

@@ -5,6 +5,7 @@
 #include "ember/kernels/cpu/unary_kernels.h"
 #include "ember/ops/elementwise.h"
 #include "ember/ops/unary.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 
@@ -29,6 +30,7 @@ Tensor nan_to_num_impl(const char* op, const Tensor& self, std::optional<double>
 
 Tensor nan_to_num(const Tensor& self, std::optional<double> nan, std::optional<double> posinf,
                   std::optional<double> neginf) {
+  EMBER_VMAP_ELEMENTWISE(self, v, nan_to_num(v, nan, posinf, neginf));
   Tensor out = nan_to_num_impl("nan_to_num", self, nan, posinf, neginf, nullptr, false);
   if (autograd::needs_grad(self)) autograd::record_nan_to_num(self, out);
   return out;
@@ -53,6 +55,7 @@ Tensor& Tensor::nan_to_num_(std::optional<double> nan, std::optional<double> pos
 namespace {
 using kernels::FloatClass;
 Tensor float_class(const char* op, FloatClass which, const Tensor& self, Tensor* out) {
+  EMBER_VMAP_ELEMENTWISE(self, v, float_class(op, which, v, out));
   EMBER_RECORD_OP(op, self);
   EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
   const bool complex_ok = which != FloatClass::isposinf && which != FloatClass::isneginf;

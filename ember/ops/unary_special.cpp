@@ -4,6 +4,7 @@
 #include "ember/core/record_scope.h"
 #include "ember/kernels/cpu/unary_kernels.h"
 #include "ember/ops/unary.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 
@@ -33,7 +34,10 @@ Tensor polygamma_impl(const char* op, int64_t n, const Tensor& self, Tensor* out
 }
 }  // namespace
 
-Tensor polygamma(int64_t n, const Tensor& self) { return polygamma_impl("polygamma", n, self, nullptr, false); }
+Tensor polygamma(int64_t n, const Tensor& self) {
+  EMBER_VMAP_ELEMENTWISE(self, v, polygamma(n, v));
+  return polygamma_impl("polygamma", n, self, nullptr, false);
+}
 Tensor& polygamma_out(Tensor& out, int64_t n, const Tensor& self) {
   polygamma_impl("polygamma", n, self, &out, false);
   return out;

@@ -12,6 +12,7 @@
 
 #include "ember/core/shape.h"
 #include "ember/ops/copy.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 
@@ -34,6 +35,7 @@ using autograd::ShapeGradOp;
 }  // namespace
 
 Tensor view(const Tensor& self, IntArrayRef size) {
+  EMBER_VMAP_ON_FRONT(self, v, view(v, batching::batch_shape(v.size(0), size)));
   EMBER_RECORD_OP("view", self);
   DimVector shape = infer_size(size, self.numel(), "view");
   DimVector st;
@@ -45,6 +47,7 @@ Tensor view(const Tensor& self, IntArrayRef size) {
 }
 
 Tensor reshape(const Tensor& self, IntArrayRef shape_in) {
+  EMBER_VMAP_ON_FRONT(self, v, reshape(v, batching::batch_shape(v.size(0), shape_in)));
   EMBER_RECORD_OP("reshape", self);
   DimVector shape = infer_size(shape_in, self.numel(), "reshape");
   DimVector st;
@@ -56,6 +59,10 @@ Tensor reshape(const Tensor& self, IntArrayRef shape_in) {
 }
 
 Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) {
+  EMBER_VMAP_ON_FRONT(self, v,
+                      self.dim() == 0 ? reshape(v, {v.size(0), 1})
+                                      : flatten(v, batching::phys_dim(start_dim, self.dim(), "flatten"),
+                                                batching::phys_dim(end_dim, self.dim(), "flatten")));
   EMBER_RECORD_OP("flatten", self);
   if (self.dim() == 0) return reshape(self, {1});
   int64_t s = wrap_dim(start_dim, self.dim(), "flatten"), e = wrap_dim(end_dim, self.dim(), "flatten");
@@ -71,6 +78,7 @@ Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) {
 }
 
 Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes) {
+  EMBER_VMAP_ON_FRONT(self, v, unflatten(v, batching::phys_dim(dim, self.dim(), "unflatten"), sizes));
   EMBER_RECORD_OP("unflatten", self);
   int64_t d = wrap_dim(dim, self.dim(), "unflatten");
   EMBER_CHECK(!sizes.empty(), "unflatten: sizes must be non-empty");
@@ -93,6 +101,7 @@ Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes) {
 }
 
 Tensor permute(const Tensor& self, IntArrayRef dims) {
+  EMBER_VMAP_ON_FRONT(self, v, permute(v, batching::batch_shape(0, batching::phys_dims(dims, self.dim(), "permute"))));
   EMBER_RECORD_OP("permute", self);
   const int64_t nd = self.dim();
   EMBER_CHECK(static_cast<int64_t>(dims.size()) == nd, "permute: number of dims don't match in permute (input has ",
@@ -111,6 +120,9 @@ Tensor permute(const Tensor& self, IntArrayRef dims) {
 }
 
 Tensor movedim(const Tensor& self, IntArrayRef source, IntArrayRef destination) {
+  EMBER_VMAP_ON_FRONT(self, v,
+                      movedim(v, batching::phys_dims(source, self.dim(), "movedim"),
+                              batching::phys_dims(destination, self.dim(), "movedim")));
   EMBER_RECORD_OP("movedim", self);
   const int64_t nd = self.dim();
   EMBER_CHECK(source.size() == destination.size(), "movedim: Invalid source or destination dims: source (",
@@ -137,6 +149,10 @@ Tensor movedim(const Tensor& self, int64_t source, int64_t destination) {
 }
 
 Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1) {
+  EMBER_VMAP_ON_FRONT(self, v,
+                      self.dim() == 0 ? v
+                                      : transpose(v, batching::phys_dim(dim0, self.dim(), "transpose"),
+                                                  batching::phys_dim(dim1, self.dim(), "transpose")));
   EMBER_RECORD_OP("transpose", self);
   const int64_t nd = self.dim();
   if (nd == 0) {
@@ -153,12 +169,16 @@ Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1) {
 }
 
 Tensor t(const Tensor& self) {
+  if (batching::any_batched(self)) [[unlikely]]
+    return batching::t_batched(self);
   EMBER_RECORD_OP("t", self);
   EMBER_CHECK(self.dim() <= 2, "t: expects a tensor with <= 2 dimensions, but self is ", self.dim(), "D");
   return self.dim() < 2 ? make_view(self, self.sizes(), self.strides(), self.storage_offset()) : transpose(self, 0, 1);
 }
 
 Tensor expand(const Tensor& self, IntArrayRef size) {
+  if (batching::any_batched(self)) [[unlikely]]
+    return batching::expand_batched(self, size);
   EMBER_RECORD_OP("expand", self);
   const int64_t nd = static_cast<int64_t>(size.size());
   EMBER_CHECK(nd >= self.dim(), "expand: the number of sizes provided (", nd,
@@ -189,6 +209,8 @@ Tensor expand(const Tensor& self, IntArrayRef size) {
 }
 
 Tensor squeeze(const Tensor& self) {
+  if (batching::any_batched(self)) [[unlikely]]
+    return batching::squeeze_batched(self);
   EMBER_RECORD_OP("squeeze", self);
   DimVector sz, st;
   for (int64_t d = 0; d < self.dim(); ++d)
@@ -200,6 +222,7 @@ Tensor squeeze(const Tensor& self) {
 }
 
 Tensor squeeze(const Tensor& self, int64_t dim) {
+  EMBER_VMAP_ON_FRONT(self, v, self.dim() == 0 ? v : squeeze(v, batching::phys_dim(dim, self.dim(), "squeeze")));
   EMBER_RECORD_OP("squeeze", self);
   if (self.dim() == 0) {
     wrap_dim(dim, 0, "squeeze");
@@ -214,6 +237,7 @@ Tensor squeeze(const Tensor& self, int64_t dim) {
 }
 
 Tensor unsqueeze(const Tensor& self, int64_t dim) {
+  EMBER_VMAP_ON_FRONT(self, v, unsqueeze(v, batching::phys_dim(dim, self.dim() + 1, "unsqueeze")));
   EMBER_RECORD_OP("unsqueeze", self);
   int64_t d = wrap_dim(dim, self.dim() + 1, "unsqueeze");
   DimVector sz(self.sizes()), st(self.strides());
@@ -225,6 +249,7 @@ Tensor unsqueeze(const Tensor& self, int64_t dim) {
 }
 
 Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
+  EMBER_VMAP_ON_FRONT(self, v, narrow(v, batching::phys_dim(dim, self.dim(), "narrow"), start, length));
   EMBER_RECORD_OP("narrow", self);
   EMBER_CHECK(self.dim() > 0, "narrow: cannot be applied to a 0-dim tensor.");
   int64_t d = wrap_dim(dim, self.dim(), "narrow");
@@ -239,6 +264,7 @@ Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
 }
 
 Tensor select(const Tensor& self, int64_t dim, int64_t index) {
+  EMBER_VMAP_ON_FRONT(self, v, select(v, batching::phys_dim(dim, self.dim(), "select"), index));
   EMBER_RECORD_OP("select", self);
   EMBER_CHECK(self.dim() > 0, "select: cannot be applied to a 0-dim tensor.");
   int64_t d = wrap_dim(dim, self.dim(), "select");
@@ -255,6 +281,7 @@ Tensor select(const Tensor& self, int64_t dim, int64_t index) {
 
 Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start_opt, std::optional<int64_t> end_opt,
              int64_t step) {
+  EMBER_VMAP_ON_FRONT(self, v, slice(v, batching::phys_dim(dim, self.dim(), "slice"), start_opt, end_opt, step));
   EMBER_RECORD_OP("slice", self);
   EMBER_CHECK(self.dim() > 0, "slice: cannot be applied to a 0-dim tensor.");
   EMBER_CHECK(step > 0, "slice: step must be positive, got ", step);
@@ -274,6 +301,7 @@ Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start_opt, 
 }
 
 Tensor unfold(const Tensor& self, int64_t dim, int64_t size, int64_t step) {
+  EMBER_VMAP_ON_FRONT(self, v, unfold(v, batching::phys_dim(dim, self.dim(), "unfold"), size, step));
   EMBER_RECORD_OP("unfold", self);
   int64_t d = self.dim() == 0 ? 0 : wrap_dim(dim, self.dim(), "unfold");
   int64_t cur = self.dim() == 0 ? 1 : self.size(d);
@@ -318,6 +346,9 @@ Tensor as_strided(const Tensor& self, IntArrayRef size, IntArrayRef stride, std:
 }
 
 Tensor diagonal(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) {
+  EMBER_VMAP_ON_FRONT(self, v,
+                      diagonal(v, offset, batching::phys_dim(dim1, self.dim(), "diagonal"),
+                               batching::phys_dim(dim2, self.dim(), "diagonal")));
   EMBER_RECORD_OP("diagonal", self);
   const int64_t nd = self.dim();
   EMBER_CHECK(nd >= 2, "diagonal: expected a tensor with at least 2 dimensions, got ", nd);
@@ -346,6 +377,7 @@ Tensor diagonal(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) 
 }
 
 std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
+  EMBER_VMAP_ON_FRONT_MULTI(self, v, split(v, split_size, batching::phys_dim(dim, self.dim(), "split")));
   EMBER_RECORD_OP("split", self);
   EMBER_CHECK(self.dim() > 0, "split: expects at least a 1-dimensional tensor");
   int64_t d = wrap_dim(dim, self.dim(), "split");
@@ -362,6 +394,8 @@ std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
 }
 
 std::vector<Tensor> split_with_sizes(const Tensor& self, IntArrayRef split_sizes, int64_t dim) {
+  EMBER_VMAP_ON_FRONT_MULTI(self, v,
+                            split_with_sizes(v, split_sizes, batching::phys_dim(dim, self.dim(), "split_with_sizes")));
   EMBER_RECORD_OP("split_with_sizes", self);
   EMBER_CHECK(self.dim() > 0, "split_with_sizes: expects at least a 1-dimensional tensor");
   int64_t d = wrap_dim(dim, self.dim(), "split_with_sizes");
@@ -386,6 +420,7 @@ std::vector<Tensor> split(const Tensor& self, IntArrayRef sizes, int64_t dim) {
 }
 
 std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {
+  EMBER_VMAP_ON_FRONT_MULTI(self, v, chunk(v, chunks, batching::phys_dim(dim, self.dim(), "chunk")));
   EMBER_RECORD_OP("chunk", self);
   EMBER_CHECK(self.dim() > 0, "chunk: expects at least a 1-dimensional tensor");
   EMBER_CHECK(chunks > 0, "chunk: expects `chunks` to be greater than 0, got: ", chunks);
@@ -400,6 +435,7 @@ std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {
 }
 
 std::vector<Tensor> tensor_split(const Tensor& self, int64_t sections, int64_t dim) {
+  EMBER_VMAP_ON_FRONT_MULTI(self, v, tensor_split(v, sections, batching::phys_dim(dim, self.dim(), "tensor_split")));
   EMBER_RECORD_OP("tensor_split", self);
   EMBER_CHECK(self.dim() > 0, "tensor_split: expected at least a 1-dimensional tensor");
   EMBER_CHECK(sections > 0, "tensor_split: number of sections must be larger than 0, got ", sections);
@@ -417,6 +453,7 @@ std::vector<Tensor> tensor_split(const Tensor& self, int64_t sections, int64_t d
 }
 
 std::vector<Tensor> unbind(const Tensor& self, int64_t dim) {
+  EMBER_VMAP_ON_FRONT_MULTI(self, v, unbind(v, batching::phys_dim(dim, self.dim(), "unbind")));
   EMBER_RECORD_OP("unbind", self);
   EMBER_CHECK(self.dim() > 0, "unbind: dimension specified as 0 but tensor has no dimensions");
   int64_t d = wrap_dim(dim, self.dim(), "unbind");
@@ -432,6 +469,8 @@ std::vector<int64_t> broadcast_shapes(ArrayRef<std::vector<int64_t>> shapes) {
 }
 
 std::vector<Tensor> broadcast_tensors(TensorList tensors) {
+  if (batching::any_batched(tensors)) [[unlikely]]
+    return batching::broadcast_tensors_batched(tensors);
   EMBER_RECORD_OP("broadcast_tensors", tensors);
   DimVector shape;
   for (const Tensor& t : tensors) shape = ember::broadcast_shapes(shape, t.sizes(), "broadcast_tensors");

@@ -268,7 +268,8 @@ void start_collecting(const CollectorOptions& opts) {
   s.with_stack.store(opts.with_stack);
   s.generation.fetch_add(1, std::memory_order_acq_rel);
   set_allocator_memory_reporting(opts.profile_memory);
-  g_state.store(kRecordOps | (opts.profile_memory ? kRecordMemory : 0), std::memory_order_release);
+  // fetch_or/fetch_and: the word's vmap bit belongs to vmap.
+  g_state.fetch_or(kRecordOps | (opts.profile_memory ? kRecordMemory : 0), std::memory_order_release);
 }
 
 EventList stop_collecting() {
@@ -280,7 +281,7 @@ EventList stop_collecting() {
   {
     std::lock_guard<std::mutex> g(s.mu);
     if (!s.running) return {};
-    g_state.store(0, std::memory_order_release);
+    g_state.fetch_and(~(kRecordOps | kRecordMemory), std::memory_order_release);
     set_allocator_memory_reporting(false);
     s.running = false;
     s.generation.fetch_add(1, std::memory_order_acq_rel);

@@ -31,7 +31,7 @@ std::vector<std::optional<Tensor>> load_indices(const FormulaNode& n, size_t fir
 // Saved: the indices; shapes[0] self's sizes; ints: presence flags.
 variable_list index_backward(const FormulaNode& n, const variable_list& g) {
   auto indices = load_indices(n, 0, 0);
-  return {index_put(zeros(n.shapes[0], g[0].options()), indices, g[0], /*accumulate=*/true)};
+  return {index_put(g[0].new_zeros(n.shapes[0]), indices, g[0], /*accumulate=*/true)};
 }
 
 // Saved: the indices; shapes[0] values' sizes; ints: accumulate, presence flags.
@@ -143,14 +143,14 @@ variable_list take_backward(const FormulaNode& n, const variable_list& g) {
   int64_t numel = 1;
   for (int64_t s : sizes) numel *= s;
   std::vector<std::optional<Tensor>> idx{n.saved(0).reshape({-1})};
-  Tensor flat = index_put(zeros({numel}, g[0].options()), idx, g[0].reshape({-1}), /*accumulate=*/true);
+  Tensor flat = index_put(g[0].new_zeros({numel}), idx, g[0].reshape({-1}), /*accumulate=*/true);
   return {flat.reshape(sizes), Tensor()};
 }
 
 // Saved: 0 mask (broadcast); shapes[0] the broadcast shape, shapes[1] self's sizes.
 variable_list masked_select_backward(const FormulaNode& n, const variable_list& g) {
   std::vector<std::optional<Tensor>> idx{n.saved(0)};
-  Tensor r = index_put(zeros(n.shapes[0], g[0].options()), idx, g[0], /*accumulate=*/false);
+  Tensor r = index_put(g[0].new_zeros(n.shapes[0]), idx, g[0], /*accumulate=*/false);
   return {sum_to_size(r, n.shapes[1]), Tensor()};
 }
 

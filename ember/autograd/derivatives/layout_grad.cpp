@@ -61,14 +61,14 @@ variable_list unfold_backward(const FormulaNode& n, const variable_list& g) {
   const int64_t d = n.ints[0];
   const int64_t last = -1, after = d + 1;
   Tensor grad = g[0].movedim(last, after).flatten(d, d + 1);
-  return {zeros(sizes, g[0].options()).index_add(d, n.saved(0), grad)};
+  return {g[0].new_zeros(sizes).index_add(d, n.saved(0), grad)};
 }
 
 // Saved: 0 storage positions of self's elements (self's shape), 1 those of
 // out's elements (flattened); ints: storage extent.
 variable_list as_strided_backward(const FormulaNode& n, const variable_list& g) {
   std::vector<std::optional<Tensor>> out_pos{n.saved(1)};
-  Tensor storage = index_put(zeros({n.ints[0]}, g[0].options()), out_pos, g[0].reshape({-1}), /*accumulate=*/true);
+  Tensor storage = index_put(g[0].new_zeros({n.ints[0]}), out_pos, g[0].reshape({-1}), /*accumulate=*/true);
   std::vector<std::optional<Tensor>> self_pos{n.saved(0)};
   return {index(storage, self_pos)};
 }
@@ -170,7 +170,7 @@ void record_as_strided(const Tensor& self, const Tensor& out) {
 }
 
 Tensor diagonal_backward(const Tensor& grad, IntArrayRef sizes, int64_t offset, int64_t dim1, int64_t dim2) {
-  Tensor r = zeros(sizes, grad.options());
+  Tensor r = grad.new_zeros(sizes);
   {
     autograd::BelowAutogradGuard ng;
     Tensor diag = r.diagonal(offset, dim1, dim2);

@@ -77,11 +77,11 @@ variable_list masked_fill_backward(const FormulaNode& n, const variable_list& g)
   return {g[0].masked_fill(n.saved(0), 0), Tensor()};
 }
 variable_list index_select_backward(const FormulaNode& n, const variable_list& g) {
-  Tensor r = zeros(n.shapes[0], g[0].options());
+  Tensor r = g[0].new_zeros(n.shapes[0]);
   return {r.index_add(n.ints[0], n.saved(0), g[0]), Tensor()};
 }
 variable_list gather_backward(const FormulaNode& n, const variable_list& g) {
-  Tensor r = zeros(n.shapes[0], g[0].options());
+  Tensor r = g[0].new_zeros(n.shapes[0]);
   return {r.scatter_add(n.ints[0], n.saved(0), g[0]), Tensor()};
 }
 

@@ -54,7 +54,7 @@ variable_list value_selection_backward(const FormulaNode& n, const variable_list
     grad = grad.unsqueeze(dim);
     idx = idx.unsqueeze(dim);
   }
-  return {zeros(sizes, grad.options()).scatter(dim, idx, grad)};
+  return {grad.new_zeros(sizes).scatter(dim, idx, grad)};
 }
 
 // Saved: 0 self, 1 result.
@@ -119,7 +119,7 @@ variable_list cumprod_backward(const FormulaNode& n, const variable_list& g) {
 // Saved: 0 indices; shapes[0] self's sizes; ints: dim.
 variable_list cummaxmin_backward(const FormulaNode& n, const variable_list& g) {
   if (n.shapes[0].empty() || g[0].numel() == 0) return {g[0]};
-  return {zeros(n.shapes[0], g[0].options()).scatter_add(n.ints[0], n.saved(0), g[0])};
+  return {g[0].new_zeros(n.shapes[0]).scatter_add(n.ints[0], n.saved(0), g[0])};
 }
 
 // Saved: 0 self, 1 result; ints: dim. PyTorch's form: the positive and the

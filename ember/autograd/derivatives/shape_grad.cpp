@@ -246,7 +246,7 @@ void record_shape_op(ShapeGradOp op, const char* node_name, const Tensor& self, 
 }
 
 Tensor select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64_t index) {
-  Tensor r = zeros(sizes, grad.options());
+  Tensor r = grad.new_zeros(sizes);
   {
     autograd::BelowAutogradGuard ng;
     r.select(dim, index).copy_(grad);
@@ -259,7 +259,7 @@ Tensor select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64
 }
 
 Tensor slice_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64_t start, int64_t end, int64_t step) {
-  Tensor r = zeros(sizes, grad.options());
+  Tensor r = grad.new_zeros(sizes);
   {
     autograd::BelowAutogradGuard ng;
     r.slice(dim, start, end, step).copy_(grad);

@@ -1,0 +1,240 @@
+#include "ember/vmap/batching_rules.h"
+
+#include <algorithm>
+
+#include "ember/core/error.h"
+#include "ember/ops/all_ops.h"
+
+namespace ember::batching {
+
+namespace {
+int64_t level_of(const Tensor* t) {
+  const BatchedMeta* m = t != nullptr ? batched_meta(*t) : nullptr;
+  return m != nullptr ? m->level : 0;
+}
+int64_t size_at(const Tensor* t, int64_t level) {
+  const BatchedMeta* m = t != nullptr ? batched_meta(*t) : nullptr;
+  return m != nullptr && m->level == level ? m->value.size(m->bdim) : -1;
+}
+}  // namespace
+
+int64_t top_level(std::initializer_list<const Tensor*> ts) {
+  int64_t l = 0;
+  for (const Tensor* t : ts) l = std::max(l, level_of(t));
+  return l;
+}
+int64_t top_level(TensorList ts) {
+  int64_t l = 0;
+  for (const Tensor& t : ts) l = std::max(l, level_of(&t));
+  return l;
+}
+
+int64_t batch_size(std::initializer_list<const Tensor*> ts, int64_t level) {
+  for (const Tensor* t : ts)
+    if (int64_t b = size_at(t, level); b >= 0) return b;
+  return 1;
+}
+int64_t batch_size(TensorList ts, int64_t level) {
+  for (const Tensor& t : ts)
+    if (int64_t b = size_at(&t, level); b >= 0) return b;
+  return 1;
+}
+
+Peeled peel_front(const Tensor& t, int64_t level) {
+  const BatchedMeta* m = batched_meta(t);
+  if (m == nullptr || m->level != level) return {t, false};
+  check_in_scope(*m);
+  return {m->bdim == 0 ? m->value : m->value.movedim(m->bdim, 0), true};
+}
+
+DimVector phys_dims(IntArrayRef dims, int64_t rank, const char* op) {
+  DimVector r;
+  for (int64_t d : dims) r.push_back(phys_dim(d, rank, op));
+  return r;
+}
+
+DimVector all_phys_dims(int64_t rank) {
+  DimVector r;
+  for (int64_t d = 1; d <= rank; ++d) r.push_back(d);
+  return r;
+}
+
+void refuse_out(const char* op) {
+  EMBER_CHECK(false, op,
+              "_out: out= arguments are not supported inside vmap (the result's batch dim has nowhere to go)");
+}
+
+Tensor front_or_expand(const Tensor& t, int64_t level, int64_t b) {
+  Peeled p = peel_front(t, level);
+  if (p.batched) return p.value;
+  return p.value.unsqueeze(0).expand(batch_shape(b, t.sizes()));
+}
+
+namespace {
+// Physical operands for a broadcasting rule (see broadcasting()).
+std::vector<Tensor> line_up(std::initializer_list<const Tensor*> inputs, int64_t level, std::optional<ScalarType> cast,
+                            bool keep_first) {
+  int64_t rank = 0;
+  for (const Tensor* t : inputs)
+    if (t != nullptr) rank = std::max(rank, t->dim());
+  std::vector<Tensor> phys;
+  phys.reserve(inputs.size());
+  bool first = true;
+  for (const Tensor* t : inputs) {
+    if (t == nullptr) {
+      phys.emplace_back();
+      first = false;
+      continue;
+    }
+    Peeled p = peel_front(*t, level);
+    Tensor v = std::move(p.value);
+    if (p.batched && t->dim() < rank) {
+      DimVector shape{v.size(0)};
+      shape.resize(1 + rank - t->dim(), 1);
+      for (int64_t s : t->sizes()) shape.push_back(s);
+      v = v.view(shape);
+    }
+    if (cast && !(keep_first && first) && v.scalar_type() != *cast) v = v.to(*cast);
+    phys.push_back(std::move(v));
+    first = false;
+  }
+  return phys;
+}
+}  // namespace
+
+Tensor broadcasting(std::initializer_list<const Tensor*> inputs, std::optional<ScalarType> cast,
+                    const BroadcastFn& fn) {
+  const int64_t level = top_level(inputs);
+  std::vector<Tensor> phys = line_up(inputs, level, cast, false);
+  return wrap(fn(phys), level);
+}
+
+void broadcasting_(const char* op, std::initializer_list<const Tensor*> inputs, std::optional<ScalarType> cast,
+                   const BroadcastFn& fn) {
+  const int64_t level = top_level(inputs);
+  const Tensor& self = **inputs.begin();
+  const BatchedMeta* m = batched_meta(self);
+  EMBER_CHECK(m != nullptr && m->level == level, op,
+              ": vmap: in-place arithmetic is not possible because another argument is batched over a vmapped "
+              "dimension but self (shape ",
+              shape_str(self.sizes()),
+              ") is not; the result would have more elements than self. Use the out-of-place op instead");
+  std::vector<Tensor> phys = line_up(inputs, level, cast, true);
+  fn(phys);
+}
+
+Tensor expand_batched(const Tensor& self, IntArrayRef size) {
+  const int64_t nd = static_cast<int64_t>(size.size());
+  EMBER_CHECK(nd >= self.dim(), "expand: the number of sizes provided (", nd,
+              ") must be greater or equal to the number of dimensions in the tensor (", self.dim(), ")");
+  return on_front(self, [&](const Tensor& v) {
+    DimVector padded{v.size(0)};
+    padded.resize(1 + nd - self.dim(), 1);
+    for (int64_t s : self.sizes()) padded.push_back(s);
+    return v.view(padded).expand(batch_shape(v.size(0), size));
+  });
+}
+
+Tensor squeeze_batched(const Tensor& self) {
+  return on_front(self, [&](const Tensor& v) {
+    DimVector shape{v.size(0)};
+    for (int64_t s : self.sizes())
+      if (s != 1) shape.push_back(s);
+    return v.view(shape);
+  });
+}
+
+Tensor t_batched(const Tensor& self) {
+  EMBER_CHECK(self.dim() <= 2, "t: expects a tensor with <= 2 dimensions, but self is ", self.dim(), "D");
+  return on_front(self, [&](const Tensor& v) { return self.dim() < 2 ? v : v.transpose(1, 2); });
+}
+
+std::vector<Tensor> broadcast_tensors_batched(TensorList tensors) {
+  DimVector shape;
+  for (const Tensor& t : tensors) shape = ember::broadcast_shapes(shape, t.sizes(), "broadcast_tensors");
+  std::vector<Tensor> out;
+  for (const Tensor& t : tensors) out.push_back(t.expand(shape));
+  return out;
+}
+
+namespace detail {
+Tensor flat_batch(const Tensor& v) { return v.dim() == 1 ? v.unsqueeze(1) : v.flatten(1); }
+Tensor keep_all_dims(const Tensor& r, int64_t rank) {
+  DimVector shape{r.size(0)};
+  shape.resize(1 + rank, 1);
+  return r.view(shape);
+}
+}  // namespace detail
+
+// matmul's cases on logical ranks: a vector operand becomes a 1-row (left)
+// or 1-column (right) matrix, batched operands get size-1 dims after the
+// batch up to the other's rank so their batch dims line up, one physical
+// matmul broadcasts the rest, and the vector dims are squeezed out again.
+Tensor matmul_batched(const Tensor& a, const Tensor& b) {
+  const int64_t da = a.dim(), db = b.dim();
+  EMBER_CHECK(da >= 1 && db >= 1, "matmul: both arguments to matmul need to be at least 1D, but they are ", da,
+              "D and ", db, "D");
+  const int64_t level = top_level({&a, &b});
+  Peeled pa = peel_front(a, level), pb = peel_front(b, level);
+  Tensor x = da == 1 ? pa.value.unsqueeze(pa.batched ? 1 : 0) : pa.value;
+  Tensor y = db == 1 ? pb.value.unsqueeze(-1) : pb.value;
+  const int64_t r = std::max({da, db, int64_t{2}});
+  auto pad = [&](Tensor& t, bool batched) {
+    const int64_t logical = t.dim() - (batched ? 1 : 0);
+    if (!batched || logical >= r) return;
+    DimVector shape{t.size(0)};
+    shape.resize(1 + r - logical, 1);
+    for (int64_t d = 1; d < t.dim(); ++d) shape.push_back(t.size(d));
+    t = t.view(shape);
+  };
+  pad(x, pa.batched);
+  pad(y, pb.batched);
+  Tensor out = matmul(x, y);
+  if (da == 1) out = out.squeeze(-2);
+  if (db == 1) out = out.squeeze(-1);
+  return wrap(std::move(out), level);
+}
+
+Tensor cat_batched(TensorList tensors, int64_t dim) {
+  EMBER_CHECK(!tensors.empty(), "torch.cat(): expected a non-empty list of Tensors");
+  std::vector<Tensor> kept;
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    EMBER_CHECK(tensors[i].defined(), "torch.cat(): tensor number ", i, " in the list is undefined");
+    EMBER_CHECK(tensors[i].dim() > 0, "torch.cat(): zero-dimensional tensor (at position ", i,
+                ") cannot be concatenated");
+    // Legacy: 1-D empty tensors take no part (as in cat itself).
+    if (!(tensors[i].dim() == 1 && tensors[i].size(0) == 0)) kept.push_back(tensors[i]);
+  }
+  if (kept.empty()) kept.assign(tensors.begin(), tensors.end());
+  const int64_t level = top_level(TensorList(kept));
+  std::vector<Tensor> phys = fronts(kept, level);
+  return wrap(cat(phys, phys_dim(dim, kept[0].dim(), "cat")), level);
+}
+
+Tensor stack_batched(TensorList tensors, int64_t dim) {
+  EMBER_CHECK(!tensors.empty(), "stack: expects a non-empty TensorList");
+  for (size_t i = 1; i < tensors.size(); ++i)
+    EMBER_CHECK(tensors[i].sizes().equals(tensors[0].sizes()), "stack expects each tensor to be equal size, but got ",
+                shape_str(tensors[0].sizes()), " at entry 0 and ", shape_str(tensors[i].sizes()), " at entry ", i);
+  const int64_t level = top_level(tensors);
+  std::vector<Tensor> phys = fronts(tensors, level);
+  return wrap(stack(phys, phys_dim(dim, tensors[0].dim() + 1, "stack")), level);
+}
+
+Tensor where_batched(const Tensor& condition, const Tensor& self, const Tensor& other) {
+  EMBER_CHECK(condition.dtype() == kBool,
+              "where: expected condition to be a boolean tensor, but got a tensor with dtype ", condition.dtype());
+  const ScalarType dt = result_type(self, other);
+  return broadcasting({&condition, &self, &other}, std::nullopt,
+                      [&](std::vector<Tensor>& p) { return where(p[0], p[1].to(dt), p[2].to(dt)); });
+}
+
+std::vector<Tensor> fronts(TensorList ts, int64_t level) {
+  const int64_t b = batch_size(ts, level);
+  std::vector<Tensor> r;
+  r.reserve(ts.size());
+  for (const Tensor& t : ts) r.push_back(front_or_expand(t, level, b));
+  return r;
+}
+
+}  // namespace ember::batching
