@@ -17,6 +17,7 @@
 #include "ember/ops/operators.h"
 #include "ember/ops/reduce.h"
 #include "ember/ops/shape_ops.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 namespace {
@@ -41,6 +42,9 @@ std::vector<int64_t> checked_indices(const char* op, const Tensor& indices, int6
 
 Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx, bool scale_grad_by_freq,
                  bool sparse) {
+  if (!batching::any_batched(weight) && batching::any_batched(indices)) [[unlikely]]
+    return batching::elementwise(
+        indices, [&](const Tensor& v) { return embedding(weight, v, padding_idx, scale_grad_by_freq, sparse); });
   EMBER_RECORD_OP("embedding", weight, indices);
   const char* op = "embedding";
   EMBER_CHECK(weight.defined() && weight.dim() == 2, op, ": 'weight' must be 2-D, got ",

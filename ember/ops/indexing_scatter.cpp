@@ -16,6 +16,7 @@
 #include "ember/autograd/derivatives/misc_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/ops/view.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 
@@ -112,6 +113,8 @@ Tensor reduce_identity(ScalarType t, std::string_view reduce) {
 }  // namespace
 
 Tensor gather(const Tensor& self, int64_t dim, const Tensor& index, bool) {
+  if (batching::any_batched(self, index)) [[unlikely]]
+    return batching::gather_batched(self, dim, index);
   EMBER_RECORD_OP("gather", self, index);
   const int64_t d = wrap_dim(dim, ensure_dim(self), "gather");
   EMBER_CHECK(index.dtype() == kLong, "gather(): Expected dtype int64 for index, but got ", index.dtype());

@@ -12,6 +12,7 @@
 #include "ember/autograd/derivatives/misc_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/ops/view.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 
@@ -67,6 +68,8 @@ int64_t check_index_source(const Tensor& self, int64_t dim, const Tensor& index,
 }  // namespace
 
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
+  if (batching::any_batched(self, index)) [[unlikely]]
+    return batching::index_select_batched(self, dim, index);
   EMBER_RECORD_OP("index_select", self, index);
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1), "index_select");
   EMBER_CHECK(index.dim() <= 1, "index_select(): Index is supposed to be a vector, got shape ",

@@ -119,10 +119,12 @@ std::tuple<Tensor, Tensor> with_cum_extreme_grad(const char* name, const Tensor&
 }
 }  // namespace
 std::tuple<Tensor, Tensor> cummax(const Tensor& self, int64_t dim) {
+  EMBER_VMAP_ALONG_DIM_MULTI(self, dim, "cummax", v, d, cummax(v, d));
   EMBER_RECORD_OP("cummax", self);
   return with_cum_extreme_grad("CummaxBackward0", self, dim, cum_extreme<true>(self, dim, "cummax"));
 }
 std::tuple<Tensor, Tensor> cummin(const Tensor& self, int64_t dim) {
+  EMBER_VMAP_ALONG_DIM_MULTI(self, dim, "cummin", v, d, cummin(v, d));
   EMBER_RECORD_OP("cummin", self);
   return with_cum_extreme_grad("CumminBackward0", self, dim, cum_extreme<false>(self, dim, "cummin"));
 }

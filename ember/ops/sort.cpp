@@ -14,6 +14,7 @@
 
 #include "ember/autograd/derivatives/reduce_grad.h"
 #include "ember/autograd/formula_node.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 
@@ -127,6 +128,7 @@ Tensor with_even_grad(const char* name, const Tensor& self, Tensor out) {
 
 std::tuple<Tensor, Tensor> sort(const Tensor& self, std::optional<bool> /*stable: always stable*/, int64_t dim,
                                 bool descending) {
+  EMBER_VMAP_ALONG_DIM_MULTI(self, dim, "sort", v, d, sort(v, std::optional<bool>(), d, descending));
   EMBER_RECORD_OP("sort", self);
   const int64_t d = wrap_dim(dim, self.dim(), "sort");
   Tensor values = empty(self.sizes(), TensorOptions(self.dtype()));
@@ -160,19 +162,26 @@ std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim, bool descending
   return sort(self, std::optional<bool>(), dim, descending);
 }
 Tensor argsort(const Tensor& self, int64_t dim, bool descending) {
+  if (batching::any_batched(self)) [[unlikely]]
+    return std::get<1>(sort(self, dim, descending));
   EMBER_RECORD_OP("argsort", self);
   return std::get<1>(sort(self, dim, descending));
 }
 Tensor argsort(const Tensor& self, bool stable, int64_t dim, bool descending) {
+  if (batching::any_batched(self)) [[unlikely]]
+    return std::get<1>(sort(self, stable, dim, descending));
   EMBER_RECORD_OP("argsort", self);
   return std::get<1>(sort(self, stable, dim, descending));
 }
 Tensor msort(const Tensor& self) {
+  if (batching::any_batched(self)) [[unlikely]]
+    return std::get<0>(sort(self, 0, false));
   EMBER_RECORD_OP("msort", self);
   return std::get<0>(sort(self, 0, false));
 }
 
 std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool largest, bool /*sorted*/) {
+  EMBER_VMAP_ALONG_DIM_MULTI(self, dim, "topk", v, d, topk(v, k, d, largest, true));
   EMBER_RECORD_OP("topk", self);
   const int64_t d = wrap_dim(dim, self.dim(), "topk");
   const int64_t len = dim_size(self, d);
@@ -209,6 +218,7 @@ std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool
 }
 
 std::tuple<Tensor, Tensor> kthvalue(const Tensor& self, int64_t k, int64_t dim, bool keepdim) {
+  EMBER_VMAP_REDUCTION(self, IntArrayRef(dim), keepdim, v, d, kd, kthvalue(v, k, d[0], kd));
   EMBER_RECORD_OP("kthvalue", self);
   const int64_t d = wrap_dim(dim, self.dim(), "kthvalue");
   const int64_t len = dim_size(self, d);
@@ -233,6 +243,7 @@ Tensor median(const Tensor& self) {
   return with_even_grad("MedianBackward0", self, out);
 }
 std::tuple<Tensor, Tensor> median(const Tensor& self, int64_t dim, bool keepdim) {
+  EMBER_VMAP_REDUCTION(self, IntArrayRef(dim), keepdim, v, d, k, median(v, d[0], k));
   EMBER_RECORD_OP("median", self);
   return with_selection_grad("MedianBackward1", self, median_impl(self, dim, keepdim, false, "median"), dim, keepdim);
 }

@@ -229,6 +229,44 @@ Tensor where_batched(const Tensor& condition, const Tensor& self, const Tensor& 
                       [&](std::vector<Tensor>& p) { return where(p[0], p[1].to(dt), p[2].to(dt)); });
 }
 
+// Each sample picks its own rows: a gather along the dim with the index
+// broadcast over the other dims (functorch's rule). Only a batched self:
+// index_select on the physical tensor.
+Tensor index_select_batched(const Tensor& self, int64_t dim, const Tensor& index) {
+  EMBER_CHECK(index.dim() <= 1, "index_select(): Index is supposed to be a vector, got shape ",
+              shape_str(index.sizes()));
+  const int64_t level = top_level({&self, &index});
+  Peeled ps = peel_front(self, level), pi = peel_front(index, level);
+  const int64_t rank = std::max<int64_t>(self.dim(), 1);
+  const int64_t d = phys_dim(dim, rank, "index_select");
+  Tensor s = self.dim() == 0 && ps.batched ? ps.value.unsqueeze(1) : ps.value;
+  if (!pi.batched) return wrap(index_select(s, d, index), level);
+  const int64_t b = pi.value.size(0);
+  if (!ps.batched) s = front_or_expand(self.dim() == 0 ? self.unsqueeze(0) : self, level, b);
+  // idx: [B, k] -> [B, 1, .., k, .., 1] expanded to the result's physical shape.
+  Tensor idx = pi.value.reshape({b, -1});
+  DimVector shape{b}, view{b};
+  for (int64_t i = 1; i <= rank; ++i) {
+    shape.push_back(i == d ? idx.size(1) : s.size(i));
+    view.push_back(i == d ? idx.size(1) : 1);
+  }
+  Tensor out = gather(s, d, idx.view(view).expand(shape));
+  if (index.dim() == 0 && self.dim() == 0) out = out.squeeze(1);
+  return wrap(std::move(out), level);
+}
+
+Tensor gather_batched(const Tensor& self, int64_t dim, const Tensor& index) {
+  const int64_t level = top_level({&self, &index});
+  const int64_t b = batch_size({&self, &index}, level);
+  Tensor s = front_or_expand(self, level, b), i = front_or_expand(index, level, b);
+  const int64_t rank = std::max<int64_t>(self.dim(), 1);
+  if (self.dim() == 0) s = s.unsqueeze(1);
+  if (index.dim() == 0) i = i.unsqueeze(1);
+  Tensor out = gather(s, phys_dim(dim, rank, "gather"), i);
+  if (index.dim() == 0) out = out.squeeze(1);
+  return wrap(std::move(out), level);
+}
+
 std::vector<Tensor> fronts(TensorList ts, int64_t level) {
   const int64_t b = batch_size(ts, level);
   std::vector<Tensor> r;

@@ -160,6 +160,20 @@ Tensor along_dim(const Tensor& self, int64_t dim, const char* op, F&& fn) {
   return wrap(fn(v, phys_dim(dim, self.dim(), op)), level);
 }
 
+// along_dim for ops with several results (sort, topk, cummax).
+template <typename F>
+auto along_dim_multi(const Tensor& self, int64_t dim, const char* op, F&& fn) {
+  const int64_t level = batched_meta(self)->level;
+  const Tensor v = peel_front(self, level).value;
+  if (self.dim() == 0) {
+    wrap_dim(dim, 0, op);
+    auto r = fn(v.unsqueeze(1), int64_t{1});
+    std::apply([](auto&... t) { ((t = t.squeeze(1)), ...); }, r);
+    return detail::wrap_result(std::move(r), level);
+  }
+  return detail::wrap_result(fn(v, phys_dim(dim, self.dim(), op)), level);
+}
+
 // Broadcasting ops (binary, where, lerp, ...): `inputs` may hold nullptr for
 // Scalar operands. Batched inputs get their batch at dim 0 and size-1 dims
 // after it up to the highest logical rank, so the batch lines up under
@@ -199,6 +213,8 @@ Tensor matmul_batched(const Tensor& a, const Tensor& b);
 Tensor cat_batched(TensorList tensors, int64_t dim);
 Tensor stack_batched(TensorList tensors, int64_t dim);
 Tensor where_batched(const Tensor& condition, const Tensor& self, const Tensor& other);
+Tensor index_select_batched(const Tensor& self, int64_t dim, const Tensor& index);
+Tensor gather_batched(const Tensor& self, int64_t dim, const Tensor& index);
 
 }  // namespace ember::batching
 
@@ -228,3 +244,6 @@ Tensor where_batched(const Tensor& condition, const Tensor& self, const Tensor& 
 #define EMBER_VMAP_ALONG_DIM(self, dim, op, v, d, expr)  \
   if (::ember::batching::any_batched(self)) [[unlikely]] \
   return ::ember::batching::along_dim(self, dim, op, [&](const ::ember::Tensor& v, int64_t d) { return expr; })
+#define EMBER_VMAP_ALONG_DIM_MULTI(self, dim, op, v, d, expr) \
+  if (::ember::batching::any_batched(self)) [[unlikely]]      \
+  return ::ember::batching::along_dim_multi(self, dim, op, [&](const ::ember::Tensor& v, int64_t d) { return expr; })
