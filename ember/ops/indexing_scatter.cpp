@@ -136,6 +136,8 @@ Tensor gather(const Tensor& self, int64_t dim, const Tensor& index, bool) {
 // The in-place forms record their backward on `self` (formulas:
 // autograd/derivatives/index_grad.cpp); the out-of-place forms clone first.
 Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  if (batching::any_batched(self, index, src)) [[unlikely]]
+    return batching::scatter_batched_(self, dim, index, src, batching::ScatterKind::Assign);
   EMBER_RECORD_OP("scatter_", self, index, src);
   const bool grad = autograd::needs_grad(self, src);
   if (grad) autograd::check_inplace(self, "scatter_");
@@ -144,6 +146,9 @@ Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& s
   return self;
 }
 Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  if (batching::any_batched(self, index)) [[unlikely]]
+    return batching::scatter_batched_(self, dim, index, full({}, value, self.options()).expand(index.sizes()),
+                                      batching::ScatterKind::Assign);
   EMBER_RECORD_OP("scatter_", self, index);
   const bool grad = autograd::needs_grad(self);
   if (grad) autograd::check_inplace(self, "scatter_");
@@ -170,11 +175,19 @@ Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& v
   return scatter_impl(self, dim, index, src, op, "scatter()");
 }
 Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  if (batching::any_batched(self, index, src)) [[unlikely]] {
+    Tensor out = batching::batched_clone(self, {&index, &src});
+    return scatter_(out, dim, index, src);
+  };
   EMBER_RECORD_OP("scatter", self, index, src);
   Tensor out = clone(self);
   return scatter_(out, dim, index, src);
 }
 Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  if (batching::any_batched(self, index)) [[unlikely]] {
+    Tensor out = batching::batched_clone(self, {&index});
+    return scatter_(out, dim, index, value);
+  };
   EMBER_RECORD_OP("scatter", self, index);
   Tensor out = clone(self);
   return scatter_(out, dim, index, value);
@@ -191,6 +204,8 @@ Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scala
 }
 
 Tensor& scatter_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  if (batching::any_batched(self, index, src)) [[unlikely]]
+    return batching::scatter_batched_(self, dim, index, src, batching::ScatterKind::Add);
   EMBER_RECORD_OP("scatter_add_", self, index, src);
   const bool grad = autograd::needs_grad(self, src);
   if (grad) autograd::check_inplace(self, "scatter_add_");
@@ -199,6 +214,10 @@ Tensor& scatter_add_(Tensor& self, int64_t dim, const Tensor& index, const Tenso
   return self;
 }
 Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  if (batching::any_batched(self, index, src)) [[unlikely]] {
+    Tensor out = batching::batched_clone(self, {&index, &src});
+    return scatter_add_(out, dim, index, src);
+  };
   EMBER_RECORD_OP("scatter_add", self, index, src);
   Tensor out = clone(self);
   return scatter_add_(out, dim, index, src);

@@ -114,6 +114,8 @@ Tensor index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Te
 }
 
 Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha) {
+  if (batching::any_batched(self, index, source)) [[unlikely]]
+    return batching::index_add_batched_(self, dim, index, source, alpha);
   EMBER_RECORD_OP("index_add_", self, index, source);
   EMBER_CHECK(index.dtype() == kLong || index.dtype() == kInt,
               "index_add_(): Expected dtype int32/int64 for index, but got ", index.dtype());
@@ -131,6 +133,10 @@ Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor&
   return self;
 }
 Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha) {
+  if (batching::any_batched(self, index, source)) [[unlikely]] {
+    Tensor out = batching::batched_clone(self, {&index, &source});
+    return index_add_(out, dim, index, source, alpha);
+  };
   EMBER_RECORD_OP("index_add", self, index, source);
   Tensor out = clone(self);
   return index_add_(out, dim, index, source, alpha);

@@ -267,6 +267,75 @@ Tensor gather_batched(const Tensor& self, int64_t dim, const Tensor& index) {
   return wrap(std::move(out), level);
 }
 
+namespace {
+// Self's physical tensor for an in-place write at `level` (raising as
+// PyTorch does when self is not batched but another argument is).
+Tensor inplace_front(const char* op, const Tensor& self, int64_t level) {
+  const BatchedMeta* m = batched_meta(self);
+  EMBER_CHECK(m != nullptr && m->level == level, op, ": vmap: in-place write into a tensor that is not batched (shape ",
+              shape_str(self.sizes()), ") from a batched index or source; use the out-of-place op instead");
+  return peel_front(self, level).value;
+}
+}  // namespace
+
+Tensor& scatter_batched_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, ScatterKind kind) {
+  const char* op = kind == ScatterKind::Add ? "scatter_add_" : "scatter_";
+  const int64_t level = top_level({&self, &index, &src});
+  const int64_t b = batch_size({&self, &index, &src}, level);
+  Tensor s = inplace_front(op, self, level), i = front_or_expand(index, level, b);
+  Tensor v = src.defined() ? front_or_expand(src, level, b) : Tensor();
+  if (self.dim() == 0) {  // a 0-dim self scatters along dim 0 of a one-element vector
+    s = s.unsqueeze(1);
+    i = i.unsqueeze(1);
+    if (v.defined()) v = v.dim() == 1 ? v.unsqueeze(1) : v;
+  }
+  const int64_t d = phys_dim(dim, std::max<int64_t>(self.dim(), 1), op);
+  if (kind == ScatterKind::Add)
+    s.scatter_add_(d, i, v);
+  else
+    s.scatter_(d, i, v);
+  return self;
+}
+
+Tensor& index_add_batched_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha) {
+  const int64_t level = top_level({&self, &index, &source});
+  const int64_t b = batch_size({&self, &index, &source}, level);
+  Tensor s = inplace_front("index_add_", self, level);
+  Tensor src = front_or_expand(source, level, b);
+  if (self.dim() == 0) {
+    s = s.unsqueeze(1);
+    src = src.dim() == 1 ? src.unsqueeze(1) : src;
+  }
+  const int64_t d = phys_dim(dim, std::max<int64_t>(self.dim(), 1), "index_add_");
+  Peeled pi = peel_front(index, level);
+  if (!pi.batched) {
+    s.index_add_(d, index, src, alpha);
+    return self;
+  }
+  // Per-sample indices: the same sums as a scatter_add whose index repeats
+  // index[k] over source's other dims.
+  DimVector view{b};
+  for (int64_t k = 1; k < src.dim(); ++k) view.push_back(k == d ? src.size(k) : 1);
+  Tensor idx = pi.value.reshape({b, -1}).to(kLong).view(view).expand(src.sizes());
+  s.scatter_add_(d, idx, alpha.equal(Scalar(1)) ? src : src * alpha);
+  return self;
+}
+
+Tensor batched_clone(const Tensor& self, std::initializer_list<const Tensor*> others) {
+  std::vector<const Tensor*> all{&self};
+  all.insert(all.end(), others.begin(), others.end());
+  int64_t level = 0;
+  for (const Tensor* t : all) level = std::max(level, top_level({t}));
+  if (is_batched(self) && batched_meta(self)->level == level) return self.clone();
+  int64_t b = 1;
+  for (const Tensor* t : all)
+    if (t != nullptr && t->defined() && is_batched(*t) && batched_meta(*t)->level == level) {
+      b = batched_meta(*t)->value.size(batched_meta(*t)->bdim);
+      break;
+    }
+  return wrap(front_or_expand(self, level, b).clone(), level);
+}
+
 std::vector<Tensor> fronts(TensorList ts, int64_t level) {
   const int64_t b = batch_size(ts, level);
   std::vector<Tensor> r;

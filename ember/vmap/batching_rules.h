@@ -215,6 +215,13 @@ Tensor stack_batched(TensorList tensors, int64_t dim);
 Tensor where_batched(const Tensor& condition, const Tensor& self, const Tensor& other);
 Tensor index_select_batched(const Tensor& self, int64_t dim, const Tensor& index);
 Tensor gather_batched(const Tensor& self, int64_t dim, const Tensor& index);
+// Scatter-style in-place writes (scatter_, scatter_add_, index_add_): self
+// must be batched when index or src is.
+enum class ScatterKind { Assign, Add };
+Tensor& scatter_batched_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, ScatterKind kind);
+Tensor& index_add_batched_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha);
+// The out-of-place forms' fresh copy of self, batched whenever any input is.
+Tensor batched_clone(const Tensor& self, std::initializer_list<const Tensor*> others);
 
 }  // namespace ember::batching
 

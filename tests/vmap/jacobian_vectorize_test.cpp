@@ -24,6 +24,13 @@ std::vector<std::pair<const char*, std::function<Tensor(const Tensor&)>>> scalar
        [w](const Tensor& t) {
          return logsumexp(t.view({3, 1}) * w, {0, 1}) + cumsum(t, 0).prod() + t.exp().sqrt().sum();
        }},
+      {"index_select_gather",
+       [](const Tensor& t) {
+         Tensor i = tensor({2, 0, 2, 1}, kLong);
+         return (t.index_select(0, i) * t.index_select(0, i)).sum() *
+                    gather(t, 0, tensor({1, 1, 0}, kLong)).exp().sum() +
+                std::get<0>(t.sort())[0];
+       }},
       {"slices_cat_where",
        [](const Tensor& t) {
          Tensor u = cat({t.narrow(0, 1, 2), t * t, t.flip({0})});

@@ -236,6 +236,38 @@ TEST_F(Vmap, SortingSelectionAndIndexing) {
   expect_matches_loop1([&](const Tensor& t) { return embedding(weight, t); }, randint(0, 6, {4, 5}, kLong), 1);
 }
 
+TEST_F(Vmap, ScatterAndIndexAdd) {
+  Tensor x = randn({4, 5, 3}, kDouble), src = randn({4, 2, 3}, kDouble);
+  Tensor idx = randint(0, 5, {4, 2, 3}, kLong), vidx = tensor({4, 0}, kLong), vidxs = randint(0, 5, {4, 2}, kLong);
+  auto f = [](const std::vector<Tensor>& a) {
+    return std::vector<Tensor>{a[0].scatter_add(0, a[1], a[2]), a[0].scatter(0, a[1], a[2]),
+                               a[0].scatter(0, a[1], 2.5)};
+  };
+  expect_matches_loop(f, {x, idx, src});
+  expect_matches_loop(f, {x.select(0, 0), idx, src}, {std::nullopt, 0, 0});  // self shared
+  expect_matches_loop(f, {x, idx.select(0, 1), src}, {0, std::nullopt, 0});  // index shared
+  auto g = [](const std::vector<Tensor>& a) { return std::vector<Tensor>{a[0].index_add(0, a[1], a[2], 0.5)}; };
+  expect_matches_loop(g, {x, vidx, src}, {0, std::nullopt, 0});
+  expect_matches_loop(g, {x, vidxs, src}, {0, 0, 0});
+  expect_matches_loop(g, {x.select(0, 2), vidxs, src.select(0, 1)}, {std::nullopt, 0, std::nullopt});
+  // In place: self batched, written through to the input.
+  Tensor y = zeros({4, 5}, kDouble);
+  vmap([](const std::vector<Tensor>& a) {
+    Tensor t = a[0];
+    t.index_add_(0, a[1], ones({2}, kDouble));
+    return std::vector<Tensor>{t};
+  })({y, vidxs});
+  for (int64_t b = 0; b < 4; ++b)
+    EXPECT_TENSOR_EQ(y[b], zeros({5}, kDouble).index_add(0, vidxs[b], ones({2}, kDouble)));
+  // Not batched self with a batched source: the result would not fit.
+  Tensor shared = zeros({5, 3}, kDouble);
+  EXPECT_EMBER_ERROR(vmap([&](const Tensor& s) {
+                       Tensor t = shared;
+                       return t.scatter_add_(0, zeros({2, 3}, kLong), s);
+                     })(src),
+                     "scatter_add_", "not batched");
+}
+
 TEST_F(Vmap, FactoriesAndCopies) {
   Tensor x = randn({3, 4}, kDouble);
   expect_matches_loop1([](const Tensor& t) { return zeros_like(t) + ones_like(t) * full_like(t, 2) + t.clone(); }, x);
