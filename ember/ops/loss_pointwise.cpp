@@ -6,6 +6,7 @@
 #include "ember/core/record_scope.h"
 #include "ember/ember.h"
 #include "ember/ops/loss.h"
+#include "ember/vmap/batched_tensor.h"
 
 namespace ember {
 
@@ -20,20 +21,20 @@ void check_defined(const char* op, const Tensor& a, const Tensor& b) {
 }  // namespace
 
 Tensor mse_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
-  EMBER_RECORD_OP("mse_loss", self, target);
+  EMBER_RECORD_COMPOSITE_OP("mse_loss", self, target);
   check_defined("mse_loss", self, target);
   const Tensor d = self - target;
   return apply_loss_reduction(d * d, reduction, "mse_loss");
 }
 
 Tensor l1_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
-  EMBER_RECORD_OP("l1_loss", self, target);
+  EMBER_RECORD_COMPOSITE_OP("l1_loss", self, target);
   check_defined("l1_loss", self, target);
   return apply_loss_reduction((self - target).abs(), reduction, "l1_loss");
 }
 
 Tensor smooth_l1_loss(const Tensor& self, const Tensor& target, int64_t reduction, double beta) {
-  EMBER_RECORD_OP("smooth_l1_loss", self, target);
+  EMBER_RECORD_COMPOSITE_OP("smooth_l1_loss", self, target);
   check_defined("smooth_l1_loss", self, target);
   EMBER_CHECK(beta >= 0, "smooth_l1_loss: does not support negative values for beta, got ", beta);
   if (beta == 0) return l1_loss(self, target, reduction);
@@ -43,7 +44,7 @@ Tensor smooth_l1_loss(const Tensor& self, const Tensor& target, int64_t reductio
 }
 
 Tensor huber_loss(const Tensor& self, const Tensor& target, int64_t reduction, double delta) {
-  EMBER_RECORD_OP("huber_loss", self, target);
+  EMBER_RECORD_COMPOSITE_OP("huber_loss", self, target);
   check_defined("huber_loss", self, target);
   EMBER_CHECK(delta > 0, "huber_loss: does not support non-positive values for delta, got ", delta);
   const Tensor d = self - target;
@@ -83,7 +84,7 @@ Tensor binary_cross_entropy(const Tensor& self, const Tensor& target, const std:
 
 Tensor binary_cross_entropy_with_logits(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight,
                                         const std::optional<Tensor>& pos_weight, int64_t reduction) {
-  EMBER_RECORD_OP("binary_cross_entropy_with_logits", self, target);
+  EMBER_RECORD_COMPOSITE_OP("binary_cross_entropy_with_logits", self, target);
   check_defined("binary_cross_entropy_with_logits", self, target);
   EMBER_CHECK(self.sizes() == target.sizes(), "binary_cross_entropy_with_logits: target size ",
               shape_str(target.sizes()), " must be the same as input size ", shape_str(self.sizes()));
@@ -100,7 +101,7 @@ Tensor binary_cross_entropy_with_logits(const Tensor& self, const Tensor& target
 }
 
 Tensor kl_div(const Tensor& self, const Tensor& target, int64_t reduction, bool log_target) {
-  EMBER_RECORD_OP("kl_div", self, target);
+  EMBER_RECORD_COMPOSITE_OP("kl_div", self, target);
   check_defined("kl_div", self, target);
   Tensor out;
   if (log_target) {
@@ -119,7 +120,7 @@ Tensor kl_div(const Tensor& self, const Tensor& target, int64_t reduction, bool 
 
 Tensor poisson_nll_loss(const Tensor& input, const Tensor& target, bool log_input, bool full, double eps,
                         int64_t reduction) {
-  EMBER_RECORD_OP("poisson_nll_loss", input, target);
+  EMBER_RECORD_COMPOSITE_OP("poisson_nll_loss", input, target);
   check_defined("poisson_nll_loss", input, target);
   Tensor loss = log_input ? input.exp() - target * input : input - target * (input + eps).log();
   if (full) {
@@ -131,14 +132,14 @@ Tensor poisson_nll_loss(const Tensor& input, const Tensor& target, bool log_inpu
 }
 
 Tensor soft_margin_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
-  EMBER_RECORD_OP("soft_margin_loss", self, target);
+  EMBER_RECORD_COMPOSITE_OP("soft_margin_loss", self, target);
   check_defined("soft_margin_loss", self, target);
   return apply_loss_reduction((-self * target).exp().log1p(), reduction, "soft_margin_loss");
 }
 
 Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Tensor& target, double margin,
                            int64_t reduction) {
-  EMBER_RECORD_OP("margin_ranking_loss", input1, input2, target);
+  EMBER_RECORD_COMPOSITE_OP("margin_ranking_loss", input1, input2, target);
   check_defined("margin_ranking_loss", input1, input2);
   EMBER_CHECK(target.defined(), "margin_ranking_loss: expected a defined target");
   const Tensor out = clamp(-target * (input1 - input2) + margin, 0.0);
@@ -146,7 +147,7 @@ Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Ten
 }
 
 Tensor hinge_embedding_loss(const Tensor& self, const Tensor& target, double margin, int64_t reduction) {
-  EMBER_RECORD_OP("hinge_embedding_loss", self, target);
+  EMBER_RECORD_COMPOSITE_OP("hinge_embedding_loss", self, target);
   check_defined("hinge_embedding_loss", self, target);
   const Tensor zero = zeros_like(self);
   const Tensor margin_clamp = clamp(margin - self, 0.0);

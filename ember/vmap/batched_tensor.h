@@ -86,3 +86,11 @@ inline bool any_batched(const Inputs&... inputs) {
 }
 
 }  // namespace ember::batching
+
+// The entry line of an op written only with other ops (a composite, e.g. the
+// pointwise losses), each of which takes its own batched inputs or refuses
+// them: recorded for the profiler as EMBER_RECORD_OP, but a batched input
+// is not refused here (the scope is anonymous then, so inside vmap only the
+// inner ops show in a profile). Not for ops that read memory themselves.
+#define EMBER_RECORD_COMPOSITE_OP(name, ...) \
+  EMBER_RECORD_OP(::ember::batching::any_batched(__VA_ARGS__) ? nullptr : (name), __VA_ARGS__)

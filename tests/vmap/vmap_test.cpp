@@ -268,6 +268,32 @@ TEST_F(Vmap, ScatterAndIndexAdd) {
                      "scatter_add_", "not batched");
 }
 
+TEST_F(Vmap, PointwiseLossesPerSample) {
+  Tensor x = randn({4, 5, 3}, kDouble), y = randn({4, 5, 3}, kDouble), w = rand({3}, kDouble);
+  Tensor p = rand({4, 5, 3}, kDouble), t = (rand({4, 5, 3}, kDouble) > 0.5).to(kDouble);
+  const int64_t mean = Reduction::Mean, sum = Reduction::Sum, none = Reduction::None;
+  expect_matches_loop(
+      [&](const std::vector<Tensor>& a) {
+        return std::vector<Tensor>{mse_loss(a[0], a[1], mean),
+                                   l1_loss(a[0], a[1], sum),
+                                   smooth_l1_loss(a[0], a[1], none, 0.5),
+                                   huber_loss(a[0], a[1], mean, 0.7),
+                                   soft_margin_loss(a[0], a[1].sign(), mean),
+                                   margin_ranking_loss(a[0], a[1], a[1].sign(), 0.1, sum),
+                                   hinge_embedding_loss(a[0], a[1].sign(), 1.0, mean)};
+      },
+      {x, y});
+  expect_matches_loop(
+      [&](const std::vector<Tensor>& a) {
+        return std::vector<Tensor>{binary_cross_entropy_with_logits(a[0], a[1], w, w * 2, mean),
+                                   kl_div(a[0].log_softmax(-1), a[1], sum, false),
+                                   poisson_nll_loss(a[0], a[1] * 3, true, true, 1e-8, mean)};
+      },
+      {x, t}, {0, 0});
+  expect_matches_loop([&](const std::vector<Tensor>& a) { return std::vector<Tensor>{mse_loss(a[0], a[1], mean)}; },
+                      {x, p.select(1, 0)}, {1, std::nullopt});
+}
+
 TEST_F(Vmap, FactoriesAndCopies) {
   Tensor x = randn({3, 4}, kDouble);
   expect_matches_loop1([](const Tensor& t) { return zeros_like(t) + ones_like(t) * full_like(t, 2) + t.clone(); }, x);
