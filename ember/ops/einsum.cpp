@@ -5,11 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "ember/core/shape.h"
 #include "ember/core/record_scope.h"
+#include "ember/core/shape.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/matmul.h"
 #include "ember/ops/view.h"
+#include "ember/vmap/batched_tensor.h"
 
 namespace ember {
 namespace {
@@ -129,7 +130,7 @@ Tensor contract_pair(Tensor l, Tensor r, const std::vector<bool>& sum_mask) {
 }  // namespace
 
 Tensor einsum(std::string_view equation_in, TensorList tensors) {
-  EMBER_RECORD_OP("einsum", tensors);
+  EMBER_RECORD_COMPOSITE_OP("einsum", tensors);
   std::string eq;
   for (char c : equation_in)
     if (c != ' ') eq.push_back(c);
@@ -290,7 +291,7 @@ Tensor einsum(std::string_view equation_in, TensorList tensors) {
 }
 
 Tensor tensordot(const Tensor& a, const Tensor& b, IntArrayRef dims_a, IntArrayRef dims_b) {
-  EMBER_RECORD_OP("tensordot", a, b);
+  EMBER_RECORD_COMPOSITE_OP("tensordot", a, b);
   EMBER_CHECK(dims_a.size() == dims_b.size(), "tensordot: both dimension lists should have same length");
   const uint64_t mask_a = dim_mask(dims_a, a.dim(), "tensordot");
   const uint64_t mask_b = dim_mask(dims_b, b.dim(), "tensordot");

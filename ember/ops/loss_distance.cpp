@@ -5,6 +5,7 @@
 
 #include "ember/ember.h"
 #include "ember/ops/loss.h"
+#include "ember/vmap/batched_tensor.h"
 
 namespace ember {
 
@@ -22,7 +23,7 @@ Tensor pnorm(const Tensor& d, double p, int64_t dim, bool keepdim) {
 }  // namespace
 
 Tensor pairwise_distance(const Tensor& x1, const Tensor& x2, double p, double eps, bool keepdim) {
-  EMBER_RECORD_OP("pairwise_distance", x1, x2);
+  EMBER_RECORD_COMPOSITE_OP("pairwise_distance", x1, x2);
   EMBER_CHECK(x1.defined() && x2.defined(), "pairwise_distance: expected defined inputs");
   const int64_t out_dim = std::max(x1.dim(), x2.dim());
   EMBER_CHECK(p >= 0, "pairwise_distance: p must be non-negative, got ", p);
@@ -35,7 +36,7 @@ Tensor pairwise_distance(const Tensor& x1, const Tensor& x2, double p, double ep
 }
 
 Tensor cosine_similarity(const Tensor& x1_in, const Tensor& x2_in, int64_t dim, double eps) {
-  EMBER_RECORD_OP("cosine_similarity", x1_in, x2_in);
+  EMBER_RECORD_COMPOSITE_OP("cosine_similarity", x1_in, x2_in);
   EMBER_CHECK(x1_in.defined() && x2_in.defined(), "cosine_similarity: expected defined inputs");
   const ScalarType common = result_type(x1_in, x2_in);
   EMBER_CHECK(is_floating_point(common),
@@ -54,7 +55,7 @@ Tensor cosine_similarity(const Tensor& x1_in, const Tensor& x2_in, int64_t dim, 
 
 Tensor cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const Tensor& target, double margin,
                              int64_t reduction) {
-  EMBER_RECORD_OP("cosine_embedding_loss", input1, input2, target);
+  EMBER_RECORD_COMPOSITE_OP("cosine_embedding_loss", input1, input2, target);
   EMBER_CHECK(input1.defined() && input2.defined() && target.defined(),
               "cosine_embedding_loss: expected defined inputs and target");
   const int64_t tdim = target.dim();
@@ -84,7 +85,7 @@ Tensor cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const T
 
 Tensor triplet_margin_loss(const Tensor& anchor, const Tensor& positive, const Tensor& negative, double margin,
                            double p, double eps, bool swap, int64_t reduction) {
-  EMBER_RECORD_OP("triplet_margin_loss", anchor, positive, negative);
+  EMBER_RECORD_COMPOSITE_OP("triplet_margin_loss", anchor, positive, negative);
   EMBER_CHECK(anchor.defined() && positive.defined() && negative.defined(),
               "triplet_margin_loss: expected defined anchor, positive and negative");
   EMBER_CHECK(anchor.dim() == positive.dim() && anchor.dim() == negative.dim(),

@@ -11,6 +11,7 @@
 #include "ember/ops/indexing.h"
 #include "ember/ops/type_promotion.h"
 #include "ember/ops/view.h"
+#include "ember/vmap/batched_tensor.h"
 #include "ember/vmap/batching_rules.h"
 
 namespace ember {
@@ -73,11 +74,11 @@ Tensor cat(TensorList tensors, int64_t dim) {
   return out;
 }
 Tensor concat(TensorList tensors, int64_t dim) {
-  EMBER_RECORD_OP("concat", tensors);
+  EMBER_RECORD_COMPOSITE_OP("concat", tensors);
   return cat(tensors, dim);
 }
 Tensor concatenate(TensorList tensors, int64_t dim) {
-  EMBER_RECORD_OP("concatenate", tensors);
+  EMBER_RECORD_COMPOSITE_OP("concatenate", tensors);
   return cat(tensors, dim);
 }
 
@@ -96,16 +97,16 @@ Tensor stack(TensorList tensors, int64_t dim) {
 }
 
 Tensor atleast_1d(const Tensor& self) {
-  EMBER_RECORD_OP("atleast_1d", self);
+  EMBER_RECORD_COMPOSITE_OP("atleast_1d", self);
   return self.dim() == 0 ? reshape(self, {1}) : self;
 }
 Tensor atleast_2d(const Tensor& self) {
-  EMBER_RECORD_OP("atleast_2d", self);
+  EMBER_RECORD_COMPOSITE_OP("atleast_2d", self);
   if (self.dim() == 0) return reshape(self, {1, 1});
   return self.dim() == 1 ? unsqueeze(self, 0) : self;
 }
 Tensor atleast_3d(const Tensor& self) {
-  EMBER_RECORD_OP("atleast_3d", self);
+  EMBER_RECORD_COMPOSITE_OP("atleast_3d", self);
   if (self.dim() == 0) return reshape(self, {1, 1, 1});
   if (self.dim() == 1) return unsqueeze(unsqueeze(self, 0), 2);
   return self.dim() == 2 ? unsqueeze(self, 2) : self;
@@ -121,27 +122,27 @@ std::vector<Tensor> map_list(TensorList ts, F f) {
 }  // namespace
 
 Tensor hstack(TensorList tensors) {
-  EMBER_RECORD_OP("hstack", tensors);
+  EMBER_RECORD_COMPOSITE_OP("hstack", tensors);
   EMBER_CHECK(!tensors.empty(), "hstack: expects a non-empty TensorList");
   std::vector<Tensor> ts = map_list(tensors, atleast_1d);
   return cat(ts, ts[0].dim() == 1 ? 0 : 1);
 }
 Tensor vstack(TensorList tensors) {
-  EMBER_RECORD_OP("vstack", tensors);
+  EMBER_RECORD_COMPOSITE_OP("vstack", tensors);
   EMBER_CHECK(!tensors.empty(), "vstack: expects a non-empty TensorList");
   return cat(map_list(tensors, atleast_2d), 0);
 }
 Tensor row_stack(TensorList tensors) {
-  EMBER_RECORD_OP("row_stack", tensors);
+  EMBER_RECORD_COMPOSITE_OP("row_stack", tensors);
   return vstack(tensors);
 }
 Tensor dstack(TensorList tensors) {
-  EMBER_RECORD_OP("dstack", tensors);
+  EMBER_RECORD_COMPOSITE_OP("dstack", tensors);
   EMBER_CHECK(!tensors.empty(), "dstack: expects a non-empty TensorList");
   return cat(map_list(tensors, atleast_3d), 2);
 }
 Tensor column_stack(TensorList tensors) {
-  EMBER_RECORD_OP("column_stack", tensors);
+  EMBER_RECORD_COMPOSITE_OP("column_stack", tensors);
   EMBER_CHECK(!tensors.empty(), "column_stack: expects a non-empty TensorList");
   return hstack(map_list(tensors, [](const Tensor& t) { return t.dim() <= 1 ? reshape(t, {t.numel(), 1}) : t; }));
 }
@@ -199,12 +200,12 @@ Tensor flip(const Tensor& self, IntArrayRef dims) {
   return out;
 }
 Tensor fliplr(const Tensor& self) {
-  EMBER_RECORD_OP("fliplr", self);
+  EMBER_RECORD_COMPOSITE_OP("fliplr", self);
   EMBER_CHECK(self.dim() >= 2, "fliplr: Input must be >= 2-d.");
   return flip(self, {1});
 }
 Tensor flipud(const Tensor& self) {
-  EMBER_RECORD_OP("flipud", self);
+  EMBER_RECORD_COMPOSITE_OP("flipud", self);
   EMBER_CHECK(self.dim() >= 1, "flipud: Input must be >= 1-d.");
   return flip(self, {0});
 }

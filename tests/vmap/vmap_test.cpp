@@ -294,6 +294,28 @@ TEST_F(Vmap, PointwiseLossesPerSample) {
                       {x, p.select(1, 0)}, {1, std::nullopt});
 }
 
+TEST_F(Vmap, CompositeOps) {
+  Tensor x = randn({4, 3, 5}, kDouble), y = randn({4, 3, 5}, kDouble), m = randn({5, 2}, kDouble);
+  expect_matches_loop(
+      [&](const std::vector<Tensor>& a) {
+        return std::vector<Tensor>{
+            pairwise_distance(a[0], a[1]),
+            cosine_similarity(a[0], a[1], 1),
+            triplet_margin_loss(a[0], a[1], a[1].flip({0}), 1.0, 2, 1e-6, false, Reduction::Mean),
+            einsum("ij,jk->ik", {a[0], m}),
+            einsum("ij,ij->i", {a[0], a[1]}),
+            tensordot(a[0], m, {1}, {0}),
+            hstack({a[0], a[1]}),
+            vstack({a[0], a[1]}),
+            column_stack({a[0], a[1]}),
+            dstack({a[0], a[1]}),
+            atleast_3d(a[0]),
+            fliplr(a[0]) + flipud(a[1]),
+            concat({a[0], a[1]}, -1)};
+      },
+      {x, y});
+}
+
 TEST_F(Vmap, FactoriesAndCopies) {
   Tensor x = randn({3, 4}, kDouble);
   expect_matches_loop1([](const Tensor& t) { return zeros_like(t) + ones_like(t) * full_like(t, 2) + t.clone(); }, x);
