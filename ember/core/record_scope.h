@@ -33,9 +33,10 @@ namespace detail {
 // Bits of g_state.
 constexpr uint32_t kRecordOps = 1;
 constexpr uint32_t kRecordMemory = 2;
-// Some thread is inside vmap (Note [vmap hooks] in ember/vmap/batched_tensor.h):
-// an op scope then refuses batched inputs, which reach it only when the op has
-// no batching rule.
+// Some thread is inside vmap, or a batched tensor is alive (Note [vmap hooks]
+// and Note [vmap hook word] in ember/vmap/batched_tensor.{h,cpp}): an op scope
+// then refuses batched inputs, which reach it only when the op has no
+// batching rule.
 constexpr uint32_t kVmap = 4;
 // The state word for code outside the library (exported, out of line).
 uint32_t exported_state_word();
