@@ -7,6 +7,7 @@
 #include "ember/ember.h"
 #include "ember/ops/loss.h"
 #include "ember/ops/softmax.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 
@@ -93,8 +94,33 @@ void check_targets(const char* op, const int64_t* t, int64_t count, int64_t c, i
   }
 }
 
+// Under vmap (Note [vmap hooks]): the same loss written with ops that have
+// batching rules. A target out of range (other than ignore_index) makes the
+// gather raise.
+[[gnu::noinline, gnu::cold]] Tensor nll_loss_batched(const char* op, const Tensor& self, const Tensor& target,
+                                                     const Tensor& weight, int64_t reduction, int64_t ignore_index) {
+  EMBER_CHECK(self.dim() >= 1 && target.dim() == self.dim() - 1, op,
+              ": expected input [C] with a 0-dim target or [N, C, d...] with target [N, d...], got input ",
+              shape_str(self.sizes()), " and target ", shape_str(target.sizes()));
+  EMBER_CHECK(target.scalar_type() == kLong, op, ": expected an int64 target, got ", target.dtype());
+  EMBER_CHECK(reduction >= Reduction::None && reduction < Reduction::END, op,
+              ": reduction must be 0 (None), 1 (Mean) or 2 (Sum), got ", reduction);
+  const int64_t class_dim = self.dim() == 1 ? 0 : 1;
+  const Tensor valid = target != ignore_index;
+  const Tensor safe = where(valid, target, zeros_like(target));
+  const Tensor picked = -gather(self, class_dim, safe.unsqueeze(class_dim)).squeeze(class_dim);
+  Tensor w = weight.defined() ? weight.index_select(0, safe.reshape({-1})).view(target.sizes()) : ones_like(picked);
+  w = where(valid, w, zeros_like(w));
+  const Tensor loss = picked * w;
+  if (reduction == Reduction::None) return loss;
+  if (reduction == Reduction::Sum) return loss.sum();
+  return loss.sum() / w.sum();
+}
+
 Tensor nll_loss_impl(const char* op, const char* node_name, const Tensor& self, const Tensor& target,
                      const std::optional<Tensor>& weight_opt, int64_t reduction, int64_t ignore_index) {
+  if (batching::any_batched(self, target, weight_opt)) [[unlikely]]
+    return nll_loss_batched(op, self, target, weight_opt.value_or(Tensor()), reduction, ignore_index);
   EMBER_RECORD_OP(op, self, target);
   const Tensor weight = weight_opt.value_or(Tensor());
   const NllGeometry g = check_nll_args(op, self, target, weight, reduction);
@@ -190,7 +216,7 @@ Tensor nll_loss2d(const Tensor& self, const Tensor& target, const std::optional<
 }
 Tensor nll_loss_nd(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight, int64_t reduction,
                    int64_t ignore_index) {
-  EMBER_RECORD_OP("nll_loss_nd", self, target);
+  EMBER_RECORD_COMPOSITE_OP("nll_loss_nd", self, target);
   return nll_loss(self, target, weight, reduction, ignore_index);
 }
 
@@ -269,7 +295,7 @@ Tensor cross_entropy_label_smoothing(const Tensor& self, const Tensor& target, c
 
 Tensor cross_entropy_loss(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight_opt,
                           int64_t reduction, int64_t ignore_index, double label_smoothing) {
-  EMBER_RECORD_OP("cross_entropy_loss", self, target);
+  EMBER_RECORD_COMPOSITE_OP("cross_entropy_loss", self, target);
   EMBER_CHECK(self.defined() && target.defined(), "cross_entropy_loss: expected defined input and target");
   EMBER_CHECK(self.dim() >= 1, "cross_entropy_loss: input must have at least 1 dimension, got ",
               shape_str(self.sizes()));

@@ -294,6 +294,35 @@ TEST_F(Vmap, PointwiseLossesPerSample) {
                       {x, p.select(1, 0)}, {1, std::nullopt});
 }
 
+TEST_F(Vmap, NllAndCrossEntropyPerSample) {
+  Tensor logits = randn({4, 6, 5}, kDouble), w = rand({5}, kDouble) + 0.5;
+  Tensor target = randint(0, 5, {4, 6}, kLong);
+  target[1][2] = -100;  // ignored
+  target[3][0] = -100;
+  Tensor probs = randn({4, 6, 5}, kDouble).softmax(-1);
+  for (int64_t red : {int64_t{Reduction::None}, int64_t{Reduction::Mean}, int64_t{Reduction::Sum}}) {
+    expect_matches_loop(
+        [&](const std::vector<Tensor>& a) {
+          return std::vector<Tensor>{nll_loss(a[0].log_softmax(-1), a[1], std::nullopt, red),
+                                     nll_loss(a[0].log_softmax(-1), a[1], w, red),
+                                     cross_entropy_loss(a[0], a[1], w, red, -100, 0.0),
+                                     cross_entropy_loss(a[0], a[1], std::nullopt, red, -100, 0.2)};
+        },
+        {logits, target});
+    expect_matches_loop(
+        [&](const std::vector<Tensor>& a) {
+          return std::vector<Tensor>{cross_entropy_loss(a[0], a[1], std::nullopt, red, -100, 0.0)};
+        },
+        {logits, probs});
+  }
+  // One sample is a single [C] row with a 0-dim target.
+  expect_matches_loop(
+      [&](const std::vector<Tensor>& a) {
+        return std::vector<Tensor>{cross_entropy_loss(a[0], a[1], w, Reduction::Mean, -100, 0.0)};
+      },
+      {logits.select(0, 0), target.select(0, 0).clamp_min(0)});
+}
+
 TEST_F(Vmap, CompositeOps) {
   Tensor x = randn({4, 3, 5}, kDouble), y = randn({4, 3, 5}, kDouble), m = randn({5, 2}, kDouble);
   expect_matches_loop(
