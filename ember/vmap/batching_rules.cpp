@@ -322,18 +322,10 @@ Tensor& index_add_batched_(Tensor& self, int64_t dim, const Tensor& index, const
 }
 
 Tensor batched_clone(const Tensor& self, std::initializer_list<const Tensor*> others) {
-  std::vector<const Tensor*> all{&self};
-  all.insert(all.end(), others.begin(), others.end());
-  int64_t level = 0;
-  for (const Tensor* t : all) level = std::max(level, top_level({t}));
+  const int64_t level = std::max(top_level({&self}), top_level(others));
   if (is_batched(self) && batched_meta(self)->level == level) return self.clone();
-  int64_t b = 1;
-  for (const Tensor* t : all)
-    if (t != nullptr && t->defined() && is_batched(*t) && batched_meta(*t)->level == level) {
-      b = batched_meta(*t)->value.size(batched_meta(*t)->bdim);
-      break;
-    }
-  return wrap(front_or_expand(self, level, b).clone(), level);
+  // Self is not batched at this level, so one of the others is.
+  return wrap(front_or_expand(self, level, batch_size(others, level)).clone(), level);
 }
 
 std::vector<Tensor> fronts(TensorList ts, int64_t level) {

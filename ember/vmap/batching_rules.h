@@ -149,18 +149,8 @@ auto full_reduction(const Tensor& self, bool keepdim, F&& fn) {
 
 // An op along one logical dim that keeps the shape (softmax, cumsum): `fn(v,
 // pdim)` on the physical tensor; a 0-dim logical tensor is seen as [B, 1].
-template <typename F>
-Tensor along_dim(const Tensor& self, int64_t dim, const char* op, F&& fn) {
-  const int64_t level = batched_meta(self)->level;
-  const Tensor v = peel_front(self, level).value;
-  if (self.dim() == 0) {
-    wrap_dim(dim, 0, op);
-    return wrap(fn(v.unsqueeze(1), int64_t{1}).squeeze(1), level);
-  }
-  return wrap(fn(v, phys_dim(dim, self.dim(), op)), level);
-}
-
-// along_dim for ops with several results (sort, topk, cummax).
+// along_dim for ops with several results (sort, topk, cummax): `fn` returns
+// a tuple.
 template <typename F>
 auto along_dim_multi(const Tensor& self, int64_t dim, const char* op, F&& fn) {
   const int64_t level = batched_meta(self)->level;
@@ -172,6 +162,12 @@ auto along_dim_multi(const Tensor& self, int64_t dim, const char* op, F&& fn) {
     return detail::wrap_result(std::move(r), level);
   }
   return detail::wrap_result(fn(v, phys_dim(dim, self.dim(), op)), level);
+}
+
+template <typename F>
+Tensor along_dim(const Tensor& self, int64_t dim, const char* op, F&& fn) {
+  return std::get<0>(
+      along_dim_multi(self, dim, op, [&](const Tensor& v, int64_t d) { return std::make_tuple(fn(v, d)); }));
 }
 
 // Broadcasting ops (binary, where, lerp, ...): `inputs` may hold nullptr for
