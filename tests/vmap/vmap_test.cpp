@@ -1,6 +1,4 @@
-// vmap against its definition: vmap(f)(x) equals f applied to each slice of
-// x along the mapped dim, with the results stacked. The oracle below runs f
-// on plain (unbatched) slices, a path that never touches a batching rule.
+// vmap against its definition (tests/vmap/vmap_oracle.h): f per slice, stacked.
 #include <gtest/gtest.h>
 
 #include <thread>
@@ -8,48 +6,12 @@
 #include "common/test_util.h"
 #include "ember/ember.h"
 #include "ember/vmap/batched_tensor.h"
+#include "vmap/vmap_oracle.h"
 
 namespace ember {
 namespace {
 
-using Dims = std::vector<std::optional<int64_t>>;
-
-std::vector<Tensor> by_loop(const VmapFunction& f, const std::vector<Tensor>& in, Dims dims, int64_t out_dim) {
-  if (dims.empty()) dims.assign(in.size(), 0);
-  int64_t batch = -1;
-  for (size_t i = 0; i < in.size(); ++i)
-    if (dims[i]) batch = in[i].size(*dims[i]);
-  std::vector<std::vector<Tensor>> per_output;
-  for (int64_t b = 0; b < batch; ++b) {
-    std::vector<Tensor> args;
-    for (size_t i = 0; i < in.size(); ++i) args.push_back(dims[i] ? in[i].select(*dims[i], b) : in[i]);
-    std::vector<Tensor> outs = f(args);
-    per_output.resize(outs.size());
-    for (size_t j = 0; j < outs.size(); ++j) per_output[j].push_back(outs[j]);
-  }
-  std::vector<Tensor> r;
-  for (auto& outs : per_output) r.push_back(stack(outs, out_dim));
-  return r;
-}
-
-void expect_matches_loop(const VmapFunction& f, const std::vector<Tensor>& in, const Dims& dims = {},
-                         int64_t out_dim = 0) {
-  std::vector<Tensor> got = vmap(f, dims, {out_dim})(in);
-  std::vector<Tensor> want = by_loop(f, in, dims, out_dim);
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t j = 0; j < got.size(); ++j) {
-    EXPECT_EQ(got[j].sizes().vec(), want[j].sizes().vec()) << "output " << j;
-    EXPECT_TENSOR_CLOSE(got[j], want[j]);
-    EXPECT_FALSE(batching::is_batched(got[j]));
-  }
-}
-
-// One tensor in, one out.
-void expect_matches_loop1(const std::function<Tensor(const Tensor&)>& f, const Tensor& x, int64_t in_dim = 0,
-                          int64_t out_dim = 0) {
-  expect_matches_loop([&](const std::vector<Tensor>& a) { return std::vector<Tensor>{f(a[0])}; }, {x}, {in_dim},
-                      out_dim);
-}
+using namespace vmap_test;
 
 class Vmap : public ::testing::Test {
  protected:
