@@ -39,12 +39,58 @@ struct InputBuffer {
   }
 };
 
-struct ReadyItem {
-  std::shared_ptr<Node> fn;
+// One execution's state of a node: how many gradients are still to come and
+// the sum of those that arrived. Found by the node's address in a NodeTable.
+struct NodeTask {
+  Node* node = nullptr;
+  int deps = 0;
   InputBuffer buffer;
 };
+
+// Node* -> NodeTask, open addressing with linear probing: one allocation for
+// the whole graph instead of one per node and container (the engine used
+// three std::unordered_* maps, a third of its per-node cost on tiny ops).
+// Entries are added only while dependencies are counted, so references to
+// them stay valid while the graph runs.
+class NodeTable {
+ public:
+  NodeTable() : slots_(64) {}
+  // The node's entry and whether it was just added.
+  std::pair<NodeTask*, bool> insert(Node* n) {
+    if (2 * (size_ + 1) > slots_.size()) grow();
+    NodeTask& t = slots_[probe(n)];
+    if (t.node == n) return {&t, false};
+    t.node = n;
+    ++size_;
+    return {&t, true};
+  }
+  NodeTask* find(Node* n) {
+    NodeTask& t = slots_[probe(n)];
+    return t.node == n ? &t : nullptr;
+  }
+
+ private:
+  size_t probe(Node* n) const {
+    const size_t mask = slots_.size() - 1;
+    // Node addresses are at least 16-byte aligned; Fibonacci hashing spreads them.
+    size_t i = (reinterpret_cast<uintptr_t>(n) * 0x9E3779B97F4A7C15ull >> 20) & mask;
+    while (slots_[i].node != nullptr && slots_[i].node != n) i = (i + 1) & mask;
+    return i;
+  }
+  void grow() {
+    std::vector<NodeTask> old(slots_.size() * 2);
+    old.swap(slots_);
+    for (NodeTask& t : old)
+      if (t.node != nullptr) slots_[probe(t.node)] = std::move(t);
+  }
+  std::vector<NodeTask> slots_;
+  size_t size_ = 0;
+};
+
 struct ByNewest {
-  bool operator()(const ReadyItem& a, const ReadyItem& b) const { return a.fn->sequence_nr() < b.fn->sequence_nr(); }
+  bool operator()(const NodeTask* a, const NodeTask* b) const {
+    return a->node->sequence_nr() < b->node->sequence_nr();
+  }
 };
 
 // Sums `g` over the dims that broadcasting expanded, giving `shape`.
@@ -70,21 +116,20 @@ Tensor validate_grad(Tensor g, const Node& fn, const InputMetadata& meta, size_t
   return g;
 }
 
-std::unordered_map<Node*, int> compute_dependencies(Node* root) {
-  std::unordered_map<Node*, int> deps;
-  std::unordered_set<Node*> seen{root};
+// Counts, for every node reachable from `root`, the gradients that will flow into it.
+void compute_dependencies(Node* root, NodeTable& table) {
+  table.insert(root);
   std::vector<Node*> stack{root};
   while (!stack.empty()) {
     Node* n = stack.back();
     stack.pop_back();
     for (const Edge& e : n->next_edges()) {
       if (!e.is_valid()) continue;
-      Node* f = e.function.get();
-      deps[f]++;
-      if (seen.insert(f).second) stack.push_back(f);
+      auto [task, added] = table.insert(e.function.get());
+      task->deps++;
+      if (added) stack.push_back(task->node);
     }
   }
-  return deps;
 }
 
 // Nodes that lie on a path to one of `targets` (only those run in autograd::grad).
@@ -122,7 +167,8 @@ variable_list execute(const edge_list& roots, const variable_list& grads, bool k
   EMBER_CHECK(roots.size() == grads.size(), "backward: got ", roots.size(), " roots but ", grads.size(), " gradients");
   AutoGradMode grad_mode(create_graph);
   auto root = std::make_shared<GraphRoot>(roots, grads);
-  auto deps = compute_dependencies(root.get());
+  NodeTable table;
+  compute_dependencies(root.get(), table);
 
   // For autograd::grad: which (node, input_nr) pairs to capture, and which nodes must run.
   const bool capture_mode = !outputs.empty();
@@ -139,16 +185,16 @@ variable_list execute(const edge_list& roots, const variable_list& grads, bool k
     needed = needed_nodes(root.get(), targets);
   }
 
-  std::unordered_map<Node*, InputBuffer> not_ready;
-  std::priority_queue<ReadyItem, std::vector<ReadyItem>, ByNewest> ready;
-  ready.push({root, {}});
+  // The graph stays alive through `root` while it runs, so the queue holds plain pointers.
+  std::priority_queue<NodeTask*, std::vector<NodeTask*>, ByNewest> ready;
+  ready.push(table.find(root.get()));
   const bool anomaly = AnomalyMode::is_enabled();
 
   while (!ready.empty()) {
-    ReadyItem item = std::move(const_cast<ReadyItem&>(ready.top()));
+    NodeTask* task = ready.top();
     ready.pop();
-    Node* fn = item.fn.get();
-    variable_list inputs = std::move(item.buffer.grads);
+    Node* fn = task->node;
+    variable_list inputs = std::move(task->buffer.grads);
     if (inputs.size() < fn->num_inputs()) inputs.resize(fn->num_inputs());
 
     if (capture_mode) {
@@ -183,13 +229,12 @@ variable_list execute(const edge_list& roots, const variable_list& grads, bool k
       const Edge& e = fn->next_edge(i);
       if (!e.is_valid()) continue;
       Node* next = e.function.get();
-      InputBuffer& buf = not_ready[next];
+      NodeTask* next_task = table.find(next);
+      EMBER_CHECK(next_task != nullptr, "backward: function ", fn->name(), " gained an edge to ", next->name(),
+                  " while the graph was running");
       if (i < outs.size() && outs[i].defined())
-        buf.add(e.input_nr, validate_grad(std::move(outs[i]), *fn, next->input_metadata(e.input_nr), i));
-      if (--deps[next] == 0) {
-        ready.push({e.function, std::move(buf)});
-        not_ready.erase(next);
-      }
+        next_task->buffer.add(e.input_nr, validate_grad(std::move(outs[i]), *fn, next->input_metadata(e.input_nr), i));
+      if (--next_task->deps == 0) ready.push(next_task);
     }
   }
   return captured;
