@@ -266,7 +266,8 @@ bool is_one(const Scalar& s) { return s.equal(Scalar(1)); }
 // PyTorch's alpha_check plus its refusal to subtract bools. Always inlined: it
 // is on the small-op path of every a + b (W1), where an outlined call costs
 // more than the checks (their messages are built out of line anyway).
-[[gnu::always_inline]] inline void check_add_sub(const char* op, bool is_sub, Operand a, Operand b, ScalarType ct, const Scalar& alpha) {
+[[gnu::always_inline]] inline void check_add_sub(const char* op, bool is_sub, Operand a, Operand b, ScalarType ct,
+                                                 const Scalar& alpha) {
   if (is_sub) {
     const bool ba = a.dtype() == kBool, bb = b.dtype() == kBool;
     EMBER_CHECK(!(ba && bb), op,
@@ -434,6 +435,14 @@ EMBER_MINMAX_(fmax)
 EMBER_MINMAX_(fmin)
 #undef EMBER_MINMAX_
 
+// ---- tanh_backward / sigmoid_backward ----------------------------------------------
+Tensor tanh_backward(const Tensor& grad_output, const Tensor& output) {
+  return binary(k_tanh_backward, grad_output, output, nullptr, false);
+}
+Tensor sigmoid_backward(const Tensor& grad_output, const Tensor& output) {
+  return binary(k_sigmoid_backward, grad_output, output, nullptr, false);
+}
+
 // ---- isclose / allclose / equal ------------------------------------------------------
 namespace {
 
@@ -519,8 +528,8 @@ Tensor clamp_scalar(const Tensor& self, const std::optional<Scalar>& min, const 
   check_clamp_dtype(ct, true);
   if (!max) return binary(quiet(k_clamp_min), self, *min, out, inplace);
   if (!min) return binary(quiet(k_clamp_max), self, *max, out, inplace);
-  return ternary("clamp", self, scalar_tensor(*min, TensorOptions(ct)), scalar_tensor(*max, TensorOptions(ct)), ct,
-                 out, inplace, [](const TensorIterator& iter) { kernels::clamp_kernel(iter); });
+  return ternary("clamp", self, scalar_tensor(*min, TensorOptions(ct)), scalar_tensor(*max, TensorOptions(ct)), ct, out,
+                 inplace, [](const TensorIterator& iter) { kernels::clamp_kernel(iter); });
 }
 
 Tensor clamp_tensor(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max, Tensor* out,
@@ -610,14 +619,12 @@ Tensor& clamp_(Tensor& self, const std::optional<Tensor>& min, const std::option
   if (grad) autograd::record_clamp_tensor(self, before, lo, hi, self);
   return self;
 }
-Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Scalar>& min,
-                  const std::optional<Scalar>& max) {
+Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
   EMBER_RECORD_OP("clamp", self);
   clamp_scalar(self, min, max, &checked_out(out, "clamp"), false);
   return out;
 }
-Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Tensor>& min,
-                  const std::optional<Tensor>& max) {
+Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
   EMBER_RECORD_OP("clamp", self, min, max);
   clamp_tensor(self, min, max, &checked_out(out, "clamp"), false);
   return out;

@@ -14,9 +14,9 @@ namespace ember {
 // ---- the uniform table ops: mul, remainder, fmod, pow, atan2, hypot, copysign,
 // bitwise_*, logical_*, eq/ne/lt/le/gt/ge --------------------------------------------
 #define EMBER_BINARY_OP(name, ...)                                          \
-  Tensor name(const Tensor& self, const Tensor& other);                      \
-  Tensor name(const Tensor& self, const Scalar& other);                      \
-  Tensor name(const Scalar& self, const Tensor& other);                      \
+  Tensor name(const Tensor& self, const Tensor& other);                     \
+  Tensor name(const Tensor& self, const Scalar& other);                     \
+  Tensor name(const Scalar& self, const Tensor& other);                     \
   Tensor& name##_out(Tensor& out, const Tensor& self, const Tensor& other); \
   Tensor& name##_out(Tensor& out, const Tensor& self, const Scalar& other);
 #include "ember/ops/binary.def"
@@ -60,6 +60,12 @@ Tensor& maximum_out(Tensor& out, const Tensor& self, const Tensor& other);
 Tensor& minimum_out(Tensor& out, const Tensor& self, const Tensor& other);
 Tensor& fmax_out(Tensor& out, const Tensor& self, const Tensor& other);
 Tensor& fmin_out(Tensor& out, const Tensor& self, const Tensor& other);
+
+// ---- derivatives of tanh and sigmoid from their result (real dtypes), as
+// LibTorch's at::tanh_backward: grad_output * (1 - output^2), and
+// grad_output * output * (1 - output) ----------------------------------------------
+Tensor tanh_backward(const Tensor& grad_output, const Tensor& output);
+Tensor sigmoid_backward(const Tensor& grad_output, const Tensor& output);
 
 // ---- closeness ---------------------------------------------------------------------
 Tensor isclose(const Tensor& self, const Tensor& other, double rtol = 1e-05, double atol = 1e-08,

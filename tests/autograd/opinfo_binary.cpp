@@ -50,25 +50,42 @@ OpInfo complex_binary(const char* name, Fn f) {
   return op;
 }
 
-#define B(name, ...) binary(#name, [](const Tensor& a, const Tensor& b) { return ember::name(a, b); }, ##__VA_ARGS__)
+#define B(name, ...) \
+  binary(            \
+      #name, [](const Tensor& a, const Tensor& b) { return ember::name(a, b); }, ##__VA_ARGS__)
 
 RegisterOps reg({
     B(add, -2, 2, -2, 2, "AddBackward0"),
     binary("add(alpha)", [](const Tensor& a, const Tensor& b) { return ember::add(a, b, 2.5); }),
     B(sub, -2, 2, -2, 2, "SubBackward0"),
     binary("sub(alpha)", [](const Tensor& a, const Tensor& b) { return ember::sub(a, b, -1.5); }),
+    // The derivatives of tanh and sigmoid from their result (kept inside (-1, 1) and (0, 1)).
+    B(tanh_backward, -2, 2, -0.9, 0.9, "TanhBackwardBackward0"),
+    B(sigmoid_backward, -2, 2, 0.05, 0.95, "SigmoidBackwardBackward0"),
     B(mul, -2, 2, -2, 2, "MulBackward0"),
     B(div, -2, 2, 0.5, 2, "DivBackward0"),
     B(pow, 0.5, 2, -1, 2, "PowBackward1"),
-    B(maximum), B(minimum), B(fmax), B(fmin), B(atan2, 0.5, 2, 0.5, 2), B(hypot, 0.5, 2, 0.5, 2),
-    B(fmod, 0.1, 0.9, 2, 3), B(remainder, 0.1, 0.9, 2, 3),
-    with_scalar("add(Scalar)", [](const Tensor& x) { return x + 1.5; }, "AddBackward1"),
-    with_scalar("sub(Scalar)", [](const Tensor& x) { return x - 1.5; }, "SubBackward1"),
+    B(maximum),
+    B(minimum),
+    B(fmax),
+    B(fmin),
+    B(atan2, 0.5, 2, 0.5, 2),
+    B(hypot, 0.5, 2, 0.5, 2),
+    B(fmod, 0.1, 0.9, 2, 3),
+    B(remainder, 0.1, 0.9, 2, 3),
+    with_scalar(
+        "add(Scalar)", [](const Tensor& x) { return x + 1.5; }, "AddBackward1"),
+    with_scalar(
+        "sub(Scalar)", [](const Tensor& x) { return x - 1.5; }, "SubBackward1"),
     with_scalar("rsub(Scalar)", [](const Tensor& x) { return 1.5 - x; }),
-    with_scalar("mul(Scalar)", [](const Tensor& x) { return x * 2.5; }, "MulBackward1"),
-    with_scalar("div(Scalar)", [](const Tensor& x) { return x / 2.5; }, "DivBackward1"),
-    with_scalar("Scalar / Tensor", [](const Tensor& x) { return 2.5 / x; }, "", 0.5, 2),
-    with_scalar("pow(Scalar exponent)", [](const Tensor& x) { return x.pow(3); }, "PowBackward0", 0.5, 2),
+    with_scalar(
+        "mul(Scalar)", [](const Tensor& x) { return x * 2.5; }, "MulBackward1"),
+    with_scalar(
+        "div(Scalar)", [](const Tensor& x) { return x / 2.5; }, "DivBackward1"),
+    with_scalar(
+        "Scalar / Tensor", [](const Tensor& x) { return 2.5 / x; }, "", 0.5, 2),
+    with_scalar(
+        "pow(Scalar exponent)", [](const Tensor& x) { return x.pow(3); }, "PowBackward0", 0.5, 2),
     with_scalar("pow(Scalar base)", [](const Tensor& x) { return ember::pow(2.0, x); }),
     complex_binary("mul", [](const Tensor& a, const Tensor& b) { return a * b; }),
     complex_binary("div", [](const Tensor& a, const Tensor& b) { return a / b; }),

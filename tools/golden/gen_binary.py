@@ -39,7 +39,7 @@ MAIN = list(DT)
 
 # float16 ops PyTorch 1.13 lacks on the CPU but later PyTorch has (computing in
 # float and rounding once, as Ember does): expected values come from float32.
-VIA_FLOAT = {"hypot", "atan2", "clamp", "clamp_min", "clamp_max", "lerp", "addcmul", "addcdiv"}
+VIA_FLOAT = {"tanh_backward", "sigmoid_backward", "hypot", "atan2", "clamp", "clamp_min", "clamp_max", "lerp", "addcmul", "addcdiv"}
 
 BINARY = {
     "add": lambda a, b: torch.add(a, b),
@@ -74,7 +74,11 @@ BINARY = {
     "isclose_tol": lambda a, b: torch.isclose(*torch.broadcast_tensors(a, b), rtol=0.1, atol=0.5, equal_nan=True),
     "clamp_min": lambda a, b: torch.clamp(a, min=b),
     "clamp_max": lambda a, b: torch.clamp(a, max=b),
+    "tanh_backward": torch.ops.aten.tanh_backward,
+    "sigmoid_backward": torch.ops.aten.sigmoid_backward,
 }
+# Ops Ember implements for real dtypes only (PyTorch also takes complex ones).
+REAL_ONLY = {"tanh_backward", "sigmoid_backward"}
 INT_DIV = {"div_trunc", "div_floor", "remainder", "fmod"}
 SHIFTS = {"bitwise_left_shift", "bitwise_right_shift"}
 
@@ -148,6 +152,8 @@ def scalars_for(dt, op):
 
 for op, fn in BINARY.items():
     for dt in MAIN:
+        if op in REAL_ONLY and DT[dt].is_complex:
+            continue
         base = "%s:%%s:%s" % (op, dt)
         cases = {
             "tt": ([3, 1], [1, 4]),
@@ -214,7 +220,7 @@ for dt in TERNARY_DT:
         name = "lerp:%s:%s" % (case, dt)
         W.add(name + ":self", x)
         W.add(name + ":t1", end)
-        W.add(name + ":w", torch.tensor(w))
+        W.add(name + ":w", torch.tensor(w, dtype=torch.float64))  # the Python float, exactly
         record(name, torch.lerp, x, end, w)
     name = "lerp:t:%s" % dt
     wt = torch.rand([3, 1], dtype=torch.float64).to(t) if (t.is_floating_point or t.is_complex) else sample([3, 1], dt, "x", "a")

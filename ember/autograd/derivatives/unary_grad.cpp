@@ -15,6 +15,15 @@ namespace ember::autograd {
 
 namespace {
 
+// tanh and sigmoid from their result: the fused binary ops for real dtypes
+// (one kernel, itself differentiable), the conjugated product for complex.
+Tensor tanh_grad(const Tensor& grad, const Tensor& result) {
+  return result.is_complex() ? grad * (1 - result * result).conj() : tanh_backward(grad, result);
+}
+Tensor sigmoid_grad(const Tensor& grad, const Tensor& result) {
+  return result.is_complex() ? grad * (result * (1 - result)).conj() : sigmoid_backward(grad, result);
+}
+
 // sgn(z) = z / |z|: zero derivative for real inputs; for complex z (z != 0)
 // the conjugate-Wirtinger vjp is (grad - Re(grad * conj(sgn)) * sgn) / |z|.
 Tensor sgn_backward(const Tensor& grad, const Tensor& self, const Tensor& result) {

@@ -17,13 +17,14 @@ using detail::mul_wrap;
 using detail::neg_wrap;
 using detail::sub_wrap;
 
-
 [[noreturn]] void zero_division(const char* op) { EMBER_ERROR(op, ": ZeroDivisionError (integer division by zero)"); }
 
 template <typename M>
 inline bool is_nan(M v) {
-  if constexpr (is_complex_v<M>) return v.real() != v.real() || v.imag() != v.imag();
-  else return v != v;
+  if constexpr (is_complex_v<M>)
+    return v.real() != v.real() || v.imag() != v.imag();
+  else
+    return v != v;
 }
 template <typename M>
 constexpr M nan_of() {
@@ -37,11 +38,11 @@ struct Fn {
   using out_t = Out;
   explicit Fn(const BinaryArgs&) {}
 };
-#define EMBER_FN_(Name, Out, ...)                     \
-  template <typename T>                               \
-  struct Name : Fn<T, Out> {                          \
-    using typename Fn<T, Out>::M;                     \
-    using Fn<T, Out>::Fn;                             \
+#define EMBER_FN_(Name, Out, ...)                   \
+  template <typename T>                             \
+  struct Name : Fn<T, Out> {                        \
+    using typename Fn<T, Out>::M;                   \
+    using Fn<T, Out>::Fn;                           \
     auto operator()(M a, M b) const { __VA_ARGS__ } \
   };
 
@@ -174,6 +175,10 @@ M int_pow(M base, M exp) {
 EMBER_FN_(PowOp, T, if constexpr (std::is_integral_v<M>) return int_pow(a, b); else return std::pow(a, b);)
 EMBER_FN_(Atan2Op, T, return std::atan2(a, b);)
 EMBER_FN_(HypotOp, T, return std::hypot(a, b);)
+// tanh's and sigmoid's derivatives from their result b, applied to the
+// gradient a: one op in backward instead of three (real dtypes only).
+EMBER_FN_(TanhBackwardOp, T, return a * (M(1) - b * b);)
+EMBER_FN_(SigmoidBackwardOp, T, return a * ((M(1) - b) * b);)
 EMBER_FN_(CopysignOp, T, return std::copysign(a, b);)
 
 // ---- min/max and clamps (NaN-propagating except fmax/fmin) -------------------------
@@ -200,8 +205,10 @@ EMBER_FN_(BitXorOp, T, return static_cast<M>(a ^ b);)
 template <typename M>
 constexpr bool shift_out_of_range(M b) {
   constexpr int kBits = sizeof(M) * 8;
-  if constexpr (std::is_signed_v<M>) return b < 0 || b >= kBits;
-  else return b >= kBits;
+  if constexpr (std::is_signed_v<M>)
+    return b < 0 || b >= kBits;
+  else
+    return b >= kBits;
 }
 EMBER_FN_(ShiftLeftOp, T, if (shift_out_of_range(b)) return M(0);
           return static_cast<M>(static_cast<std::make_unsigned_t<M>>(a) << b);)
@@ -257,8 +264,8 @@ void run(const TensorIterator& iter, const BinaryArgs& args) {
 // Note [Binary kernel expansion]
 // Input 1 carries the compute dtype; the table's dtype set decides which C++
 // types get instantiated (and which dtypes raise).
-#define EMBER_BINARY_OP(name, promotion, dtypes, functor)                             \
-  void name##_kernel(const TensorIterator& iter, const BinaryArgs& args) {               \
+#define EMBER_BINARY_OP(name, promotion, dtypes, functor)                                                  \
+  void name##_kernel(const TensorIterator& iter, const BinaryArgs& args) {                                 \
     dispatch_##dtypes(iter.dtype(1), #name, [&](auto tag) { run<functor, EMBER_TYPE(tag)>(iter, args); }); \
   }
 #define EMBER_BINARY_KERNEL(...) EMBER_BINARY_OP(__VA_ARGS__)
