@@ -302,6 +302,50 @@ TEST_F(VmapLinalg, GradientsOfDetInvSolve) {
   EXPECT_TENSOR_CLOSE(gB, B.grad());
 }
 
+// A shared operand gets the summed gradient of all samples (through the
+// expand of the rule); a batched one its per-sample rows.
+TEST_F(VmapLinalg, GradientsReachSharedAndBatchedOperands) {
+  Tensor A = square({3, 3}, kDouble).requires_grad_(true);
+  Tensor B = randn({4, 3, 2}, kDouble).requires_grad_(true);
+  Tensor v = randn({4, 3}, kDouble).requires_grad_(true);
+  VF f = [&](const TL& t) {
+    return TL{(L::solve(t[0], t[1]).sin().sum() + L::solve(t[0], t[2]).sum() * L::inv(t[0]).sum()) +
+              L::solve_triangular(t[0], t[1], true).sum() + fft::rfft(t[2]).abs().sum()};
+  };
+  Tensor got = vmap(f, {std::nullopt, 0, 0})({A, B, v})[0];
+  got.pow(2).sum().backward();
+  Tensor gA = A.grad().clone(), gB = B.grad().clone(), gv = v.grad().clone();
+  A.mutable_grad() = Tensor();
+  B.mutable_grad() = Tensor();
+  v.mutable_grad() = Tensor();
+  std::vector<Tensor> outs;
+  for (int64_t i = 0; i < 4; ++i) outs.push_back(f({A, B[i], v[i]})[0]);
+  Tensor want = stack(outs);
+  EXPECT_TENSOR_CLOSE(got.detach(), want.detach());
+  want.pow(2).sum().backward();
+  EXPECT_TENSOR_CLOSE(gA, A.grad());
+  EXPECT_TENSOR_CLOSE(gB, B.grad());
+  EXPECT_TENSOR_CLOSE(gv, v.grad());
+}
+
+// A singular sample: the _ex forms report its info as the loop does; the
+// raising forms raise.
+TEST_F(VmapLinalg, SingularSamples) {
+  Tensor A = square({4, 3, 3}, kDouble);
+  A[2].zero_();
+  Tensor spd = hpd({4, 3, 3}, kDouble);
+  spd[1].neg_();
+  expect_matches_loop(
+      [](const TL& t) {
+        return TL{std::get<1>(L::inv_ex(t[0])), std::get<2>(L::lu_factor_ex(t[0]))};
+      },
+      {A});
+  expect_matches_loop([](const TL& t) { return TL{std::get<1>(L::cholesky_ex(t[0]))}; }, {spd});
+  EXPECT_EMBER_ERROR(vmap([](const Tensor& t) { return L::inv(t); })(A), "linalg.inv", "singular");
+  EXPECT_EMBER_ERROR(vmap([](const Tensor& t) { return L::cholesky(t); })(spd), "linalg.cholesky",
+                     "not positive-definite");
+}
+
 TEST_F(VmapLinalg, NestedVmapOfDet) {
   Tensor x = square({3, 2, 4, 4}, kDouble);
   auto inner = vmap([](const Tensor& t) { return L::det(t) * L::solve(t, t.diagonal()).sum(); });
