@@ -50,6 +50,49 @@ std::vector<Tensor> line_up_batches(std::initializer_list<LinalgOperand> ops, in
 
 // ---- linalg -------------------------------------------------------------------
 
+namespace {
+// Note [shared coefficient matrix]
+// A solve whose A is shared by all samples and whose B is batched needs one
+// factorization of A, not one per sample: the samples become more columns
+// of one right-hand side (left: A X = B) or more rows (X A = B), and are
+// split off the solution again. `v` is B's physical tensor [S, *batch, r, c];
+// the folded tensor gets leading 1s up to `rank` (A's), so that a solve
+// never mistakes it for a batch of vectors.
+Tensor fold_samples(const Tensor& v, bool left, int64_t rank) {
+  // left: [*batch, r, c, S] -> [*batch, r, c * S]; otherwise [*batch, S, r, c] -> [*batch, S * r, c].
+  const Tensor f = left ? v.movedim(0, -1) : v.movedim(0, -3);
+  DimVector out(f.sizes());
+  out.resize(out.size() - (left ? 1 : 2));
+  if (left) {
+    out.back() = f.size(-2) * f.size(-1);
+  } else {
+    out.back() = f.size(-3) * f.size(-2);
+    out.push_back(f.size(-1));
+  }
+  while (static_cast<int64_t>(out.size()) < rank) out.insert(0, 1);
+  return f.reshape(out);
+}
+// The inverse of fold_samples on the solution X, for `s` samples.
+Tensor unfold_samples(const Tensor& X, bool left, int64_t s) {
+  DimVector shape(X.sizes());
+  shape.resize(shape.size() - (left ? 1 : 2));
+  if (left) {
+    shape.push_back(X.size(-1) / s);
+    shape.push_back(s);
+    return X.reshape(shape).movedim(-1, 0);
+  }
+  shape.push_back(s);
+  shape.push_back(X.size(-2) / s);
+  shape.push_back(X.size(-1));
+  return X.reshape(shape).movedim(-3, 0);
+}
+// Whether Note [shared coefficient matrix] applies: A shared at this level,
+// B batched there with at least one sample.
+bool shared_coefficient(const Tensor& A, const Tensor& B, int64_t level) {
+  return !batched_at(A, level) && batched_at(B, level) && peel_front(B, level).value.size(0) > 0;
+}
+}  // namespace
+
 std::tuple<Tensor, Tensor> solve_ex_batched(const Tensor& A, const Tensor& B, bool left, bool check_errors) {
   constexpr const char* op = "linalg.solve";
   EMBER_CHECK(A.dim() >= 2, op, ": A must have at least 2 dimensions, got ", shape_str(A.sizes()));
@@ -60,6 +103,14 @@ std::tuple<Tensor, Tensor> solve_ex_batched(const Tensor& A, const Tensor& B, bo
   EMBER_CHECK(left || !vector, op, ": a vector B is only supported with left=True (A ", shape_str(A.sizes()), ", B ",
               shape_str(B.sizes()), ")");
   const int64_t level = top_level({&A, &B});
+  if (shared_coefficient(A, B, level)) {
+    Tensor v = peel_front(B, level).value;
+    if (vector) v = v.unsqueeze(-1);
+    auto [X, info] = linalg::solve_ex(A, fold_samples(v, left, A.dim()), left, check_errors);
+    X = unfold_samples(X, left, v.size(0));
+    // One factorization for all samples: its info is every sample's.
+    return {wrap(vector ? X.squeeze(-1) : X, level), info};
+  }
   std::vector<Tensor> p = line_up_batches({{&A, 2}, {&B, vector ? 1 : 2}}, level, op);
   if (vector) p[1] = p[1].unsqueeze(-1);
   auto [X, info] = linalg::solve_ex(p[0], p[1], left, check_errors);
@@ -68,6 +119,14 @@ std::tuple<Tensor, Tensor> solve_ex_batched(const Tensor& A, const Tensor& B, bo
 
 Tensor solve_triangular_batched(const Tensor& A, const Tensor& B, bool upper, bool left, bool unitriangular) {
   const int64_t level = top_level({&A, &B});
+  if (shared_coefficient(A, B, level)) {
+    const Tensor v = peel_front(B, level).value;
+    EMBER_CHECK(B.dim() >= 2, "linalg.solve_triangular: B must have at least 2 dimensions, got shape ",
+                shape_str(B.sizes()));
+    return wrap(unfold_samples(linalg::solve_triangular(A, fold_samples(v, left, A.dim()), upper, left, unitriangular),
+                               left, v.size(0)),
+                level);
+  }
   std::vector<Tensor> p = line_up_batches({{&A, 2}, {&B, 2}}, level, "linalg.solve_triangular");
   return wrap(linalg::solve_triangular(p[0], p[1], upper, left, unitriangular), level);
 }

@@ -220,6 +220,15 @@ TEST_F(VmapLinalg, SolvesLineUpBothOperands) {
     expect_matches_loop(solve_f, {As, v}, {std::nullopt, 0});
     expect_matches_loop(solve_f, {A, vs}, {0, std::nullopt});
     expect_matches_loop(solve_f, {Ab, rand_of({4, 2, 3}, dt)}, {0, 0});
+    // A shared and B batched (one factorization, the samples as more columns):
+    // per-sample batches that broadcast, and a vector whose folded form could
+    // pass for a batch of vectors of a [3, 3, 3] A.
+    Tensor A2 = Ab[0], A3 = square({3, 3, 3}, dt);
+    expect_matches_loop(solve_f, {A2, B}, {std::nullopt, 0});
+    expect_matches_loop(solve_f, {A2, rand_of({4, 2, 3}, dt)}, {std::nullopt, 0});
+    expect_matches_loop(solve_f, {A3, rand_of({3, 3}, dt)}, {std::nullopt, 0});
+    expect_matches_loop(solve_f, {A3, rand_of({3, 3, 3}, dt)}, {std::nullopt, 1});
+    expect_matches_loop(left_f, {A2, rand_of({4, 2, 3, 2}, dt)}, {std::nullopt, 0});
 
     // solve_triangular reads only the named triangle (tril/triu have no rule yet).
     VF tri_f = [](const TL& t) {
@@ -233,6 +242,7 @@ TEST_F(VmapLinalg, SolvesLineUpBothOperands) {
     expect_matches_loop(tri_f, {A, B}, {0, 0});
     expect_matches_loop(tri_f, {As, B}, {std::nullopt, 0});
     expect_matches_loop(tri_f, {Ab, Bs}, {0, std::nullopt});
+    expect_matches_loop(tri_f, {Ab[1], B.movedim(0, 1)}, {std::nullopt, 1});
 
     VF lu_f = [](const TL& t) {
       auto [LU, piv] = L::lu_factor(t[0]);
