@@ -453,5 +453,26 @@ TEST_F(VmapLinalg, StftAndIstft) {
       {one, win}, {0, std::nullopt});
 }
 
+// jacobian(vectorize=true) runs the backward formulas under vmap: the linalg
+// formulas see batched gradients and call the rules above. (The formulas of
+// solve_triangular, cholesky, qr and eigh use triu/tril/diag_embed, and the
+// FFTs' constant_pad_nd/complex, which have no rule yet.)
+TEST(VmapLinalgJacobian, VectorizedAgreesWithRowByRow) {
+  using autograd::functional::jacobian;
+  manual_seed(5);
+  Tensor A = square({3, 3}, kDouble), b = randn({3}, kDouble);
+  std::vector<std::pair<const char*, std::function<Tensor(const Tensor&)>>> fs = {
+      {"det", [](const Tensor& t) { return L::det(t).reshape({1}); }},
+      {"inv", [](const Tensor& t) { return L::inv(t); }},
+      {"solve", [&](const Tensor& t) { return L::solve(t, b); }},
+      {"slogdet", [](const Tensor& t) { return std::get<1>(L::slogdet(t)).reshape({1}); }},
+      {"svdvals", [](const Tensor& t) { return L::svdvals(t); }},
+      {"matrix_exp", [](const Tensor& t) { return L::matrix_exp(t * 0.1); }},
+  };
+  for (auto& [name, f] : fs) {
+    SCOPED_TRACE(name);
+    EXPECT_TENSOR_CLOSE(jacobian(f, A, false, false, true), jacobian(f, A, false, false, false));
+  }
+}
 }  // namespace
 }  // namespace ember
