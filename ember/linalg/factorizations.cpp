@@ -102,7 +102,7 @@ std::tuple<Tensor, Tensor> solve_matrix(const Tensor& A, const Tensor& B, const 
 
 // ---- Cholesky ------------------------------------------------------------------------
 std::tuple<Tensor, Tensor> cholesky_ex(const Tensor& A, bool upper, bool check_errors) {
-  EMBER_VMAP_ON_FRONT_MULTI(A, v, cholesky_ex(v, upper, check_errors));
+  EMBER_VMAP_ON_FRONT_MULTI(A, v, linalg::cholesky_ex(v, upper, check_errors));
   EMBER_RECORD_OP("linalg_cholesky_ex", A);
   constexpr const char* op = "linalg.cholesky";
   check_square(A, op);
@@ -135,14 +135,14 @@ std::tuple<Tensor, Tensor> cholesky_ex(const Tensor& A, bool upper, bool check_e
 }
 
 Tensor cholesky(const Tensor& A, bool upper) {
-  EMBER_VMAP_ON_FRONT(A, v, cholesky(v, upper));
+  EMBER_VMAP_ON_FRONT(A, v, linalg::cholesky(v, upper));
   EMBER_RECORD_OP("linalg_cholesky", A);
   return std::get<0>(cholesky_ex(A, upper, true));
 }
 
 // ---- LU ------------------------------------------------------------------------------
 std::tuple<Tensor, Tensor, Tensor> lu_factor_ex(const Tensor& A, bool pivot, bool check_errors) {
-  EMBER_VMAP_ON_FRONT_MULTI(A, v, lu_factor_ex(v, pivot, check_errors));
+  EMBER_VMAP_ON_FRONT_MULTI(A, v, linalg::lu_factor_ex(v, pivot, check_errors));
   EMBER_RECORD_OP("linalg_lu_factor_ex", A);
   constexpr const char* op = "linalg.lu_factor";
   check_matrix(A, op);
@@ -160,14 +160,14 @@ std::tuple<Tensor, Tensor, Tensor> lu_factor_ex(const Tensor& A, bool pivot, boo
 }
 
 std::tuple<Tensor, Tensor> lu_factor(const Tensor& A, bool pivot) {
-  EMBER_VMAP_ON_FRONT_MULTI(A, v, lu_factor(v, pivot));
+  EMBER_VMAP_ON_FRONT_MULTI(A, v, linalg::lu_factor(v, pivot));
   EMBER_RECORD_OP("linalg_lu_factor", A);
   auto [LU, piv, info] = lu_factor_ex(A, pivot, true);
   return {LU, piv};
 }
 
 std::tuple<Tensor, Tensor, Tensor> lu(const Tensor& A, bool pivot) {
-  EMBER_VMAP_ON_FRONT_MULTI(A, v, lu(v, pivot));
+  EMBER_VMAP_ON_FRONT_MULTI(A, v, linalg::lu(v, pivot));
   EMBER_RECORD_OP("linalg_lu", A);
   auto [LU, piv, info] = lu_factor_ex(A, pivot, false);
   return lu_unpack(LU, piv);
@@ -198,7 +198,7 @@ Tensor lu_solve(const Tensor& LU, const Tensor& pivots, const Tensor& B, bool le
 
 // ---- inverse and solve -----------------------------------------------------------------
 std::tuple<Tensor, Tensor> inv_ex(const Tensor& A, bool check_errors) {
-  EMBER_VMAP_ON_FRONT_MULTI(A, v, inv_ex(v, check_errors));
+  EMBER_VMAP_ON_FRONT_MULTI(A, v, linalg::inv_ex(v, check_errors));
   EMBER_RECORD_OP("linalg_inv_ex", A);
   constexpr const char* op = "linalg.inv";
   check_square(A, op);
@@ -215,7 +215,7 @@ std::tuple<Tensor, Tensor> inv_ex(const Tensor& A, bool check_errors) {
 }
 
 Tensor inv(const Tensor& A) {
-  EMBER_VMAP_ON_FRONT(A, v, inv(v));
+  EMBER_VMAP_ON_FRONT(A, v, linalg::inv(v));
   EMBER_RECORD_OP("linalg_inv", A);
   return std::get<0>(inv_ex(A, true));
 }
@@ -324,7 +324,7 @@ std::tuple<Tensor, Tensor> slogdet_values(const Tensor& A) {
 }  // namespace
 
 std::tuple<Tensor, Tensor> slogdet(const Tensor& A) {
-  EMBER_VMAP_ON_FRONT_MULTI(A, v, slogdet(v));
+  EMBER_VMAP_ON_FRONT_MULTI(A, v, linalg::slogdet(v));
   EMBER_RECORD_OP("linalg_slogdet", A);
   check_square(A, "linalg.slogdet");
   auto [sign, logabs] = slogdet_values(A);
@@ -333,7 +333,7 @@ std::tuple<Tensor, Tensor> slogdet(const Tensor& A) {
 }
 
 Tensor det(const Tensor& A) {
-  EMBER_VMAP_ON_FRONT(A, v, det(v));
+  EMBER_VMAP_ON_FRONT(A, v, linalg::det(v));
   EMBER_RECORD_OP("linalg_det", A);
   check_square(A, "linalg.det");
   auto [sign, logabs] = slogdet_values(A);

@@ -17,7 +17,7 @@ namespace ember::linalg {
 using namespace detail;
 
 Tensor matrix_power(const Tensor& A, int64_t n) {
-  EMBER_VMAP_ON_FRONT(A, v, matrix_power(v, n));
+  EMBER_VMAP_ON_FRONT(A, v, linalg::matrix_power(v, n));
   EMBER_RECORD_OP("linalg_matrix_power", A);
   constexpr const char* op = "linalg.matrix_power";
   EMBER_CHECK(A.dim() >= 2 && A.size(-1) == A.size(-2), op, ": A must be batches of square matrices, but got shape ",
@@ -87,7 +87,7 @@ Tensor matrix_exp_forward(const Tensor& A) {
 }  // namespace
 
 Tensor matrix_exp(const Tensor& A) {
-  EMBER_VMAP_ON_FRONT(A, v, matrix_exp(v));
+  EMBER_VMAP_ON_FRONT(A, v, linalg::matrix_exp(v));
   EMBER_RECORD_OP("linalg_matrix_exp", A);
   constexpr const char* op = "linalg.matrix_exp";
   check_square(A, op);
@@ -131,7 +131,7 @@ Tensor multi_dot(TensorList tensors) {
 }
 
 Tensor vander(const Tensor& x, std::optional<int64_t> N) {
-  EMBER_VMAP_ON_FRONT(x, v, vander(v, N));
+  EMBER_VMAP_ON_FRONT(x, v, linalg::vander(v, N));
   EMBER_RECORD_OP("linalg_vander", x);
   constexpr const char* op = "linalg.vander";
   EMBER_CHECK(x.dim() >= 1, op, ": x must have at least one dimension, got shape ", shape_str(x.sizes()));
@@ -145,7 +145,8 @@ Tensor vander(const Tensor& x, std::optional<int64_t> N) {
 }
 
 Tensor diagonal(const Tensor& A, int64_t offset, int64_t dim1, int64_t dim2) {
-  EMBER_VMAP_ON_FRONT(A, v, diagonal(v, offset, batching::phys_dim(dim1, A.dim()), batching::phys_dim(dim2, A.dim())));
+  EMBER_VMAP_ON_FRONT(
+      A, v, linalg::diagonal(v, offset, batching::phys_dim(dim1, A.dim()), batching::phys_dim(dim2, A.dim())));
   EMBER_RECORD_OP("linalg_diagonal", A);
   return A.diagonal(offset, dim1, dim2);
 }

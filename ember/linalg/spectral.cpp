@@ -105,7 +105,7 @@ std::tuple<Tensor, Tensor> eigh_impl(const Tensor& A, std::string_view UPLO, boo
 }  // namespace
 
 std::tuple<Tensor, Tensor> eigh(const Tensor& A, std::string_view UPLO) {
-  EMBER_VMAP_ON_FRONT_MULTI(A, v, eigh(v, UPLO));
+  EMBER_VMAP_ON_FRONT_MULTI(A, v, linalg::eigh(v, UPLO));
   EMBER_RECORD_OP("linalg_eigh", A);
   auto [L, V] = eigh_impl(A, UPLO, true, "linalg.eigh");
   if (autograd::needs_grad(A)) {
@@ -117,7 +117,7 @@ std::tuple<Tensor, Tensor> eigh(const Tensor& A, std::string_view UPLO) {
 }
 
 Tensor eigvalsh(const Tensor& A, std::string_view UPLO) {
-  EMBER_VMAP_ON_FRONT(A, v, eigvalsh(v, UPLO));
+  EMBER_VMAP_ON_FRONT(A, v, linalg::eigvalsh(v, UPLO));
   EMBER_RECORD_OP("linalg_eigvalsh", A);
   if (autograd::needs_grad(A)) return std::get<0>(eigh(A, UPLO));
   return std::get<0>(eigh_impl(A, UPLO, false, "linalg.eigvalsh"));
@@ -155,7 +155,7 @@ std::tuple<Tensor, Tensor> eig_impl(const Tensor& A, bool vectors, const char* o
 }  // namespace
 
 std::tuple<Tensor, Tensor> eig(const Tensor& A) {
-  EMBER_VMAP_ON_FRONT_MULTI(A, v, eig(v));
+  EMBER_VMAP_ON_FRONT_MULTI(A, v, linalg::eig(v));
   EMBER_RECORD_OP("linalg_eig", A);
   auto [L, V] = eig_impl(A, true, "linalg.eig");
   if (autograd::needs_grad(A)) autograd::record_linalg_eig(A, L, V);
@@ -163,7 +163,7 @@ std::tuple<Tensor, Tensor> eig(const Tensor& A) {
 }
 
 Tensor eigvals(const Tensor& A) {
-  EMBER_VMAP_ON_FRONT(A, v, eigvals(v));
+  EMBER_VMAP_ON_FRONT(A, v, linalg::eigvals(v));
   EMBER_RECORD_OP("linalg_eigvals", A);
   if (autograd::needs_grad(A)) return std::get<0>(eig(A));
   return std::get<0>(eig_impl(A, false, "linalg.eigvals"));
@@ -215,7 +215,7 @@ std::tuple<Tensor, Tensor, Tensor> svd_impl(const Tensor& A, bool full, bool vec
 }  // namespace
 
 std::tuple<Tensor, Tensor, Tensor> svd(const Tensor& A, bool full_matrices) {
-  EMBER_VMAP_ON_FRONT_MULTI(A, v, svd(v, full_matrices));
+  EMBER_VMAP_ON_FRONT_MULTI(A, v, linalg::svd(v, full_matrices));
   EMBER_RECORD_OP("linalg_svd", A);
   auto [U, S, Vh] = svd_impl(A, full_matrices, true, "linalg.svd");
   if (autograd::needs_grad(A)) autograd::record_linalg_svd(A, U, S, Vh);
@@ -223,7 +223,7 @@ std::tuple<Tensor, Tensor, Tensor> svd(const Tensor& A, bool full_matrices) {
 }
 
 Tensor svdvals(const Tensor& A) {
-  EMBER_VMAP_ON_FRONT(A, v, svdvals(v));
+  EMBER_VMAP_ON_FRONT(A, v, linalg::svdvals(v));
   EMBER_RECORD_OP("linalg_svdvals", A);
   if (autograd::needs_grad(A)) return std::get<1>(svd(A, false));
   return std::get<1>(svd_impl(A, false, false, "linalg.svdvals"));
