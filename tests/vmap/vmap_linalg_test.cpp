@@ -364,6 +364,24 @@ TEST_F(VmapLinalg, NestedVmapOfDet) {
   EXPECT_TENSOR_CLOSE(got, want);
 }
 
+// Inner vmap over B only: its rule sees A batched at the outer level alone
+// (a shared A at level 2, folded into B's columns), and the outer rule then
+// lines up both.
+TEST_F(VmapLinalg, NestedSolveWithOperandsAtDifferentLevels) {
+  Tensor A = square({3, 4, 4}, kDouble), B = randn({3, 5, 4, 2}, kDouble);
+  VF outer = [](const TL& a) {
+    const Tensor Ai = a[0];
+    VF inner = [Ai](const TL& b) {
+      return TL{L::solve(Ai, b[0]), L::solve_triangular(Ai, b[0], false), L::solve(Ai, b[0].select(-1, 0))};
+    };
+    return vmap(inner, {0})({a[1]});
+  };
+  std::vector<Tensor> got = vmap(outer, {0, 0})({A, B});
+  EXPECT_TENSOR_CLOSE(got[0], L::solve(A.unsqueeze(1), B));
+  EXPECT_TENSOR_CLOSE(got[1], L::solve_triangular(A.unsqueeze(1), B, false));
+  EXPECT_TENSOR_CLOSE(got[2], L::solve(A.unsqueeze(1), B.select(-1, 0).unsqueeze(-1)).squeeze(-1));
+}
+
 TEST_F(VmapLinalg, BadShapesRaise) {
   Tensor A = square({4, 3, 3}, kDouble);
   EXPECT_EMBER_ERROR(vmap([](const Tensor& t) { return L::solve(t, t.narrow(-1, 0, 2).mT()); })(A), "linalg.solve");
