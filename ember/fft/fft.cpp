@@ -11,6 +11,7 @@
 #include "ember/core/shape.h"
 #include "ember/ember.h"
 #include "ember/fft/primitives.h"
+#include "ember/vmap/rules_linalg.h"
 
 namespace ember::fft {
 
@@ -70,6 +71,7 @@ Tensor resize_input(const Tensor& x, IntArrayRef dims, IntArrayRef sizes) {
 
 Tensor c2c_1d(const char* op, const Tensor& self, std::optional<int64_t> n_opt, int64_t dim, NormArg norm,
               bool forward) {
+  EMBER_VMAP_ON_FRONT(self, v, c2c_1d(op, v, n_opt, batching::fft_phys_dim(dim, self.dim(), op), norm, forward));
   EMBER_RECORD_OP(op, self);
   const Tensor x = promote(op, self, /*require_complex=*/true);
   const int64_t d = wrap_dim(dim, x.dim(), op, /*scalar_as_1d=*/false);
@@ -83,6 +85,8 @@ Tensor c2c_1d(const char* op, const Tensor& self, std::optional<int64_t> n_opt, 
 // Real input: fft/ifft (two-sided), rfft/ihfft (onesided); the inverse direction is the conjugate.
 Tensor r2c_1d(const char* op, const Tensor& self, std::optional<int64_t> n_opt, int64_t dim, NormArg norm, bool forward,
               bool onesided) {
+  EMBER_VMAP_ON_FRONT(self, v,
+                      r2c_1d(op, v, n_opt, batching::fft_phys_dim(dim, self.dim(), op), norm, forward, onesided));
   EMBER_RECORD_OP(op, self);
   check_real(op, self);
   const Tensor x = promote(op, self, false);
@@ -98,6 +102,7 @@ Tensor r2c_1d(const char* op, const Tensor& self, std::optional<int64_t> n_opt, 
 // irfft (inverse) and hfft (forward: the transform of the conjugate).
 Tensor c2r_1d(const char* op, const Tensor& self, std::optional<int64_t> n_opt, int64_t dim, NormArg norm,
               bool forward) {
+  EMBER_VMAP_ON_FRONT(self, v, c2r_1d(op, v, n_opt, batching::fft_phys_dim(dim, self.dim(), op), norm, forward));
   EMBER_RECORD_OP(op, self);
   const Tensor x = promote(op, self, true);
   const int64_t d = wrap_dim(dim, x.dim(), op, false);
@@ -151,6 +156,7 @@ ShapeAndDims canonicalize(const char* op, const Tensor& x, OptionalIntArrayRef s
 
 Tensor c2c_nd(const char* op, const Tensor& self, OptionalIntArrayRef s, OptionalIntArrayRef dim, NormArg norm,
               bool forward) {
+  EMBER_VMAP_ON_FRONT(self, v, c2c_nd(op, v, s, batching::fft_phys_dims(op, self, s, dim), norm, forward));
   EMBER_RECORD_OP(op, self);
   const Tensor x = promote(op, self, true);
   const ShapeAndDims sd = canonicalize(op, x, s, dim);
@@ -158,6 +164,7 @@ Tensor c2c_nd(const char* op, const Tensor& self, OptionalIntArrayRef s, Optiona
 }
 
 Tensor rfftn_impl(const char* op, const Tensor& self, OptionalIntArrayRef s, OptionalIntArrayRef dim, NormArg norm) {
+  EMBER_VMAP_ON_FRONT(self, v, rfftn_impl(op, v, s, batching::fft_phys_dims(op, self, s, dim), norm));
   EMBER_RECORD_OP(op, self);
   check_real(op, self);
   const Tensor x = promote(op, self, false);
@@ -167,6 +174,7 @@ Tensor rfftn_impl(const char* op, const Tensor& self, OptionalIntArrayRef s, Opt
 }
 
 Tensor irfftn_impl(const char* op, const Tensor& self, OptionalIntArrayRef s, OptionalIntArrayRef dim, NormArg norm) {
+  EMBER_VMAP_ON_FRONT(self, v, irfftn_impl(op, v, s, batching::fft_phys_dims(op, self, s, dim), norm));
   EMBER_RECORD_OP(op, self);
   const Tensor x = promote(op, self, true);
   ShapeAndDims sd = canonicalize(op, x, s, dim);

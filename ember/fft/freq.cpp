@@ -5,6 +5,7 @@
 
 #include "ember/ember.h"
 #include "ember/fft/fft.h"
+#include "ember/vmap/rules_linalg.h"
 
 namespace ember::fft {
 
@@ -37,6 +38,7 @@ Tensor rfftfreq(int64_t n, const TensorOptions& options) { return rfftfreq(n, 1.
 
 namespace {
 Tensor shift(const char* op, const Tensor& self, OptionalIntArrayRef dim, bool inverse) {
+  EMBER_VMAP_ON_FRONT(self, v, shift(op, v, batching::fft_phys_dims(op, self, std::nullopt, dim), inverse));
   EMBER_RECORD_OP(op, self);
   EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
   DimVector dims, shifts;

@@ -12,6 +12,7 @@
 #include "ember/ember.h"
 #include "ember/fft/kernel.h"
 #include "ember/fft/primitives.h"
+#include "ember/vmap/rules_linalg.h"
 
 namespace ember {
 
@@ -44,6 +45,11 @@ Tensor overlap_add(const Tensor& frames, int64_t length, int64_t hop) {
 Tensor stft_impl(const Tensor& self, int64_t n_fft, std::optional<int64_t> hop_opt, std::optional<int64_t> win_opt,
                  const std::optional<Tensor>& window_opt, bool center, std::string_view pad_mode, bool normalized,
                  std::optional<bool> onesided_opt, std::optional<bool> return_complex_opt) {
+  if (batching::any_batched(self, window_opt)) [[unlikely]]
+    return batching::stft_batched(self, window_opt, [&](const Tensor& v) {
+      return stft_impl(v, n_fft, hop_opt, win_opt, window_opt, center, pad_mode, normalized, onesided_opt,
+                       return_complex_opt);
+    });
   EMBER_RECORD_OP("stft", self);
   const char* op = "stft";
   EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
@@ -118,6 +124,11 @@ Tensor stft(const Tensor& self, int64_t n_fft, std::optional<int64_t> hop_length
 Tensor istft(const Tensor& self, int64_t n_fft, std::optional<int64_t> hop_length, std::optional<int64_t> win_length,
              const std::optional<Tensor>& window_opt, bool center, bool normalized, std::optional<bool> onesided_opt,
              std::optional<int64_t> length, bool return_complex) {
+  if (batching::any_batched(self, window_opt)) [[unlikely]]
+    return batching::istft_batched(self, window_opt, [&](const Tensor& v) {
+      return istft(v, n_fft, hop_length, win_length, window_opt, center, normalized, onesided_opt, length,
+                   return_complex);
+    });
   EMBER_RECORD_OP("istft", self);
   const char* op = "istft";
   EMBER_CHECK(self.defined(), op, ": expected a defined tensor");

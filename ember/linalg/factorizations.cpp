@@ -10,6 +10,7 @@
 #include "ember/linalg/lapack.h"
 #include "ember/ops/all_ops.h"
 #include "ember/ops/factory.h"
+#include "ember/vmap/rules_linalg.h"
 
 namespace ember::linalg {
 
@@ -101,6 +102,7 @@ std::tuple<Tensor, Tensor> solve_matrix(const Tensor& A, const Tensor& B, const 
 
 // ---- Cholesky ------------------------------------------------------------------------
 std::tuple<Tensor, Tensor> cholesky_ex(const Tensor& A, bool upper, bool check_errors) {
+  EMBER_VMAP_ON_FRONT_MULTI(A, v, linalg::cholesky_ex(v, upper, check_errors));
   EMBER_RECORD_OP("linalg_cholesky_ex", A);
   constexpr const char* op = "linalg.cholesky";
   check_square(A, op);
@@ -133,12 +135,14 @@ std::tuple<Tensor, Tensor> cholesky_ex(const Tensor& A, bool upper, bool check_e
 }
 
 Tensor cholesky(const Tensor& A, bool upper) {
+  EMBER_VMAP_ON_FRONT(A, v, linalg::cholesky(v, upper));
   EMBER_RECORD_OP("linalg_cholesky", A);
   return std::get<0>(cholesky_ex(A, upper, true));
 }
 
 // ---- LU ------------------------------------------------------------------------------
 std::tuple<Tensor, Tensor, Tensor> lu_factor_ex(const Tensor& A, bool pivot, bool check_errors) {
+  EMBER_VMAP_ON_FRONT_MULTI(A, v, linalg::lu_factor_ex(v, pivot, check_errors));
   EMBER_RECORD_OP("linalg_lu_factor_ex", A);
   constexpr const char* op = "linalg.lu_factor";
   check_matrix(A, op);
@@ -156,19 +160,21 @@ std::tuple<Tensor, Tensor, Tensor> lu_factor_ex(const Tensor& A, bool pivot, boo
 }
 
 std::tuple<Tensor, Tensor> lu_factor(const Tensor& A, bool pivot) {
+  EMBER_VMAP_ON_FRONT_MULTI(A, v, linalg::lu_factor(v, pivot));
   EMBER_RECORD_OP("linalg_lu_factor", A);
   auto [LU, piv, info] = lu_factor_ex(A, pivot, true);
   return {LU, piv};
 }
 
 std::tuple<Tensor, Tensor, Tensor> lu(const Tensor& A, bool pivot) {
+  EMBER_VMAP_ON_FRONT_MULTI(A, v, linalg::lu(v, pivot));
   EMBER_RECORD_OP("linalg_lu", A);
   auto [LU, piv, info] = lu_factor_ex(A, pivot, false);
   return lu_unpack(LU, piv);
 }
 
 Tensor lu_solve(const Tensor& LU, const Tensor& pivots, const Tensor& B, bool left, bool adjoint) {
-  EMBER_RECORD_OP("linalg_lu_solve", LU, pivots, B);
+  EMBER_RECORD_COMPOSITE_OP("linalg_lu_solve", LU, pivots, B);
   constexpr const char* op = "linalg.lu_solve";
   check_square(LU, op, "LU");
   check_matrix(B, op, "B");
@@ -192,6 +198,7 @@ Tensor lu_solve(const Tensor& LU, const Tensor& pivots, const Tensor& B, bool le
 
 // ---- inverse and solve -----------------------------------------------------------------
 std::tuple<Tensor, Tensor> inv_ex(const Tensor& A, bool check_errors) {
+  EMBER_VMAP_ON_FRONT_MULTI(A, v, linalg::inv_ex(v, check_errors));
   EMBER_RECORD_OP("linalg_inv_ex", A);
   constexpr const char* op = "linalg.inv";
   check_square(A, op);
@@ -208,11 +215,14 @@ std::tuple<Tensor, Tensor> inv_ex(const Tensor& A, bool check_errors) {
 }
 
 Tensor inv(const Tensor& A) {
+  EMBER_VMAP_ON_FRONT(A, v, linalg::inv(v));
   EMBER_RECORD_OP("linalg_inv", A);
   return std::get<0>(inv_ex(A, true));
 }
 
 std::tuple<Tensor, Tensor> solve_ex(const Tensor& A, const Tensor& B, bool left, bool check_errors) {
+  if (batching::any_batched(A, B)) [[unlikely]]
+    return batching::solve_ex_batched(A, B, left, check_errors);
   EMBER_RECORD_OP("linalg_solve_ex", A, B);
   constexpr const char* op = "linalg.solve";
   check_square(A, op);
@@ -237,11 +247,13 @@ std::tuple<Tensor, Tensor> solve_ex(const Tensor& A, const Tensor& B, bool left,
 }
 
 Tensor solve(const Tensor& A, const Tensor& B, bool left) {
-  EMBER_RECORD_OP("linalg_solve", A, B);
+  EMBER_RECORD_COMPOSITE_OP("linalg_solve", A, B);
   return std::get<0>(solve_ex(A, B, left, true));
 }
 
 Tensor solve_triangular(const Tensor& A, const Tensor& B, bool upper, bool left, bool unitriangular) {
+  if (batching::any_batched(A, B)) [[unlikely]]
+    return batching::solve_triangular_batched(A, B, upper, left, unitriangular);
   EMBER_RECORD_OP("linalg_solve_triangular", A, B);
   constexpr const char* op = "linalg.solve_triangular";
   check_square(A, op);
@@ -312,6 +324,7 @@ std::tuple<Tensor, Tensor> slogdet_values(const Tensor& A) {
 }  // namespace
 
 std::tuple<Tensor, Tensor> slogdet(const Tensor& A) {
+  EMBER_VMAP_ON_FRONT_MULTI(A, v, linalg::slogdet(v));
   EMBER_RECORD_OP("linalg_slogdet", A);
   check_square(A, "linalg.slogdet");
   auto [sign, logabs] = slogdet_values(A);
@@ -320,6 +333,7 @@ std::tuple<Tensor, Tensor> slogdet(const Tensor& A) {
 }
 
 Tensor det(const Tensor& A) {
+  EMBER_VMAP_ON_FRONT(A, v, linalg::det(v));
   EMBER_RECORD_OP("linalg_det", A);
   check_square(A, "linalg.det");
   auto [sign, logabs] = slogdet_values(A);
@@ -334,6 +348,8 @@ namespace ember {
 
 std::tuple<Tensor, Tensor, Tensor> lu_unpack(const Tensor& LU, const Tensor& pivots, bool unpack_data,
                                              bool unpack_pivots) {
+  if (batching::any_batched(LU, pivots)) [[unlikely]]
+    return batching::lu_unpack_batched(LU, pivots, unpack_data, unpack_pivots);
   EMBER_RECORD_OP("lu_unpack", LU, pivots);
   constexpr const char* op = "torch.lu_unpack";
   linalg::detail::check_matrix(LU, op, "LU");

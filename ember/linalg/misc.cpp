@@ -10,12 +10,14 @@
 #include "ember/linalg/factorizations.h"
 #include "ember/ops/all_ops.h"
 #include "ember/ops/factory.h"
+#include "ember/vmap/rules_linalg.h"
 
 namespace ember::linalg {
 
 using namespace detail;
 
 Tensor matrix_power(const Tensor& A, int64_t n) {
+  EMBER_VMAP_ON_FRONT(A, v, linalg::matrix_power(v, n));
   EMBER_RECORD_OP("linalg_matrix_power", A);
   constexpr const char* op = "linalg.matrix_power";
   EMBER_CHECK(A.dim() >= 2 && A.size(-1) == A.size(-2), op, ": A must be batches of square matrices, but got shape ",
@@ -85,6 +87,7 @@ Tensor matrix_exp_forward(const Tensor& A) {
 }  // namespace
 
 Tensor matrix_exp(const Tensor& A) {
+  EMBER_VMAP_ON_FRONT(A, v, linalg::matrix_exp(v));
   EMBER_RECORD_OP("linalg_matrix_exp", A);
   constexpr const char* op = "linalg.matrix_exp";
   check_square(A, op);
@@ -103,6 +106,8 @@ Tensor matrix_exp(const Tensor& A) {
 }
 
 Tensor cross(const Tensor& a, const Tensor& b, int64_t dim) {
+  if (batching::any_batched(a, b)) [[unlikely]]
+    return batching::cross_batched(a, b, dim);
   EMBER_RECORD_OP("linalg_cross", a, b);
   constexpr const char* op = "linalg.cross";
   EMBER_CHECK(a.dim() == b.dim(), op, ": inputs must have the same number of dimensions (got ", shape_str(a.sizes()),
@@ -119,9 +124,14 @@ Tensor cross(const Tensor& a, const Tensor& b, int64_t dim) {
                d);
 }
 
-Tensor multi_dot(TensorList tensors) { return ember::multi_dot(tensors); }
+Tensor multi_dot(TensorList tensors) {
+  if (batching::any_batched(tensors)) [[unlikely]]
+    return batching::multi_dot_batched(tensors);
+  return ember::multi_dot(tensors);
+}
 
 Tensor vander(const Tensor& x, std::optional<int64_t> N) {
+  EMBER_VMAP_ON_FRONT(x, v, linalg::vander(v, N));
   EMBER_RECORD_OP("linalg_vander", x);
   constexpr const char* op = "linalg.vander";
   EMBER_CHECK(x.dim() >= 1, op, ": x must have at least one dimension, got shape ", shape_str(x.sizes()));
@@ -135,6 +145,8 @@ Tensor vander(const Tensor& x, std::optional<int64_t> N) {
 }
 
 Tensor diagonal(const Tensor& A, int64_t offset, int64_t dim1, int64_t dim2) {
+  EMBER_VMAP_ON_FRONT(
+      A, v, linalg::diagonal(v, offset, batching::phys_dim(dim1, A.dim()), batching::phys_dim(dim2, A.dim())));
   EMBER_RECORD_OP("linalg_diagonal", A);
   return A.diagonal(offset, dim1, dim2);
 }

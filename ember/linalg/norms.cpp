@@ -12,6 +12,7 @@
 #include "ember/linalg/spectral.h"
 #include "ember/ops/all_ops.h"
 #include "ember/ops/factory.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember::linalg {
 
@@ -54,6 +55,7 @@ Tensor prepare(const Tensor& A, std::optional<ScalarType> dtype, const char* op)
 }  // namespace
 
 Tensor vector_norm(const Tensor& x, const Scalar& ord, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
+  EMBER_VMAP_REDUCTION(x, dim, keepdim, v, d, k, linalg::vector_norm(v, ord, d, k, dtype));
   EMBER_RECORD_OP("linalg_vector_norm", x);
   constexpr const char* op = "linalg.vector_norm";
   EMBER_CHECK(is_floating_point(x.dtype()) || is_complex(x.dtype()), op,
@@ -67,6 +69,8 @@ Tensor vector_norm(const Tensor& x, const Scalar& ord, IntArrayRef dim, bool kee
 
 Tensor matrix_norm(const Tensor& A0, std::string_view ord, IntArrayRef dim, bool keepdim,
                    std::optional<ScalarType> dtype) {
+  EMBER_VMAP_ON_FRONT(
+      A0, v, linalg::matrix_norm(v, ord, batching::phys_dims(dim, A0.dim(), "linalg.matrix_norm"), keepdim, dtype));
   EMBER_RECORD_OP("linalg_matrix_norm", A0);
   constexpr const char* op = "linalg.matrix_norm";
   const Tensor A = prepare(A0, dtype, op);
@@ -78,6 +82,8 @@ Tensor matrix_norm(const Tensor& A0, std::string_view ord, IntArrayRef dim, bool
 
 Tensor matrix_norm(const Tensor& A0, const Scalar& ord, IntArrayRef dim, bool keepdim,
                    std::optional<ScalarType> dtype) {
+  EMBER_VMAP_ON_FRONT(
+      A0, v, linalg::matrix_norm(v, ord, batching::phys_dims(dim, A0.dim(), "linalg.matrix_norm"), keepdim, dtype));
   EMBER_RECORD_OP("linalg_matrix_norm", A0);
   constexpr const char* op = "linalg.matrix_norm";
   const Tensor A = prepare(A0, dtype, op);
@@ -97,7 +103,7 @@ Tensor matrix_norm(const Tensor& A0, const Scalar& ord, IntArrayRef dim, bool ke
 
 Tensor norm(const Tensor& A, const std::optional<Scalar>& ord, IntArrayRef dim, bool keepdim,
             std::optional<ScalarType> dtype) {
-  EMBER_RECORD_OP("linalg_norm", A);
+  EMBER_RECORD_COMPOSITE_OP("linalg_norm", A);
   constexpr const char* op = "linalg.norm";
   if (!dim.empty()) {
     EMBER_CHECK(dim.size() == 1 || dim.size() == 2, op, ": If dim is specified, it must be of length 1 or 2. Got ",
@@ -115,7 +121,7 @@ Tensor norm(const Tensor& A, const std::optional<Scalar>& ord, IntArrayRef dim, 
 }
 
 Tensor norm(const Tensor& A, std::string_view ord, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
-  EMBER_RECORD_OP("linalg_norm", A);
+  EMBER_RECORD_COMPOSITE_OP("linalg_norm", A);
   constexpr const char* op = "linalg.norm";
   if (!dim.empty()) {
     EMBER_CHECK(dim.size() == 2, op, ": ord '", ord, "' is a matrix norm and needs two dims, got ", dim);
@@ -140,6 +146,7 @@ Tensor cond_by_inverse(const Tensor& A, const std::function<Tensor(const Tensor&
 }  // namespace
 
 Tensor cond(const Tensor& A, const std::optional<Scalar>& p) {
+  EMBER_VMAP_ON_FRONT(A, v, linalg::cond(v, p));
   EMBER_RECORD_OP("linalg_cond", A);
   check_matrix(A, "linalg.cond");
   const double pv = p ? p->toDouble() : 2.0;
@@ -152,6 +159,7 @@ Tensor cond(const Tensor& A, const std::optional<Scalar>& p) {
 }
 
 Tensor cond(const Tensor& A, std::string_view p) {
+  EMBER_VMAP_ON_FRONT(A, v, linalg::cond(v, p));
   EMBER_RECORD_OP("linalg_cond", A);
   check_matrix(A, "linalg.cond");
   return cond_by_inverse(A, [&](const Tensor& M) { return matrix_norm(M, p); });
@@ -171,6 +179,7 @@ Tensor tolerance(const Tensor& largest, const Tensor& A, std::optional<double> a
 }  // namespace
 
 Tensor matrix_rank(const Tensor& A, std::optional<double> atol, std::optional<double> rtol, bool hermitian) {
+  EMBER_VMAP_ON_FRONT(A, v, linalg::matrix_rank(v, atol, rtol, hermitian));
   EMBER_RECORD_OP("linalg_matrix_rank", A);
   constexpr const char* op = "linalg.matrix_rank";
   check_matrix(A, op);
@@ -182,6 +191,7 @@ Tensor matrix_rank(const Tensor& A, std::optional<double> atol, std::optional<do
 }
 
 Tensor pinv(const Tensor& A, std::optional<double> atol, std::optional<double> rtol, bool hermitian) {
+  EMBER_VMAP_ON_FRONT(A, v, linalg::pinv(v, atol, rtol, hermitian));
   EMBER_RECORD_OP("linalg_pinv", A);
   constexpr const char* op = "linalg.pinv";
   check_matrix(A, op);

@@ -12,6 +12,7 @@
 #include "ember/linalg/norms.h"
 #include "ember/ops/all_ops.h"
 #include "ember/ops/factory.h"
+#include "ember/vmap/rules_linalg.h"
 
 namespace ember::linalg {
 
@@ -35,6 +36,8 @@ std::string no_convergence(const char* what, int info) {
 
 // ---- QR --------------------------------------------------------------------------------
 std::tuple<Tensor, Tensor> qr(const Tensor& A, std::string_view mode) {
+  if (batching::any_batched(A)) [[unlikely]]
+    return batching::qr_batched(A, mode);
   EMBER_RECORD_OP("linalg_qr", A);
   constexpr const char* op = "linalg.qr";
   check_matrix(A, op);
@@ -102,6 +105,7 @@ std::tuple<Tensor, Tensor> eigh_impl(const Tensor& A, std::string_view UPLO, boo
 }  // namespace
 
 std::tuple<Tensor, Tensor> eigh(const Tensor& A, std::string_view UPLO) {
+  EMBER_VMAP_ON_FRONT_MULTI(A, v, linalg::eigh(v, UPLO));
   EMBER_RECORD_OP("linalg_eigh", A);
   auto [L, V] = eigh_impl(A, UPLO, true, "linalg.eigh");
   if (autograd::needs_grad(A)) {
@@ -113,6 +117,7 @@ std::tuple<Tensor, Tensor> eigh(const Tensor& A, std::string_view UPLO) {
 }
 
 Tensor eigvalsh(const Tensor& A, std::string_view UPLO) {
+  EMBER_VMAP_ON_FRONT(A, v, linalg::eigvalsh(v, UPLO));
   EMBER_RECORD_OP("linalg_eigvalsh", A);
   if (autograd::needs_grad(A)) return std::get<0>(eigh(A, UPLO));
   return std::get<0>(eigh_impl(A, UPLO, false, "linalg.eigvalsh"));
@@ -150,6 +155,7 @@ std::tuple<Tensor, Tensor> eig_impl(const Tensor& A, bool vectors, const char* o
 }  // namespace
 
 std::tuple<Tensor, Tensor> eig(const Tensor& A) {
+  EMBER_VMAP_ON_FRONT_MULTI(A, v, linalg::eig(v));
   EMBER_RECORD_OP("linalg_eig", A);
   auto [L, V] = eig_impl(A, true, "linalg.eig");
   if (autograd::needs_grad(A)) autograd::record_linalg_eig(A, L, V);
@@ -157,6 +163,7 @@ std::tuple<Tensor, Tensor> eig(const Tensor& A) {
 }
 
 Tensor eigvals(const Tensor& A) {
+  EMBER_VMAP_ON_FRONT(A, v, linalg::eigvals(v));
   EMBER_RECORD_OP("linalg_eigvals", A);
   if (autograd::needs_grad(A)) return std::get<0>(eig(A));
   return std::get<0>(eig_impl(A, false, "linalg.eigvals"));
@@ -208,6 +215,7 @@ std::tuple<Tensor, Tensor, Tensor> svd_impl(const Tensor& A, bool full, bool vec
 }  // namespace
 
 std::tuple<Tensor, Tensor, Tensor> svd(const Tensor& A, bool full_matrices) {
+  EMBER_VMAP_ON_FRONT_MULTI(A, v, linalg::svd(v, full_matrices));
   EMBER_RECORD_OP("linalg_svd", A);
   auto [U, S, Vh] = svd_impl(A, full_matrices, true, "linalg.svd");
   if (autograd::needs_grad(A)) autograd::record_linalg_svd(A, U, S, Vh);
@@ -215,6 +223,7 @@ std::tuple<Tensor, Tensor, Tensor> svd(const Tensor& A, bool full_matrices) {
 }
 
 Tensor svdvals(const Tensor& A) {
+  EMBER_VMAP_ON_FRONT(A, v, linalg::svdvals(v));
   EMBER_RECORD_OP("linalg_svdvals", A);
   if (autograd::needs_grad(A)) return std::get<1>(svd(A, false));
   return std::get<1>(svd_impl(A, false, false, "linalg.svdvals"));
@@ -223,6 +232,8 @@ Tensor svdvals(const Tensor& A) {
 // ---- least squares --------------------------------------------------------------------------------
 std::tuple<Tensor, Tensor, Tensor, Tensor> lstsq(const Tensor& A, const Tensor& B, std::optional<double> rcond,
                                                  std::optional<std::string_view> driver_opt) {
+  if (batching::any_batched(A, B)) [[unlikely]]
+    return batching::lstsq_batched(A, B, rcond, driver_opt);
   EMBER_RECORD_OP("linalg_lstsq", A, B);
   constexpr const char* op = "torch.linalg.lstsq";
   check_matrix(A, op);
@@ -306,6 +317,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> lstsq(const Tensor& A, const Tensor& 
 
 // ---- Householder product --------------------------------------------------------------------------
 Tensor householder_product(const Tensor& A, const Tensor& tau) {
+  if (batching::any_batched(A, tau)) [[unlikely]]
+    return batching::householder_product_batched(A, tau);
   EMBER_RECORD_OP("linalg_householder_product", A, tau);
   constexpr const char* op = "torch.linalg.householder_product";
   check_matrix(A, op);

@@ -6,48 +6,49 @@
 #include "ember/linalg/batch.h"
 #include "ember/ops/all_ops.h"
 #include "ember/ops/factory.h"
+#include "ember/vmap/batched_tensor.h"
 
 namespace ember {
 
 using linalg::detail::mH;
 
 Tensor det(const Tensor& A) {
-  EMBER_RECORD_OP("det", A);
+  EMBER_RECORD_COMPOSITE_OP("det", A);
   return linalg::det(A);
 }
 Tensor logdet(const Tensor& A) {
-  EMBER_RECORD_OP("logdet", A);
+  EMBER_RECORD_COMPOSITE_OP("logdet", A);
   auto [sign, logabs] = linalg::slogdet(A);
   return sign.log() + logabs;  // log(-1) = nan, log(0) = -inf; complex: i arg(det)
 }
 std::tuple<Tensor, Tensor> slogdet(const Tensor& A) {
-  EMBER_RECORD_OP("slogdet", A);
+  EMBER_RECORD_COMPOSITE_OP("slogdet", A);
   return linalg::slogdet(A);
 }
 Tensor inverse(const Tensor& A) {
-  EMBER_RECORD_OP("inverse", A);
+  EMBER_RECORD_COMPOSITE_OP("inverse", A);
   return linalg::inv(A);
 }
 Tensor cholesky(const Tensor& A, bool upper) {
-  EMBER_RECORD_OP("cholesky", A);
+  EMBER_RECORD_COMPOSITE_OP("cholesky", A);
   return linalg::cholesky(A, upper);
 }
 
 Tensor cholesky_solve(const Tensor& B, const Tensor& L, bool upper) {
-  EMBER_RECORD_OP("cholesky_solve", B, L);
+  EMBER_RECORD_COMPOSITE_OP("cholesky_solve", B, L);
   // A = L L^H (or U^H U): two triangular solves.
   if (upper) return linalg::solve_triangular(L, linalg::solve_triangular(mH(L), B, false), true);
   return linalg::solve_triangular(mH(L), linalg::solve_triangular(L, B, false), true);
 }
 
 Tensor cholesky_inverse(const Tensor& L, bool upper) {
-  EMBER_RECORD_OP("cholesky_inverse", L);
+  EMBER_RECORD_COMPOSITE_OP("cholesky_inverse", L);
   linalg::detail::check_square(L, "cholesky_inverse", "L");
   return cholesky_solve(eye(L.size(-1), TensorOptions(L.dtype())).expand(L.sizes()), L, upper);
 }
 
 Tensor cross(const Tensor& a, const Tensor& b, std::optional<int64_t> dim) {
-  EMBER_RECORD_OP("cross", a, b);
+  EMBER_RECORD_COMPOSITE_OP("cross", a, b);
   if (dim) return linalg::cross(a, b, *dim);
   DimVector shape = broadcast_shapes(a.sizes(), b.sizes(), "cross");
   for (size_t i = 0; i < shape.size(); ++i)
@@ -57,20 +58,20 @@ Tensor cross(const Tensor& a, const Tensor& b, std::optional<int64_t> dim) {
 }
 
 Tensor matrix_power(const Tensor& A, int64_t n) {
-  EMBER_RECORD_OP("matrix_power", A);
+  EMBER_RECORD_COMPOSITE_OP("matrix_power", A);
   return linalg::matrix_power(A, n);
 }
 Tensor matrix_exp(const Tensor& A) {
-  EMBER_RECORD_OP("matrix_exp", A);
+  EMBER_RECORD_COMPOSITE_OP("matrix_exp", A);
   return linalg::matrix_exp(A);
 }
 Tensor pinverse(const Tensor& A, double rcond) {
-  EMBER_RECORD_OP("pinverse", A);
+  EMBER_RECORD_COMPOSITE_OP("pinverse", A);
   return linalg::pinv(A, 0.0, rcond);
 }
 
 std::tuple<Tensor, Tensor, Tensor> svd(const Tensor& A, bool some, bool compute_uv) {
-  EMBER_RECORD_OP("svd", A);
+  EMBER_RECORD_COMPOSITE_OP("svd", A);
   if (!compute_uv) {
     Tensor S = linalg::svdvals(A);
     const int64_t m = A.size(-2), n = A.size(-1);
@@ -86,29 +87,29 @@ std::tuple<Tensor, Tensor, Tensor> svd(const Tensor& A, bool some, bool compute_
 }
 
 std::tuple<Tensor, Tensor> qr(const Tensor& A, bool some) {
-  EMBER_RECORD_OP("qr", A);
+  EMBER_RECORD_COMPOSITE_OP("qr", A);
   return linalg::qr(A, some ? "reduced" : "complete");
 }
 
 std::tuple<Tensor, Tensor> triangular_solve(const Tensor& b, const Tensor& A, bool upper, bool transpose,
                                             bool unitriangular) {
-  EMBER_RECORD_OP("triangular_solve", b, A);
+  EMBER_RECORD_COMPOSITE_OP("triangular_solve", b, A);
   Tensor coeff = transpose ? A.mT() : A;
   return {linalg::solve_triangular(coeff, b, transpose ? !upper : upper, true, unitriangular), A.clone()};
 }
 
 Tensor lu_solve(const Tensor& b, const Tensor& LU_data, const Tensor& LU_pivots) {
-  EMBER_RECORD_OP("lu_solve", b, LU_data, LU_pivots);
+  EMBER_RECORD_COMPOSITE_OP("lu_solve", b, LU_data, LU_pivots);
   return linalg::lu_solve(LU_data, LU_pivots, b);
 }
 
 Tensor orgqr(const Tensor& A, const Tensor& tau) {
-  EMBER_RECORD_OP("orgqr", A, tau);
+  EMBER_RECORD_COMPOSITE_OP("orgqr", A, tau);
   return linalg::householder_product(A, tau);
 }
 
 Tensor vander(const Tensor& x, std::optional<int64_t> N, bool increasing) {
-  EMBER_RECORD_OP("vander", x);
+  EMBER_RECORD_COMPOSITE_OP("vander", x);
   EMBER_CHECK(x.dim() == 1, "vander: x must be a one-dimensional tensor, got shape ", shape_str(x.sizes()));
   Tensor v = linalg::vander(x, N);
   return increasing ? v : v.flip({-1});
