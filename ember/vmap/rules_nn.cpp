@@ -3,6 +3,7 @@
 #include "ember/autograd/forward_ad.h"
 #include "ember/core/error.h"
 #include "ember/ops/all_ops.h"
+#include "ember/ops/factory.h"
 #include "ember/ops/loss.h"
 #include "ember/ops/normalization.h"
 
@@ -247,6 +248,71 @@ Tensor multilabel_margin_loss_batched(const Tensor& self, const Tensor& target, 
   const char* op = "multilabel_margin_loss";
   const MarginRows r = margin_rows(op, self, target, true);
   return margin_result(r, multilabel_margin_loss(r.x, r.t, Reduction::None), self.dim() == 1, reduction, op);
+}
+
+Tensor ctc_loss_batched(const Tensor& log_probs, const Tensor& targets, IntArrayRef input_lengths,
+                        IntArrayRef target_lengths, int64_t blank, int64_t reduction, bool zero_infinity) {
+  const char* op = "ctc_loss";
+  EMBER_CHECK(log_probs.defined() && targets.defined(), op, ": expected defined log_probs and targets");
+  EMBER_CHECK(log_probs.dim() == 3 || log_probs.dim() == 2, op, ": log_probs must be [T, N, C] or [T, C], got ",
+              shape_str(log_probs.sizes()));
+  EMBER_CHECK(reduction >= Reduction::None && reduction < Reduction::END, op,
+              ": reduction must be 0 (None), 1 (Mean) or 2 (Sum), got ", reduction);
+  const bool unbatched = log_probs.dim() == 2;
+  EMBER_CHECK(targets.dim() == 1 || (!unbatched && targets.dim() == 2), op, ": targets must be ",
+              unbatched ? "1-D for [T, C] log_probs" : "[N, S] or 1-D (concatenated)", ", got ",
+              shape_str(targets.sizes()));
+  const int64_t level = top_level({&log_probs, &targets});
+  const int64_t b = batch_size({&log_probs, &targets}, level);
+  Tensor lp = front_or_expand(log_probs, level, b);  // [B, T, N, C] or [B, T, C]
+  if (unbatched) lp = lp.unsqueeze(2);
+  const int64_t n = lp.size(2);
+  lp = lp.movedim(0, 1).flatten(1, 2);  // [T, B*N, C]
+  Tensor tg = front_or_expand(targets, level, b);
+  // Padded targets [B, N, S] -> [B*N, S]; concatenated ones [B, K] -> [B*K], sample by sample.
+  tg = targets.dim() == 2 ? tg.flatten(0, 1) : tg.flatten();
+  std::vector<int64_t> il, tl;
+  for (int64_t k = 0; k < b; ++k) {
+    il.insert(il.end(), input_lengths.begin(), input_lengths.end());
+    tl.insert(tl.end(), target_lengths.begin(), target_lengths.end());
+  }
+  Tensor per_seq = ctc_loss(lp, tg, il, tl, blank, Reduction::None, zero_infinity).view({b, n});
+  if (reduction == Reduction::Mean) {
+    // PyTorch's mean: each sequence's loss over its target length, then the mean over N.
+    const Tensor lens = tensor(std::vector<int64_t>(target_lengths.begin(), target_lengths.end()))
+                            .clamp_min(1)
+                            .to(per_seq.scalar_type());
+    EMBER_CHECK(lens.numel() == n, op, ": expected ", n, " target lengths, got ", lens.numel());
+    return wrap((per_seq / lens).mean({1}), level);
+  }
+  if (reduction == Reduction::Sum) return wrap(per_seq.sum({1}), level);
+  return wrap(unbatched ? per_seq.squeeze(1) : per_seq, level);
+}
+
+std::vector<Tensor> per_sample_loop(std::initializer_list<const Tensor*> inputs, const char* op,
+                                    const PerSampleFn& fn) {
+  const int64_t level = top_level(inputs);
+  const int64_t b = batch_size(inputs, level);
+  EMBER_CHECK(b > 0, op, ": vmap over an empty batch is not supported for this op");
+  std::vector<Peeled> peeled;
+  for (const Tensor* t : inputs) peeled.push_back(t != nullptr ? peel_front(*t, level) : Peeled{});
+  std::vector<std::vector<Tensor>> outs;
+  for (int64_t k = 0; k < b; ++k) {
+    std::vector<Tensor> args;
+    for (const Peeled& p : peeled) args.push_back(p.batched ? p.value.select(0, k) : p.value);
+    std::vector<Tensor> r = fn(args);
+    outs.resize(r.size());
+    for (size_t j = 0; j < r.size(); ++j) outs[j].push_back(std::move(r[j]));
+  }
+  std::vector<Tensor> result;
+  for (size_t j = 0; j < outs.size(); ++j) {
+    for (size_t k = 1; k < outs[j].size(); ++k)
+      EMBER_CHECK(outs[j][k].sizes() == outs[j][0].sizes(), op, ": vmap: output ", j, " of sample ", k, " has size ",
+                  shape_str(outs[j][k].sizes()), " but sample 0's has size ", shape_str(outs[j][0].sizes()),
+                  "; per-sample results must have one shape to be stacked");
+    result.push_back(wrap(stack(outs[j], 0), level));
+  }
+  return result;
 }
 
 }  // namespace ember::batching

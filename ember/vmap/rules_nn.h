@@ -39,6 +39,18 @@ Tensor binary_cross_entropy_batched(const Tensor& self, const Tensor& target, co
 Tensor multi_margin_loss_batched(const Tensor& self, const Tensor& target, const Scalar& p, const Scalar& margin,
                                  const Tensor& weight, int64_t reduction);
 Tensor multilabel_margin_loss_batched(const Tensor& self, const Tensor& target, int64_t reduction);
+// ctc_loss with lengths shared by every sample: the samples' sequences side
+// by side in the kernel's N ([B, T, N, C] -> [T, B*N, C]).
+Tensor ctc_loss_batched(const Tensor& log_probs, const Tensor& targets, IntArrayRef input_lengths,
+                        IntArrayRef target_lengths, int64_t blank, int64_t reduction, bool zero_infinity);
+
+// The fallback for ops whose samples cannot share one kernel call (per-sample
+// sequence lengths, bag offsets): `fn` runs on each sample's slices (an
+// input not batched at this level, or nullptr, is passed as it is) and the
+// results, which must have one shape per output, are stacked. Differentiable
+// through select and stack; slower than a rule by the batch size's calls.
+using PerSampleFn = std::function<std::vector<Tensor>(const std::vector<Tensor>&)>;
+std::vector<Tensor> per_sample_loop(std::initializer_list<const Tensor*> inputs, const char* op, const PerSampleFn& fn);
 
 namespace detail {
 // Raises unless self's logical rank is `rank` or (allow_unbatched) rank - 1.

@@ -237,5 +237,50 @@ TEST_F(VmapNn, LossesWithKernelsAndComposites) {
                      "multi_margin_loss", "weight");
 }
 
+TEST_F(VmapNn, CtcLossSharedAndPerSampleLengths) {
+  // Samples of log_probs [T=6, N=2, C=4], padded targets [2, 3].
+  Tensor lp = log_softmax(randn({3, 6, 2, 4}, kDouble), -1), tg = randint(1, 4, {3, 2, 3}, kLong);
+  for (int64_t red : {0, 1, 2}) {
+    auto f = [&](const V& a) { return V{ctc_loss(a[0], a[1], IntArrayRef{6, 5}, IntArrayRef{3, 2}, 0, red, true)}; };
+    expect_matches_loop(f, {lp, tg}, {0, 0});
+    expect_matches_loop(f, {lp.movedim(0, 2), tg[1]}, {2, kNone});
+    // Concatenated targets and unbatched [T, C] samples.
+    auto cat1 = [&](const V& a) { return V{ctc_loss(a[0], a[1], IntArrayRef{6, 4}, IntArrayRef{2, 1}, 0, red)}; };
+    expect_matches_loop(cat1, {lp, tg.flatten(1).narrow(1, 0, 3)}, {0, 0});
+    auto unb = [&](const V& a) { return V{ctc_loss(a[0], a[1], IntArrayRef{6}, IntArrayRef{3}, 0, red)}; };
+    expect_matches_loop(unb, {lp.select(2, 0), tg.select(1, 0)}, {0, 0});
+    // Lengths as tensors: shared, then per sample (one call per sample).
+    auto tens = [&](const V& a) { return V{ctc_loss(a[0], a[1], a[2], a[3], 0, red)}; };
+    expect_matches_loop(tens, {lp, tg, tensor({6, 5}), tensor({3, 1})}, {0, 0, kNone, kNone});
+    expect_matches_loop(tens, {lp, tg, tensor({{6, 5}, {4, 6}, {5, 5}}), tensor({{3, 1}, {2, 2}, {1, 3}})},
+                        {0, 0, 0, 0});
+  }
+  // Gradients reach log_probs through the folded kernel.
+  Tensor x = randn({3, 6, 2, 4}, kDouble).requires_grad_(true);
+  auto g = [&](const V& a) { return V{ctc_loss(log_softmax(a[0], -1), a[1], IntArrayRef{6, 6}, IntArrayRef{3, 2})}; };
+  vmap(g, {0, 0})({x, tg})[0].sum().backward();
+  Tensor gx = x.grad().clone();
+  x.mutable_grad() = Tensor();
+  by_loop(g, {x, tg}, {0, 0}, 0)[0].sum().backward();
+  EXPECT_TENSOR_CLOSE(gx, x.grad());
+}
+
+TEST_F(VmapNn, EmbeddingBagPerSample) {
+  Tensor w = randn({3, 7, 4}, kDouble), idx = randint(0, 7, {3, 8}, kLong), off = tensor({0, 3, 3, 5});
+  for (int64_t mode : {0, 1, 2}) {
+    auto f = [&](const V& a) {
+      auto [o, o2b, bs, mi] = embedding_bag(a[0], a[1], a[2], false, mode, false, std::nullopt, false, 2);
+      return V{o, o2b, bs, mi};
+    };
+    expect_matches_loop(f, {w, idx, off}, {0, 0, kNone});                       // per-sample tables and indices
+    expect_matches_loop(f, {w[0], idx, off}, {kNone, 0, kNone});                // shared table
+    expect_matches_loop(f, {w, idx.view({3, 2, 4}), Tensor()}, {0, 0, kNone});  // 2-D bags
+    expect_matches_loop(f, {w.movedim(0, 1), idx[0], tensor({{0, 2}, {0, 5}, {0, 0}})}, {1, kNone, 0});
+  }
+  // Per-sample weights of the summed rows.
+  auto psw = [&](const V& a) { return V{std::get<0>(embedding_bag(a[0], a[1], off, false, 0, false, a[2]))}; };
+  expect_matches_loop(psw, {w[0], idx, randn({3, 8}, kDouble)}, {kNone, 0, 0});
+}
+
 }  // namespace
 }  // namespace ember
