@@ -282,5 +282,71 @@ TEST_F(VmapNn, EmbeddingBagPerSample) {
   expect_matches_loop(psw, {w[0], idx, randn({3, 8}, kDouble)}, {kNone, 0, 0});
 }
 
+TEST_F(VmapNn, PreluAndBilinearAsComposites) {
+  Tensor x = randn({3, 2, 4, 5}, kDouble);
+  auto pr = [](const V& a) { return V{prelu(a[0], a[1])}; };
+  expect_matches_loop(pr, {x, rand({4}, kDouble)}, {0, kNone});
+  expect_matches_loop(pr, {x, rand({3, 4}, kDouble)}, {0, 0});
+  auto bl = [](const V& a) { return V{bilinear(a[0], a[1], a[2], a[3])}; };
+  Tensor x1 = randn({3, 2, 4}, kDouble), x2 = randn({3, 2, 5}, kDouble);
+  Tensor w = randn({6, 4, 5}, kDouble), b = randn({6}, kDouble);
+  expect_matches_loop(bl, {x1, x2, w, b}, {0, 0, kNone, kNone});
+  expect_matches_loop(bl, {x1[0], x2, randn({3, 6, 4, 5}, kDouble), randn({6, 3}, kDouble)}, {kNone, 0, 0, 1});
+}
+
+// vmap of vmap: the inner level is peeled first by the same rules.
+TEST_F(VmapNn, NestedVmapOverSamplesAndEnsembles) {
+  // Outer: an ensemble of conv weights; inner: samples [C, H, W] with their own batch norm.
+  Tensor x = randn({4, 2, 5, 5}, kDouble), w = randn({3, 4, 2, 3, 3}, kDouble);
+  auto inner = [](const V& a) {
+    Tensor y = conv2d(a[0], a[1], {}, 1, 1);
+    y = max_pool2d(y, 2);
+    return V{layer_norm(y, {2, 2}), avg_pool1d(pad(y.flatten(1), {1, 1}, "reflect"), 2)};
+  };
+  VmapFunction outer = vmap(vmap(inner, {0, kNone}), {kNone, 0});
+  std::vector<Tensor> got = outer({x, w});
+  for (int64_t e = 0; e < 3; ++e)
+    for (int64_t n = 0; n < 4; ++n) {
+      std::vector<Tensor> want = inner({x[n], w[e]});
+      EXPECT_TENSOR_CLOSE(got[0][e][n], want[0]);
+      EXPECT_TENSOR_CLOSE(got[1][e][n], want[1]);
+    }
+  // Both levels batch the weight, and batch norm with per-sample statistics.
+  Tensor xs = randn({3, 2, 2, 4, 4, 4}, kDouble);  // [E, B, N, C, H, W]
+  auto bn = [](const V& a) { return V{batch_norm(conv2d(a[0], a[1]), {}, {}, {}, {}, true, 0.1, 1e-5, false).relu()}; };
+  Tensor ws = randn({3, 2, 5, 4, 3, 3}, kDouble);
+  std::vector<Tensor> r = vmap(vmap(bn, {0, 0}), {0, 0})({xs, ws});
+  for (int64_t e = 0; e < 3; ++e)
+    for (int64_t k = 0; k < 2; ++k) EXPECT_TENSOR_CLOSE(r[0][e][k], bn({xs[e][k], ws[e][k]})[0]);
+}
+
+TEST_F(VmapNn, GradientsThroughNnRulesMatchTheLoop) {
+  Tensor x = randn({3, 2, 2, 6, 6}, kDouble).requires_grad_(true);
+  Tensor w = randn({3, 4, 1, 3, 3}, kDouble).requires_grad_(true);  // per-sample, groups 2
+  Tensor wt = randn({4, 2, 2, 2}, kDouble).requires_grad_(true);    // shared transposed conv
+  Tensor g = randn({3, 2}, kDouble).requires_grad_(true);           // per-sample batch norm weight
+  Tensor lw = randn({6}, kDouble).requires_grad_(true);             // shared layer norm weight
+  auto f = [&](const V& a) {
+    Tensor y = conv2d(a[0], a[1], {}, 1, 1, 1, 2).tanh();
+    y = max_pool2d(y, 2);
+    y = conv_transpose2d(y, wt, {}, 2);
+    y = batch_norm(y, a[2], {}, {}, {}, true, 0.1, 1e-5, false);
+    y = layer_norm(upsample_bilinear2d(y, {6, 6}, false), {6}, lw);
+    return V{(y * y).mean() + binary_cross_entropy(y.sigmoid(), (y > 0).to(kDouble))};
+  };
+  std::vector<Tensor> leaves{x, w, wt, g, lw};
+  Tensor per_sample = vmap(f, {0, 0, 0})({x, w, g})[0];
+  per_sample.pow(2).sum().backward();
+  std::vector<Tensor> grads;
+  for (Tensor& t : leaves) {
+    grads.push_back(t.grad().clone());
+    t.mutable_grad() = Tensor();
+  }
+  Tensor looped = by_loop(f, {x, w, g}, {0, 0, 0}, 0)[0];
+  EXPECT_TENSOR_CLOSE(per_sample.detach(), looped.detach());
+  looped.pow(2).sum().backward();
+  for (size_t i = 0; i < leaves.size(); ++i) EXPECT_TENSOR_CLOSE(grads[i], leaves[i].grad()) << "leaf " << i;
+}
+
 }  // namespace
 }  // namespace ember
