@@ -235,10 +235,13 @@ Tensor margin_result(const MarginRows& r, const Tensor& rows, bool vec, int64_t 
 Tensor multi_margin_loss_batched(const Tensor& self, const Tensor& target, const Scalar& p, const Scalar& margin,
                                  const Tensor& weight, int64_t reduction) {
   const char* op = "multi_margin_loss";
+  if (top_level({&weight}) >= top_level({&self, &target})) {
+    // A per-sample class weight: the kernel takes one weight per call.
+    return per_sample_loop({&self, &target, &weight}, op, [&](const std::vector<Tensor>& a) {
+      return std::vector<Tensor>{multi_margin_loss(a[0], a[1], p, margin, a[2], reduction)};
+    })[0];
+  }
   const MarginRows r = margin_rows(op, self, target, false);
-  EMBER_CHECK(!peel_front(weight, r.level).batched, op,
-              ": vmap over the class weight is not supported (a per-sample weight of size ", shape_str(weight.sizes()),
-              "); batch the input instead");
   const Tensor rows = multi_margin_loss(
       r.x, r.t, p, margin, weight.defined() ? std::optional<Tensor>(weight) : std::nullopt, Reduction::None);
   return margin_result(r, rows, self.dim() == 1, reduction, op);
