@@ -30,6 +30,11 @@ TEST_F(VmapNn, ConvBatchedInputFoldsIntoN) {
                        1);
   expect_matches_loop1([&](const Tensor& x) { return conv2d(x, w2, {}, 1, "same", 2, 2); },
                        randn({3, 4, 6, 5}, kDouble));
+  // padding="same" with an even kernel pads asymmetrically first (constant_pad_nd's rule).
+  Tensor we = randn({3, 2, 4}, kDouble);
+  expect_matches_loop1([&](const Tensor& x) { return conv1d(x, we, {}, 1, "same"); }, randn({4, 2, 7}, kDouble));
+  EXPECT_EMBER_ERROR(vmap([&](const Tensor& x) { return conv2d(x, w2); })(randn({3, 5, 5}, kDouble)), "conv2d",
+                     "3D (unbatched) or 4D (batched)", "[5, 5]");
   expect_matches_loop1([&](const Tensor& x) { return conv3d(x, w3, {}, 1, 1); }, randn({2, 2, 3, 4, 4, 3}, kDouble));
   expect_matches_loop1([&](const Tensor& x) { return conv3d(x, w3); }, randn({3, 3, 3, 2, 4}, kDouble), 2);
   Tensor wt = randn({4, 3, 3}, kDouble), wt2 = randn({4, 1, 2, 3}, kDouble), b2 = randn({2}, kDouble);
