@@ -99,7 +99,8 @@ Tensor& threshold_(Tensor& self, const Scalar& threshold, const Scalar& value) {
 }
 
 Tensor prelu(const Tensor& self, const Tensor& weight) {
-  EMBER_RECORD_OP("prelu", self);
+  // Composite (view, mul, where): each takes batched inputs, a per-sample weight too.
+  EMBER_RECORD_COMPOSITE_OP("prelu", self, weight);
   check_input("prelu", self);
   EMBER_CHECK(weight.defined(), "prelu: expected a defined weight");
   const int64_t channels = self.dim() >= 2 ? self.size(1) : 1;

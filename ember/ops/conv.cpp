@@ -9,6 +9,7 @@
 #include "ember/autograd/formula_node.h"
 #include "ember/ember.h"
 #include "ember/ops/conv_kernels.h"
+#include "ember/vmap/rules_nn.h"
 
 namespace ember {
 
@@ -87,6 +88,10 @@ DimVector output_shape(const Tensor& input, const Tensor& weight, const conv::Co
 Tensor convolution_impl(const char* op, const Tensor& input_, const Tensor& weight, const Tensor& bias,
                         IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, bool transposed,
                         IntArrayRef output_padding, int64_t groups) {
+  if (batching::any_batched(input_, weight, bias)) [[unlikely]]
+    return batching::convolution_batched(op, input_, weight, bias, groups, [&](auto& x, auto& w, auto& b, int64_t g) {
+      return convolution_impl(op, x, w, b, stride, padding, dilation, transposed, output_padding, g);
+    });
   EMBER_RECORD_OP(op, input_, weight);
   EMBER_CHECK(input_.defined() && weight.defined(), op, ": input and weight must be defined");
   EMBER_CHECK(weight.dim() >= 3 && weight.dim() <= 5, op, ": expected a 3D, 4D or 5D weight, but got weight of size ",

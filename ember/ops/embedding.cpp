@@ -17,7 +17,7 @@
 #include "ember/ops/operators.h"
 #include "ember/ops/reduce.h"
 #include "ember/ops/shape_ops.h"
-#include "ember/vmap/batching_rules.h"
+#include "ember/vmap/rules_nn.h"
 
 namespace ember {
 namespace {
@@ -120,6 +120,19 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(const Tensor& weight, c
                                                          int64_t mode, bool sparse,
                                                          const std::optional<Tensor>& psw_opt, bool include_last_offset,
                                                          std::optional<int64_t> padding_idx) {
+  // Bags are read from the indices' and offsets' values, so under vmap each
+  // sample makes its own call (batching::per_sample_loop).
+  if (batching::any_batched(weight, indices_in, offsets_in, psw_opt)) [[unlikely]] {
+    const Tensor psw_in = nn_detail::opt(psw_opt);
+    const std::vector<Tensor> r = batching::per_sample_loop(
+        {&weight, &indices_in, &offsets_in, &psw_in}, "embedding_bag", [&](const std::vector<Tensor>& a) {
+          auto [o, o2b, bs, mi] = embedding_bag(a[0], a[1], a[2], scale_grad_by_freq, mode, sparse,
+                                                a[3].defined() ? std::optional<Tensor>(a[3]) : std::nullopt,
+                                                include_last_offset, padding_idx);
+          return std::vector<Tensor>{o, o2b, bs, mi};
+        });
+    return {r[0], r[1], r[2], r[3]};
+  }
   EMBER_RECORD_OP("embedding_bag", weight, indices_in, offsets_in);
   const char* op = "embedding_bag";
   const Tensor psw = nn_detail::opt(psw_opt);

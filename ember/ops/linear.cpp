@@ -50,7 +50,8 @@ Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Ten
 
 Tensor bilinear(const Tensor& input1, const Tensor& input2, const Tensor& weight,
                 const std::optional<Tensor>& bias_opt) {
-  EMBER_RECORD_OP("bilinear", input1, input2, weight);
+  // Composite (reshape, mm, bmm): each takes batched inputs.
+  EMBER_RECORD_COMPOSITE_OP("bilinear", input1, input2, weight, bias_opt);
   const Tensor bias = nn_detail::opt(bias_opt);
   EMBER_CHECK(weight.dim() == 3, "bilinear: expected a 3-D weight [out, in1, in2], got ", shape_str(weight.sizes()));
   EMBER_CHECK(input1.dim() == input2.dim(), "bilinear: input1 and input2 must have the same number of dims, got ",

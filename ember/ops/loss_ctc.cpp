@@ -10,6 +10,7 @@
 #include "ember/core/parallel.h"
 #include "ember/ember.h"
 #include "ember/ops/loss.h"
+#include "ember/vmap/rules_nn.h"
 
 namespace ember {
 
@@ -144,6 +145,9 @@ CtcProblem check_ctc(const Tensor& lp, const Tensor& targets, IntArrayRef input_
 
 Tensor ctc_loss(const Tensor& log_probs_in, const Tensor& targets_in, IntArrayRef input_lengths,
                 IntArrayRef target_lengths, int64_t blank, int64_t reduction, bool zero_infinity) {
+  if (batching::any_batched(log_probs_in, targets_in)) [[unlikely]]
+    return batching::ctc_loss_batched(log_probs_in, targets_in, input_lengths, target_lengths, blank, reduction,
+                                      zero_infinity);
   EMBER_RECORD_OP("ctc_loss", log_probs_in, targets_in);
   // Unbatched [T, C] log_probs take 1-D targets as the (single) concatenated target.
   const char* op = "ctc_loss";
@@ -192,7 +196,14 @@ Tensor ctc_loss(const Tensor& log_probs_in, const Tensor& targets_in, IntArrayRe
 
 Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, const Tensor& input_lengths,
                 const Tensor& target_lengths, int64_t blank, int64_t reduction, bool zero_infinity) {
-  EMBER_RECORD_OP("ctc_loss", log_probs, targets, input_lengths, target_lengths);
+  // Per-sample lengths: one kernel call per sample (the lengths are read as integers).
+  if (batching::any_batched(input_lengths, target_lengths)) [[unlikely]]
+    return batching::per_sample_loop(
+        {&log_probs, &targets, &input_lengths, &target_lengths}, "ctc_loss", [&](const std::vector<Tensor>& a) {
+          return std::vector<Tensor>{ctc_loss(a[0], a[1], a[2], a[3], blank, reduction, zero_infinity)};
+        })[0];
+  // Shared lengths: the IntArrayRef form below takes batched log_probs and targets.
+  EMBER_RECORD_COMPOSITE_OP("ctc_loss", log_probs, targets, input_lengths, target_lengths);
   EMBER_CHECK(input_lengths.defined() && target_lengths.defined(), "ctc_loss: expected defined lengths");
   EMBER_CHECK(!is_floating_point(input_lengths.scalar_type()) && !is_floating_point(target_lengths.scalar_type()),
               "ctc_loss: lengths must be integer tensors, got ", dtype_name(input_lengths.scalar_type()), " and ",

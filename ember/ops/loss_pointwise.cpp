@@ -6,7 +6,7 @@
 #include "ember/core/record_scope.h"
 #include "ember/ember.h"
 #include "ember/ops/loss.h"
-#include "ember/vmap/batched_tensor.h"
+#include "ember/vmap/rules_nn.h"
 
 namespace ember {
 
@@ -54,6 +54,8 @@ Tensor huber_loss(const Tensor& self, const Tensor& target, int64_t reduction, d
 
 Tensor binary_cross_entropy(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight,
                             int64_t reduction) {
+  if (batching::any_batched(self, target, weight)) [[unlikely]]
+    return batching::binary_cross_entropy_batched(self, target, weight ? *weight : Tensor(), reduction);
   EMBER_RECORD_OP("binary_cross_entropy", self, target);
   check_defined("binary_cross_entropy", self, target);
   EMBER_CHECK(self.sizes() == target.sizes(), "binary_cross_entropy: target size ", shape_str(target.sizes()),
@@ -171,6 +173,8 @@ void check_margin_input(const char* op, const Tensor& self) {
 
 Tensor multi_margin_loss(const Tensor& self, const Tensor& target, const Scalar& p_s, const Scalar& margin_s,
                          const std::optional<Tensor>& weight, int64_t reduction) {
+  if (batching::any_batched(self, target, weight)) [[unlikely]]
+    return batching::multi_margin_loss_batched(self, target, p_s, margin_s, weight ? *weight : Tensor(), reduction);
   EMBER_RECORD_OP("multi_margin_loss", self, target);
   const char* op = "multi_margin_loss";
   check_margin_input(op, self);
@@ -209,6 +213,8 @@ Tensor multi_margin_loss(const Tensor& self, const Tensor& target, const Scalar&
 }
 
 Tensor multilabel_margin_loss(const Tensor& self, const Tensor& target, int64_t reduction) {
+  if (batching::any_batched(self, target)) [[unlikely]]
+    return batching::multilabel_margin_loss_batched(self, target, reduction);
   EMBER_RECORD_OP("multilabel_margin_loss", self, target);
   const char* op = "multilabel_margin_loss";
   check_margin_input(op, self);

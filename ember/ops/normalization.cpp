@@ -14,6 +14,7 @@
 #include "ember/ops/reduce.h"
 #include "ember/ops/shape_ops.h"
 #include "ember/ops/unary.h"
+#include "ember/vmap/rules_nn.h"
 
 namespace ember {
 namespace {
@@ -37,6 +38,9 @@ void check_channel_param(const char* op, const Tensor& t, const char* name, int6
 Tensor batch_norm(const Tensor& input, const std::optional<Tensor>& weight_opt, const std::optional<Tensor>& bias_opt,
                   const std::optional<Tensor>& running_mean_opt, const std::optional<Tensor>& running_var_opt,
                   bool training, double momentum, double eps, bool /*cudnn_enabled*/) {
+  if (batching::any_batched(input, weight_opt, bias_opt, running_mean_opt, running_var_opt)) [[unlikely]]
+    return batching::batch_norm_batched(input, opt(weight_opt), opt(bias_opt), opt(running_mean_opt),
+                                        opt(running_var_opt), training, momentum, eps, false);
   EMBER_RECORD_OP("batch_norm", input);
   const char* op = "batch_norm";
   const Tensor weight = opt(weight_opt), bias = opt(bias_opt);
@@ -124,6 +128,8 @@ std::tuple<Tensor, Tensor, Tensor> layer_norm_backward_fast(const Tensor& grad, 
 
 Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const std::optional<Tensor>& weight_opt,
                   const std::optional<Tensor>& bias_opt, double eps, bool /*cudnn_enable*/) {
+  if (batching::any_batched(input, weight_opt, bias_opt)) [[unlikely]]
+    return batching::layer_norm_batched(input, normalized_shape, opt(weight_opt), opt(bias_opt), eps);
   EMBER_RECORD_OP("layer_norm", input);
   const char* op = "layer_norm";
   const Tensor weight = opt(weight_opt), bias = opt(bias_opt);
@@ -165,7 +171,8 @@ Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const std::
 
 Tensor group_norm(const Tensor& input, int64_t num_groups, const std::optional<Tensor>& weight_opt,
                   const std::optional<Tensor>& bias_opt, double eps, bool /*cudnn_enabled*/) {
-  EMBER_RECORD_OP("group_norm", input);
+  // Composite (reshape, layer_norm, view, mul, add): each takes batched inputs.
+  EMBER_RECORD_COMPOSITE_OP("group_norm", input, weight_opt, bias_opt);
   const char* op = "group_norm";
   const Tensor weight = opt(weight_opt), bias = opt(bias_opt);
   EMBER_CHECK(input.defined(), op, ": expected a defined input");
@@ -194,6 +201,9 @@ Tensor instance_norm(const Tensor& input, const std::optional<Tensor>& weight_op
                      const std::optional<Tensor>& bias_opt, const std::optional<Tensor>& running_mean_opt,
                      const std::optional<Tensor>& running_var_opt, bool use_input_stats, double momentum, double eps,
                      bool cudnn_enabled) {
+  if (batching::any_batched(input, weight_opt, bias_opt, running_mean_opt, running_var_opt)) [[unlikely]]
+    return batching::batch_norm_batched(input, opt(weight_opt), opt(bias_opt), opt(running_mean_opt),
+                                        opt(running_var_opt), use_input_stats, momentum, eps, true);
   EMBER_RECORD_OP("instance_norm", input);
   const char* op = "instance_norm";
   const Tensor weight = opt(weight_opt), bias = opt(bias_opt);

@@ -8,6 +8,7 @@
 
 #include "ember/autograd/formula_node.h"
 #include "ember/ember.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 
@@ -50,9 +51,10 @@ Tensor pad_dim(const Tensor& x, int64_t d, int64_t l, int64_t r, std::string_vie
 }  // namespace
 
 Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value) {
-  EMBER_RECORD_OP("constant_pad_nd", self);
   const char* op = "constant_pad_nd";
-  check_pad_list(op, self, pad);
+  check_pad_list(op, self, pad);  // on the logical shape: the batch dim is never padded
+  EMBER_VMAP_ON_FRONT(self, v, constant_pad_nd(v, pad, value));
+  EMBER_RECORD_OP("constant_pad_nd", self);
   const int64_t nd = self.dim(), np = static_cast<int64_t>(pad.size()) / 2;
   DimVector shape(self.sizes());
   Tensor src = self;
@@ -81,7 +83,9 @@ Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value)
 }
 
 Tensor pad(const Tensor& self, IntArrayRef pad, std::string_view mode, std::optional<double> value) {
-  EMBER_RECORD_OP("pad", self);
+  // The non-constant modes compose narrow / flip / expand / cat, which take
+  // batched inputs themselves (the checks below read logical shapes).
+  EMBER_RECORD_COMPOSITE_OP("pad", self);
   const char* op = "pad";
   if (mode == "constant") return constant_pad_nd(self, pad, value.value_or(0.0));
   EMBER_CHECK(mode == "reflect" || mode == "replicate" || mode == "circular", op, ": unrecognised padding mode '",
@@ -96,7 +100,7 @@ Tensor pad(const Tensor& self, IntArrayRef pad, std::string_view mode, std::opti
   static constexpr const char* kNames[3][3] = {{"reflection_pad1d", "reflection_pad2d", "reflection_pad3d"},
                                                {"replication_pad1d", "replication_pad2d", "replication_pad3d"},
                                                {"_pad_circular", "_pad_circular", "_pad_circular"}};
-  EMBER_RECORD_OP(kNames[mode == "reflect" ? 0 : mode == "replicate" ? 1 : 2][np - 1], self);
+  EMBER_RECORD_COMPOSITE_OP(kNames[mode == "reflect" ? 0 : mode == "replicate" ? 1 : 2][np - 1], self);
   Tensor x = self;
   for (int64_t i = 0; i < np; ++i) {
     const int64_t d = self.dim() - 1 - i, l = pad[2 * i], r = pad[2 * i + 1];

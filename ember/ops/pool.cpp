@@ -5,6 +5,7 @@
 
 #include "ember/ember.h"
 #include "ember/ops/pool_kernels.h"
+#include "ember/vmap/rules_nn.h"
 
 namespace ember {
 
@@ -84,6 +85,8 @@ std::tuple<Tensor, Tensor> max_pool_n(const char* op, int64_t nd, const Tensor& 
 
 Tensor avg_pool_n(const char* op, int64_t nd, const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
                   IntArrayRef padding, bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor) {
+  EMBER_VMAP_FOLD_N(self, nd + 2, true, op, v,
+                    avg_pool_n(op, nd, v, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor));
   EMBER_RECORD_OP(op, self);
   PoolSpec s = window_spec(op, self, nd, kernel_size, stride, padding, 1, ceil_mode, false);
   EMBER_CHECK(!divisor || *divisor != 0, op, ": divisor must be not zero");
@@ -122,31 +125,40 @@ const char* adaptive_max_name(int64_t nd) {
 
 std::tuple<Tensor, Tensor> max_pool1d_with_indices(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
                                                    IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
+  EMBER_VMAP_FOLD_N(self, 3, true, "max_pool1d", v,
+                    max_pool1d_with_indices(v, kernel_size, stride, padding, dilation, ceil_mode));
   EMBER_RECORD_OP("max_pool1d_with_indices", self);
   return max_pool_n("max_pool1d", 1, self, kernel_size, stride, padding, dilation, ceil_mode);
 }
 std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
                                                    IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
+  EMBER_VMAP_FOLD_N(self, 4, true, "max_pool2d", v,
+                    max_pool2d_with_indices(v, kernel_size, stride, padding, dilation, ceil_mode));
   EMBER_RECORD_OP("max_pool2d_with_indices", self);
   return max_pool_n("max_pool2d", 2, self, kernel_size, stride, padding, dilation, ceil_mode);
 }
 std::tuple<Tensor, Tensor> max_pool3d_with_indices(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
                                                    IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
+  EMBER_VMAP_FOLD_N(self, 5, true, "max_pool3d", v,
+                    max_pool3d_with_indices(v, kernel_size, stride, padding, dilation, ceil_mode));
   EMBER_RECORD_OP("max_pool3d_with_indices", self);
   return max_pool_n("max_pool3d", 3, self, kernel_size, stride, padding, dilation, ceil_mode);
 }
 Tensor max_pool1d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
                   IntArrayRef dilation, bool ceil_mode) {
+  EMBER_VMAP_FOLD_N(self, 3, true, "max_pool1d", v, max_pool1d(v, kernel_size, stride, padding, dilation, ceil_mode));
   EMBER_RECORD_OP("max_pool1d", self);
   return std::get<0>(max_pool1d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode));
 }
 Tensor max_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
                   IntArrayRef dilation, bool ceil_mode) {
+  EMBER_VMAP_FOLD_N(self, 4, true, "max_pool2d", v, max_pool2d(v, kernel_size, stride, padding, dilation, ceil_mode));
   EMBER_RECORD_OP("max_pool2d", self);
   return std::get<0>(max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode));
 }
 Tensor max_pool3d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
                   IntArrayRef dilation, bool ceil_mode) {
+  EMBER_VMAP_FOLD_N(self, 5, true, "max_pool3d", v, max_pool3d(v, kernel_size, stride, padding, dilation, ceil_mode));
   EMBER_RECORD_OP("max_pool3d", self);
   return std::get<0>(max_pool3d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode));
 }
@@ -167,26 +179,32 @@ Tensor avg_pool3d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef strid
 }
 
 Tensor adaptive_avg_pool1d(const Tensor& self, IntArrayRef output_size) {
+  EMBER_VMAP_FOLD_N(self, 3, true, "adaptive_avg_pool1d", v, adaptive_avg_pool1d(v, output_size));
   EMBER_RECORD_OP("adaptive_avg_pool1d", self);
   return pool::avg_forward(self, adaptive_spec("adaptive_avg_pool1d", self, 1, output_size));
 }
 Tensor adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size) {
+  EMBER_VMAP_FOLD_N(self, 4, true, "adaptive_avg_pool2d", v, adaptive_avg_pool2d(v, output_size));
   EMBER_RECORD_OP("adaptive_avg_pool2d", self);
   return pool::avg_forward(self, adaptive_spec("adaptive_avg_pool2d", self, 2, output_size));
 }
 Tensor adaptive_avg_pool3d(const Tensor& self, IntArrayRef output_size) {
+  EMBER_VMAP_FOLD_N(self, 5, true, "adaptive_avg_pool3d", v, adaptive_avg_pool3d(v, output_size));
   EMBER_RECORD_OP("adaptive_avg_pool3d", self);
   return pool::avg_forward(self, adaptive_spec("adaptive_avg_pool3d", self, 3, output_size));
 }
 std::tuple<Tensor, Tensor> adaptive_max_pool1d(const Tensor& self, IntArrayRef output_size) {
+  EMBER_VMAP_FOLD_N(self, 3, true, "adaptive_max_pool1d", v, adaptive_max_pool1d(v, output_size));
   EMBER_RECORD_OP("adaptive_max_pool1d", self);
   return pool::max_forward(self, adaptive_spec("adaptive_max_pool1d", self, 1, output_size), adaptive_max_name(1));
 }
 std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& self, IntArrayRef output_size) {
+  EMBER_VMAP_FOLD_N(self, 4, true, "adaptive_max_pool2d", v, adaptive_max_pool2d(v, output_size));
   EMBER_RECORD_OP("adaptive_max_pool2d", self);
   return pool::max_forward(self, adaptive_spec("adaptive_max_pool2d", self, 2, output_size), adaptive_max_name(2));
 }
 std::tuple<Tensor, Tensor> adaptive_max_pool3d(const Tensor& self, IntArrayRef output_size) {
+  EMBER_VMAP_FOLD_N(self, 5, true, "adaptive_max_pool3d", v, adaptive_max_pool3d(v, output_size));
   EMBER_RECORD_OP("adaptive_max_pool3d", self);
   return pool::max_forward(self, adaptive_spec("adaptive_max_pool3d", self, 3, output_size), adaptive_max_name(3));
 }

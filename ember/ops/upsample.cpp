@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "ember/ember.h"
+#include "ember/vmap/rules_nn.h"
 
 namespace ember {
 
@@ -129,6 +130,7 @@ void check(const char* op, const Tensor& input, int64_t nd, IntArrayRef output_s
 // scales: one optional scale factor per spatial dim (D, H, W order).
 Tensor upsample(const char* op, int64_t nd, const Tensor& input, IntArrayRef output_size, Mode mode, bool align_corners,
                 std::initializer_list<std::optional<double>> scales) {
+  EMBER_VMAP_FOLD_N(input, nd + 2, false, op, v, upsample(op, nd, v, output_size, mode, align_corners, scales));
   EMBER_RECORD_OP(op, input);
   check(op, input, nd, output_size);
   const std::vector<std::optional<double>> sc(scales);
@@ -200,7 +202,8 @@ Tensor upsample_trilinear3d(const Tensor& input, IntArrayRef output_size, bool a
 }
 
 Tensor pixel_shuffle(const Tensor& self, int64_t r) {
-  EMBER_RECORD_OP("pixel_shuffle", self);
+  // Composite (reshape / permute), so the view rules take a batched input.
+  EMBER_RECORD_COMPOSITE_OP("pixel_shuffle", self);
   const char* op = "pixel_shuffle";
   EMBER_CHECK(self.dim() >= 3, op, ": expected input to have at least 3 dimensions, but got input of size ",
               shape_str(self.sizes()));
@@ -221,7 +224,7 @@ Tensor pixel_shuffle(const Tensor& self, int64_t r) {
 }
 
 Tensor pixel_unshuffle(const Tensor& self, int64_t r) {
-  EMBER_RECORD_OP("pixel_unshuffle", self);
+  EMBER_RECORD_COMPOSITE_OP("pixel_unshuffle", self);
   const char* op = "pixel_unshuffle";
   EMBER_CHECK(self.dim() >= 3, op, ": expected input to have at least 3 dimensions, but got input of size ",
               shape_str(self.sizes()));
