@@ -13,6 +13,7 @@
 #include "ember/ops/type_promotion.h"
 #include "ember/ops/view.h"
 #include "ember/vmap/batching_rules.h"
+#include "ember/vmap/rules_indexing.h"
 
 namespace ember {
 
@@ -80,6 +81,8 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) 
 }
 
 Tensor masked_select(const Tensor& self, const Tensor& mask) {
+  if (batching::any_batched(self, mask)) [[unlikely]]
+    batching::refuse_dynamic_shape("masked_select");
   EMBER_RECORD_OP("masked_select", self, mask);
   EMBER_CHECK(mask.dtype() == kBool, "masked_select: expected BoolTensor for mask, but got ", mask.dtype());
   DimVector shape = broadcast_shapes(self.sizes(), mask.sizes(), "masked_select");
@@ -138,11 +141,15 @@ Tensor where(const Tensor& condition, const Scalar& self, const Scalar& other) {
 }
 
 Tensor nonzero(const Tensor& self) {
+  if (batching::any_batched(self)) [[unlikely]]
+    batching::refuse_dynamic_shape("nonzero");
   EMBER_RECORD_OP("nonzero", self);
   return kernels::nonzero_kernel(contiguous(ops::cast(self, kBool)));
 }
 
 std::vector<Tensor> nonzero_numpy(const Tensor& self) {
+  if (batching::any_batched(self)) [[unlikely]]
+    batching::refuse_dynamic_shape("nonzero");
   EMBER_RECORD_OP("nonzero_numpy", self);
   Tensor nz = nonzero(self.dim() == 0 ? unsqueeze(self, 0) : self);
   std::vector<Tensor> out;
@@ -151,11 +158,15 @@ std::vector<Tensor> nonzero_numpy(const Tensor& self) {
 }
 
 std::vector<Tensor> where(const Tensor& condition) {
+  if (batching::any_batched(condition)) [[unlikely]]
+    batching::refuse_dynamic_shape("where");
   EMBER_RECORD_OP("where", condition);
   return nonzero_numpy(condition);
 }
 
 Tensor argwhere(const Tensor& self) {
+  if (batching::any_batched(self)) [[unlikely]]
+    batching::refuse_dynamic_shape("argwhere");
   EMBER_RECORD_OP("argwhere", self);
   return nonzero(self);
 }
