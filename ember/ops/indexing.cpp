@@ -144,8 +144,9 @@ Tensor apply_slicing(const Tensor& self, ArrayRef<TensorIndex> indices, std::vec
         hi = k;
       }
     for (int64_t k = lo; k <= hi; ++k)
-      EMBER_CHECK(out[k].has_value(), "index_put_: vmap: a batched 0-dim index together with index tensors that are "
-                                      "not next to it is not supported; use a one-element index tensor instead");
+      EMBER_CHECK(out[k].has_value(),
+                  "index_put_: vmap: a batched 0-dim index together with index tensors that are "
+                  "not next to it is not supported; use a one-element index tensor instead");
   }
   return v;
 }
@@ -289,7 +290,7 @@ Tensor& index_put_impl(Tensor& self, OptionalTensorList indices, const Tensor& v
                        const Scalar& alpha, const char* op) {
   if (batching::any_batched_index(self, indices) || batching::any_batched(values)) [[unlikely]]
     return batching::index_put_batched_(self, indices, alpha.equal(Scalar(1)) ? values : mul(values, alpha), accumulate,
-                                        /*autograd=*/false, op);
+                                        op);
   EMBER_RECORD_OP("index_put_", self, values);
   EMBER_CHECK(values.defined(), op, ": values must be a defined tensor");
   EMBER_CHECK(static_cast<int64_t>(indices.size()) <= self.dim(), op, ": too many indices for tensor of dimension ",
@@ -332,7 +333,7 @@ Tensor& index_put_(Tensor& self, OptionalTensorList indices, const Tensor& value
               "index_put_: Index put requires the source and destination dtypes match, got ", self.dtype(),
               " for the destination and ", values.dtype(), " for the source.");
   if (batching::any_batched_index(self, indices) || batching::any_batched(values)) [[unlikely]]
-    return batching::index_put_batched_(self, indices, values, accumulate, /*autograd=*/true, "index_put_");
+    return batching::index_put_batched_(self, indices, values, accumulate, "index_put_");
   const bool grad = autograd::needs_grad(self, values);
   if (grad) autograd::check_inplace(self, "index_put_");
   {

@@ -178,8 +178,10 @@ Tensor index_batched(const Tensor& self, OptionalTensorList indices) {
 }
 
 Tensor& index_put_batched_(Tensor& self, OptionalTensorList indices, const Tensor& values, bool accumulate,
-                           bool autograd, const char* op) {
+                           const char* op) {
   EMBER_CHECK(values.defined(), op, ": values must be a defined tensor");
+  EMBER_CHECK(!values.is_complex() || self.is_complex(), op, ": cannot write ", values.dtype(), " values into a ",
+              self.dtype(), " tensor");
   const std::vector<Tensor> all = defined_tensors(self, indices, &values);
   const int64_t level = top_level(TensorList(all));
   Tensor s = inplace_self(op, self, level);
@@ -215,10 +217,8 @@ Tensor& index_put_batched_(Tensor& self, OptionalTensorList indices, const Tenso
     if (const int64_t first = moved_front(lw); first > 0 && lw.rank > 0)
       vp = vp.movedim(iota(1 + first, lw.rank), iota(1, lw.rank));
   }
-  if (autograd)
-    ember::index_put_(s, idx, vp, accumulate);
-  else
-    ops::index_put_impl(s, idx, vp, accumulate, 1, op);
+  if (vp.scalar_type() != s.scalar_type()) vp = vp.to(s.scalar_type());
+  ember::index_put_(s, idx, vp, accumulate);
   return self;
 }
 
@@ -268,7 +268,7 @@ Tensor& index_copy_batched_(Tensor& self, int64_t dim, const Tensor& index, cons
   EMBER_CHECK(ok, "index_copy_(): Source/destination tensor must have same slice shapes and source must have ",
               index.numel(), " elements along dim ", d, ": got self ", shape_str(self.sizes()), ", source ",
               shape_str(source.sizes()), ", index ", shape_str(index.sizes()));
-  index_put_batched_(s1, at_dim(d, index.reshape({-1})), src1, false, true, op);
+  index_put_batched_(s1, at_dim(d, index.reshape({-1})), src1, false, op);
   return self;
 }
 
@@ -284,7 +284,7 @@ Tensor& index_fill_batched_(Tensor& self, int64_t dim, const Tensor& index, cons
   Tensor s1 = as_1d(self);
   const int64_t d = wrap_dim(dim, s1.dim(), op);
   const Tensor v = value.defined() ? value.to(self.scalar_type()) : full({}, scalar, self.options());
-  index_put_batched_(s1, at_dim(d, index.reshape({-1})), v, false, true, op);
+  index_put_batched_(s1, at_dim(d, index.reshape({-1})), v, false, op);
   return self;
 }
 

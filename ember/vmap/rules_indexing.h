@@ -30,10 +30,12 @@ inline bool any_batched_index(const Tensor& self, OptionalTensorList indices) {
 // not be batched (each sample would select its own number of elements).
 Tensor index_batched(const Tensor& self, OptionalTensorList indices);
 // ember::index_put_ / ops::index_put_impl: self must be batched at the top
-// level when values or an index are (in-place). `autograd` picks the
-// recording entry (ember::index_put_) over the kernel entry; `op` names errors.
+// level when values or an index are (in-place); `op` names errors. The write
+// always goes through ember::index_put_ on the physical tensors, which records
+// it for autograd when they need grad (the logical tensors carry no grad state,
+// so the callers' needs_grad tests cannot tell).
 Tensor& index_put_batched_(Tensor& self, OptionalTensorList indices, const Tensor& values, bool accumulate,
-                           bool autograd, const char* op);
+                           const char* op);
 // index_put: a fresh copy of self, batched whenever any input is.
 Tensor index_put_batched(const Tensor& self, OptionalTensorList indices, const Tensor& values, bool accumulate);
 // Tensor::index with a batched 0-dim integer index: each sample selects its own

@@ -347,26 +347,38 @@ TEST_F(VmapIndexing, RandomOpsRaiseAsRandomnessError) {
 TEST_F(VmapIndexing, GradientsThroughIndexAndIndexPut) {
   Tensor x = randn({4, 5, 3}, kDouble).requires_grad_(true), v = randn({4, 2, 3}, kDouble).requires_grad_(true);
   Tensor pidx = randint(0, 5, {4, 2}, kLong), w = randn({2, 3}, kDouble);
-  auto f = [&](const T& a) {
-    std::vector<std::optional<Tensor>> at0{a[2]};
-    Tensor picked = a[0].index({a[2]}) * w + a[0].index({Slice(), tensor({2, 0}, kLong)}).sum();
-    Tensor put = index_put(a[0], at0, a[1] * a[1], true);
-    Tensor c = a[0] * 1.0;
-    c.index_put_({Slice(), tensor({1}, kLong)}, a[1].sum(0).unsqueeze(1).narrow(0, 0, 1).expand({5, 1}));
-    return T{(picked.pow(2).sum() + put.sin().sum() + c.cos().sum()).unsqueeze(0)};
+  // Each term alone, so a failure names the op whose gradient is wrong.
+  std::vector<std::function<Tensor(const T&)>> terms{
+      [&](const T& a) { return (a[0].index({a[2]}) * w).pow(2).sum() * a[1].sum(); },
+      [&](const T& a) {
+        return a[0].index({Slice(), tensor({2, 0}, kLong)}).pow(2).sum();
+      },
+      [&](const T& a) {
+        std::vector<std::optional<Tensor>> at0{a[2]};
+        return index_put(a[0], at0, a[1] * a[1], true).sin().sum();
+      },
+      [&](const T& a) {
+        Tensor c = a[0] * 1.0;
+        c.index_put_({Slice(), tensor({1}, kLong)}, a[1].sum(0).unsqueeze(1).narrow(0, 0, 1).expand({5, 1}));
+        return c.cos().sum();
+      },
   };
   auto grads = [&](const std::vector<Tensor>& out) {
     out[0].sum().backward();
-    T g{x.grad().clone(), v.grad().clone()};
+    auto taken = [](const Tensor& t) { return t.grad().defined() ? t.grad().clone() : zeros_like(t); };
+    T g{taken(x), taken(v)};
     x.mutable_grad() = Tensor();
     v.mutable_grad() = Tensor();
     return g;
   };
-  T via_vmap = grads(vmap(f, {0, 0, 0})({x, v, pidx}));
-  T via_loop = grads(by_loop(f, {x, v, pidx}, {0, 0, 0}, 0));
-  EXPECT_TENSOR_CLOSE(via_vmap[0], via_loop[0]);
-  EXPECT_TENSOR_CLOSE(via_vmap[1], via_loop[1]);
-  EXPECT_GT(via_vmap[1].abs().sum().item<double>(), 0);
+  for (size_t k = 0; k < terms.size(); ++k) {
+    VmapFunction f = [&](const T& a) { return T{terms[k](a)}; };
+    T via_vmap = grads(vmap(f, {0, 0, 0})({x, v, pidx}));
+    T via_loop = grads(by_loop(f, {x, v, pidx}, {0, 0, 0}, 0));
+    EXPECT_TENSOR_CLOSE(via_vmap[0], via_loop[0]) << "term " << k;
+    EXPECT_TENSOR_CLOSE(via_vmap[1], via_loop[1]) << "term " << k;
+    EXPECT_GT(via_vmap[0].abs().sum().item<double>(), 0) << "term " << k;
+  }
 }
 
 }  // namespace
