@@ -8,6 +8,7 @@
 
 #include "ember/autograd/formula_node.h"
 #include "ember/ember.h"
+#include "ember/vmap/rules_indexing.h"
 
 namespace ember {
 
@@ -50,6 +51,10 @@ Tensor pad_dim(const Tensor& x, int64_t d, int64_t l, int64_t r, std::string_vie
 }  // namespace
 
 Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value) {
+  if (batching::any_batched(self)) [[unlikely]] {
+    check_pad_list("constant_pad_nd", self, pad);  // against the logical rank
+    return batching::on_front(self, [&](const Tensor& v) { return constant_pad_nd(v, pad, value); });
+  }
   EMBER_RECORD_OP("constant_pad_nd", self);
   const char* op = "constant_pad_nd";
   check_pad_list(op, self, pad);
@@ -81,6 +86,8 @@ Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value)
 }
 
 Tensor pad(const Tensor& self, IntArrayRef pad, std::string_view mode, std::optional<double> value) {
+  if (batching::any_batched(self)) [[unlikely]]
+    return batching::pad_batched(self, pad, mode, value);
   EMBER_RECORD_OP("pad", self);
   const char* op = "pad";
   if (mode == "constant") return constant_pad_nd(self, pad, value.value_or(0.0));

@@ -388,6 +388,19 @@ Tensor diag_embed_batched(const Tensor& self, int64_t offset, int64_t dim1, int6
   return on_front(self, [&](const Tensor& v) { return diag_embed(v, offset, a + 1, c + 1); });
 }
 
+Tensor pad_batched(const Tensor& self, IntArrayRef pad, std::string_view mode, std::optional<double> value) {
+  if (mode == "constant") return constant_pad_nd(self, pad, value.value_or(0.0));
+  EMBER_CHECK(pad.size() % 2 == 0, "pad: length of pad must be even but instead it equals ", pad.size());
+  const int64_t np = static_cast<int64_t>(pad.size()) / 2;
+  EMBER_CHECK(np >= 1 && np <= 3 && (self.dim() == np + 1 || self.dim() == np + 2), "pad: ", std::string(mode),
+              " padding with ", pad.size(), " pad values expects a ", np + 1, "D or ", np + 2,
+              "D input, but got input of size ", shape_str(self.sizes()));
+  return on_front(self, [&](const Tensor& v) {
+    if (self.dim() == np + 1) return ember::pad(v, pad, mode, value);
+    return ember::pad(v.flatten(0, 1), pad, mode, value).unflatten(0, {v.size(0), v.size(1)});
+  });
+}
+
 // ---- refusals ------------------------------------------------------------------------
 
 void refuse_dynamic_shape(const char* op) {

@@ -61,6 +61,9 @@ Tensor triangle_batched(const Tensor& self, int64_t diagonal, bool lower);
 Tensor& triangle_batched_(Tensor& self, int64_t diagonal, bool lower);
 Tensor diag_batched(const Tensor& self, int64_t diagonal);
 Tensor diag_embed_batched(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2);
+// pad (every mode): the non-constant modes take 1 or 2 leading dims before the
+// padded ones, so a sample with 2 has its batch folded into the first.
+Tensor pad_batched(const Tensor& self, IntArrayRef pad, std::string_view mode, std::optional<double> value);
 
 // ---- refusals ------------------------------------------------------------------------
 // Raises PyTorch's error for an op whose result shape depends on the values.

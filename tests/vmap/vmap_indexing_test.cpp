@@ -317,6 +317,23 @@ TEST_F(VmapIndexing, TrianglesAndDiagonals) {
   EXPECT_EMBER_ERROR(vmap([](const Tensor& t) { return t.diag(); })(randn({4, 2, 2, 2}, kDouble)), "diag", "[2, 2, 2]");
 }
 
+TEST_F(VmapIndexing, PaddingAndOneHot) {
+  for (int64_t d : {0, 1, -1}) {
+    Tensor x = sample_batch(d);
+    expect_matches_loop1([](const Tensor& t) { return constant_pad_nd(t, {1, 2, 0, -1}, 0.5); }, x, d);
+    expect_matches_loop1([](const Tensor& t) { return pad(t, {2, 1}, "reflect"); }, x, d);          // [C, N, W]
+    expect_matches_loop1([](const Tensor& t) { return pad(t, {1, 1, 2, 0}, "replicate"); }, x, d);  // [C, H, W]
+    expect_matches_loop1([](const Tensor& t) { return pad(t.select(0, 1), {1, 2}, "circular"); }, x, d);
+    expect_matches_loop1([](const Tensor& t) { return pad(t, {1, 0, 0, 1}, "constant", 2.0); }, x, d);
+  }
+  Tensor labels = randint(0, 4, {5, 3}, kLong);
+  expect_matches_loop1([](const Tensor& t) { return one_hot(t, 4); }, labels);
+  expect_matches_loop1([](const Tensor& t) { return one_hot(t, 6); }, labels, 1);
+  EXPECT_EMBER_ERROR(vmap([](const Tensor& t) { return one_hot(t); })(labels), "one_hot", "dynamic shape");
+  EXPECT_EMBER_ERROR(vmap([](const Tensor& t) { return std::get<0>(unique(t)); })(labels), "unique", "dynamic shape");
+  EXPECT_EMBER_ERROR(vmap([](const Tensor& t) { return bincount(t); })(labels), "bincount", "dynamic shape");
+}
+
 TEST_F(VmapIndexing, GridsOfPerSampleVectors) {
   Tensor a = randn({4, 3}, kDouble), b = randn({2}, kDouble);
   auto f = [](const T& t) {
