@@ -53,6 +53,8 @@ Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& value) {
 Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Tensor& value) {
   EMBER_CHECK(value.dim() == 0, "masked_fill_: only supports a 0-dimensional value tensor, but got tensor with ",
               value.dim(), " dimension(s).");
+  if (batching::any_batched(value)) [[unlikely]]  // each sample's own fill value: not an item()
+    return batching::masked_fill_batched_value_(self, mask, value);
   return masked_fill_(self, mask, value.item());
 }
 
@@ -77,6 +79,8 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) 
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) {
   EMBER_CHECK(value.dim() == 0, "masked_fill: only supports a 0-dimensional value tensor, but got tensor with ",
               value.dim(), " dimension(s).");
+  if (batching::any_batched(value)) [[unlikely]]
+    return batching::masked_fill_batched_value(self, mask, value);
   return masked_fill(self, mask, value.item());
 }
 

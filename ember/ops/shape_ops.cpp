@@ -149,6 +149,8 @@ Tensor column_stack(TensorList tensors) {
 }
 
 Tensor block_diag(TensorList tensors) {
+  if (batching::any_batched(tensors)) [[unlikely]]
+    return batching::block_diag_batched(tensors);
   EMBER_RECORD_OP("block_diag", tensors);
   std::vector<Tensor> mats;
   for (size_t i = 0; i < tensors.size(); ++i) {

@@ -303,6 +303,31 @@ Tensor take_batched(const Tensor& self, const Tensor& index) {
   return wrap(out.reshape(batch_shape(b, index.sizes())), level);
 }
 
+namespace {
+void check_fill_mask(const char* op, const Tensor& self, const Tensor& mask, const Tensor& value) {
+  EMBER_CHECK(mask.dtype() == kBool, op, ": only supports boolean masks, but got mask with dtype ", mask.dtype());
+  EMBER_CHECK(!value.is_complex() || self.is_complex(), op, ": cannot fill a ", self.dtype(),
+              " tensor with a complex value");
+}
+}  // namespace
+
+Tensor masked_fill_batched_value(const Tensor& self, const Tensor& mask, const Tensor& value) {
+  check_fill_mask("masked_fill", self, mask, value);
+  return where(mask, value.to(self.scalar_type()), self);
+}
+
+Tensor& masked_fill_batched_value_(Tensor& self, const Tensor& mask, const Tensor& value) {
+  check_fill_mask("masked_fill_", self, mask, value);
+  inplace_self("masked_fill_", self, top_level({&self, &mask, &value}));
+  bool ok = mask.dim() <= self.dim();
+  for (int64_t k = 0; ok && k < mask.dim(); ++k)
+    ok = mask.size(k) == 1 || mask.size(k) == self.size(self.dim() - mask.dim() + k);
+  EMBER_CHECK(ok, "masked_fill_: mask of shape ", shape_str(mask.sizes()), " cannot be broadcast to self of shape ",
+              shape_str(self.sizes()));
+  self.copy_(where(mask, value.to(self.scalar_type()), self));
+  return self;
+}
+
 Tensor& scatter_reduce_batched_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
                                 std::string_view reduce, bool include_self, bool scatter_form) {
   const char* op = scatter_form ? "scatter_" : "scatter_reduce_";
@@ -386,6 +411,27 @@ Tensor diag_embed_batched(const Tensor& self, int64_t offset, int64_t dim1, int6
   const int64_t a = wrap_dim(dim1, nd, op, /*scalar_as_1d=*/false), c = wrap_dim(dim2, nd, op, false);
   EMBER_CHECK(a != c, op, ": diagonal dimensions cannot be identical ", dim1, ", ", dim2);
   return on_front(self, [&](const Tensor& v) { return diag_embed(v, offset, a + 1, c + 1); });
+}
+
+Tensor block_diag_batched(TensorList tensors) {
+  std::vector<Tensor> mats;
+  int64_t cols = 0;
+  const ScalarType dt = result_type(tensors);
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const Tensor& t = tensors[i];
+    EMBER_CHECK(t.dim() <= 2, "torch.block_diag: Input tensors must have 2 or fewer dimensions. Input ", i, " has ",
+                t.dim(), " dimensions");
+    mats.push_back((t.dim() == 2 ? t : t.reshape({1, t.numel()})).to(dt));
+    cols += mats.back().size(1);
+  }
+  // Each block padded to the full width at its column offset; the rows stacked.
+  int64_t c = 0;
+  for (Tensor& m : mats) {
+    const int64_t w = m.size(1);
+    m = constant_pad_nd(m, {c, cols - c - w}, 0);
+    c += w;
+  }
+  return cat(mats, 0);
 }
 
 Tensor pad_batched(const Tensor& self, IntArrayRef pad, std::string_view mode, std::optional<double> value) {

@@ -47,6 +47,9 @@ Tensor& index_copy_batched_(Tensor& self, int64_t dim, const Tensor& index, cons
 // `value` is a 0-dim tensor (undefined for the Scalar form, given as `scalar`).
 Tensor& index_fill_batched_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& value, const Scalar& scalar);
 Tensor take_batched(const Tensor& self, const Tensor& index);
+// masked_fill(_) with a batched 0-dim value tensor: a where() with the value.
+Tensor masked_fill_batched_value(const Tensor& self, const Tensor& mask, const Tensor& value);
+Tensor& masked_fill_batched_value_(Tensor& self, const Tensor& mask, const Tensor& value);
 // scatter_(..., reduce) and scatter_reduce_: `reduce_form` true for scatter_'s
 // "add"/"multiply", false for scatter_reduce_'s modes.
 Tensor& scatter_reduce_batched_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
@@ -61,6 +64,8 @@ Tensor triangle_batched(const Tensor& self, int64_t diagonal, bool lower);
 Tensor& triangle_batched_(Tensor& self, int64_t diagonal, bool lower);
 Tensor diag_batched(const Tensor& self, int64_t diagonal);
 Tensor diag_embed_batched(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2);
+// block_diag as per-sample pads and one cat.
+Tensor block_diag_batched(TensorList tensors);
 // pad (every mode): the non-constant modes take 1 or 2 leading dims before the
 // padded ones, so a sample with 2 has its batch folded into the first.
 Tensor pad_batched(const Tensor& self, IntArrayRef pad, std::string_view mode, std::optional<double> value);

@@ -334,6 +334,30 @@ TEST_F(VmapIndexing, PaddingAndOneHot) {
   EXPECT_EMBER_ERROR(vmap([](const Tensor& t) { return bincount(t); })(labels), "bincount", "dynamic shape");
 }
 
+TEST_F(VmapIndexing, BlockDiagAndMaskedFillWithPerSampleValues) {
+  Tensor a = randn({4, 2, 3}, kDouble), b = randn({4}, kDouble), c = randint(0, 5, {3, 4}, kLong);
+  auto f = [](const T& t) { return T{block_diag({t[0], t[1], t[2]}), block_diag({t[1].unsqueeze(0), t[0]})}; };
+  expect_matches_loop(f, {a, b, c}, {0, 0, std::nullopt});
+  expect_matches_loop(f, {a, b, c}, {0, 0, 1});
+  expect_matches_loop(f, {a.select(0, 0), b, c}, {std::nullopt, 0, std::nullopt});
+  Tensor x = randn({4, 5, 3}, kDouble), m = rand({5, 3}) > 0.5;
+  auto g = [&](const T& t) {
+    Tensor y = t[0].clone();
+    masked_fill_(y, m, t[1]);
+    return T{masked_fill(t[0], t[0] > 0, t[1]), masked_fill(t[0], m.select(0, 1), t[1]), y};
+  };
+  expect_matches_loop(g, {x, b}, {0, 0});
+  expect_matches_loop(g, {x.movedim(0, 2), b}, {2, 0});
+  expect_matches_loop([&](const T& t) { return T{masked_fill(t[0], m, t[1])}; }, {x.select(0, 0), b},
+                      {std::nullopt, 0});
+  Tensor shared = zeros({5, 3}, kDouble);
+  EXPECT_EMBER_ERROR(vmap([&](const Tensor& v) {
+                       Tensor y = shared;
+                       return masked_fill_(y, m, v);
+                     })(b),
+                     "masked_fill_", "not possible");
+}
+
 TEST_F(VmapIndexing, GridsOfPerSampleVectors) {
   Tensor a = randn({4, 3}, kDouble), b = randn({2}, kDouble);
   auto f = [](const T& t) {
@@ -390,11 +414,15 @@ TEST_F(VmapIndexing, GradientsThroughIndexAndIndexPut) {
   };
   for (size_t k = 0; k < terms.size(); ++k) {
     VmapFunction f = [&](const T& a) { return T{terms[k](a)}; };
-    T via_vmap = grads(vmap(f, {0, 0, 0})({x, v, pidx}));
-    T via_loop = grads(by_loop(f, {x, v, pidx}, {0, 0, 0}, 0));
-    EXPECT_TENSOR_CLOSE(via_vmap[0], via_loop[0]) << "term " << k;
-    EXPECT_TENSOR_CLOSE(via_vmap[1], via_loop[1]) << "term " << k;
-    EXPECT_GT(via_vmap[0].abs().sum().item<double>(), 0) << "term " << k;
+    // x batched at dim 0 (its physical tensor) and at dim 1 (writes go through a moved view).
+    for (int64_t d : {0, 1}) {
+      const Tensor xin = d == 0 ? x : x.movedim(0, 1);
+      T via_vmap = grads(vmap(f, {d, 0, 0})({xin, v, pidx}));
+      T via_loop = grads(by_loop(f, {xin, v, pidx}, {d, 0, 0}, 0));
+      EXPECT_TENSOR_CLOSE(via_vmap[0], via_loop[0]) << "term " << k << ", in_dim " << d;
+      EXPECT_TENSOR_CLOSE(via_vmap[1], via_loop[1]) << "term " << k << ", in_dim " << d;
+      EXPECT_GT(via_vmap[0].abs().sum().item<double>(), 0) << "term " << k;
+    }
   }
 }
 
