@@ -50,7 +50,7 @@ Tensor take_batched(const Tensor& self, const Tensor& index);
 // masked_fill(_) with a batched 0-dim value tensor: a where() with the value.
 Tensor masked_fill_batched_value(const Tensor& self, const Tensor& mask, const Tensor& value);
 Tensor& masked_fill_batched_value_(Tensor& self, const Tensor& mask, const Tensor& value);
-// scatter_(..., reduce) and scatter_reduce_: `reduce_form` true for scatter_'s
+// scatter_(..., reduce) and scatter_reduce_: `scatter_form` true for scatter_'s
 // "add"/"multiply", false for scatter_reduce_'s modes.
 Tensor& scatter_reduce_batched_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
                                 std::string_view reduce, bool include_self, bool scatter_form);
