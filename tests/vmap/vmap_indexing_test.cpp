@@ -87,6 +87,18 @@ TEST_F(VmapIndexing, NestedIndex) {
       EXPECT_TENSOR_CLOSE(got[0][i][j], want[0]);
       EXPECT_TENSOR_CLOSE(got[1][i][j], want[1]);
     }
+  // index_put_ with self batched at both levels, values only at the outer one.
+  Tensor v = randn({3, 2}, kDouble);
+  auto put = [](const T& a) {
+    Tensor c = a[0].clone();
+    std::vector<std::optional<Tensor>> at0{a[1]};
+    index_put_(c, at0, a[2].unsqueeze(1), /*accumulate=*/true);
+    c.index_put_({Slice(), a[1].remainder(2)}, a[2].sum());
+    return T{c};
+  };
+  std::vector<Tensor> got2 = vmap(vmap(put, {0, 0, std::nullopt}), {0, 0, 0})({x, idx, v});
+  for (int64_t i = 0; i < 3; ++i)
+    for (int64_t j = 0; j < 4; ++j) EXPECT_TENSOR_CLOSE(got2[0][i][j], put({x[i][j], idx[i][j], v[i]})[0]);
 }
 
 TEST_F(VmapIndexing, IndexPutOutOfPlaceAndThroughTensorIndex) {
