@@ -8,9 +8,11 @@
 #include "ember/core/shape.h"
 #include "ember/kernels/cpu/index_kernels.h"
 #include "ember/kernels/cpu/tensor_iterator.h"
+#include "ember/ops/binary.h"
 #include "ember/ops/copy.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/view.h"
+#include "ember/vmap/rules_indexing.h"
 
 #include "ember/autograd/derivatives/index_grad.h"
 #include "ember/autograd/formula_node.h"
@@ -65,7 +67,10 @@ Tensor bool_index_tensor(bool keep) {
 
 // Applies the basic (view-producing) part of `indices` and collects the index
 // tensors, one list entry per dim they consume (at::index's convention).
-Tensor apply_slicing(const Tensor& self, ArrayRef<TensorIndex> indices, std::vector<std::optional<Tensor>>& out) {
+// `for_write`: the caller writes through the result (Tensor::index_put_), so a
+// batched 0-dim index, which selects per sample, is kept as an index tensor.
+Tensor apply_slicing(const Tensor& self, ArrayRef<TensorIndex> indices, std::vector<std::optional<Tensor>>& out,
+                     bool for_write = false) {
   int64_t consumed = 0, ellipses = 0;
   for (const TensorIndex& i : indices) {
     if (i.is_integer() || i.is_slice())
@@ -80,7 +85,7 @@ Tensor apply_slicing(const Tensor& self, ArrayRef<TensorIndex> indices, std::vec
   EMBER_CHECK(consumed <= self.dim(), "index: too many indices for tensor of dimension ", self.dim());
 
   Tensor v = self;
-  int64_t dim = 0, covered = 0;
+  int64_t dim = 0, covered = 0, batched_scalar = -1;
   auto record = [&](const Tensor& t, int64_t span) {
     while (covered < dim) {
       out.emplace_back(std::nullopt);
@@ -108,7 +113,16 @@ Tensor apply_slicing(const Tensor& self, ArrayRef<TensorIndex> indices, std::vec
       record(bool_index_tensor(i.boolean()), 1);
     } else {
       const Tensor& t = i.tensor();
-      if (t.dim() == 0 && is_integral(t.dtype(), true)) {
+      if (t.dim() == 0 && is_integral(t.dtype(), true) && batching::any_batched(t)) [[unlikely]] {
+        // Inside vmap, a 0-dim index batched over the samples is each sample's own position.
+        if (is_mask(t)) batching::refuse_dynamic_shape("index");
+        if (for_write) {
+          batched_scalar = static_cast<int64_t>(out.size());
+          record(t.to(kLong), 1);
+        } else {
+          v = batching::select_batched(v, dim, t.to(kLong));
+        }
+      } else if (t.dim() == 0 && is_integral(t.dtype(), true)) {
         if (is_mask(t)) {
           v = unsqueeze(v, dim);
           record(bool_index_tensor(t.item<bool>()), 1);
@@ -119,6 +133,20 @@ Tensor apply_slicing(const Tensor& self, ArrayRef<TensorIndex> indices, std::vec
         record(t, is_mask(t) ? t.dim() : 1);
       }
     }
+  }
+  if (batched_scalar >= 0) {
+    // As an index tensor it moves the indexed dims only when other index
+    // tensors are not next to it (where a select would not move them).
+    int64_t lo = -1, hi = -1;
+    for (int64_t k = 0; k < static_cast<int64_t>(out.size()); ++k)
+      if (out[k].has_value()) {
+        if (lo < 0) lo = k;
+        hi = k;
+      }
+    for (int64_t k = lo; k <= hi; ++k)
+      EMBER_CHECK(out[k].has_value(),
+                  "index_put_: vmap: a batched 0-dim index together with index tensors that are "
+                  "not next to it is not supported; use a one-element index tensor instead");
   }
   return v;
 }
@@ -244,6 +272,8 @@ bool has_tensor(OptionalTensorList indices) {
 }  // namespace
 
 Tensor index(const Tensor& self, OptionalTensorList indices) {
+  if (batching::any_batched_index(self, indices)) [[unlikely]]
+    return batching::index_batched(self, indices);
   EMBER_RECORD_OP("index", self);
   EMBER_CHECK(static_cast<int64_t>(indices.size()) <= self.dim(), "index: too many indices for tensor of dimension ",
               self.dim(), " (got ", indices.size(), ")");
@@ -258,6 +288,9 @@ Tensor index(const Tensor& self, OptionalTensorList indices) {
 namespace ops {
 Tensor& index_put_impl(Tensor& self, OptionalTensorList indices, const Tensor& values, bool accumulate,
                        const Scalar& alpha, const char* op) {
+  if (batching::any_batched_index(self, indices) || batching::any_batched(values)) [[unlikely]]
+    return batching::index_put_batched_(self, indices, alpha.equal(Scalar(1)) ? values : mul(values, alpha), accumulate,
+                                        op);
   EMBER_RECORD_OP("index_put_", self, values);
   EMBER_CHECK(values.defined(), op, ": values must be a defined tensor");
   EMBER_CHECK(static_cast<int64_t>(indices.size()) <= self.dim(), op, ": too many indices for tensor of dimension ",
@@ -299,6 +332,8 @@ Tensor& index_put_(Tensor& self, OptionalTensorList indices, const Tensor& value
   EMBER_CHECK(values.dtype() == self.dtype(),
               "index_put_: Index put requires the source and destination dtypes match, got ", self.dtype(),
               " for the destination and ", values.dtype(), " for the source.");
+  if (batching::any_batched_index(self, indices) || batching::any_batched(values)) [[unlikely]]
+    return batching::index_put_batched_(self, indices, values, accumulate, "index_put_");
   const bool grad = autograd::needs_grad(self, values);
   if (grad) autograd::check_inplace(self, "index_put_");
   {
@@ -310,6 +345,8 @@ Tensor& index_put_(Tensor& self, OptionalTensorList indices, const Tensor& value
 }
 
 Tensor index_put(const Tensor& self, OptionalTensorList indices, const Tensor& values, bool accumulate) {
+  if (batching::any_batched_index(self, indices) || batching::any_batched(values)) [[unlikely]]
+    return batching::index_put_batched(self, indices, values, accumulate);
   EMBER_RECORD_OP("index_put", self, values);
   Tensor out = clone(self);
   return index_put_(out, indices, values, accumulate);
@@ -326,7 +363,7 @@ Tensor Tensor::operator[](const Tensor& index) const { return this->index({Tenso
 
 Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Tensor& rhs) {
   std::vector<std::optional<Tensor>> tensors;
-  Tensor v = apply_slicing(*this, indices, tensors);
+  Tensor v = apply_slicing(*this, indices, tensors, /*for_write=*/true);
   if (tensors.empty()) {
     ember::copy_(v, rhs);
     return *this;
@@ -342,7 +379,7 @@ Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Tensor& rhs) {
 }
 Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Scalar& value) {
   std::vector<std::optional<Tensor>> tensors;
-  Tensor v = apply_slicing(*this, indices, tensors);
+  Tensor v = apply_slicing(*this, indices, tensors, /*for_write=*/true);
   if (tensors.empty()) {
     ember::fill_(v, value);
     return *this;

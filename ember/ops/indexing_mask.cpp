@@ -13,6 +13,7 @@
 #include "ember/ops/type_promotion.h"
 #include "ember/ops/view.h"
 #include "ember/vmap/batching_rules.h"
+#include "ember/vmap/rules_indexing.h"
 
 namespace ember {
 
@@ -52,6 +53,8 @@ Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& value) {
 Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Tensor& value) {
   EMBER_CHECK(value.dim() == 0, "masked_fill_: only supports a 0-dimensional value tensor, but got tensor with ",
               value.dim(), " dimension(s).");
+  if (batching::any_batched(value)) [[unlikely]]  // each sample's own fill value: not an item()
+    return batching::masked_fill_batched_value_(self, mask, value);
   return masked_fill_(self, mask, value.item());
 }
 
@@ -76,10 +79,14 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) 
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) {
   EMBER_CHECK(value.dim() == 0, "masked_fill: only supports a 0-dimensional value tensor, but got tensor with ",
               value.dim(), " dimension(s).");
+  if (batching::any_batched(value)) [[unlikely]]
+    return batching::masked_fill_batched_value(self, mask, value);
   return masked_fill(self, mask, value.item());
 }
 
 Tensor masked_select(const Tensor& self, const Tensor& mask) {
+  if (batching::any_batched(self, mask)) [[unlikely]]
+    batching::refuse_dynamic_shape("masked_select");
   EMBER_RECORD_OP("masked_select", self, mask);
   EMBER_CHECK(mask.dtype() == kBool, "masked_select: expected BoolTensor for mask, but got ", mask.dtype());
   DimVector shape = broadcast_shapes(self.sizes(), mask.sizes(), "masked_select");
@@ -138,11 +145,15 @@ Tensor where(const Tensor& condition, const Scalar& self, const Scalar& other) {
 }
 
 Tensor nonzero(const Tensor& self) {
+  if (batching::any_batched(self)) [[unlikely]]
+    batching::refuse_dynamic_shape("nonzero");
   EMBER_RECORD_OP("nonzero", self);
   return kernels::nonzero_kernel(contiguous(ops::cast(self, kBool)));
 }
 
 std::vector<Tensor> nonzero_numpy(const Tensor& self) {
+  if (batching::any_batched(self)) [[unlikely]]
+    batching::refuse_dynamic_shape("nonzero");
   EMBER_RECORD_OP("nonzero_numpy", self);
   Tensor nz = nonzero(self.dim() == 0 ? unsqueeze(self, 0) : self);
   std::vector<Tensor> out;
@@ -151,11 +162,15 @@ std::vector<Tensor> nonzero_numpy(const Tensor& self) {
 }
 
 std::vector<Tensor> where(const Tensor& condition) {
+  if (batching::any_batched(condition)) [[unlikely]]
+    batching::refuse_dynamic_shape("where");
   EMBER_RECORD_OP("where", condition);
   return nonzero_numpy(condition);
 }
 
 Tensor argwhere(const Tensor& self) {
+  if (batching::any_batched(self)) [[unlikely]]
+    batching::refuse_dynamic_shape("argwhere");
   EMBER_RECORD_OP("argwhere", self);
   return nonzero(self);
 }

@@ -17,6 +17,7 @@
 #include "ember/autograd/formula_node.h"
 #include "ember/ops/view.h"
 #include "ember/vmap/batching_rules.h"
+#include "ember/vmap/rules_indexing.h"
 
 namespace ember {
 
@@ -160,6 +161,8 @@ Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& v
 // scatter_reduce_(..., "prod", include_self=true) ("multiply") and take their
 // formulas (PyTorch leaves these forms without a derivative).
 Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce) {
+  if (batching::any_batched(self, index, src)) [[unlikely]]
+    return batching::scatter_reduce_batched_(self, dim, index, src, reduce, true, /*scatter_form=*/true);
   EMBER_RECORD_OP("scatter_", self, index, src);
   const ScatterOp op = parse_scatter_reduce(reduce);
   if (autograd::needs_grad(self, src))
@@ -167,6 +170,9 @@ Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& s
   return scatter_impl(self, dim, index, src, op, "scatter()");
 }
 Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& value, std::string_view reduce) {
+  if (batching::any_batched(self, index)) [[unlikely]]
+    return batching::scatter_reduce_batched_(self, dim, index, full({}, value, self.options()).expand(index.sizes()),
+                                             reduce, true, /*scatter_form=*/true);
   EMBER_RECORD_OP("scatter_", self, index);
   const ScatterOp op = parse_scatter_reduce(reduce);
   Tensor src = value_source(self, index, value, "scatter()");
@@ -193,11 +199,19 @@ Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scala
   return scatter_(out, dim, index, value);
 }
 Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce) {
+  if (batching::any_batched(self, index, src)) [[unlikely]] {
+    Tensor out = batching::batched_clone(self, {&index, &src});
+    return scatter_(out, dim, index, src, reduce);
+  }
   EMBER_RECORD_OP("scatter", self, index, src);
   Tensor out = clone(self);
   return scatter_(out, dim, index, src, reduce);
 }
 Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value, std::string_view reduce) {
+  if (batching::any_batched(self, index)) [[unlikely]] {
+    Tensor out = batching::batched_clone(self, {&index});
+    return scatter_(out, dim, index, value, reduce);
+  }
   EMBER_RECORD_OP("scatter", self, index);
   Tensor out = clone(self);
   return scatter_(out, dim, index, value, reduce);
@@ -225,6 +239,8 @@ Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const T
 
 Tensor& scatter_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce,
                         bool include_self) {
+  if (batching::any_batched(self, index, src)) [[unlikely]]
+    return batching::scatter_reduce_batched_(self, dim, index, src, reduce, include_self, /*scatter_form=*/false);
   EMBER_RECORD_OP("scatter_reduce_", self, index, src);
   const char* op = "scatter_reduce()";
   EMBER_CHECK(reduce == "sum" || reduce == "prod" || reduce == "mean" || reduce == "amax" || reduce == "amin", op,
@@ -261,6 +277,10 @@ Tensor& scatter_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Te
 }
 Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce,
                       bool include_self) {
+  if (batching::any_batched(self, index, src)) [[unlikely]] {
+    Tensor out = batching::batched_clone(self, {&index, &src});
+    return scatter_reduce_(out, dim, index, src, reduce, include_self);
+  }
   EMBER_RECORD_OP("scatter_reduce", self, index, src);
   Tensor out = clone(self);
   return scatter_reduce_(out, dim, index, src, reduce, include_self);

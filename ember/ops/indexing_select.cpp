@@ -13,6 +13,7 @@
 #include "ember/autograd/formula_node.h"
 #include "ember/ops/view.h"
 #include "ember/vmap/batching_rules.h"
+#include "ember/vmap/rules_indexing.h"
 
 namespace ember {
 
@@ -93,6 +94,8 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
 }
 
 Tensor& index_copy_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+  if (batching::any_batched(self, index, source)) [[unlikely]]
+    return batching::index_copy_batched_(self, dim, index, source);
   EMBER_RECORD_OP("index_copy_", self, index, source);
   EMBER_CHECK(index.dtype() == kLong, "index_copy_(): Expected a long tensor for index, but got ", index.dtype());
   const int64_t d = check_index_source(self, dim, index, source, "index_copy_()");
@@ -108,6 +111,10 @@ Tensor& index_copy_(Tensor& self, int64_t dim, const Tensor& index, const Tensor
   return self;
 }
 Tensor index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+  if (batching::any_batched(self, index, source)) [[unlikely]] {
+    Tensor out = batching::batched_clone(self, {&index, &source});
+    return index_copy_(out, dim, index, source);
+  }
   EMBER_RECORD_OP("index_copy", self, index, source);
   Tensor out = clone(self);
   return index_copy_(out, dim, index, source);
@@ -165,6 +172,8 @@ Tensor& index_fill_impl(Tensor& self, int64_t dim, const Tensor& index, const Sc
 }  // namespace
 
 Tensor& index_fill_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  if (batching::any_batched(self, index)) [[unlikely]]
+    return batching::index_fill_batched_(self, dim, index, Tensor(), value);
   const bool grad = autograd::needs_grad(self);
   if (grad) autograd::check_inplace(self, "index_fill_");
   index_fill_impl(self, dim, index, value);
@@ -172,6 +181,8 @@ Tensor& index_fill_(Tensor& self, int64_t dim, const Tensor& index, const Scalar
   return self;
 }
 Tensor& index_fill_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& value) {
+  if (batching::any_batched(self, index, value)) [[unlikely]]
+    return batching::index_fill_batched_(self, dim, index, value, Scalar());
   EMBER_CHECK(value.dim() == 0, "index_fill_(): only supports a 0-dimensional value tensor, but got tensor with ",
               value.dim(), " dimension(s).");
   const bool grad = autograd::needs_grad(self, value);
@@ -181,17 +192,27 @@ Tensor& index_fill_(Tensor& self, int64_t dim, const Tensor& index, const Tensor
   return self;
 }
 Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  if (batching::any_batched(self, index)) [[unlikely]] {
+    Tensor out = batching::batched_clone(self, {&index});
+    return index_fill_(out, dim, index, value);
+  }
   EMBER_RECORD_OP("index_fill", self, index);
   Tensor out = clone(self);
   return index_fill_(out, dim, index, value);
 }
 Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& value) {
+  if (batching::any_batched(self, index, value)) [[unlikely]] {
+    Tensor out = batching::batched_clone(self, {&index, &value});
+    return index_fill_(out, dim, index, value);
+  }
   EMBER_RECORD_OP("index_fill", self, index, value);
   Tensor out = clone(self);
   return index_fill_(out, dim, index, value);
 }
 
 Tensor take(const Tensor& self, const Tensor& index) {
+  if (batching::any_batched(self, index)) [[unlikely]]
+    return batching::take_batched(self, index);
   EMBER_RECORD_OP("take", self, index);
   EMBER_CHECK(index.dtype() == kLong, "take(): Expected a long tensor for index, but got ", index.dtype());
   const int64_t n = self.numel();

@@ -10,6 +10,7 @@
 #include "ember/core/shape.h"
 #include "ember/ops/copy.h"
 #include "ember/ops/factory.h"
+#include "ember/vmap/rules_indexing.h"
 
 namespace ember {
 
@@ -63,6 +64,7 @@ inline double uniform01(std::mt19937_64& e) {
 }  // namespace
 
 Tensor& uniform_(Tensor& self, double from, double to, OptGen g) {
+  batching::check_not_random_in_vmap("uniform_");
   EMBER_RECORD_OP("uniform_", self);
   EMBER_CHECK(from <= to, "uniform_: expects to return a [from, to) range, but found from=", from, " > to=", to);
   Generator gen = gen_or_default(g);
@@ -94,6 +96,7 @@ Tensor& uniform_(Tensor& self, double from, double to, OptGen g) {
 }
 
 Tensor& normal_(Tensor& self, double mean, double std, OptGen g) {
+  batching::check_not_random_in_vmap("normal_");
   EMBER_RECORD_OP("normal_", self);
   EMBER_CHECK(std >= 0, "normal_: expects std >= 0.0, but found std ", std);
   Generator gen = gen_or_default(g);
@@ -126,6 +129,7 @@ Tensor& normal_(Tensor& self, double mean, double std, OptGen g) {
 }
 
 Tensor& bernoulli_(Tensor& self, double prob, OptGen g) {
+  batching::check_not_random_in_vmap("bernoulli_");
   EMBER_RECORD_OP("bernoulli_", self);
   EMBER_CHECK(prob >= 0 && prob <= 1, "bernoulli_: expects p to be in [0, 1], but got p=", prob);
   Generator gen = gen_or_default(g);
@@ -141,6 +145,7 @@ Tensor& bernoulli_(Tensor& self, double prob, OptGen g) {
 }
 
 Tensor& random_(Tensor& self, int64_t from, int64_t to, OptGen g) {
+  batching::check_not_random_in_vmap("random_");
   EMBER_RECORD_OP("random_", self);
   EMBER_CHECK(from < to, "random_: expects 'from' to be less than 'to', but got from=", from, " >= to=", to);
   Generator gen = gen_or_default(g);
@@ -159,6 +164,7 @@ Tensor& random_(Tensor& self, int64_t from, int64_t to, OptGen g) {
 }
 
 Tensor& exponential_(Tensor& self, double lambd, OptGen g) {
+  batching::check_not_random_in_vmap("exponential_");
   EMBER_RECORD_OP("exponential_", self);
   EMBER_CHECK(lambd > 0, "exponential_: expects lambda > 0.0, but found lambda=", lambd);
   Generator gen = gen_or_default(g);
@@ -184,6 +190,7 @@ Tensor finish(Tensor t, const TensorOptions& o) {
 
 Tensor rand(IntArrayRef size, const TensorOptions& o) { return rand(size, std::nullopt, o); }
 Tensor rand(IntArrayRef size, OptGen g, const TensorOptions& o) {
+  batching::check_not_random_in_vmap("rand");
   EMBER_RECORD_OP("rand");
   Tensor t = empty(size, float_opts(o).requires_grad(false));
   uniform_(t, 0, 1, g);
@@ -191,6 +198,7 @@ Tensor rand(IntArrayRef size, OptGen g, const TensorOptions& o) {
 }
 Tensor randn(IntArrayRef size, const TensorOptions& o) { return randn(size, std::nullopt, o); }
 Tensor randn(IntArrayRef size, OptGen g, const TensorOptions& o) {
+  batching::check_not_random_in_vmap("randn");
   EMBER_RECORD_OP("randn");
   Tensor t = empty(size, float_opts(o).requires_grad(false));
   normal_(t, 0, 1, g);
@@ -201,6 +209,7 @@ Tensor randint(int64_t low, int64_t high, IntArrayRef size, const TensorOptions&
   return randint(low, high, size, std::nullopt, o);
 }
 Tensor randint(int64_t low, int64_t high, IntArrayRef size, OptGen g, const TensorOptions& o) {
+  batching::check_not_random_in_vmap("randint");
   EMBER_RECORD_OP("randint");
   Tensor t = empty(size, (o.has_dtype() ? o : o.dtype(kLong)).requires_grad(false));
   random_(t, low, high, g);
@@ -208,6 +217,7 @@ Tensor randint(int64_t low, int64_t high, IntArrayRef size, OptGen g, const Tens
 }
 Tensor randperm(int64_t n, const TensorOptions& o) { return randperm(n, std::nullopt, o); }
 Tensor randperm(int64_t n, OptGen g, const TensorOptions& o) {
+  batching::check_not_random_in_vmap("randperm");
   EMBER_RECORD_OP("randperm");
   EMBER_CHECK(n >= 0, "randperm: n must be non-negative, got ", n);
   std::vector<int64_t> perm(n);
@@ -224,6 +234,7 @@ Tensor randperm(int64_t n, OptGen g, const TensorOptions& o) {
 }
 
 Tensor normal(double mean, double std, IntArrayRef size, OptGen g, const TensorOptions& o) {
+  batching::check_not_random_in_vmap("normal");
   EMBER_RECORD_OP("normal");
   Tensor t = empty(size, float_opts(o).requires_grad(false));
   normal_(t, mean, std, g);
@@ -248,23 +259,27 @@ Tensor normal_impl(const Tensor& mean, const Tensor& std, OptGen g, ScalarType d
 }
 }  // namespace
 Tensor normal(const Tensor& mean, const Tensor& std, OptGen g) {
+  batching::check_not_random_in_vmap("normal");
   EMBER_RECORD_OP("normal", mean, std);
   EMBER_CHECK(mean.is_floating_point() && std.is_floating_point(), "normal: expects floating mean and std, got ",
               mean.dtype(), " and ", std.dtype());
   return normal_impl(mean, std, g, promote_types(mean.dtype(), std.dtype()));
 }
 Tensor normal(const Tensor& mean, double std, OptGen g) {
+  batching::check_not_random_in_vmap("normal");
   EMBER_RECORD_OP("normal", mean);
   EMBER_CHECK(mean.is_floating_point(), "normal: expects a floating mean, got ", mean.dtype());
   return normal_impl(mean, full({}, std, TensorOptions(kDouble)), g, mean.dtype());
 }
 Tensor normal(double mean, const Tensor& std, OptGen g) {
+  batching::check_not_random_in_vmap("normal");
   EMBER_RECORD_OP("normal", std);
   EMBER_CHECK(std.is_floating_point(), "normal: expects a floating std, got ", std.dtype());
   return normal_impl(full({}, mean, TensorOptions(kDouble)), std, g, std.dtype());
 }
 
 Tensor bernoulli(const Tensor& p, OptGen g) {
+  batching::check_not_random_in_vmap("bernoulli");
   EMBER_RECORD_OP("bernoulli", p);
   EMBER_CHECK(p.is_floating_point(), "bernoulli: expects a floating probability tensor, got ", p.dtype());
   Tensor pd = p.to(kDouble).contiguous();
@@ -278,6 +293,7 @@ Tensor bernoulli(const Tensor& p, OptGen g) {
   return u.to(p.dtype());
 }
 Tensor bernoulli(const Tensor& self, double p, OptGen g) {
+  batching::check_not_random_in_vmap("bernoulli");
   EMBER_RECORD_OP("bernoulli", self);
   Tensor t = empty_like(self);
   return bernoulli_(t, p, g);
@@ -286,18 +302,21 @@ Tensor bernoulli(const Tensor& self, double p, OptGen g) {
 // The *_like forms fill an empty_like in place, as PyTorch's do (so the
 // profiler shows the same children).
 Tensor rand_like(const Tensor& t, const TensorOptions& o) {
+  batching::check_not_random_in_vmap("rand_like");
   EMBER_RECORD_OP("rand_like", t);
   Tensor r = empty_like(t, o.requires_grad(false));
   uniform_(r, 0, 1);
   return finish(r, o);
 }
 Tensor randn_like(const Tensor& t, const TensorOptions& o) {
+  batching::check_not_random_in_vmap("randn_like");
   EMBER_RECORD_OP("randn_like", t);
   Tensor r = empty_like(t, o.requires_grad(false));
   normal_(r, 0, 1);
   return finish(r, o);
 }
 Tensor randint_like(const Tensor& t, int64_t low, int64_t high, const TensorOptions& o) {
+  batching::check_not_random_in_vmap("randint_like");
   EMBER_RECORD_OP("randint_like", t);
   Tensor r = empty_like(t, o.requires_grad(false));
   random_(r, low, high);
@@ -305,6 +324,7 @@ Tensor randint_like(const Tensor& t, int64_t low, int64_t high, const TensorOpti
 }
 
 Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement, OptGen g) {
+  batching::check_not_random_in_vmap("multinomial");
   EMBER_RECORD_OP("multinomial", probs);
   EMBER_CHECK(probs.dim() == 1 || probs.dim() == 2, "multinomial: prob_dist must be 1 or 2 dim, got ", probs.dim());
   EMBER_CHECK(probs.is_floating_point(), "multinomial: only supports floating-point dtypes for input, got ", probs.dtype());

@@ -13,6 +13,7 @@
 #include "ember/ops/view.h"
 #include "ember/vmap/batched_tensor.h"
 #include "ember/vmap/batching_rules.h"
+#include "ember/vmap/rules_indexing.h"
 
 namespace ember {
 
@@ -148,6 +149,8 @@ Tensor column_stack(TensorList tensors) {
 }
 
 Tensor block_diag(TensorList tensors) {
+  if (batching::any_batched(tensors)) [[unlikely]]
+    return batching::block_diag_batched(tensors);
   EMBER_RECORD_OP("block_diag", tensors);
   std::vector<Tensor> mats;
   for (size_t i = 0; i < tensors.size(); ++i) {
@@ -238,6 +241,8 @@ Tensor roll_impl(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
 }  // namespace
 
 Tensor roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
+  if (batching::any_batched(self)) [[unlikely]]
+    return batching::roll_batched(self, shifts, dims);
   EMBER_RECORD_OP("roll", self);
   Tensor out;
   {
@@ -250,6 +255,8 @@ Tensor roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims) {
 
 // ---- repetition ------------------------------------------------------------------
 Tensor repeat(const Tensor& self, IntArrayRef repeats) {
+  if (batching::any_batched(self)) [[unlikely]]
+    return batching::repeat_batched(self, repeats);
   EMBER_RECORD_OP("repeat", self);
   const int64_t nr = static_cast<int64_t>(repeats.size());
   EMBER_CHECK(nr >= self.dim(),
@@ -279,7 +286,7 @@ Tensor repeat(const Tensor& self, IntArrayRef repeats) {
 }
 
 Tensor tile(const Tensor& self, IntArrayRef dims) {
-  EMBER_RECORD_OP("tile", self);
+  EMBER_RECORD_COMPOSITE_OP("tile", self);  // repeat does the work
   DimVector reps;
   for (int64_t i = static_cast<int64_t>(dims.size()); i < self.dim(); ++i) reps.push_back(1);
   for (int64_t r : dims) reps.push_back(r);
@@ -287,6 +294,9 @@ Tensor tile(const Tensor& self, IntArrayRef dims) {
 }
 
 Tensor repeat_interleave(const Tensor& repeats) {
+  // Each sample's result length would be the sum of its own repeats.
+  if (batching::any_batched(repeats)) [[unlikely]]
+    batching::refuse_dynamic_shape("repeat_interleave");
   EMBER_RECORD_OP("repeat_interleave", repeats);
   EMBER_CHECK(repeats.dim() == 1, "repeat_interleave: only accept 1D vector as repeat, got shape ",
               shape_str(repeats.sizes()));
@@ -307,7 +317,10 @@ Tensor repeat_interleave(const Tensor& repeats) {
 }
 
 Tensor repeat_interleave(const Tensor& self, const Tensor& repeats, std::optional<int64_t> dim) {
-  EMBER_RECORD_OP("repeat_interleave", self, repeats);
+  if (batching::any_batched(repeats)) [[unlikely]]
+    batching::refuse_dynamic_shape("repeat_interleave");
+  // With shared repeats this is reshape/expand/index_select, which take a batched self.
+  EMBER_RECORD_COMPOSITE_OP("repeat_interleave", self, repeats);
   Tensor input = dim ? self : reshape(self, {-1});
   // An explicit dim must exist (a 0-dim input has none), as in PyTorch.
   const int64_t d = dim ? wrap_dim(*dim, input.dim(), "repeat_interleave", /*scalar_as_1d=*/false) : 0;
@@ -321,7 +334,7 @@ Tensor repeat_interleave(const Tensor& self, const Tensor& repeats, std::optiona
 }
 
 Tensor repeat_interleave(const Tensor& self, int64_t repeats, std::optional<int64_t> dim) {
-  EMBER_RECORD_OP("repeat_interleave", self);
+  EMBER_RECORD_COMPOSITE_OP("repeat_interleave", self);
   EMBER_CHECK(repeats >= 0, "repeat_interleave: repeats can not be negative");
   return repeat_interleave(self, full({}, repeats, TensorOptions().dtype(kLong)), dim);
 }
@@ -367,25 +380,33 @@ Tensor triangle(const Tensor& self, int64_t diagonal, bool lower, const char* op
 }  // namespace
 
 Tensor& tril_(Tensor& self, int64_t diagonal) {
+  if (batching::any_batched(self)) [[unlikely]]
+    return batching::triangle_batched_(self, diagonal, true);
   EMBER_RECORD_OP("tril_", self);
   return triangle_(self, diagonal, true, "tril_");
 }
 Tensor& triu_(Tensor& self, int64_t diagonal) {
+  if (batching::any_batched(self)) [[unlikely]]
+    return batching::triangle_batched_(self, diagonal, false);
   EMBER_RECORD_OP("triu_", self);
   return triangle_(self, diagonal, false, "triu_");
 }
 Tensor tril(const Tensor& self, int64_t diagonal) {
+  if (batching::any_batched(self)) [[unlikely]]
+    return batching::triangle_batched(self, diagonal, true);
   EMBER_RECORD_OP("tril", self);
   return triangle(self, diagonal, true, "tril");
 }
 Tensor triu(const Tensor& self, int64_t diagonal) {
+  if (batching::any_batched(self)) [[unlikely]]
+    return batching::triangle_batched(self, diagonal, false);
   EMBER_RECORD_OP("triu", self);
   return triangle(self, diagonal, false, "triu");
 }
 
 // ---- grids -----------------------------------------------------------------------
 std::vector<Tensor> meshgrid(TensorList tensors, std::string_view indexing) {
-  EMBER_RECORD_OP("meshgrid", tensors);
+  EMBER_RECORD_COMPOSITE_OP("meshgrid", tensors);  // reshape + expand
   EMBER_CHECK(!tensors.empty(), "meshgrid: expects a non-empty TensorList");
   EMBER_CHECK(indexing == "ij" || indexing == "xy",
               "torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: ", indexing);
@@ -411,7 +432,7 @@ std::vector<Tensor> meshgrid(TensorList tensors, std::string_view indexing) {
 }
 
 Tensor cartesian_prod(TensorList tensors) {
-  EMBER_RECORD_OP("cartesian_prod", tensors);
+  EMBER_RECORD_COMPOSITE_OP("cartesian_prod", tensors);  // meshgrid + reshape + stack
   for (const Tensor& t : tensors)
     EMBER_CHECK(t.dim() == 1, "cartesian_prod: Expect a 1D vector, but got shape ", shape_str(t.sizes()));
   if (tensors.size() == 1) return tensors[0];

@@ -13,6 +13,7 @@
 #include "ember/ops/indexing.h"
 #include "ember/ops/shape_ops.h"
 #include "ember/ops/view.h"
+#include "ember/vmap/rules_indexing.h"
 
 namespace ember {
 
@@ -31,6 +32,11 @@ std::pair<int64_t, int64_t> long_range(const Tensor& t) {
 }  // namespace
 
 Tensor one_hot(const Tensor& self, int64_t num_classes) {
+  if (batching::any_batched(self)) [[unlikely]] {
+    // Without num_classes each sample's class count would come from its own values.
+    if (num_classes < 0) batching::refuse_dynamic_shape("one_hot");
+    return batching::on_front(self, [&](const Tensor& v) { return one_hot(v, num_classes); });
+  }
   EMBER_RECORD_OP("one_hot", self);
   EMBER_CHECK(self.dtype() == kLong, "one_hot: is only applicable to index tensor, got ", self.dtype());
   DimVector shape(self.sizes());
@@ -50,6 +56,8 @@ Tensor one_hot(const Tensor& self, int64_t num_classes) {
 }
 
 Tensor bincount(const Tensor& self, const std::optional<Tensor>& weights, int64_t minlength) {
+  if (batching::any_batched(self, weights)) [[unlikely]]
+    batching::refuse_dynamic_shape("bincount");
   EMBER_RECORD_OP("bincount", self, weights);
   EMBER_CHECK(self.dim() == 1 && is_integral(self.dtype(), false),
               "bincount: only supports 1-d non-negative integral inputs, got ", self.dtype(), " of shape ",

@@ -13,6 +13,7 @@
 #include "ember/ops/factory.h"
 #include "ember/ops/shape_ops.h"
 #include "ember/ops/view.h"
+#include "ember/vmap/rules_indexing.h"
 
 namespace ember {
 
@@ -29,6 +30,8 @@ Tensor embed(const Tensor& values, IntArrayRef sizes, int64_t offset, int64_t di
 Tensor diag_embed(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) {
   const char* op = "diag_embed";
   EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
+  if (batching::any_batched(self)) [[unlikely]]
+    return batching::diag_embed_batched(self, offset, dim1, dim2);
   EMBER_RECORD_OP(op, self);
   const int64_t nd = self.dim() + 1;
   const int64_t a = wrap_dim(dim1, nd, op, /*scalar_as_1d=*/false), b = wrap_dim(dim2, nd, op, false);
@@ -46,6 +49,8 @@ Tensor diag_embed(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2
 Tensor diag(const Tensor& self, int64_t diagonal) {
   const char* op = "diag";
   EMBER_CHECK(self.defined(), op, ": expected a defined tensor");
+  if (batching::any_batched(self)) [[unlikely]]
+    return batching::diag_batched(self, diagonal);
   EMBER_RECORD_OP(op, self);
   EMBER_CHECK(self.dim() == 1 || self.dim() == 2, op, ": matrix or a vector expected, got a tensor of shape ",
               shape_str(self.sizes()), " (", self.dim(), "-D)");

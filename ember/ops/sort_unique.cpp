@@ -12,6 +12,7 @@
 #include "ember/ops/sort.h"
 #include "ember/ops/sort_util.h"
 #include "ember/ops/view.h"
+#include "ember/vmap/rules_indexing.h"
 
 namespace ember {
 
@@ -93,11 +94,15 @@ std::tuple<Tensor, Tensor, Tensor> unique_impl(const Tensor& self, std::optional
 
 std::tuple<Tensor, Tensor, Tensor> _unique2(const Tensor& self, bool /*sorted*/, bool return_inverse,
                                             bool return_counts) {
+  if (batching::any_batched(self)) [[unlikely]]
+    batching::refuse_dynamic_shape("unique");
   EMBER_RECORD_OP("_unique2", self);
   return unique_impl(self, std::nullopt, true, return_inverse, return_counts, "unique");
 }
 std::tuple<Tensor, Tensor, Tensor> unique_dim(const Tensor& self, int64_t dim, bool /*sorted*/, bool return_inverse,
                                               bool return_counts) {
+  if (batching::any_batched(self)) [[unlikely]]
+    batching::refuse_dynamic_shape("unique_dim");
   EMBER_RECORD_OP("unique_dim", self);
   return unique_impl(self, dim, true, return_inverse, return_counts, "unique_dim");
 }
@@ -108,6 +113,8 @@ std::tuple<Tensor, Tensor, Tensor> unique(const Tensor& self, bool sorted, bool 
 }
 std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor& self, bool return_inverse, bool return_counts,
                                                       std::optional<int64_t> dim) {
+  if (batching::any_batched(self)) [[unlikely]]
+    batching::refuse_dynamic_shape("unique_consecutive");
   EMBER_RECORD_OP("unique_consecutive", self);
   return unique_impl(self, dim, false, return_inverse, return_counts, "unique_consecutive");
 }
