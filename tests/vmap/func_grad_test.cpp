@@ -170,6 +170,30 @@ TEST_F(FuncGrad, PerSampleGradientsMlpMseParamsRequiringGrad) {
   EXPECT_FALSE(w2.grad().defined());
 }
 
+// Many batching rules at once (matrix products, reductions, scans, sorting,
+// indexing, where, cat): their backward passes keep every sample's gradient
+// in its own slice, so the one backward pass over all samples agrees with a
+// pass per sample.
+TEST_F(FuncGrad, PerSampleGradientsThroughManyRules) {
+  const int64_t B = 4, D = 4;
+  const Tensor w = randn({D, D}, kDouble), v = randn({D}, kDouble), x = randn({B, D}, kDouble);
+  const Tensor idx = tensor({2, 0, 3, 2}, kLong);
+  const func::Function f = [idx](const std::vector<Tensor>& a) {
+    const Tensor &W = a[0], &v = a[1], &x = a[2];
+    const Tensor h = matmul(W, x) + v;
+    Tensor s = (softmax(h, 0) * log_softmax(h, 0)).sum() + h.var() + h.norm() + h.max();
+    s = s + cumsum(h, 0).mean() + std::get<0>(h.sort())[0] + gather(h, 0, idx).sum() + h.index_select(0, idx).prod();
+    s = s + where(h > 0, h, h * 0.1).sum() + cat({h, x}).logsumexp(0) + dot(h, v) + outer(h, x).tanh().sum();
+    s = s + (matmul(W, W.t()) * outer(x, x)).sum() + mm(W.t(), W).sigmoid().mean() + addmm(W, W, W).pow(2).mean();
+    return std::vector<Tensor>{s};
+  };
+  const std::vector<Tensor> got = vmap(func::grad(f, {0, 1, 2}), {std::nullopt, std::nullopt, 0})({w, v, x});
+  for (int64_t i = 0; i < B; ++i) {
+    const std::vector<Tensor> want = autograd_oracle(f, {w, v, x[i]}, {0, 1, 2});
+    for (size_t k = 0; k < 3; ++k) EXPECT_TENSOR_CLOSE(got[k][i], want[k]);
+  }
+}
+
 TEST_F(FuncGrad, VmapOfGradWithBatchedParams) {
   const int64_t B = 4, D = 3, C = 3;
   const Tensor w = randn({B, C, D}, kDouble), b = randn({C}, kDouble);
