@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "common/golden.h"
 #include "common/test_util.h"
 #include "ember/ember.h"
 #include "ember/vmap/batched_tensor.h"
@@ -135,7 +136,8 @@ TEST_F(FuncGrad, PerSampleGradientsLinearCrossEntropy) {
   const int64_t B = 6, D = 5, C = 4;
   const Tensor w = randn({C, D}, kDouble), b = randn({C}, kDouble);
   const Tensor x = randn({B, D}, kDouble), y = randint(0, C, {B}, kLong);
-  const std::vector<Tensor> got = vmap(func::grad(linear_ce, {0, 1}), {std::nullopt, std::nullopt, 0, 0})({w, b, x, y});
+  const std::vector<Tensor> got =
+      func::vmap(func::grad(linear_ce, {0, 1}), {std::nullopt, std::nullopt, 0, 0})({w, b, x, y});
   ASSERT_EQ(got.size(), 2u);
   EXPECT_EQ(got[0].sizes().vec(), (std::vector<int64_t>{B, C, D}));
   EXPECT_EQ(got[1].sizes().vec(), (std::vector<int64_t>{B, C}));
@@ -293,6 +295,43 @@ TEST_F(FuncGrad, ComposesWithAutograd) {
       func::grad([c](const std::vector<Tensor>& a) { return std::vector<Tensor>{(a[0] * c).pow(2).sum()}; })({z})[0];
   EXPECT_TENSOR_CLOSE(g, z * c.detach().pow(2) * 2);
   EXPECT_TENSOR_CLOSE(autograd::grad({g.sum()}, {c})[0], z * c.detach() * 4);
+}
+
+// Against functorch's vmap/grad/grad_and_value (tools/golden/gen_func_grad.py).
+TEST_F(FuncGrad, MatchesTorchFuncGolden) {
+  const testing::Golden g("func_grad.golden");
+  const Dims shared2{std::nullopt, std::nullopt, 0, 0};
+  const std::vector<Tensor> ce =
+      vmap(func::grad(linear_ce, {0, 1}), shared2)({g["ce_w"], g["ce_b"], g["ce_x"], g["ce_y"]});
+  EXPECT_TENSOR_CLOSE(ce[0], g["ce_grad_w"]);
+  EXPECT_TENSOR_CLOSE(ce[1], g["ce_grad_b"]);
+  const std::vector<Tensor> mlp =
+      vmap(vmap(func::grad(mlp_mse, {0, 1}), shared2), shared2)({g["mlp_w1"], g["mlp_w2"], g["mlp_x"], g["mlp_y"]});
+  EXPECT_TENSOR_CLOSE(mlp[0], g["mlp_grad_w1"]);
+  EXPECT_TENSOR_CLOSE(mlp[1], g["mlp_grad_w2"]);
+  EXPECT_TENSOR_CLOSE(vmap(func::grad(func::grad([](const Tensor& t) { return t.tanh(); })))(g["d2_x"]), g["d2_tanh"]);
+  const func::Function with_aux = [](const std::vector<Tensor>& a) {
+    const Tensor p = a[0] * a[1];
+    return std::vector<Tensor>{p.sin().pow(2).sum(), p.cos()};
+  };
+  const std::vector<Tensor> gv =
+      vmap(func::grad_and_value(with_aux, {0}, /*has_aux=*/true), {std::nullopt, 0})({g["aux_w"], g["aux_x"]});
+  EXPECT_TENSOR_CLOSE(gv[0], g["aux_grad"]);
+  EXPECT_TENSOR_CLOSE(gv[1], g["aux_value"]);
+  EXPECT_TENSOR_CLOSE(gv[2], g["aux_aux"]);
+}
+
+// An in-place op on a differentiated input inside f is refused (the input is
+// a leaf that requires grad there; functorch would write to the caller's).
+TEST_F(FuncGrad, InPlaceOnDifferentiatedInputRaises) {
+  const Tensor x = randn({3}, kDouble);
+  const func::Function f = [](const std::vector<Tensor>& a) {
+    Tensor t = a[0];
+    t.mul_(2);
+    return std::vector<Tensor>{t.sum()};
+  };
+  EXPECT_THROW(func::grad(f)({x}), Error);
+  EXPECT_THROW(vmap(func::grad(f), {std::nullopt, 0})({x, randn({2}, kDouble)}), Error);
 }
 
 TEST_F(FuncGrad, Errors) {
