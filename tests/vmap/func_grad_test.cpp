@@ -170,6 +170,19 @@ TEST_F(FuncGrad, PerSampleGradientsMlpMseParamsRequiringGrad) {
   }
   EXPECT_FALSE(w1.grad().defined());
   EXPECT_FALSE(w2.grad().defined());
+  // The per-sample gradients are differentiable with respect to the shared
+  // parameters: d/dw2 of the summed per-sample d loss/d w1, against a loop
+  // of double backward passes.
+  ASSERT_TRUE(got[0].requires_grad());
+  const Tensor second = autograd::grad({got[0].sum()}, {w2})[0];
+  Tensor want = zeros_like(w2);
+  for (int64_t i = 0; i < B; ++i) {
+    const Tensor l1 = w1.detach().requires_grad_(true), l2 = w2.detach().requires_grad_(true);
+    const Tensor loss = mlp_mse({l1, l2, x[i], y[i]})[0];
+    const Tensor g1 = autograd::grad({loss}, {l1}, {}, std::nullopt, /*create_graph=*/true)[0];
+    want = want + autograd::grad({g1.sum()}, {l2})[0];
+  }
+  EXPECT_TENSOR_CLOSE(second, want);
 }
 
 // Many batching rules at once (matrix products, reductions, scans, sorting,
