@@ -6,6 +6,7 @@
 #include "ember/core/error.h"
 #include "ember/core/shape.h"
 #include "ember/vmap/batched_tensor.h"
+#include "ember/vmap/level_sizes.h"
 
 namespace ember {
 
@@ -44,7 +45,36 @@ Tensor unwrap_output(const Tensor& out, int64_t level, int64_t batch, int64_t ou
   return out.unsqueeze(d).expand(shape);
 }
 
+// level_sizes.h: t_level_sizes[l - 1] is level l's batch size while that
+// vmap runs on this thread (set and restored around the call of f).
+thread_local std::vector<int64_t> t_level_sizes;
+
+class LevelSizeScope {
+ public:
+  LevelSizeScope(int64_t level, int64_t batch) : level_(level) {
+    if (static_cast<int64_t>(t_level_sizes.size()) < level) t_level_sizes.resize(level, -1);
+    prev_ = t_level_sizes[level - 1];
+    t_level_sizes[level - 1] = batch;
+  }
+  ~LevelSizeScope() { t_level_sizes[level_ - 1] = prev_; }
+  LevelSizeScope(const LevelSizeScope&) = delete;
+  LevelSizeScope& operator=(const LevelSizeScope&) = delete;
+
+ private:
+  int64_t level_;
+  int64_t prev_ = -1;
+};
+
 }  // namespace
+
+namespace batching {
+int64_t level_batch_size(int64_t level) {
+  EMBER_CHECK(level >= 1 && level <= current_level() && level <= static_cast<int64_t>(t_level_sizes.size()) &&
+                  t_level_sizes[level - 1] >= 0,
+              "vmap: no vmap is running at level ", level, " on this thread (current level ", current_level(), ")");
+  return t_level_sizes[level - 1];
+}
+}  // namespace batching
 
 VmapFunction vmap(VmapFunction func, std::vector<std::optional<int64_t>> in_dims, std::vector<int64_t> out_dims) {
   return [func = std::move(func), in_dims = std::move(in_dims),
@@ -80,6 +110,7 @@ VmapFunction vmap(VmapFunction func, std::vector<std::optional<int64_t>> in_dims
     {
       batching::LevelScope scope;
       level = scope.level();
+      LevelSizeScope size_scope(level, batch);
       std::vector<Tensor> args;
       args.reserve(inputs.size());
       for (size_t i = 0; i < inputs.size(); ++i) {
