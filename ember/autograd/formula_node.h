@@ -45,7 +45,10 @@ class FormulaNode : public Node {
   }
 
   // Saves a tensor for the formula; `is_output` for the op's own results (Note [Saved outputs]).
-  void save(const Tensor& t, bool is_output = false) { saved_.emplace_back(t, is_output); }
+  void save(const Tensor& t, bool is_output = false) {
+    if (saved_.capacity() == 0) saved_.reserve(4);  // one allocation for the usual one to four saves
+    saved_.emplace_back(t, is_output);
+  }
   Tensor saved(size_t i) const { return saved_.at(i).unpack(this); }
   bool needs_input_grad(size_t i) const { return should_compute_output(i); }
   // Forward mode: saved copies of `output` get its tangent too (SavedVariable).

@@ -2,6 +2,7 @@
 
 #include "ember/autograd/autograd_meta.h"
 #include "ember/autograd/forward_ad.h"
+#include "ember/autograd/grad_mode.h"
 #include "ember/ops/view.h"
 
 namespace ember::autograd {
@@ -39,6 +40,9 @@ Tensor SavedVariable::unpack(const Node* saved_for) const {
               " instead. Hint: the operation that modified it ran after the forward op saved it; use .clone() before "
               "the in-place op or make it out-of-place.");
   if (!is_output_) return data_;
+  // Without grad mode (a backward pass without create_graph) nothing records
+  // against the rebuilt output, so its history need not be restored.
+  if (!GradMode::is_enabled() && !forward_ad::is_active()) return data_;
   auto fn = grad_fn_.lock();
   if (!fn) return data_;
   // Rebuild "the output of fn" so gradients of this tensor flow into fn (double backward).

@@ -102,7 +102,7 @@ void record_binary(const char* name, const Tensor& a_in, const Tensor& b_in, con
   node->save(row->uses_self ? a : Tensor());
   node->save(row->uses_other ? b : Tensor());
   node->save(row->uses_result ? result : Tensor(), /*is_output=*/true);
-  node->scalars.push_back(alpha);
+  if (!alpha.equal(Scalar(1))) node->scalars.push_back(alpha);  // the formulas read none as 1
 }
 
 }  // namespace ember::autograd
