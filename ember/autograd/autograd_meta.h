@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ember/autograd/node.h"
+#include "ember/core/object_pool.h"
 #include "ember/core/tensor.h"
 
 namespace ember::autograd {
@@ -37,6 +38,9 @@ struct AutogradMeta : AutogradMetaBase {
   // generation of the dual level that set it (stale once that level closed).
   Tensor fw_grad;
   uint64_t fw_generation = 0;
+
+  // Every recorded op's output gets one: pooled like TensorImpl.
+  EMBER_POOLED_ALLOCATION(AutogradMeta)
 };
 
 // The tensor's meta, created on first use.

@@ -4,6 +4,7 @@
 #include "ember/autograd/backward.h"
 #include "ember/autograd/copy_slices.h"
 #include "ember/autograd/derivatives/index_grad.h"
+#include "ember/core/pool_allocator.h"
 #include "ember/ember.h"
 
 #include <cctype>
@@ -31,7 +32,8 @@ const std::shared_ptr<Node>& forward_marker() {
 }  // namespace
 
 Recorded record(const char* name, FormulaNode::Formula formula, TensorList inputs, TensorList outputs) {
-  auto node = std::make_shared<FormulaNode>(name, formula);
+  // Pooled: one node per recorded op (Note [Small-op fast path] in ops/binary.cpp).
+  auto node = std::allocate_shared<FormulaNode>(::ember::detail::PoolAllocator<FormulaNode>(), name, formula);
   bool backward = false;
   if (GradMode::is_enabled())
     for (const Tensor& t : inputs) backward = backward || tensor_requires_grad(t);

@@ -14,9 +14,7 @@ namespace {
 
 // grad * alpha, skipped for alpha == 1 (add's and sub's usual case): one op
 // fewer per node, and the gradient passes through as it does in PyTorch.
-Tensor maybe_multiply(const Tensor& grad, const Scalar& alpha) {
-  return alpha.equal(Scalar(1)) ? grad : grad * alpha;
-}
+Tensor maybe_multiply(const Tensor& grad, const Scalar& alpha) { return alpha.equal(Scalar(1)) ? grad : grad * alpha; }
 
 // Saved: 0 self, 1 other, 2 result (each only when the row's formulas name
 // it); scalars[0] = alpha. The forward-mode JVP is the element-wise rule of
@@ -74,6 +72,10 @@ const std::vector<Row>& rows() {
 }
 
 const Row* find(const char* name) {
+  // Callers pass the ops' name literals, which the linker usually merges with
+  // the table's own: compare addresses first (this runs once per recorded op).
+  for (const Row& r : rows())
+    if (r.name == name) return &r;
   for (const Row& r : rows())
     if (std::strcmp(r.name, name) == 0) return &r;
   return nullptr;
