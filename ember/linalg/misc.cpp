@@ -124,11 +124,7 @@ Tensor cross(const Tensor& a, const Tensor& b, int64_t dim) {
                d);
 }
 
-Tensor multi_dot(TensorList tensors) {
-  if (batching::any_batched(tensors)) [[unlikely]]
-    return batching::multi_dot_batched(tensors);
-  return ember::multi_dot(tensors);
-}
+Tensor multi_dot(TensorList tensors) { return ember::multi_dot(tensors); }  // batched there too
 
 Tensor vander(const Tensor& x, std::optional<int64_t> N) {
   EMBER_VMAP_ON_FRONT(x, v, linalg::vander(v, N));

@@ -19,6 +19,7 @@
 #include "ember/ops/unary.h"
 #include "ember/ops/view.h"
 #include "ember/vmap/batching_rules.h"
+#include "ember/vmap/rules_linalg.h"
 
 namespace ember {
 namespace {
@@ -223,8 +224,7 @@ Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, c
   return gemm_into_new("baddbmm", batch1, batch2, &self, beta, alpha);
 }
 
-Tensor addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
-              const Scalar& alpha) {
+Tensor addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta, const Scalar& alpha) {
   EMBER_RECORD_OP("addbmm", self, batch1, batch2);
   check_bmm_operands("addbmm", batch1, batch2);
   check_same_dtype("addbmm", self, "self", batch2, "batch2");
@@ -307,7 +307,6 @@ Tensor chain_matmul(TensorList matrices) {
 }
 
 Tensor multi_dot(TensorList tensors) {
-  EMBER_RECORD_OP("linalg_multi_dot", tensors);
   const size_t n = tensors.size();
   EMBER_CHECK(n >= 2, "multi_dot: expected at least 2 tensors but got ", n);
   const Tensor& first = tensors[0];
@@ -318,6 +317,10 @@ Tensor multi_dot(TensorList tensors) {
               "D");
   for (size_t i = 1; i + 1 < n; ++i)
     EMBER_CHECK(tensors[i].dim() == 2, "multi_dot: tensor ", i, " must be 2D but got ", tensors[i].dim(), "D");
+  // The checks above read logical ranks, so they hold for batched inputs too.
+  if (batching::any_batched(tensors)) [[unlikely]]
+    return batching::multi_dot_batched(tensors);
+  EMBER_RECORD_OP("linalg_multi_dot", tensors);
   Tensor r = first.dim() == 1 ? first.unsqueeze(0) : first;
   for (size_t i = 1; i < n; ++i) {
     Tensor m = (i == n - 1 && last.dim() == 1) ? last.unsqueeze(1) : tensors[i];

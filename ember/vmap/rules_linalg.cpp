@@ -175,19 +175,11 @@ Tensor cross_batched(const Tensor& a, const Tensor& b, int64_t dim) {
 }
 
 // multi_dot's product is the same whatever the order, so the batched form is
-// matmul (whose rule lines the batches up) from left to right.
+// matmul (whose rule lines the batches up) from left to right. ember::multi_dot
+// has checked the logical ranks before calling this.
 Tensor multi_dot_batched(TensorList tensors) {
   const size_t n = tensors.size();
-  EMBER_CHECK(n >= 2, "multi_dot: expected at least 2 tensors but got ", n);
-  const Tensor& first = tensors[0];
-  const Tensor& last = tensors[n - 1];
-  EMBER_CHECK(first.dim() == 1 || first.dim() == 2, "multi_dot: the first tensor must be 1D or 2D but got ",
-              first.dim(), "D");
-  EMBER_CHECK(last.dim() == 1 || last.dim() == 2, "multi_dot: the last tensor must be 1D or 2D but got ", last.dim(),
-              "D");
-  for (size_t i = 1; i + 1 < n; ++i)
-    EMBER_CHECK(tensors[i].dim() == 2, "multi_dot: tensor ", i, " must be 2D but got ", tensors[i].dim(), "D");
-  Tensor r = first;
+  Tensor r = tensors[0];
   for (size_t i = 1; i < n; ++i) {
     EMBER_CHECK(r.size(-1) == tensors[i].size(0), "multi_dot: tensors[", i - 1, "] and tensors[", i,
                 "] cannot be multiplied (", shape_str(r.sizes()), " and ", shape_str(tensors[i].sizes()), ")");

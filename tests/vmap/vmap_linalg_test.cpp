@@ -193,6 +193,11 @@ TEST_F(VmapLinalg, CrossVanderAndMultiDot) {
   VF md = [](const TL& t) { return TL{L::multi_dot({t[0], t[1], t[2]}), L::multi_dot({t[1], t[2], t[3]})}; };
   expect_matches_loop(md, {m1, m2, m3, m4}, {0, 0, std::nullopt, 0});
   expect_matches_loop(md, {m1, m2, m3, m4.mT()}, {std::nullopt, 0, std::nullopt, 1});
+  // The ops spelling (ember::multi_dot) takes the same rule.
+  VF md2 = [](const TL& t) { return TL{ember::multi_dot({t[0], t[1], t[2]})}; };
+  expect_matches_loop(md2, {m1, m2, m3}, {0, 0, std::nullopt});
+  Tensor m3d = randn({4, 2, 3, 3}, kDouble);  // 3-D samples are refused by rank, as unbatched
+  EXPECT_THROW(vmap(md2)({m3d, m3d, m3d}), Error);
 }
 
 // Two-operand solves: either operand batched or both, with per-sample batch
