@@ -303,18 +303,7 @@ TEST_F(VmapLinalg, GradientsOfDetInvSolve) {
   VF f = [&](const TL& t) {
     return TL{L::det(t[0]) + L::inv(t[0]).sum() + (L::solve(t[0], B) * std::get<1>(L::slogdet(t[0]))).sum()};
   };
-  Tensor got = vmap(f)({A})[0];
-  got.pow(2).sum().backward();
-  Tensor gA = A.grad().clone(), gB = B.grad().clone();
-  A.mutable_grad() = Tensor();
-  B.mutable_grad() = Tensor();
-  std::vector<Tensor> outs;
-  for (int64_t i = 0; i < 4; ++i) outs.push_back(f({A[i]})[0]);
-  Tensor want = stack(outs);
-  EXPECT_TENSOR_CLOSE(got.detach(), want.detach());
-  want.pow(2).sum().backward();
-  EXPECT_TENSOR_CLOSE(gA, A.grad());
-  EXPECT_TENSOR_CLOSE(gB, B.grad());
+  expect_grads_match_loop(f, {A}, {0}, {A, B});
 }
 
 // A shared operand gets the summed gradient of all samples (through the
@@ -327,20 +316,7 @@ TEST_F(VmapLinalg, GradientsReachSharedAndBatchedOperands) {
     return TL{(L::solve(t[0], t[1]).sin().sum() + L::solve(t[0], t[2]).sum() * L::inv(t[0]).sum()) +
               L::solve_triangular(t[0], t[1], true).sum() + fft::rfft(t[2]).abs().sum()};
   };
-  Tensor got = vmap(f, {std::nullopt, 0, 0})({A, B, v})[0];
-  got.pow(2).sum().backward();
-  Tensor gA = A.grad().clone(), gB = B.grad().clone(), gv = v.grad().clone();
-  A.mutable_grad() = Tensor();
-  B.mutable_grad() = Tensor();
-  v.mutable_grad() = Tensor();
-  std::vector<Tensor> outs;
-  for (int64_t i = 0; i < 4; ++i) outs.push_back(f({A, B[i], v[i]})[0]);
-  Tensor want = stack(outs);
-  EXPECT_TENSOR_CLOSE(got.detach(), want.detach());
-  want.pow(2).sum().backward();
-  EXPECT_TENSOR_CLOSE(gA, A.grad());
-  EXPECT_TENSOR_CLOSE(gB, B.grad());
-  EXPECT_TENSOR_CLOSE(gv, v.grad());
+  expect_grads_match_loop(f, {A, B, v}, {std::nullopt, 0, 0}, {A, B, v});
 }
 
 // A singular sample: the _ex forms report its info as the loop does; the

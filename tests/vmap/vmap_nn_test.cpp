@@ -66,16 +66,7 @@ TEST_F(VmapNn, ConvGradientsReachInputAndWeight) {
   Tensor w = randn({3, 4, 2, 3, 3}, kDouble).requires_grad_(true);
   Tensor wb = randn({4, 2, 3, 3}, kDouble).requires_grad_(true);
   auto f = [&](const V& a) { return V{conv2d(a[0], a[1], {}, 1, 1).tanh().sum() + conv2d(a[0], wb).pow(2).sum()}; };
-  Tensor per_sample = vmap(f, {0, 0})({x, w})[0];
-  per_sample.pow(2).sum().backward();
-  Tensor gx = x.grad().clone(), gw = w.grad().clone(), gwb = wb.grad().clone();
-  for (Tensor* t : {&x, &w, &wb}) t->mutable_grad() = Tensor();
-  Tensor looped = by_loop(f, {x, w}, {0, 0}, 0)[0];
-  EXPECT_TENSOR_CLOSE(per_sample.detach(), looped.detach());
-  looped.pow(2).sum().backward();
-  EXPECT_TENSOR_CLOSE(gx, x.grad());
-  EXPECT_TENSOR_CLOSE(gw, w.grad());
-  EXPECT_TENSOR_CLOSE(gwb, wb.grad());
+  expect_grads_match_loop(f, {x, w}, {0, 0}, {x, w, wb});
 }
 
 TEST_F(VmapNn, Pooling) {

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "common/test_util.h"
@@ -51,6 +52,31 @@ inline void expect_matches_loop1(const std::function<Tensor(const Tensor&)>& f, 
                                  int64_t out_dim = 0) {
   expect_matches_loop([&](const std::vector<Tensor>& a) { return std::vector<Tensor>{f(a[0])}; }, {x}, {in_dim},
                       out_dim);
+}
+
+// Gradients through vmap: the first output of vmap(f) and of the per-slice
+// loop, each squared and summed, differentiated back to `leaves` (tensors that
+// require grad, reached from `in` or captured by f); the values and every
+// leaf's gradient must agree. The leaves' .grad is reset before and after.
+inline void expect_grads_match_loop(const VmapFunction& f, const std::vector<Tensor>& in, const Dims& dims,
+                                    std::vector<Tensor> leaves) {
+  for (Tensor& t : leaves) t.mutable_grad() = Tensor();
+  Tensor got = vmap(f, dims)(in)[0];
+  got.pow(2).sum().backward();
+  std::vector<Tensor> got_grads;
+  for (Tensor& t : leaves) {
+    got_grads.push_back(t.grad().clone());
+    t.mutable_grad() = Tensor();
+  }
+  Tensor want = by_loop(f, in, dims, 0)[0];
+  EXPECT_TENSOR_CLOSE(got.detach(), want.detach());
+  want.pow(2).sum().backward();
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    SCOPED_TRACE("leaf " + std::to_string(i));
+    ASSERT_TRUE(got_grads[i].defined() && leaves[i].grad().defined());
+    EXPECT_TENSOR_CLOSE(got_grads[i], leaves[i].grad());
+    leaves[i].mutable_grad() = Tensor();
+  }
 }
 
 }  // namespace ember::vmap_test
