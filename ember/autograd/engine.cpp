@@ -26,9 +26,31 @@ namespace ember::autograd {
 
 namespace {
 
+// Gradient lists whose storage is reused: each node consumes one list (its
+// input buffer) and produces one (its formula's result), so after the first
+// few nodes a buffer never needs a fresh allocation.
+class SpareLists {
+ public:
+  variable_list take() {
+    if (spare_.empty()) return {};
+    variable_list v = std::move(spare_.back());
+    spare_.pop_back();
+    return v;
+  }
+  void give(variable_list&& v) {
+    if (v.capacity() == 0 || spare_.size() >= 64) return;
+    v.clear();
+    spare_.push_back(std::move(v));
+  }
+
+ private:
+  std::vector<variable_list> spare_;
+};
+
 struct InputBuffer {
   variable_list grads;
-  void add(size_t pos, Tensor g) {
+  void add(size_t pos, Tensor g, SpareLists& spare) {
+    if (grads.capacity() == 0) grads = spare.take();
     if (grads.size() <= pos) grads.resize(pos + 1);
     Tensor& slot = grads[pos];
     if (!slot.defined()) {
@@ -189,6 +211,7 @@ variable_list execute(const edge_list& roots, const variable_list& grads, bool k
   std::priority_queue<NodeTask*, std::vector<NodeTask*>, ByNewest> ready;
   ready.push(table.find(root.get()));
   const bool anomaly = AnomalyMode::is_enabled();
+  SpareLists spare;
 
   while (!ready.empty()) {
     NodeTask* task = ready.top();
@@ -221,6 +244,7 @@ variable_list execute(const edge_list& roots, const variable_list& grads, bool k
       }
       if (!keep_graph) fn->release_variables();
     }
+    spare.give(std::move(inputs));  // unless apply took it
     const size_t n_out = fn->num_outputs();
     EMBER_CHECK(outs.empty() || outs.size() == n_out, "backward: function ", fn->name(),
                 " returned an incorrect number of gradients (expected ", n_out, ", got ", outs.size(), ")");
@@ -233,9 +257,11 @@ variable_list execute(const edge_list& roots, const variable_list& grads, bool k
       EMBER_CHECK(next_task != nullptr, "backward: function ", fn->name(), " gained an edge to ", next->name(),
                   " while the graph was running");
       if (i < outs.size() && outs[i].defined())
-        next_task->buffer.add(e.input_nr, validate_grad(std::move(outs[i]), *fn, next->input_metadata(e.input_nr), i));
+        next_task->buffer.add(e.input_nr, validate_grad(std::move(outs[i]), *fn, next->input_metadata(e.input_nr), i),
+                              spare);
       if (--next_task->deps == 0) ready.push(next_task);
     }
+    spare.give(std::move(outs));
   }
   return captured;
 }

@@ -45,10 +45,7 @@ class FormulaNode : public Node {
   }
 
   // Saves a tensor for the formula; `is_output` for the op's own results (Note [Saved outputs]).
-  void save(const Tensor& t, bool is_output = false) {
-    if (saved_.capacity() == 0) saved_.reserve(4);  // one allocation for the usual one to four saves
-    saved_.emplace_back(t, is_output);
-  }
+  void save(const Tensor& t, bool is_output = false) { saved_.emplace_back(t, is_output); }
   Tensor saved(size_t i) const { return saved_.at(i).unpack(this); }
   bool needs_input_grad(size_t i) const { return should_compute_output(i); }
   // Forward mode: saved copies of `output` get its tangent too (SavedVariable).
@@ -83,7 +80,7 @@ class FormulaNode : public Node {
  private:
   const char* name_;
   Formula formula_;
-  std::vector<SavedVariable> saved_;
+  InlineVector<SavedVariable, 3> saved_;  // binary ops save self, other, result
 };
 
 // Whether `word` occurs as an identifier in a formula's text: the derivative

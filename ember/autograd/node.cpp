@@ -48,36 +48,37 @@ uint32_t Node::add_input_metadata_undefined() {
 }
 
 void Node::add_tensor_pre_hook(uint32_t output_nr, std::function<Tensor(const Tensor&)> h) {
-  tensor_pre_hooks_.emplace_back(output_nr, std::move(h));
+  hooks().tensor_pre.emplace_back(output_nr, std::move(h));
 }
 
 void Node::add_retain_grad_hook(uint32_t output_nr, std::function<void(const Tensor&)> h) {
-  retain_grad_hooks_.emplace_back(output_nr, std::move(h));
+  hooks().retain_grad.emplace_back(output_nr, std::move(h));
 }
 
 void Node::remove_retain_grad_hook(uint32_t output_nr) {
-  std::erase_if(retain_grad_hooks_, [output_nr](const auto& h) { return h.first == output_nr; });
+  if (hooks_) std::erase_if(hooks_->retain_grad, [output_nr](const auto& h) { return h.first == output_nr; });
 }
 
 variable_list Node::operator()(variable_list&& grads) {
   profiler::RecordScope scope;
   if (profiler::is_profiling()) [[unlikely]]
     scope.start_named(name(), sequence_nr_ == UINT64_MAX ? -1 : static_cast<int64_t>(sequence_nr_), true);
-  for (auto& [nr, hook] : tensor_pre_hooks_) {
+  if (!hooks_) return apply(std::move(grads));
+  for (auto& [nr, hook] : hooks_->tensor_pre) {
     if (nr < grads.size() && grads[nr].defined()) {
       Tensor r = hook(grads[nr]);
       if (r.defined()) grads[nr] = r;
     }
   }
-  for (auto& [nr, hook] : retain_grad_hooks_)
+  for (auto& [nr, hook] : hooks_->retain_grad)
     if (nr < grads.size() && grads[nr].defined()) hook(grads[nr]);
-  for (auto& hook : pre_hooks_) {
+  for (auto& hook : hooks_->pre) {
     variable_list r = hook(grads);
     if (!r.empty()) grads = std::move(r);
   }
-  variable_list inputs_for_post = post_hooks_.empty() ? variable_list() : grads;
+  variable_list inputs_for_post = hooks_->post.empty() ? variable_list() : grads;
   variable_list out = apply(std::move(grads));
-  for (auto& hook : post_hooks_) {
+  for (auto& hook : hooks_->post) {
     variable_list r = hook(out, inputs_for_post);
     if (!r.empty()) out = std::move(r);
   }

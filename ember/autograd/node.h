@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "ember/core/inline_vector.h"
 #include "ember/core/tensor.h"
 
 namespace ember::autograd {
@@ -29,7 +30,8 @@ struct Edge {
   std::shared_ptr<Node> function;
   uint32_t input_nr = 0;
 };
-using edge_list = std::vector<Edge>;
+// Most nodes have one or two inputs: their edges live inside the node.
+using edge_list = InlineVector<Edge, 2>;
 
 struct InputMetadata {
   DimVector shape;
@@ -70,8 +72,8 @@ class Node : public std::enable_shared_from_this<Node> {
 
   using PreHook = std::function<variable_list(const variable_list& grads)>;
   using PostHook = std::function<variable_list(const variable_list& outputs, const variable_list& grads)>;
-  void add_pre_hook(PreHook h) { pre_hooks_.push_back(std::move(h)); }
-  void add_post_hook(PostHook h) { post_hooks_.push_back(std::move(h)); }
+  void add_pre_hook(PreHook h) { hooks().pre.push_back(std::move(h)); }
+  void add_post_hook(PostHook h) { hooks().post.push_back(std::move(h)); }
   // Hooks run on the gradient of one output (tensor.register_hook on a non-leaf).
   void add_tensor_pre_hook(uint32_t output_nr, std::function<Tensor(const Tensor&)> h);
   // retain_grad(): copies the gradient of one output into that tensor's .grad.
@@ -83,13 +85,23 @@ class Node : public std::enable_shared_from_this<Node> {
   std::string creation_trace;
 
  private:
+  // Few nodes have hooks: they live in a side table made on first use, so
+  // the common node neither builds nor destroys four empty vectors.
+  struct Hooks {
+    std::vector<PreHook> pre;
+    std::vector<PostHook> post;
+    std::vector<std::pair<uint32_t, std::function<Tensor(const Tensor&)>>> tensor_pre;
+    std::vector<std::pair<uint32_t, std::function<void(const Tensor&)>>> retain_grad;
+  };
+  Hooks& hooks() {
+    if (!hooks_) hooks_ = std::make_unique<Hooks>();
+    return *hooks_;
+  }
+
   uint64_t sequence_nr_;
   edge_list next_edges_;
-  std::vector<InputMetadata> input_metadata_;
-  std::vector<PreHook> pre_hooks_;
-  std::vector<PostHook> post_hooks_;
-  std::vector<std::pair<uint32_t, std::function<Tensor(const Tensor&)>>> tensor_pre_hooks_;
-  std::vector<std::pair<uint32_t, std::function<void(const Tensor&)>>> retain_grad_hooks_;
+  InlineVector<InputMetadata, 1> input_metadata_;  // one per forward output; almost always one
+  std::unique_ptr<Hooks> hooks_;
 };
 
 // The engine's entry node: returns the root gradients along its edges.
