@@ -1,5 +1,7 @@
 #include "ember/autograd/autograd_meta.h"
 
+#include <array>
+
 #include "ember/autograd/accumulate_grad.h"
 #include "ember/ops/view.h"
 
@@ -12,13 +14,52 @@ AutogradMeta& materialize_meta(const Tensor& t) {
   return *static_cast<AutogradMeta*>(impl->autograd_meta());
 }
 
+namespace {
+
+// Note [Leaf accumulator cache]
+// Every op that reads a parameter needs the parameter's AccumulateGrad. The
+// leaf's meta holds it weakly and reading that weak_ptr while another thread
+// replaces it would race, so the meta's copy is read under its mutex — once
+// per graph and leaf on each thread: the thread keeps a few recently used
+// accumulators (weakly, so they die with their graph) and reuses one while
+// it is alive, belongs to this very tensor and still describes its shape and
+// dtype (set_data may have changed them). The single-threaded path takes no
+// lock per recorded op.
+struct CachedAccumulator {
+  const AutogradMeta* meta = nullptr;
+  std::weak_ptr<Node> node;
+};
+constexpr size_t kAccumulatorCacheSize = 8;
+
+std::shared_ptr<Node> cached_accumulator(CachedAccumulator& c, const Tensor& t, const AutogradMeta* m) {
+  if (c.meta != m) return nullptr;
+  std::shared_ptr<Node> node = c.node.lock();
+  if (!node) return nullptr;
+  const auto& acc = static_cast<const AccumulateGrad&>(*node);
+  const InputMetadata& meta = acc.input_metadata(0);
+  const bool same = acc.variable().unsafeGetTensorImpl() == t.unsafeGetTensorImpl() && meta.dtype == t.dtype() &&
+                    meta.shape.ref().equals(t.sizes());
+  return same ? node : nullptr;
+}
+
+}  // namespace
+
 std::shared_ptr<Node> grad_accumulator(const Tensor& t) {
   AutogradMeta* m = get_meta(t);
   if (m == nullptr || !m->requires_grad) return nullptr;
-  std::lock_guard<std::mutex> g(m->mu);
-  if (auto acc = m->grad_accumulator.lock()) return acc;
-  auto acc = std::make_shared<AccumulateGrad>(t);
-  m->grad_accumulator = acc;
+  thread_local std::array<CachedAccumulator, kAccumulatorCacheSize> cache;
+  CachedAccumulator& c = cache[(reinterpret_cast<uintptr_t>(m) / alignof(AutogradMeta)) % kAccumulatorCacheSize];
+  if (auto acc = cached_accumulator(c, t, m)) return acc;
+  std::shared_ptr<Node> acc;
+  {
+    std::lock_guard<std::mutex> g(m->mu);
+    acc = m->grad_accumulator.lock();
+    if (!acc) {
+      acc = std::make_shared<AccumulateGrad>(t);
+      m->grad_accumulator = acc;
+    }
+  }
+  c = {m, acc};
   return acc;
 }
 

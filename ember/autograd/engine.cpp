@@ -55,9 +55,19 @@ struct InputBuffer {
     Tensor& slot = grads[pos];
     if (!slot.defined()) {
       slot = std::move(g);
+    } else if (can_accumulate_inplace(slot, g)) {
+      slot.add_(g);
     } else {
-      slot = slot.add(g);  // out of place: either operand may be referenced elsewhere
+      slot = slot.add(g);
     }
+  }
+  // As PyTorch's input buffer: a sum the buffer alone holds (no other tensor
+  // shares its memory) is added to in place, saving an allocation per
+  // gradient; otherwise, or when the sum itself must be differentiable
+  // (create_graph), it is replaced out of place.
+  static bool can_accumulate_inplace(const Tensor& slot, const Tensor& g) {
+    return !GradMode::is_enabled() && slot.use_count() == 1 && slot.unsafeGetTensorImpl()->storage().use_count() == 1 &&
+           slot.is_contiguous() && slot.dtype() == g.dtype() && slot.sizes().equals(g.sizes());
   }
 };
 
@@ -69,29 +79,34 @@ struct NodeTask {
   InputBuffer buffer;
 };
 
-// Node* -> NodeTask, open addressing with linear probing: one allocation for
-// the whole graph instead of one per node and container (the engine used
-// three std::unordered_* maps, a third of its per-node cost on tiny ops).
-// Entries are added only while dependencies are counted, so references to
-// them stay valid while the graph runs.
+// Node* -> NodeTask, open addressing with linear probing over small trivially
+// copyable slots that index a dense list of tasks: growing rehashes 16-byte
+// slots, and only as many tasks exist (and are destroyed) as there are nodes
+// (the engine used three std::unordered_* maps, a third of its per-node cost
+// on tiny ops). Tasks are added only while dependencies are counted, so
+// pointers to them stay valid while the graph runs.
 class NodeTable {
  public:
   NodeTable() : slots_(64) {}
-  // The node's entry and whether it was just added.
+  // The node's task and whether it was just added (valid until the next insert).
   std::pair<NodeTask*, bool> insert(Node* n) {
-    if (2 * (size_ + 1) > slots_.size()) grow();
-    NodeTask& t = slots_[probe(n)];
-    if (t.node == n) return {&t, false};
-    t.node = n;
-    ++size_;
-    return {&t, true};
+    if (2 * (tasks_.size() + 1) > slots_.size()) grow();
+    Slot& s = slots_[probe(n)];
+    if (s.node == n) return {&tasks_[s.index], false};
+    s = {n, static_cast<uint32_t>(tasks_.size())};
+    tasks_.push_back(NodeTask{n});
+    return {&tasks_.back(), true};
   }
   NodeTask* find(Node* n) {
-    NodeTask& t = slots_[probe(n)];
-    return t.node == n ? &t : nullptr;
+    const Slot& s = slots_[probe(n)];
+    return s.node == n ? &tasks_[s.index] : nullptr;
   }
 
  private:
+  struct Slot {
+    Node* node = nullptr;
+    uint32_t index = 0;
+  };
   size_t probe(Node* n) const {
     const size_t mask = slots_.size() - 1;
     // Node addresses are at least 16-byte aligned; Fibonacci hashing spreads them.
@@ -100,13 +115,13 @@ class NodeTable {
     return i;
   }
   void grow() {
-    std::vector<NodeTask> old(slots_.size() * 2);
+    std::vector<Slot> old(slots_.size() * 2);
     old.swap(slots_);
-    for (NodeTask& t : old)
-      if (t.node != nullptr) slots_[probe(t.node)] = std::move(t);
+    for (const Slot& s : old)
+      if (s.node != nullptr) slots_[probe(s.node)] = s;
   }
-  std::vector<NodeTask> slots_;
-  size_t size_ = 0;
+  std::vector<Slot> slots_;
+  std::vector<NodeTask> tasks_;
 };
 
 struct ByNewest {

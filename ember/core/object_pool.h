@@ -3,6 +3,7 @@
 // (TensorImpl, StorageImpl): a freed object's memory serves the next one of
 // its size without a trip through malloc. Under AddressSanitizer the pool is
 // bypassed so use-after-free stays detectable.
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <new>
@@ -34,7 +35,10 @@ class ObjectPool {
   }
 
  private:
-  static constexpr size_t kMaxBlocks = 1024;
+  // A thread keeps at most ~2 MiB of each size: enough for the nodes, tensors
+  // and autograd metadata of a graph of a few thousand small ops (SPEC.md W1
+  // builds 3000 per chain), so building the next graph reuses them all.
+  static constexpr size_t kMaxBlocks = std::max<size_t>(1024, (size_t{2} << 20) / Size);
   struct Cache {
     std::vector<void*> blocks;
     ~Cache() {
@@ -70,14 +74,13 @@ class ObjectPool {
 }  // namespace ember::detail
 
 // Gives a class pooled operator new/delete (objects of exactly its size).
-#define EMBER_POOLED_ALLOCATION(Class)                                                              \
-  static void* operator new(size_t n) {                                                            \
-    return n == sizeof(Class) ? ::ember::detail::ObjectPool<sizeof(Class)>::allocate()             \
-                              : ::operator new(n);                                                 \
-  }                                                                                                \
-  static void operator delete(void* p, size_t n) {                                                 \
-    if (n == sizeof(Class))                                                                        \
-      ::ember::detail::ObjectPool<sizeof(Class)>::release(p);                                      \
-    else                                                                                           \
-      ::operator delete(p);                                                                        \
+#define EMBER_POOLED_ALLOCATION(Class)                                                                      \
+  static void* operator new(size_t n) {                                                                     \
+    return n == sizeof(Class) ? ::ember::detail::ObjectPool<sizeof(Class)>::allocate() : ::operator new(n); \
+  }                                                                                                         \
+  static void operator delete(void* p, size_t n) {                                                          \
+    if (n == sizeof(Class))                                                                                 \
+      ::ember::detail::ObjectPool<sizeof(Class)>::release(p);                                               \
+    else                                                                                                    \
+      ::operator delete(p);                                                                                 \
   }

@@ -55,7 +55,17 @@ struct Row {
   FormulaNode::Jvp jvp;
   std::string node0, node1;  // "MulBackward0" (tensor other), "MulBackward1" (Scalar other)
   bool uses_self, uses_other, uses_result;
+  // PyTorch numbers pow's overloads differently: (Tensor, Scalar) is PowBackward0,
+  // (Tensor, Tensor) PowBackward1, (Scalar, Tensor) PowBackward2. fmod and
+  // remainder list the Scalar overload first: (Tensor, Scalar) is 0, (Tensor, Tensor) 1.
+  enum class Overloads { kTensorFirst, kPow, kScalarFirst } overloads;
 };
+
+Row::Overloads overloads_of(const char* name) {
+  if (std::strcmp(name, "pow") == 0) return Row::Overloads::kPow;
+  if (std::strcmp(name, "fmod") == 0 || std::strcmp(name, "remainder") == 0) return Row::Overloads::kScalarFirst;
+  return Row::Overloads::kTensorFirst;
+}
 
 const std::vector<Row>& rows() {
   static const std::vector<Row> kRows = [] {
@@ -63,7 +73,7 @@ const std::vector<Row>& rows() {
 #define EMBER_BINARY_GRAD(name, ...)                                                                             \
   r.push_back({#name, &name##_backward, &name##_jvp, backward_node_name(#name, 0), backward_node_name(#name, 1), \
                formula_mentions(text_##name, "self"), formula_mentions(text_##name, "other"),                    \
-               formula_mentions(text_##name, "result")});
+               formula_mentions(text_##name, "result"), overloads_of(#name)});
 #include "ember/autograd/derivatives/binary.def"
 #undef EMBER_BINARY_GRAD
     return r;
@@ -89,13 +99,10 @@ void record_binary(const char* name, const Tensor& a_in, const Tensor& b_in, con
                    const Tensor& result, const Scalar& alpha, bool scalar_other) {
   const Row* row = find(name);
   if (row == nullptr) return;
-  // PyTorch numbers pow's overloads differently: (Tensor, Scalar) is PowBackward0,
-  // (Tensor, Tensor) PowBackward1, (Scalar, Tensor) PowBackward2.
   const char* node_name = scalar_other ? row->node1.c_str() : row->node0.c_str();
-  if (std::strcmp(name, "pow") == 0)
+  if (row->overloads == Row::Overloads::kPow)
     node_name = scalar_other ? "PowBackward0" : a_in.defined() ? "PowBackward1" : "PowBackward2";
-  // fmod and remainder list the Scalar overload first: (Tensor, Scalar) is 0, (Tensor, Tensor) 1.
-  if (std::strcmp(name, "fmod") == 0 || std::strcmp(name, "remainder") == 0)
+  else if (row->overloads == Row::Overloads::kScalarFirst)
     node_name = scalar_other ? row->node0.c_str() : row->node1.c_str();
   auto node = record(node_name, row->formula, {a_in, b_in}, {result});
   node->jvp = row->jvp;
