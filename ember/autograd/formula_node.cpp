@@ -37,9 +37,8 @@ Recorded record(const char* name, FormulaNode::Formula formula, TensorList input
   bool backward = false;
   if (GradMode::is_enabled())
     for (const Tensor& t : inputs) backward = backward || tensor_requires_grad(t);
-  edge_list edges;
-  edges.reserve(inputs.size());
-  for (const Tensor& t : inputs) edges.push_back(backward && t.defined() ? gradient_edge(t) : Edge());
+  // Edges go straight into the node (inline storage for up to two inputs).
+  for (const Tensor& t : inputs) node->add_next_edge(backward && t.defined() ? gradient_edge(t) : Edge());
   if (forward_ad::is_active()) {
     auto pending = std::make_unique<FormulaNode::PendingForward>();
     bool any = false;
@@ -49,8 +48,8 @@ Recorded record(const char* name, FormulaNode::Formula formula, TensorList input
       if (t.defined()) {
         any = true;
         tangent_requires_grad = tangent_requires_grad || t.requires_grad();
-        if (!edges[i].is_valid()) {
-          edges[i] = Edge(forward_marker(), 0);
+        if (!node->next_edge(i).is_valid()) {
+          node->set_next_edge(i, Edge(forward_marker(), 0));
           pending->marker_edges.push_back(i);
         }
       }
@@ -62,7 +61,6 @@ Recorded record(const char* name, FormulaNode::Formula formula, TensorList input
       node->pending_forward = std::move(pending);
     }
   }
-  node->set_next_edges(std::move(edges));
   if (!backward) return Recorded(std::move(node));
   if (AnomalyMode::is_enabled()) node->creation_trace = capture_stack_trace();
   for (const Tensor& out : outputs) {
@@ -143,11 +141,7 @@ void Recorded::finish() {
       tangents = jvp_from_vjp(node, *pf);
     }
   }
-  if (!pf->marker_edges.empty()) {
-    edge_list edges = node.next_edges();
-    for (size_t i : pf->marker_edges) edges[i] = Edge();
-    node.set_next_edges(std::move(edges));
-  }
+  for (size_t i : pf->marker_edges) node.set_next_edge(i, Edge());
   for (size_t k = 0; k < pf->outputs.size() && k < tangents.size(); ++k) {
     const Tensor& out = pf->outputs[k];
     Tensor t = tangents[k];

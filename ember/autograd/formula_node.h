@@ -127,8 +127,9 @@ inline bool any_needs_grad(TensorList ts) {
 // computes its outputs' tangents if an input had one (a no-op otherwise).
 class Recorded {
  public:
+  // uncaught_ matters only when there are tangents to compute (it costs a call per op).
   explicit Recorded(std::shared_ptr<FormulaNode> node)
-      : node_(std::move(node)), uncaught_(std::uncaught_exceptions()) {}
+      : node_(std::move(node)), uncaught_(node_->pending_forward ? std::uncaught_exceptions() : 0) {}
   Recorded(Recorded&&) noexcept = default;
   Recorded& operator=(Recorded&&) = delete;
   // May throw (a JVP formula failing); skipped while an exception unwinds.

@@ -62,6 +62,7 @@ class Node : public std::enable_shared_from_this<Node> {
   size_t num_outputs() const { return next_edges_.size(); }
   void set_next_edges(edge_list e) { next_edges_ = std::move(e); }
   void add_next_edge(Edge e) { next_edges_.push_back(std::move(e)); }
+  void set_next_edge(size_t i, Edge e) { next_edges_.at(i) = std::move(e); }
   // Whether the gradient for forward input i is needed at all.
   bool should_compute_output(size_t i) const { return i < next_edges_.size() && next_edges_[i].is_valid(); }
 

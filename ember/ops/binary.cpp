@@ -169,6 +169,17 @@ Tensor binary(const BinarySpec& op, Operand a, Operand b, Tensor* out, bool inpl
     if (grad) autograd::record_binary(op.name, x, y, x, y, r, grad_alpha, false);
     return r;
   }
+  if (inplace && out == a.tensor && op.promotion != Promotion::Bool && fast_binary_operands(op, a, b) &&
+      !autograd::needs_grad(*a.tensor, *b.tensor) && !unsafe_alias(*a.tensor, *b.tensor)) {
+    // The in-place form of the fast path (a gradient sum accumulating in
+    // backward, an optimizer step): self is the result, already of the right
+    // shape and dtype.
+    Tensor& x = *out;
+    args.op = op.name;
+    if (x.numel() > 0) op.kernel(TensorIterator::contiguous(x, x, b.tensor), args);
+    x.bump_version();
+    return x;
+  }
   check_defined(op.name, a, b);
   const ScalarType ct = compute_dtype(op.promotion, a, b);
   const ScalarType rt = op.promotion == Promotion::Bool ? kBool : ct;
