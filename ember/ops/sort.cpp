@@ -234,6 +234,8 @@ std::tuple<Tensor, Tensor> kthvalue(const Tensor& self, int64_t k, int64_t dim, 
 }
 
 Tensor median(const Tensor& self) {
+  // Under vmap: the lower median of each sample's flattened elements.
+  EMBER_VMAP_FULL_REDUCTION(self, false, v, std::get<0>(median(v, 1, false)));
   EMBER_RECORD_OP("median", self);
   Tensor out;
   {
@@ -248,6 +250,7 @@ std::tuple<Tensor, Tensor> median(const Tensor& self, int64_t dim, bool keepdim)
   return with_selection_grad("MedianBackward1", self, median_impl(self, dim, keepdim, false, "median"), dim, keepdim);
 }
 Tensor nanmedian(const Tensor& self) {
+  EMBER_VMAP_FULL_REDUCTION(self, false, v, std::get<0>(nanmedian(v, 1, false)));
   EMBER_RECORD_OP("nanmedian", self);
   Tensor out;
   {
@@ -257,12 +260,14 @@ Tensor nanmedian(const Tensor& self) {
   return with_even_grad("NanmedianBackward0", self, out);
 }
 std::tuple<Tensor, Tensor> nanmedian(const Tensor& self, int64_t dim, bool keepdim) {
+  EMBER_VMAP_REDUCTION(self, IntArrayRef(dim), keepdim, v, d, k, nanmedian(v, d[0], k));
   EMBER_RECORD_OP("nanmedian", self);
   return with_selection_grad("NanmedianBackward1", self, median_impl(self, dim, keepdim, true, "nanmedian"), dim,
                              keepdim);
 }
 
 std::tuple<Tensor, Tensor> mode(const Tensor& self, int64_t dim, bool keepdim) {
+  EMBER_VMAP_REDUCTION(self, IntArrayRef(dim), keepdim, v, d, k, mode(v, d[0], k));
   EMBER_RECORD_OP("mode", self);
   const int64_t d = wrap_dim(dim, self.dim(), "mode");
   EMBER_CHECK(dim_size(self, d) > 0, "mode(): Expected reduction dim ", d, " to have non-zero size (input shape ",
