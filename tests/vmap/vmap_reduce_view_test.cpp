@@ -78,6 +78,17 @@ TEST_F(VmapReduceView, GradientsOfMedians) {
                           {x}, {1}, {x});
   Tensor m = randint(0, 3, {3, 6}, kDouble).requires_grad_(true);
   expect_grads_match_loop([](const V& a) { return V{std::get<0>(mode(a[0], 0))}; }, {m}, {0}, {m});
+  // Ties: median()'s gradient is spread over the elements equal to the median (nanmedian's
+  // over those equal to it, skipping NaNs).
+  Tensor t = randint(0, 3, {4, 7}, kDouble);
+  t[2].fill_(1.0);
+  t = t.requires_grad_(true);
+  expect_grads_match_loop([](const V& a) { return V{median(a[0]) * 3 + nanmedian(a[0])}; }, {t}, {0}, {t});
+  Tensor tn = randint(0, 3, {4, 7}, kDouble);
+  tn[1][3] = std::nan("");
+  tn[3][0] = std::nan("");
+  tn = tn.requires_grad_(true);
+  expect_grads_match_loop([](const V& a) { return V{nanmedian(a[0])}; }, {tn}, {0}, {tn});
 }
 
 TEST_F(VmapReduceView, HistcPerSample) {
