@@ -354,11 +354,13 @@ Tensor bernoulli(const Tensor& p, OptGen g) {
   return u.to(p.dtype());
 }
 Tensor bernoulli(const Tensor& self, double p, OptGen g) {
-  if (batching::random_in_vmap()) [[unlikely]]
+  if (batching::random_in_vmap()) [[unlikely]] {
+    batching::check_random_inputs("bernoulli", {&self});  // functorch refuses "same" with self batched
     return batching::draw_random("bernoulli", self.sizes(), [&](IntArrayRef s) {
       Tensor t = empty(s, self.options());
       return Tensor(bernoulli_(t, p, g));
     });
+  }
   EMBER_RECORD_OP("bernoulli", self);
   Tensor t = empty_like(self);
   return bernoulli_(t, p, g);

@@ -137,6 +137,10 @@ TEST_F(VmapRandom, SameRefusesBatchedParameters) {
                      "same randomness with a batched tensor input");
   EXPECT_EMBER_ERROR(vmap([](const Tensor& t) { return multinomial(t, 2); }, 0, 0, kSame)(p), "multinomial",
                      "same randomness with a batched tensor input");
+  EXPECT_EMBER_ERROR(vmap([](const Tensor& t) { return bernoulli(t, 0.5); }, 0, 0, kSame)(p), "bernoulli",
+                     "same randomness with a batched tensor input");
+  // rand_like only reads the shape: "same" is fine with a batched argument.
+  expect_rows_equal(vmap([](const Tensor& t) { return rand_like(t); }, 0, 0, kSame)(p));
   // A shared parameter is fine with "same": one draw for all.
   Tensor shared = rand({50}, kDouble);
   expect_rows_equal(vmap([&](const Tensor& t) { return bernoulli(shared) + t; }, 0, 0, kSame)(zeros({3, 50}, kDouble)));
