@@ -150,6 +150,13 @@ TEST_F(VmapRnn, Cells) {
   expect_matches_loop(
       per_w, {x, h0, randn({B, 3 * h, in}, kDouble), randn({B, 3 * h, h}, kDouble), randn({B, 3 * h}, kDouble)},
       {0, 0, 0, 0, 0});
+  // Nested vmaps: input batched at both levels, state at the outer one only.
+  auto inner = [&](const V& a) { return vmap(lstm_f, {0, kNone, kNone})(a); };
+  Tensor x2 = randn({2, B, N, in}, kDouble), h2 = randn({2, N, h}, kDouble);
+  Tensor nested = vmap(inner, {0, 0, kNone})({x2, h2, c0})[1];
+  for (int64_t i = 0; i < 2; ++i)
+    for (int64_t j = 0; j < B; ++j)
+      EXPECT_TENSOR_CLOSE(nested[i][j], std::get<1>(lstm_cell(x2[i][j], {h2[i], c0}, wi4, wh4, bi4, bh4)));
   // The cells' checks read the per-sample shapes.
   EXPECT_EMBER_ERROR(
       vmap([&](const V& a) { return V{gru_cell(a[0], a[1], wi3, wh3)}; })({x, randn({B, N + 1, h}, kDouble)}),
