@@ -775,6 +775,12 @@ Tensor& lerp_out(Tensor& out, const Tensor& self, const Tensor& end, const Tenso
   return out;
 }
 Tensor addcmul(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  if (batching::any_batched(self, t1, t2)) [[unlikely]] {
+    // Broadcasting rule, cast to the type the logical operands promote to.
+    const Tensor all[3] = {self, t1, t2};
+    return batching::broadcasting({&self, &t1, &t2}, result_type(all),
+                                  [&](std::vector<Tensor>& p) { return addcmul(p[0], p[1], p[2], value); });
+  }
   EMBER_RECORD_OP("addcmul", self, t1, t2);
   Tensor out = addcmul_impl(self, t1, t2, value, nullptr, false);
   if (autograd::needs_grad(self, t1, t2) && (out.is_floating_point() || out.is_complex()))
@@ -787,6 +793,12 @@ Tensor& addcmul_out(Tensor& out, const Tensor& self, const Tensor& t1, const Ten
   return out;
 }
 Tensor addcdiv(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  if (batching::any_batched(self, t1, t2)) [[unlikely]] {
+    // Broadcasting rule, cast to the type the logical operands promote to.
+    const Tensor all[3] = {self, t1, t2};
+    return batching::broadcasting({&self, &t1, &t2}, result_type(all),
+                                  [&](std::vector<Tensor>& p) { return addcdiv(p[0], p[1], p[2], value); });
+  }
   EMBER_RECORD_OP("addcdiv", self, t1, t2);
   Tensor out = addcdiv_impl(self, t1, t2, value, nullptr, false);
   if (autograd::needs_grad(self, t1, t2) && (out.is_floating_point() || out.is_complex()))

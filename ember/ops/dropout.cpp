@@ -11,6 +11,8 @@
 #include "ember/ops/factory.h"
 #include "ember/ops/operators.h"
 #include "ember/ops/random.h"
+#include "ember/vmap/batched_tensor.h"
+#include "ember/vmap/rules_random.h"
 
 namespace ember {
 namespace {
@@ -42,6 +44,17 @@ Tensor make_noise(IntArrayRef shape, const TensorOptions& options, double p, dou
   return noise;
 }
 
+// make_noise, or under vmap its batched form (Note [Random ops under vmap]):
+// per sample along the levels with randomness="different", one mask for all
+// samples along the "same" ones. The arithmetic after it is ruled ops.
+Tensor noise_for(const char* op, IntArrayRef shape, const TensorOptions& options, double p, double keep_value,
+                 double drop_value) {
+  if (batching::random_in_vmap()) [[unlikely]]
+    return batching::draw_random(op, shape,
+                                 [&](IntArrayRef s) { return make_noise(s, options, p, keep_value, drop_value); });
+  return make_noise(shape, options, p, keep_value, drop_value);
+}
+
 // [N, C, 1, ..., 1]: one draw per channel.
 DimVector feature_noise_shape(const Tensor& input, const char* op) {
   EMBER_CHECK(input.dim() >= 2, op, ": Feature dropout requires at least 2 dimensions in the input, got ",
@@ -54,7 +67,8 @@ DimVector feature_noise_shape(const Tensor& input, const char* op) {
 
 template <bool kInplace>
 Tensor dropout_impl(const char* op, Tensor& input, double p, bool train, bool feature, bool alpha) {
-  EMBER_RECORD_OP(op, input);
+  // A composite under vmap: the noise is drawn by noise_for, the rest is ruled arithmetic.
+  EMBER_RECORD_COMPOSITE_OP(op, input);
   EMBER_CHECK(input.defined(), op, ": expected a defined tensor");
   EMBER_CHECK(p >= 0 && p <= 1, op, ": dropout probability has to be between 0 and 1, but got ", p);
   if (p == 0 || !train || input.numel() == 0) return input;
@@ -68,7 +82,7 @@ Tensor dropout_impl(const char* op, Tensor& input, double p, bool train, bool fe
       return input * z;
   }
   if (!alpha) {
-    Tensor noise = make_noise(shape, input.options(), p, 1.0 / (1.0 - p), 0.0);
+    Tensor noise = noise_for(op, shape, input.options(), p, 1.0 / (1.0 - p), 0.0);
     if constexpr (kInplace)
       return input.mul_(noise);
     else
@@ -77,7 +91,7 @@ Tensor dropout_impl(const char* op, Tensor& input, double p, bool train, bool fe
   // PyTorch's alpha dropout: x * a*mask + (alpha*a*p - alpha*a*(1 - mask)).
   constexpr double kAlpha = 1.7580993408473766;
   const double a = 1.0 / std::sqrt((kAlpha * kAlpha * p + 1) * (1 - p));
-  Tensor noise = make_noise(shape, input.options(), p, a, 0.0);
+  Tensor noise = noise_for(op, shape, input.options(), p, a, 0.0);
   // b = (mask - 1) * alpha * a + alpha * a * p, with mask = noise / a.
   Tensor b = (noise * (1.0 / a) - 1.0) * (kAlpha * a) + kAlpha * a * p;
   if constexpr (kInplace)

@@ -42,9 +42,10 @@ std::vector<int64_t> checked_indices(const char* op, const Tensor& indices, int6
 
 Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx, bool scale_grad_by_freq,
                  bool sparse) {
-  if (!batching::any_batched(weight) && batching::any_batched(indices)) [[unlikely]]
-    return batching::elementwise(
-        indices, [&](const Tensor& v) { return embedding(weight, v, padding_idx, scale_grad_by_freq, sparse); });
+  if (batching::any_batched(weight, indices)) [[unlikely]] {
+    EMBER_CHECK(!sparse, "embedding: sparse gradients are not supported");
+    return batching::embedding_batched(weight, indices, padding_idx, scale_grad_by_freq);
+  }
   EMBER_RECORD_OP("embedding", weight, indices);
   const char* op = "embedding";
   EMBER_CHECK(weight.defined() && weight.dim() == 2, op, ": 'weight' must be 2-D, got ",
@@ -64,6 +65,9 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_id
 
 Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices, int64_t num_weights,
                                 int64_t padding_idx, bool scale_grad_by_freq) {
+  if (batching::any_batched(grad_output, indices)) [[unlikely]]
+    return batching::embedding_dense_backward_batched(grad_output, indices, num_weights, padding_idx,
+                                                      scale_grad_by_freq);
   EMBER_RECORD_OP("embedding_dense_backward", grad_output, indices);
   const char* op = "embedding_dense_backward";
   const std::vector<int64_t> idx = checked_indices(op, indices, num_weights);
@@ -102,6 +106,20 @@ Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices
 }
 
 Tensor& embedding_renorm_(Tensor& weight, const Tensor& indices, double max_norm, double norm_type) {
+  if (batching::any_batched(weight, indices)) [[unlikely]] {
+    // Each sample renormalizes the rows of its own weight that its indices name (a loop over the
+    // samples' views); a shared weight cannot take per-sample writes, as in PyTorch.
+    const int64_t level = batching::top_level({&weight, &indices});
+    const batching::Peeled pw = batching::peel_front(weight, level), pi = batching::peel_front(indices, level);
+    EMBER_CHECK(pw.batched, "embedding_renorm_: vmap: in-place renorm of a weight of shape ", shape_str(weight.sizes()),
+                " that is not batched, with batched indices, is not possible: every sample would write into the one "
+                "shared weight. Pass the weight batched (one per sample), or apply max_norm outside vmap");
+    for (int64_t k = 0; k < pw.value.size(0); ++k) {
+      Tensor w = pw.value.select(0, k);
+      embedding_renorm_(w, pi.batched ? pi.value.select(0, k) : indices, max_norm, norm_type);
+    }
+    return weight;
+  }
   EMBER_RECORD_OP("embedding_renorm_", weight, indices);
   const char* op = "embedding_renorm_";
   EMBER_CHECK(weight.defined() && weight.dim() == 2, op, ": 'weight' must be 2-D");

@@ -8,9 +8,15 @@
 #include "ember/core/dispatch.h"
 #include "ember/core/record_scope.h"
 #include "ember/core/shape.h"
+#include "ember/ops/binary.h"
 #include "ember/ops/copy.h"
 #include "ember/ops/factory.h"
-#include "ember/vmap/rules_indexing.h"
+#include "ember/ops/operators.h"
+#include "ember/ops/reduce.h"
+#include "ember/ops/shape_ops.h"
+#include "ember/ops/sort.h"
+#include "ember/ops/unary.h"
+#include "ember/vmap/rules_random.h"
 
 namespace ember {
 
@@ -64,7 +70,11 @@ inline double uniform01(std::mt19937_64& e) {
 }  // namespace
 
 Tensor& uniform_(Tensor& self, double from, double to, OptGen g) {
-  batching::check_not_random_in_vmap("uniform_");
+  if (batching::random_in_vmap()) [[unlikely]]
+    return batching::fill_random_batched("uniform_", self, [&](IntArrayRef s) {
+      Tensor t = empty(s, self.options());
+      return Tensor(uniform_(t, from, to, g));
+    });
   EMBER_RECORD_OP("uniform_", self);
   EMBER_CHECK(from <= to, "uniform_: expects to return a [from, to) range, but found from=", from, " > to=", to);
   Generator gen = gen_or_default(g);
@@ -96,7 +106,11 @@ Tensor& uniform_(Tensor& self, double from, double to, OptGen g) {
 }
 
 Tensor& normal_(Tensor& self, double mean, double std, OptGen g) {
-  batching::check_not_random_in_vmap("normal_");
+  if (batching::random_in_vmap()) [[unlikely]]
+    return batching::fill_random_batched("normal_", self, [&](IntArrayRef s) {
+      Tensor t = empty(s, self.options());
+      return Tensor(normal_(t, mean, std, g));
+    });
   EMBER_RECORD_OP("normal_", self);
   EMBER_CHECK(std >= 0, "normal_: expects std >= 0.0, but found std ", std);
   Generator gen = gen_or_default(g);
@@ -129,7 +143,11 @@ Tensor& normal_(Tensor& self, double mean, double std, OptGen g) {
 }
 
 Tensor& bernoulli_(Tensor& self, double prob, OptGen g) {
-  batching::check_not_random_in_vmap("bernoulli_");
+  if (batching::random_in_vmap()) [[unlikely]]
+    return batching::fill_random_batched("bernoulli_", self, [&](IntArrayRef s) {
+      Tensor t = empty(s, self.options());
+      return Tensor(bernoulli_(t, prob, g));
+    });
   EMBER_RECORD_OP("bernoulli_", self);
   EMBER_CHECK(prob >= 0 && prob <= 1, "bernoulli_: expects p to be in [0, 1], but got p=", prob);
   Generator gen = gen_or_default(g);
@@ -145,7 +163,11 @@ Tensor& bernoulli_(Tensor& self, double prob, OptGen g) {
 }
 
 Tensor& random_(Tensor& self, int64_t from, int64_t to, OptGen g) {
-  batching::check_not_random_in_vmap("random_");
+  if (batching::random_in_vmap()) [[unlikely]]
+    return batching::fill_random_batched("random_", self, [&](IntArrayRef s) {
+      Tensor t = empty(s, self.options());
+      return Tensor(random_(t, from, to, g));
+    });
   EMBER_RECORD_OP("random_", self);
   EMBER_CHECK(from < to, "random_: expects 'from' to be less than 'to', but got from=", from, " >= to=", to);
   Generator gen = gen_or_default(g);
@@ -164,7 +186,11 @@ Tensor& random_(Tensor& self, int64_t from, int64_t to, OptGen g) {
 }
 
 Tensor& exponential_(Tensor& self, double lambd, OptGen g) {
-  batching::check_not_random_in_vmap("exponential_");
+  if (batching::random_in_vmap()) [[unlikely]]
+    return batching::fill_random_batched("exponential_", self, [&](IntArrayRef s) {
+      Tensor t = empty(s, self.options());
+      return Tensor(exponential_(t, lambd, g));
+    });
   EMBER_RECORD_OP("exponential_", self);
   EMBER_CHECK(lambd > 0, "exponential_: expects lambda > 0.0, but found lambda=", lambd);
   Generator gen = gen_or_default(g);
@@ -190,7 +216,8 @@ Tensor finish(Tensor t, const TensorOptions& o) {
 
 Tensor rand(IntArrayRef size, const TensorOptions& o) { return rand(size, std::nullopt, o); }
 Tensor rand(IntArrayRef size, OptGen g, const TensorOptions& o) {
-  batching::check_not_random_in_vmap("rand");
+  if (batching::random_in_vmap()) [[unlikely]]
+    return batching::draw_random("rand", size, [&](IntArrayRef s) { return rand(s, g, o); });
   EMBER_RECORD_OP("rand");
   Tensor t = empty(size, float_opts(o).requires_grad(false));
   uniform_(t, 0, 1, g);
@@ -198,7 +225,8 @@ Tensor rand(IntArrayRef size, OptGen g, const TensorOptions& o) {
 }
 Tensor randn(IntArrayRef size, const TensorOptions& o) { return randn(size, std::nullopt, o); }
 Tensor randn(IntArrayRef size, OptGen g, const TensorOptions& o) {
-  batching::check_not_random_in_vmap("randn");
+  if (batching::random_in_vmap()) [[unlikely]]
+    return batching::draw_random("randn", size, [&](IntArrayRef s) { return randn(s, g, o); });
   EMBER_RECORD_OP("randn");
   Tensor t = empty(size, float_opts(o).requires_grad(false));
   normal_(t, 0, 1, g);
@@ -209,7 +237,8 @@ Tensor randint(int64_t low, int64_t high, IntArrayRef size, const TensorOptions&
   return randint(low, high, size, std::nullopt, o);
 }
 Tensor randint(int64_t low, int64_t high, IntArrayRef size, OptGen g, const TensorOptions& o) {
-  batching::check_not_random_in_vmap("randint");
+  if (batching::random_in_vmap()) [[unlikely]]
+    return batching::draw_random("randint", size, [&](IntArrayRef s) { return randint(low, high, s, g, o); });
   EMBER_RECORD_OP("randint");
   Tensor t = empty(size, (o.has_dtype() ? o : o.dtype(kLong)).requires_grad(false));
   random_(t, low, high, g);
@@ -217,7 +246,16 @@ Tensor randint(int64_t low, int64_t high, IntArrayRef size, OptGen g, const Tens
 }
 Tensor randperm(int64_t n, const TensorOptions& o) { return randperm(n, std::nullopt, o); }
 Tensor randperm(int64_t n, OptGen g, const TensorOptions& o) {
-  batching::check_not_random_in_vmap("randperm");
+  if (batching::random_in_vmap()) [[unlikely]] {
+    EMBER_CHECK(n >= 0, "randperm: n must be non-negative, got ", n);
+    // One permutation per row of the physical [B..., n].
+    return batching::draw_random("randperm", IntArrayRef(&n, 1), [&](IntArrayRef s) {
+      const int64_t rows = n == 0 ? 0 : checked_numel(s, "randperm") / n;
+      std::vector<Tensor> perms;
+      for (int64_t r = 0; r < rows; ++r) perms.push_back(randperm(n, g, o));
+      return rows == 0 ? empty(s, o.has_dtype() ? o : o.dtype(kLong)) : stack(perms, 0).view(s);
+    });
+  }
   EMBER_RECORD_OP("randperm");
   EMBER_CHECK(n >= 0, "randperm: n must be non-negative, got ", n);
   std::vector<int64_t> perm(n);
@@ -234,7 +272,8 @@ Tensor randperm(int64_t n, OptGen g, const TensorOptions& o) {
 }
 
 Tensor normal(double mean, double std, IntArrayRef size, OptGen g, const TensorOptions& o) {
-  batching::check_not_random_in_vmap("normal");
+  if (batching::random_in_vmap()) [[unlikely]]
+    return batching::draw_random("normal", size, [&](IntArrayRef s) { return normal(mean, std, s, g, o); });
   EMBER_RECORD_OP("normal");
   Tensor t = empty(size, float_opts(o).requires_grad(false));
   normal_(t, mean, std, g);
@@ -257,31 +296,53 @@ Tensor normal_impl(const Tensor& mean, const Tensor& std, OptGen g, ScalarType d
   for (int64_t i = 0; i < z.numel(); ++i) pz[i] = pm[i] + ps[i] * pz[i];
   return z.to(dt);
 }
+
+// Under vmap (Note [Random ops under vmap]): mean + std * N(0, 1) with ruled ops.
+Tensor normal_vmap(const Tensor& mean, const Tensor& std, OptGen g, ScalarType dt) {
+  batching::check_random_inputs("normal", {&mean, &std});
+  EMBER_CHECK(!(batching::innermost_physical(std) < 0).any().item<bool>(),
+              "normal: expects all elements of std >= 0.0");
+  const DimVector shape = ember::broadcast_shapes(mean.sizes(), std.sizes(), "normal");
+  const Tensor z =
+      batching::draw_random("normal", shape, [&](IntArrayRef s) { return randn(s, g, TensorOptions(kDouble)); });
+  return (mean.to(kDouble) + std.to(kDouble) * z).to(dt);
+}
 }  // namespace
 Tensor normal(const Tensor& mean, const Tensor& std, OptGen g) {
-  batching::check_not_random_in_vmap("normal");
-  EMBER_RECORD_OP("normal", mean, std);
   EMBER_CHECK(mean.is_floating_point() && std.is_floating_point(), "normal: expects floating mean and std, got ",
               mean.dtype(), " and ", std.dtype());
+  if (batching::random_in_vmap()) [[unlikely]]
+    return normal_vmap(mean, std, g, promote_types(mean.dtype(), std.dtype()));
+  EMBER_RECORD_OP("normal", mean, std);
   return normal_impl(mean, std, g, promote_types(mean.dtype(), std.dtype()));
 }
 Tensor normal(const Tensor& mean, double std, OptGen g) {
-  batching::check_not_random_in_vmap("normal");
-  EMBER_RECORD_OP("normal", mean);
   EMBER_CHECK(mean.is_floating_point(), "normal: expects a floating mean, got ", mean.dtype());
+  if (batching::random_in_vmap()) [[unlikely]]
+    return normal_vmap(mean, full({}, std, TensorOptions(kDouble)), g, mean.dtype());
+  EMBER_RECORD_OP("normal", mean);
   return normal_impl(mean, full({}, std, TensorOptions(kDouble)), g, mean.dtype());
 }
 Tensor normal(double mean, const Tensor& std, OptGen g) {
-  batching::check_not_random_in_vmap("normal");
-  EMBER_RECORD_OP("normal", std);
   EMBER_CHECK(std.is_floating_point(), "normal: expects a floating std, got ", std.dtype());
+  if (batching::random_in_vmap()) [[unlikely]]
+    return normal_vmap(full({}, mean, TensorOptions(kDouble)), std, g, std.dtype());
+  EMBER_RECORD_OP("normal", std);
   return normal_impl(full({}, mean, TensorOptions(kDouble)), std, g, std.dtype());
 }
 
 Tensor bernoulli(const Tensor& p, OptGen g) {
-  batching::check_not_random_in_vmap("bernoulli");
-  EMBER_RECORD_OP("bernoulli", p);
   EMBER_CHECK(p.is_floating_point(), "bernoulli: expects a floating probability tensor, got ", p.dtype());
+  if (batching::random_in_vmap()) [[unlikely]] {
+    // One uniform per element of p's logical shape, compared with p (Note [Random ops under vmap]).
+    batching::check_random_inputs("bernoulli", {&p});
+    const Tensor pp = batching::innermost_physical(p);
+    EMBER_CHECK(!((pp < 0) | (pp > 1)).any().item<bool>(), "bernoulli: expects all elements of p to be in [0, 1]");
+    const Tensor u = batching::draw_random("bernoulli", p.sizes(),
+                                           [&](IntArrayRef s) { return rand(s, g, TensorOptions(kDouble)); });
+    return (u < p.to(kDouble)).to(p.dtype());
+  }
+  EMBER_RECORD_OP("bernoulli", p);
   Tensor pd = p.to(kDouble).contiguous();
   const double* pp = pd.data_ptr<double>();
   for (int64_t i = 0; i < pd.numel(); ++i)
@@ -293,7 +354,13 @@ Tensor bernoulli(const Tensor& p, OptGen g) {
   return u.to(p.dtype());
 }
 Tensor bernoulli(const Tensor& self, double p, OptGen g) {
-  batching::check_not_random_in_vmap("bernoulli");
+  if (batching::random_in_vmap()) [[unlikely]] {
+    batching::check_random_inputs("bernoulli", {&self});  // functorch refuses "same" with self batched
+    return batching::draw_random("bernoulli", self.sizes(), [&](IntArrayRef s) {
+      Tensor t = empty(s, self.options());
+      return Tensor(bernoulli_(t, p, g));
+    });
+  }
   EMBER_RECORD_OP("bernoulli", self);
   Tensor t = empty_like(self);
   return bernoulli_(t, p, g);
@@ -302,29 +369,85 @@ Tensor bernoulli(const Tensor& self, double p, OptGen g) {
 // The *_like forms fill an empty_like in place, as PyTorch's do (so the
 // profiler shows the same children).
 Tensor rand_like(const Tensor& t, const TensorOptions& o) {
-  batching::check_not_random_in_vmap("rand_like");
+  if (batching::random_in_vmap()) [[unlikely]]
+    return batching::draw_random("rand_like", t.sizes(), [&](IntArrayRef s) {
+      Tensor r = empty(s, (o.has_dtype() ? t.options().dtype(o.dtype()) : t.options()).requires_grad(false));
+      uniform_(r, 0, 1);
+      return finish(r, o);
+    });
   EMBER_RECORD_OP("rand_like", t);
   Tensor r = empty_like(t, o.requires_grad(false));
   uniform_(r, 0, 1);
   return finish(r, o);
 }
 Tensor randn_like(const Tensor& t, const TensorOptions& o) {
-  batching::check_not_random_in_vmap("randn_like");
+  if (batching::random_in_vmap()) [[unlikely]]
+    return batching::draw_random("randn_like", t.sizes(), [&](IntArrayRef s) {
+      Tensor r = empty(s, (o.has_dtype() ? t.options().dtype(o.dtype()) : t.options()).requires_grad(false));
+      normal_(r, 0, 1);
+      return finish(r, o);
+    });
   EMBER_RECORD_OP("randn_like", t);
   Tensor r = empty_like(t, o.requires_grad(false));
   normal_(r, 0, 1);
   return finish(r, o);
 }
 Tensor randint_like(const Tensor& t, int64_t low, int64_t high, const TensorOptions& o) {
-  batching::check_not_random_in_vmap("randint_like");
+  if (batching::random_in_vmap()) [[unlikely]]
+    return batching::draw_random("randint_like", t.sizes(), [&](IntArrayRef s) {
+      Tensor r = empty(s, (o.has_dtype() ? t.options().dtype(o.dtype()) : t.options()).requires_grad(false));
+      random_(r, low, high);
+      return finish(r, o);
+    });
   EMBER_RECORD_OP("randint_like", t);
   Tensor r = empty_like(t, o.requires_grad(false));
   random_(r, low, high);
   return finish(r, o);
 }
 
+namespace {
+// Under vmap (Note [Random ops under vmap]): Gumbel-max sampling with ruled
+// ops, which draws from the same distribution as the kernel's sequential
+// sampling: argmax(log p + G) per draw with replacement, and the top
+// num_samples keys without (Gumbel-top-k).
+Tensor multinomial_vmap(const Tensor& probs, int64_t num_samples, bool replacement, OptGen g) {
+  const char* op = "multinomial";
+  batching::check_random_inputs(op, {&probs});
+  EMBER_CHECK(probs.dim() == 1 || probs.dim() == 2, "multinomial: prob_dist must be 1 or 2 dim, got ", probs.dim());
+  EMBER_CHECK(probs.is_floating_point(), "multinomial: only supports floating-point dtypes for input, got ",
+              probs.dtype());
+  EMBER_CHECK(num_samples > 0, "multinomial: cannot sample n_sample <= 0 samples");
+  const int64_t cats = probs.size(-1);
+  EMBER_CHECK(replacement || num_samples <= cats,
+              "multinomial: cannot sample n_sample > prob_dist.size(-1) samples without replacement");
+  const Tensor p = probs.to(kDouble);
+  const Tensor pp = batching::innermost_physical(p);
+  EMBER_CHECK(isfinite(pp).all().item<bool>() && !(pp < 0).any().item<bool>(),
+              "multinomial: probability tensor contains either `inf`, `nan` or element < 0");
+  const Tensor positive = batching::innermost_physical((p > 0).sum({-1}));
+  EMBER_CHECK((positive > 0).all().item<bool>(),
+              "multinomial: invalid multinomial distribution (sum of probabilities <= 0)");
+  EMBER_CHECK(replacement || (positive >= num_samples).all().item<bool>(),
+              "multinomial: invalid multinomial distribution (with replacement=False, not enough non-negative category "
+              "to sample)");
+  auto gumbel = [&](IntArrayRef s) {
+    const Tensor u = rand(s, g, TensorOptions(kDouble));
+    return -(-u.log()).log();
+  };
+  if (!replacement) {
+    const Tensor keys = p.log() + batching::draw_random(op, p.sizes(), gumbel);
+    return std::get<1>(topk(keys, num_samples, -1));
+  }
+  DimVector shape(p.sizes());
+  shape.insert(shape.size() - 1, num_samples);  // [..., num_samples, cats]
+  const Tensor keys = p.log().unsqueeze(-2) + batching::draw_random(op, shape, gumbel);
+  return keys.argmax(-1);
+}
+}  // namespace
+
 Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement, OptGen g) {
-  batching::check_not_random_in_vmap("multinomial");
+  if (batching::random_in_vmap()) [[unlikely]]
+    return multinomial_vmap(probs, num_samples, replacement, g);
   EMBER_RECORD_OP("multinomial", probs);
   EMBER_CHECK(probs.dim() == 1 || probs.dim() == 2, "multinomial: prob_dist must be 1 or 2 dim, got ", probs.dim());
   EMBER_CHECK(probs.is_floating_point(), "multinomial: only supports floating-point dtypes for input, got ", probs.dtype());

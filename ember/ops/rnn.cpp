@@ -16,6 +16,7 @@
 #include "ember/ops/shape_ops.h"
 #include "ember/ops/unary.h"
 #include "ember/ops/view.h"
+#include "ember/vmap/batched_tensor.h"
 
 namespace ember {
 
@@ -31,6 +32,9 @@ namespace ember {
 //    weight receives its gradient through one node that sums the steps' contributions;
 //  * everything stays 2-D [rows, features]: step t is a row range, a packed batch is just
 //    ranges of different heights, and a bidirectional layer's output is one cat along dim 1.
+// Under vmap the layers and cells are composites (EMBER_RECORD_COMPOSITE_OP): every op above
+// has a batching rule, so a batched input, state or weight runs through those rules, the checks
+// read the logical (per-sample) shapes, and gradients record on the physical tensors.
 // Note [Packed batches]: sequences are sorted by decreasing length, so the batch at step t is
 // a prefix of the batch at step t-1. Running forward, rows that end are set aside and put back
 // (in row order) for h_n; running in reverse, the batch grows and new rows join from h_0.
@@ -250,6 +254,10 @@ StackResult run_packed(Cell cell, const Tensor& data, const Tensor& batch_sizes,
                        bool bidirectional) {
   EMBER_CHECK(data.dim() == 2, op_name(cell), ": expected packed data of 2 dims, got ", data.sizes());
   EMBER_CHECK(batch_sizes.dim() == 1, op_name(cell), ": expected 1-D batch_sizes, got ", batch_sizes.sizes());
+  // The lengths decide the row ranges of every step, so they must be the same for every sample.
+  EMBER_CHECK(!batching::is_batched(batch_sizes), op_name(cell),
+              ": vmap: batch_sizes of a packed sequence cannot be batched (the step structure would differ per "
+              "sample); map over the packed data with shared batch_sizes");
   const Tensor bs = batch_sizes.to(kInt64).contiguous();
   std::vector<int64_t> sizes(bs.data_ptr<int64_t>(), bs.data_ptr<int64_t>() + bs.numel());
   int64_t total = 0;
@@ -295,6 +303,9 @@ Tensor simple_cell(Cell cell, const Tensor& input, const Tensor& hx, const Tenso
 }  // namespace
 
 std::vector<Tensor> split_with_sizes_grouped(const Tensor& self, IntArrayRef split_sizes, int64_t dim) {
+  // Batched (vmap): the ruled split, which records on the physical tensor.
+  if (batching::any_batched(self)) [[unlikely]]
+    return split_with_sizes(self, split_sizes, dim);
   std::vector<Tensor> pieces;
   {
     autograd::BelowAutogradGuard no_grad;  // plain views; the node below is their grad_fn
@@ -308,7 +319,7 @@ std::vector<Tensor> split_with_sizes_grouped(const Tensor& self, IntArrayRef spl
 std::tuple<Tensor, Tensor, Tensor> lstm(const Tensor& input, TensorList hx, TensorList params, bool has_biases,
                                         int64_t num_layers, double dropout, bool train, bool bidirectional,
                                         bool batch_first) {
-  EMBER_RECORD_OP("lstm", input, hx, params);
+  EMBER_RECORD_COMPOSITE_OP("lstm", input, hx, params);
   check_lstm_hx(hx);
   StackResult r = run_dense(Cell::kLSTM, input, hx[0], hx[1], params, has_biases, num_layers, dropout, train,
                             bidirectional, batch_first);
@@ -318,7 +329,7 @@ std::tuple<Tensor, Tensor, Tensor> lstm(const Tensor& input, TensorList hx, Tens
 std::tuple<Tensor, Tensor, Tensor> lstm(const Tensor& data, const Tensor& batch_sizes, TensorList hx, TensorList params,
                                         bool has_biases, int64_t num_layers, double dropout, bool train,
                                         bool bidirectional) {
-  EMBER_RECORD_OP("lstm", data, batch_sizes, hx, params);
+  EMBER_RECORD_COMPOSITE_OP("lstm", data, batch_sizes, hx, params);
   check_lstm_hx(hx);
   StackResult r = run_packed(Cell::kLSTM, data, batch_sizes, hx[0], hx[1], params, has_biases, num_layers, dropout,
                              train, bidirectional);
@@ -329,14 +340,14 @@ std::tuple<Tensor, Tensor, Tensor> lstm(const Tensor& data, const Tensor& batch_
   std::tuple<Tensor, Tensor> fn(const Tensor& input, const Tensor& hx, TensorList params, bool has_biases,             \
                                 int64_t num_layers, double dropout, bool train, bool bidirectional,                    \
                                 bool batch_first) {                                                                    \
-    EMBER_RECORD_OP(#fn, input, hx, params);                                                                           \
+    EMBER_RECORD_COMPOSITE_OP(#fn, input, hx, params);                                                                 \
     StackResult r =                                                                                                    \
         run_dense(cell, input, hx, {}, params, has_biases, num_layers, dropout, train, bidirectional, batch_first);    \
     return {r.output, r.h_n};                                                                                          \
   }                                                                                                                    \
   std::tuple<Tensor, Tensor> fn(const Tensor& data, const Tensor& batch_sizes, const Tensor& hx, TensorList params,    \
                                 bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional) { \
-    EMBER_RECORD_OP(#fn, data, batch_sizes, hx, params);                                                               \
+    EMBER_RECORD_COMPOSITE_OP(#fn, data, batch_sizes, hx, params);                                                     \
     StackResult r =                                                                                                    \
         run_packed(cell, data, batch_sizes, hx, {}, params, has_biases, num_layers, dropout, train, bidirectional);    \
     return {r.output, r.h_n};                                                                                          \
@@ -348,7 +359,7 @@ EMBER_RNN_SINGLE_STATE(rnn_relu, Cell::kReLU)
 
 std::tuple<Tensor, Tensor> lstm_cell(const Tensor& input, TensorList hx, const Tensor& w_ih, const Tensor& w_hh,
                                      const std::optional<Tensor>& b_ih, const std::optional<Tensor>& b_hh) {
-  EMBER_RECORD_OP("lstm_cell", input, hx, w_ih, w_hh);
+  EMBER_RECORD_COMPOSITE_OP("lstm_cell", input, hx, w_ih, w_hh);
   EMBER_CHECK(hx.size() == 2, "lstm_cell: expected two hidden state tensors (h, c), got ", hx.size());
   check_cell("lstm_cell", input, hx[0], w_ih, w_hh, w_hh.size(1));
   check_cell("lstm_cell", input, hx[1], w_ih, w_hh, w_ih.size(0) / 4);
@@ -359,17 +370,17 @@ std::tuple<Tensor, Tensor> lstm_cell(const Tensor& input, TensorList hx, const T
 
 Tensor gru_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
                 const std::optional<Tensor>& b_ih, const std::optional<Tensor>& b_hh) {
-  EMBER_RECORD_OP("gru_cell", input, hx, w_ih, w_hh);
+  EMBER_RECORD_COMPOSITE_OP("gru_cell", input, hx, w_ih, w_hh);
   return simple_cell(Cell::kGRU, input, hx, w_ih, w_hh, b_ih, b_hh);
 }
 Tensor rnn_tanh_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
                      const std::optional<Tensor>& b_ih, const std::optional<Tensor>& b_hh) {
-  EMBER_RECORD_OP("rnn_tanh_cell", input, hx, w_ih, w_hh);
+  EMBER_RECORD_COMPOSITE_OP("rnn_tanh_cell", input, hx, w_ih, w_hh);
   return simple_cell(Cell::kTanh, input, hx, w_ih, w_hh, b_ih, b_hh);
 }
 Tensor rnn_relu_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, const Tensor& w_hh,
                      const std::optional<Tensor>& b_ih, const std::optional<Tensor>& b_hh) {
-  EMBER_RECORD_OP("rnn_relu_cell", input, hx, w_ih, w_hh);
+  EMBER_RECORD_COMPOSITE_OP("rnn_relu_cell", input, hx, w_ih, w_hh);
   return simple_cell(Cell::kReLU, input, hx, w_ih, w_hh, b_ih, b_hh);
 }
 

@@ -14,6 +14,7 @@
 #include "ember/ops/shape_ops.h"
 #include "ember/ops/view.h"
 #include "ember/vmap/rules_indexing.h"
+#include "ember/vmap/rules_nn.h"
 
 namespace ember {
 
@@ -95,6 +96,12 @@ Tensor bincount(const Tensor& self, const std::optional<Tensor>& weights, int64_
 }
 
 Tensor histc(const Tensor& self, int64_t bins, const Scalar& min, const Scalar& max) {
+  // Under vmap each sample gets its own histogram (with min == max, over its own range): one
+  // call per sample, as functorch's fallback does.
+  if (batching::any_batched(self)) [[unlikely]]
+    return batching::per_sample_loop({&self}, "histc", [&](const std::vector<Tensor>& a) {
+      return std::vector<Tensor>{histc(a[0], bins, min, max)};
+    })[0];
   EMBER_RECORD_OP("histc", self);
   EMBER_CHECK(self.is_floating_point(), "histc: expected a floating point input, got ", self.dtype());
   EMBER_CHECK(bins > 0, "histc: bins must be > 0, but got ", bins);

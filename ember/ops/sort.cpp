@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "ember/core/dispatch.h"
+#include "ember/ops/all_ops.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/reduce_util.h"
 #include "ember/ops/sort_util.h"
@@ -233,7 +234,25 @@ std::tuple<Tensor, Tensor> kthvalue(const Tensor& self, int64_t k, int64_t dim, 
       d, keepdim);
 }
 
+namespace {
+// median() / nanmedian() under vmap: the lower median of each sample's flattened elements
+// ([B, N] rows), with the plain op's gradient: spread evenly over the elements equal to the
+// median (NaN elements when it is NaN), not sent to one selected index as median(dim) does.
+Tensor full_median_batched(const Tensor& self, bool ignore_nan) {
+  return batching::full_reduction(self, false, [&](const Tensor& flat) {
+    const Tensor x = flat.detach();
+    const Tensor m = std::get<0>(ignore_nan ? nanmedian(x, 1, false) : median(x, 1, false)).unsqueeze(1);
+    const Tensor hit = (x == m) | (x.isnan() & m.isnan());
+    const Tensor picked = where(hit, flat, zeros({}, flat.options()));
+    // The value is m exactly; the gradient 1 / count to each hit.
+    return m.squeeze(1) + (picked - picked.detach()).sum({1}) / hit.sum({1}).to(flat.scalar_type());
+  });
+}
+}  // namespace
+
 Tensor median(const Tensor& self) {
+  if (batching::any_batched(self)) [[unlikely]]
+    return full_median_batched(self, false);
   EMBER_RECORD_OP("median", self);
   Tensor out;
   {
@@ -248,6 +267,8 @@ std::tuple<Tensor, Tensor> median(const Tensor& self, int64_t dim, bool keepdim)
   return with_selection_grad("MedianBackward1", self, median_impl(self, dim, keepdim, false, "median"), dim, keepdim);
 }
 Tensor nanmedian(const Tensor& self) {
+  if (batching::any_batched(self)) [[unlikely]]
+    return full_median_batched(self, true);
   EMBER_RECORD_OP("nanmedian", self);
   Tensor out;
   {
@@ -257,12 +278,14 @@ Tensor nanmedian(const Tensor& self) {
   return with_even_grad("NanmedianBackward0", self, out);
 }
 std::tuple<Tensor, Tensor> nanmedian(const Tensor& self, int64_t dim, bool keepdim) {
+  EMBER_VMAP_REDUCTION(self, IntArrayRef(dim), keepdim, v, d, k, nanmedian(v, d[0], k));
   EMBER_RECORD_OP("nanmedian", self);
   return with_selection_grad("NanmedianBackward1", self, median_impl(self, dim, keepdim, true, "nanmedian"), dim,
                              keepdim);
 }
 
 std::tuple<Tensor, Tensor> mode(const Tensor& self, int64_t dim, bool keepdim) {
+  EMBER_VMAP_REDUCTION(self, IntArrayRef(dim), keepdim, v, d, k, mode(v, d[0], k));
   EMBER_RECORD_OP("mode", self);
   const int64_t d = wrap_dim(dim, self.dim(), "mode");
   EMBER_CHECK(dim_size(self, d) > 0, "mode(): Expected reduction dim ", d, " to have non-zero size (input shape ",

@@ -329,6 +329,8 @@ Tensor unfold(const Tensor& self, int64_t dim, int64_t size, int64_t step) {
 }
 
 Tensor as_strided(const Tensor& self, IntArrayRef size, IntArrayRef stride, std::optional<int64_t> storage_offset) {
+  if (batching::any_batched(self)) [[unlikely]]
+    return batching::as_strided_batched(self, size, stride, storage_offset);
   EMBER_RECORD_OP("as_strided", self);
   EMBER_CHECK(size.size() == stride.size(), "as_strided: mismatch in length of strides and shape (", shape_str(size),
               " vs ", shape_str(stride), ")");

@@ -157,6 +157,41 @@ std::vector<Tensor> broadcast_tensors_batched(TensorList tensors) {
   return out;
 }
 
+namespace {
+// The highest storage index a view of `size`/`stride` reaches past its offset.
+int64_t max_reach(IntArrayRef size, IntArrayRef stride) {
+  int64_t r = 0;
+  for (size_t i = 0; i < size.size(); ++i)
+    if (size[i] > 0) r += (size[i] - 1) * stride[i];
+  return r;
+}
+}  // namespace
+
+Tensor as_strided_batched(const Tensor& self, IntArrayRef size, IntArrayRef stride,
+                          std::optional<int64_t> storage_offset) {
+  EMBER_CHECK(size.size() == stride.size(), "as_strided: mismatch in length of strides and shape (", shape_str(size),
+              " vs ", shape_str(stride), ")");
+  const BatchedMeta* m = batched_meta(self);
+  check_in_scope(*m);
+  const int64_t off = storage_offset.value_or(self.storage_offset());
+  if (checked_numel(size, "as_strided") > 0) {
+    // functorch's check: the view stays inside the memory the sample can reach
+    // (ranges are [first, one past the last] storage indices).
+    const int64_t r0 = off, r1 = off + max_reach(size, stride) + 1;
+    const int64_t t0 = self.storage_offset(), t1 = t0 + max_reach(self.sizes(), self.strides()) + 1;
+    EMBER_CHECK(self.numel() > 0 && r0 >= t0 && r1 <= t1, "result = tensor.as_strided(", shape_str(size), ", ",
+                shape_str(stride), ", ", off,
+                ") can access memory outside of `tensor`. `result` can access some memory in range [", r0, ", ", r1,
+                "], but `tensor` can only access some memory in range [", t0, ", ", t1,
+                "]. This is not supported inside of vmap, please try to rewrite the `as_strided` call as a sequence "
+                "of PyTorch view operations");
+  }
+  const Tensor& v = m->value;
+  DimVector st{v.stride(m->bdim)};
+  for (int64_t s : stride) st.push_back(s);
+  return wrap(v.as_strided(batch_shape(v.size(m->bdim), size), st, off), m->level);
+}
+
 namespace detail {
 Tensor flat_batch(const Tensor& v) { return v.dim() == 1 ? v.unsqueeze(1) : v.flatten(1); }
 Tensor keep_all_dims(const Tensor& r, int64_t rank) {

@@ -190,6 +190,12 @@ Tensor expand_batched(const Tensor& self, IntArrayRef size);
 Tensor squeeze_batched(const Tensor& self);
 Tensor t_batched(const Tensor& self);
 std::vector<Tensor> broadcast_tensors_batched(TensorList tensors);
+// as_strided with functorch's semantics: size/stride describe one sample and
+// the offset is taken as if each sample's storage started where sample 0's
+// does (sample k's view starts k batch strides further). Raises PyTorch's
+// error when the view would reach memory outside the sample.
+Tensor as_strided_batched(const Tensor& self, IntArrayRef size, IntArrayRef stride,
+                          std::optional<int64_t> storage_offset);
 
 // t.new_zeros(size) and friends on a batched t: `fn(value, {b, size...})`
 // makes the physical tensor, batched like t (at dim 0).

@@ -443,12 +443,4 @@ void refuse_dynamic_shape(const char* op) {
               op, "; compute it outside vmap, or use ops with fixed shapes (where, masked_fill)");
 }
 
-void check_not_random_in_vmap(const char* op) {
-  if (!detail::hooks_on() || current_level() == 0) [[likely]]
-    return;
-  EMBER_ERROR(op,
-              ": vmap: called random operation while in randomness error mode (PyTorch's default, "
-              "randomness='error'). Perform the random operation outside vmap and pass its result in");
-}
-
 }  // namespace ember::batching

@@ -4,8 +4,8 @@
 // the whole-slice writes (index_copy_, index_fill_), take, the scatter
 // reduce forms, roll, repeat, tril/triu and the diag family. Also the
 // refusals PyTorch's vmap makes with a specific message: ops whose result
-// shape depends on each sample's values, and random ops (PyTorch's default
-// randomness='error'). Hooks: Note [vmap hooks] in ember/vmap/batched_tensor.h.
+// shape depends on each sample's values (random ops: rules_random.h). Hooks: Note [vmap hooks] in
+// ember/vmap/batched_tensor.h.
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -69,8 +69,5 @@ Tensor block_diag_batched(TensorList tensors);
 // ---- refusals ------------------------------------------------------------------------
 // Raises PyTorch's error for an op whose result shape depends on the values.
 [[noreturn]] void refuse_dynamic_shape(const char* op);
-// Raises PyTorch's randomness='error' error when called inside vmap (any
-// random op there would draw one value for all samples, or need a policy).
-void check_not_random_in_vmap(const char* op);
 
 }  // namespace ember::batching

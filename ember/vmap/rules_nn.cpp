@@ -292,6 +292,72 @@ Tensor ctc_loss_batched(const Tensor& log_probs, const Tensor& targets, IntArray
   return wrap(unbatched ? per_seq.squeeze(1) : per_seq, level);
 }
 
+namespace {
+// k * rows for sample k, shaped [B, 1, .., 1] to add to indices [B, ...].
+Tensor sample_offsets(int64_t b, int64_t rows, int64_t rank, ScalarType dt) {
+  DimVector shape{b};
+  shape.resize(1 + rank, 1);
+  return (arange(b, TensorOptions(kLong)) * rows).view(shape).to(dt);
+}
+}  // namespace
+
+Tensor embedding_batched(const Tensor& weight, const Tensor& indices, int64_t padding_idx, bool scale_grad_by_freq) {
+  const char* op = "embedding";
+  EMBER_CHECK(weight.defined() && weight.dim() == 2, op, ": 'weight' must be 2-D, got ",
+              weight.defined() ? shape_str(weight.sizes()) : std::string("an undefined tensor"));
+  EMBER_CHECK(indices.defined() && (indices.dtype() == kLong || indices.dtype() == kInt), op,
+              ": Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int");
+  const int64_t level = top_level({&weight, &indices});
+  const int64_t b = batch_size({&weight, &indices}, level);
+  const Peeled pw = peel_front(weight, level);
+  const Tensor idx = front_or_expand(indices, level, b);  // [B, ...]
+  const int64_t v = weight.size(0), d = weight.size(1);
+  Tensor out;
+  if (!pw.batched) {
+    if (!scale_grad_by_freq) return wrap(embedding(weight, idx, padding_idx, false), level);
+    // The kernel would count frequencies over every sample's indices at once;
+    // scale each position's gradient by its count within its own sample.
+    out = embedding(weight, idx, padding_idx, false);
+    const Tensor flat = idx.reshape({b, -1}).to(kLong);
+    const Tensor counts = zeros({b, v}, TensorOptions(kLong)).scatter_add_(1, flat, ones_like(flat));
+    DimVector shape(idx.sizes());
+    shape.push_back(1);
+    const Tensor scale = (1.0 / counts.gather(1, flat).to(out.scalar_type())).view(shape);
+    const Tensor kept = out.detach();
+    return wrap(kept + (out - kept) * scale, level);
+  }
+  // Sample k reads rows k*V .. k*V+V-1 of the flattened weight.
+  const Tensor offs = idx + sample_offsets(b, v, indices.dim(), idx.scalar_type());
+  out = embedding(pw.value.reshape({b * v, d}), offs, -1, scale_grad_by_freq);
+  if (padding_idx >= 0) {  // (the op's "none" is any negative value)
+    const Tensor mask = (idx == padding_idx).unsqueeze(-1);
+    out = where(mask, out.detach(), out);  // the padding row gets no gradient
+  }
+  return wrap(std::move(out), level);
+}
+
+Tensor embedding_dense_backward_batched(const Tensor& grad_output, const Tensor& indices, int64_t num_weights,
+                                        int64_t padding_idx, bool scale_grad_by_freq) {
+  const char* op = "embedding_dense_backward";
+  EMBER_CHECK(indices.defined() && (indices.dtype() == kLong || indices.dtype() == kInt), op,
+              ": Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int");
+  const int64_t level = top_level({&grad_output, &indices});
+  const int64_t b = batch_size({&grad_output, &indices}, level);
+  const Tensor idx = front_or_expand(indices, level, b);
+  Tensor g = front_or_expand(grad_output, level, b);
+  const int64_t n = indices.numel();
+  const int64_t d = n == 0 ? grad_output.size(-1) : grad_output.numel() / n;
+  EMBER_CHECK(grad_output.numel() == n * d, op, ": grad of shape ", shape_str(grad_output.sizes()),
+              " does not match indices of shape ", shape_str(indices.sizes()));
+  g = g.reshape({b, n, d});
+  const Tensor flat = idx.reshape({b, n});
+  if (padding_idx >= 0) g = where((flat == padding_idx).unsqueeze(-1), zeros({}, g.options()), g);
+  const Tensor offs = flat + sample_offsets(b, num_weights, 1, flat.scalar_type());
+  const Tensor r =
+      embedding_dense_backward(g.reshape({b * n, d}), offs.reshape({b * n}), b * num_weights, -1, scale_grad_by_freq);
+  return wrap(r.view({b, num_weights, d}), level);
+}
+
 std::vector<Tensor> per_sample_loop(std::initializer_list<const Tensor*> inputs, const char* op,
                                     const PerSampleFn& fn) {
   const int64_t level = top_level(inputs);

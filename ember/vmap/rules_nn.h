@@ -44,6 +44,17 @@ Tensor multilabel_margin_loss_batched(const Tensor& self, const Tensor& target, 
 Tensor ctc_loss_batched(const Tensor& log_probs, const Tensor& targets, IntArrayRef input_lengths,
                         IntArrayRef target_lengths, int64_t blank, int64_t reduction, bool zero_infinity);
 
+// embedding with per-sample indices and/or weights. Per-sample indices with a
+// shared weight index it directly; a batched weight [B, V, D] is flattened to
+// [B*V, D] with sample k's indices offset by k*V. padding_idx and
+// scale_grad_by_freq act per sample, as in a loop: the frequencies are
+// counted within each sample, padding positions pass no gradient.
+Tensor embedding_batched(const Tensor& weight, const Tensor& indices, int64_t padding_idx, bool scale_grad_by_freq);
+// embedding_dense_backward with a batched grad and/or indices: the samples'
+// rows offset by k*num_weights in one [B*num_weights, D] result.
+Tensor embedding_dense_backward_batched(const Tensor& grad_output, const Tensor& indices, int64_t num_weights,
+                                        int64_t padding_idx, bool scale_grad_by_freq);
+
 // The fallback for ops whose samples cannot share one kernel call (per-sample
 // sequence lengths, bag offsets): `fn` runs on each sample's slices (an
 // input not batched at this level, or nullptr, is passed as it is) and the

@@ -1,6 +1,7 @@
 #include "ember/vmap/vmap.h"
 
 #include <sstream>
+#include <string>
 #include <utility>
 
 #include "ember/core/error.h"
@@ -46,23 +47,34 @@ Tensor unwrap_output(const Tensor& out, int64_t level, int64_t batch, int64_t ou
 }
 
 // level_sizes.h: t_level_sizes[l - 1] is level l's batch size while that
-// vmap runs on this thread (set and restored around the call of f).
+// vmap runs on this thread (set and restored around the call of f), and
+// t_level_randomness[l - 1] its randomness (randomness.h).
 thread_local std::vector<int64_t> t_level_sizes;
+thread_local std::vector<Randomness> t_level_randomness;
 
 class LevelSizeScope {
  public:
-  LevelSizeScope(int64_t level, int64_t batch) : level_(level) {
-    if (static_cast<int64_t>(t_level_sizes.size()) < level) t_level_sizes.resize(level, -1);
+  LevelSizeScope(int64_t level, int64_t batch, Randomness randomness) : level_(level) {
+    if (static_cast<int64_t>(t_level_sizes.size()) < level) {
+      t_level_sizes.resize(level, -1);
+      t_level_randomness.resize(level, Randomness::Error);
+    }
     prev_ = t_level_sizes[level - 1];
+    prev_randomness_ = t_level_randomness[level - 1];
     t_level_sizes[level - 1] = batch;
+    t_level_randomness[level - 1] = randomness;
   }
-  ~LevelSizeScope() { t_level_sizes[level_ - 1] = prev_; }
+  ~LevelSizeScope() {
+    t_level_sizes[level_ - 1] = prev_;
+    t_level_randomness[level_ - 1] = prev_randomness_;
+  }
   LevelSizeScope(const LevelSizeScope&) = delete;
   LevelSizeScope& operator=(const LevelSizeScope&) = delete;
 
  private:
   int64_t level_;
   int64_t prev_ = -1;
+  Randomness prev_randomness_ = Randomness::Error;
 };
 
 }  // namespace
@@ -74,11 +86,36 @@ int64_t level_batch_size(int64_t level) {
               "vmap: no vmap is running at level ", level, " on this thread (current level ", current_level(), ")");
   return t_level_sizes[level - 1];
 }
+Randomness level_randomness(int64_t level) {
+  level_batch_size(level);  // checks that the level is running here
+  return t_level_randomness[level - 1];
+}
 }  // namespace batching
 
-VmapFunction vmap(VmapFunction func, std::vector<std::optional<int64_t>> in_dims, std::vector<int64_t> out_dims) {
-  return [func = std::move(func), in_dims = std::move(in_dims),
-          out_dims = std::move(out_dims)](const std::vector<Tensor>& inputs) -> std::vector<Tensor> {
+Randomness parse_randomness(std::string_view name) {
+  if (name == "error") return Randomness::Error;
+  if (name == "different") return Randomness::Different;
+  if (name == "same") return Randomness::Same;
+  EMBER_ERROR("Only allowed values for randomness are 'error', 'different', or 'same'. Got ", std::string(name));
+  return Randomness::Error;
+}
+
+const char* randomness_name(Randomness r) {
+  switch (r) {
+    case Randomness::Error:
+      return "error";
+    case Randomness::Different:
+      return "different";
+    case Randomness::Same:
+      return "same";
+  }
+  return "error";
+}
+
+VmapFunction vmap(VmapFunction func, std::vector<std::optional<int64_t>> in_dims, std::vector<int64_t> out_dims,
+                  Randomness randomness) {
+  return [func = std::move(func), in_dims = std::move(in_dims), out_dims = std::move(out_dims),
+          randomness](const std::vector<Tensor>& inputs) -> std::vector<Tensor> {
     std::vector<std::optional<int64_t>> dims = in_dims;
     if (dims.empty()) dims.assign(inputs.size(), 0);
     EMBER_CHECK(dims.size() == inputs.size(), "vmap(f, in_dims=", dims_str(dims),
@@ -110,7 +147,7 @@ VmapFunction vmap(VmapFunction func, std::vector<std::optional<int64_t>> in_dims
     {
       batching::LevelScope scope;
       level = scope.level();
-      LevelSizeScope size_scope(level, batch);
+      LevelSizeScope size_scope(level, batch, randomness);
       std::vector<Tensor> args;
       args.reserve(inputs.size());
       for (size_t i = 0; i < inputs.size(); ++i) {
@@ -137,10 +174,10 @@ VmapFunction vmap(VmapFunction func, std::vector<std::optional<int64_t>> in_dims
 }
 
 std::function<Tensor(const Tensor&)> vmap(std::function<Tensor(const Tensor&)> func, std::optional<int64_t> in_dim,
-                                          int64_t out_dim) {
+                                          int64_t out_dim, Randomness randomness) {
   VmapFunction f =
       vmap([func = std::move(func)](const std::vector<Tensor>& a) { return std::vector<Tensor>{func(a[0])}; }, {in_dim},
-           {out_dim});
+           {out_dim}, randomness);
   return [f = std::move(f)](const Tensor& x) { return f({x})[0]; };
 }
 

@@ -12,12 +12,15 @@
 // (vmap(vmap(f)) maps over two dims); gradients flow through vmap to its
 // inputs. An op without a batching rule raises an ember::Error naming it.
 // A batched tensor is valid only inside the vmap call that made it.
+// `randomness` is torch.func.vmap's: random ops inside f raise (Error, the
+// default), draw per sample (Different) or draw once for all (Same).
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <vector>
 
 #include "ember/core/tensor.h"
+#include "ember/vmap/randomness.h"
 
 namespace ember {
 
@@ -27,10 +30,10 @@ using VmapFunction = std::function<std::vector<Tensor>(const std::vector<Tensor>
 // out_dims: empty = dim 0 of every output; one entry = for every output;
 // otherwise one entry per output.
 VmapFunction vmap(VmapFunction func, std::vector<std::optional<int64_t>> in_dims = {},
-                  std::vector<int64_t> out_dims = {});
+                  std::vector<int64_t> out_dims = {}, Randomness randomness = Randomness::Error);
 
 // The one-tensor form.
 std::function<Tensor(const Tensor&)> vmap(std::function<Tensor(const Tensor&)> func, std::optional<int64_t> in_dim = 0,
-                                          int64_t out_dim = 0);
+                                          int64_t out_dim = 0, Randomness randomness = Randomness::Error);
 
 }  // namespace ember
