@@ -264,6 +264,20 @@ TEST_F(FuncTransforms, HessianAgainstAutogradFunctional) {
   EXPECT_TENSOR_CLOSE(h, h.t());
 }
 
+TEST_F(FuncTransforms, JacobiansAreDifferentiableByAutograd) {
+  // sum(J) of an elementwise f is sum f'(x); its gradient is f''(x) = 2 e^x cos x.
+  const Tensor xd = g["x"];
+  for (const auto& jac : {func::jacrev(func::Function(elementwise)), func::jacfwd(func::Function(elementwise))}) {
+    const Tensor x = xd.clone().requires_grad_(true);
+    const Tensor j = jac({x})[0];
+    ASSERT_TRUE(j.requires_grad());
+    j.sum().backward();
+    EXPECT_TENSOR_CLOSE(x.grad(), xd.exp() * xd.cos() * 2);
+  }
+  // Without a graph in the caller, results are detached.
+  EXPECT_FALSE(func::jacrev(func::Function(elementwise))({xd})[0].requires_grad());
+}
+
 TEST_F(FuncTransforms, Errors) {
   const Tensor x = randn({3}, kDouble);
   const func::Function sin = [](const V& a) { return V{a[0].sin()}; };
@@ -289,6 +303,13 @@ TEST_F(FuncTransforms, Errors) {
   expect_error([&] { func::jacfwd(sin, {0, 0})({x}); }, {"jacfwd", "unique"});
   expect_error([&] { func::jacrev(sin, {0}, true)({x}); }, {"has_aux", "auxiliary"});
   expect_error([&] { func::jacfwd(sin, {0}, true)({x}); }, {"has_aux", "auxiliary"});
+  // A vjp_fn kept past the vmap its vjp ran in.
+  func::VjpFunction kept;
+  vmap([&](const V& a) {
+    kept = func::vjp(sin, {a[0]}).vjp_fn;
+    return V{a[0]};
+  })({randn({2, 3}, kDouble)});
+  expect_error([&] { kept({x}); }, {"vjp_fn", "level 0", "level 1"});
   // One forward-mode level: jvp inside jvp.
   expect_error([&] { func::jacfwd(func::jacfwd(sin))({x}); }, {"nested forward mode AD"});
 }
