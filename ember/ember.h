@@ -23,7 +23,7 @@
 #include "ember/ops/random.h"
 #include "ember/ops/view.h"
 #include "ember/vmap/vmap.h"
-#include "ember/func/grad.h"
+#include "ember/func.h"
 // ops-family headers (one per family; added as families land), in dependency order
 // clang-format off
 #include "ember/ops/all_ops.h"

@@ -24,98 +24,22 @@
 // through such an alias, or through a tensor f closes over.
 #include "ember/func/grad.h"
 
-#include <algorithm>
-#include <string>
-#include <unordered_set>
 #include <utility>
 
-#include "ember/autograd/accumulate_grad.h"
-#include "ember/autograd/autograd_meta.h"
 #include "ember/autograd/backward.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
 #include "ember/core/shape.h"
+#include "ember/func/transform_util.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/view.h"
 #include "ember/vmap/batched_tensor.h"
-#include "ember/vmap/batching_rules.h"
-#include "ember/vmap/level_sizes.h"
 
 namespace ember::func {
 
 namespace {
 
-std::string list_str(const std::vector<int64_t>& v) {
-  std::string s = "(";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + (v.size() == 1 ? ",)" : ")");
-}
-
-// argnums wrapped against the number of inputs, checked as torch.func does.
-std::vector<size_t> resolve_argnums(const std::vector<int64_t>& argnums, size_t n, const char* op) {
-  EMBER_CHECK(!argnums.empty(), op, "(f, argnums=()): argnums must be non-empty");
-  std::vector<size_t> r;
-  for (int64_t a : argnums) {
-    const auto num = static_cast<int64_t>(n);
-    EMBER_CHECK(a >= -num && a < num, op, "(f, argnums=", list_str(argnums), ")(<inputs>): Got argnum=", a,
-                ", but only ", num, " positional inputs");
-    const auto i = static_cast<size_t>(a < 0 ? a + num : a);
-    EMBER_CHECK(std::find(r.begin(), r.end(), i) == r.end(), op, "(f, argnums=", list_str(argnums),
-                "): argnums must be unique");
-    r.push_back(i);
-  }
-  return r;
-}
-
-// The plain tensor at the bottom of a (possibly nested) batched tensor.
-Tensor bottom(const Tensor& t) {
-  Tensor cur = t;
-  while (const batching::BatchedMeta* m = batching::batched_meta(cur)) {
-    batching::check_in_scope(*m);
-    cur = m->value;
-  }
-  return cur;
-}
-
-// `t` as one physical tensor [B1, ..., BL, *logical] (Note [grad under vmap]).
-Tensor to_physical(const Tensor& t, int64_t levels) {
-  Tensor cur = t;
-  for (int64_t l = levels; l >= 1; --l) cur = batching::front_or_expand(cur, l, batching::level_batch_size(l));
-  return cur;
-}
-
-// The inverse of to_physical: dim l-1 becomes the batch of level l.
-Tensor to_logical(Tensor phys, int64_t levels) {
-  for (int64_t l = 1; l <= levels; ++l) phys = batching::make_batched(std::move(phys), 0, l);
-  return phys;
-}
-
-// A detached copy of every level's physical tensor, batched as `t` is.
-Tensor deep_detach(const Tensor& t) {
-  if (!t.defined()) return t;
-  const batching::BatchedMeta* m = batching::batched_meta(t);
-  if (m == nullptr) return t.detach();
-  return batching::make_batched(deep_detach(m->value), m->bdim, m->level);
-}
-
-// Whether the graph of `root` reaches a leaf other than `own` (a tensor of
-// the caller's that requires grad).
-bool reaches_other_leaves(const Tensor& root, const std::unordered_set<const autograd::Node*>& own) {
-  const std::shared_ptr<autograd::Node>& fn = root.grad_fn();
-  if (!fn) return root.requires_grad() && own.count(autograd::gradient_edge(root).function.get()) == 0;
-  std::unordered_set<const autograd::Node*> seen{fn.get()};
-  std::vector<const autograd::Node*> stack{fn.get()};
-  while (!stack.empty()) {
-    const autograd::Node* n = stack.back();
-    stack.pop_back();
-    if (dynamic_cast<const autograd::AccumulateGrad*>(n) != nullptr && own.count(n) == 0) return true;
-    for (const autograd::Edge& e : n->next_edges())
-      if (e.function && seen.insert(e.function.get()).second) stack.push_back(e.function.get());
-  }
-  return false;
-}
-
-bool is_differentiable_dtype(ScalarType t) { return is_floating_point(t) || is_complex(t); }
+using namespace detail;
 
 std::vector<Tensor> grad_impl(const Function& f, const std::vector<int64_t>& argnums, bool has_aux, bool with_value,
                               const std::vector<Tensor>& inputs) {
@@ -126,35 +50,10 @@ std::vector<Tensor> grad_impl(const Function& f, const std::vector<int64_t>& arg
   AutoGradMode grad_on(true);
 
   // The leaves (physical) and what f sees of them (logical).
-  std::vector<Tensor> args = inputs, leaves;
-  std::unordered_set<const autograd::Node*> own;
-  std::vector<autograd::Edge> own_edges;  // keeps the leaves' AccumulateGrad nodes (and so their addresses) alive
-  bool aliased = false;
-  for (size_t i : which) {
-    const Tensor& x = inputs[i];
-    EMBER_CHECK(x.defined(), op, ": input ", i, " (in argnums) is an undefined tensor");
-    EMBER_CHECK(is_differentiable_dtype(x.scalar_type()), op, ": input ", i,
-                " (in argnums) must be a floating point or complex tensor to be differentiated, got ", x.dtype(),
-                " of shape ", shape_str(x.sizes()));
-    Tensor leaf;
-    if (outer_grad && bottom(x).requires_grad()) {
-      leaf = to_physical(x, levels);
-      leaf = leaf.view_as(leaf);  // a node of its own: only this alias's gradient is captured
-      aliased = true;
-    } else {
-      {
-        NoGradGuard no_grad;
-        leaf = to_physical(x, levels).detach();
-      }
-      leaf.requires_grad_(true);
-      own_edges.push_back(autograd::gradient_edge(leaf));
-      own.insert(own_edges.back().function.get());
-    }
-    leaves.push_back(leaf);
-    args[i] = to_logical(leaf, levels);
-  }
+  Leaves lv = make_leaves(inputs, which, levels, outer_grad, op);
+  const std::vector<Tensor>& leaves = lv.leaves;
 
-  std::vector<Tensor> outs = f(args);
+  std::vector<Tensor> outs = f(lv.args);
   if (has_aux)
     EMBER_CHECK(outs.size() >= 2, op,
                 "(f, has_aux=True)(<inputs>): f must return the value followed by at least one auxiliary output, got ",
@@ -172,7 +71,7 @@ std::vector<Tensor> grad_impl(const Function& f, const std::vector<int64_t>& arg
   std::vector<Tensor> grads(leaves.size());
   bool create_graph = false;
   if (out.requires_grad()) {
-    create_graph = outer_grad && (aliased || reaches_other_leaves(out, own));
+    create_graph = outer_grad && (lv.aliased || reaches_other_leaves(out, lv.own));
     grads = autograd::grad({out}, leaves, {ones_like(out)}, /*retain_graph=*/create_graph, create_graph,
                            /*allow_unused=*/true);
   }
@@ -183,13 +82,12 @@ std::vector<Tensor> grad_impl(const Function& f, const std::vector<int64_t>& arg
     Tensor g = grads[k];
     if (!g.defined()) {
       g = zeros_like(leaves[k]);
-    } else if (!create_graph) {
-      g = g.detach();
+    } else {
+      g = maybe_detach(g, create_graph);
     }
     result.push_back(to_logical(std::move(g), levels));
   }
-  for (size_t j = with_value ? 0 : 1; j < outs.size(); ++j)
-    result.push_back(create_graph ? outs[j] : deep_detach(outs[j]));
+  for (size_t j = with_value ? 0 : 1; j < outs.size(); ++j) result.push_back(maybe_detach(outs[j], create_graph));
   return result;
 }
 
