@@ -94,7 +94,7 @@ class NodeTable {
     Slot& s = slots_[probe(n)];
     if (s.node == n) return {&tasks_[s.index], false};
     s = {n, static_cast<uint32_t>(tasks_.size())};
-    tasks_.push_back(NodeTask{n});
+    tasks_.push_back(NodeTask{n, 0, {}});
     return {&tasks_.back(), true};
   }
   NodeTask* find(Node* n) {
