@@ -69,10 +69,16 @@ void check_defined(const char* op, Operand a, Operand b) {
 }
 
 ScalarType compute_dtype(Promotion p, Operand a, Operand b) {
-  ResultTypeState st;
-  a.add_to(st);
-  b.add_to(st);
-  ScalarType t = st.result();
+  ScalarType t;
+  if (a.tensor && b.tensor && a.tensor->defined() && b.tensor->defined() &&
+      a.tensor->scalar_type() == b.tensor->scalar_type()) {
+    t = a.tensor->scalar_type();  // two tensors of one dtype promote to it, whatever their dims
+  } else {
+    ResultTypeState st;
+    a.add_to(st);
+    b.add_to(st);
+    t = st.result();
+  }
   if (p == Promotion::Float && is_integral(t, /*include_bool=*/true)) t = get_default_dtype();
   return t;
 }
