@@ -18,12 +18,12 @@
 #include "ember/core/parallel.h"
 #include "ember/core/shape.h"
 #include "ember/core/tensor.h"
+#include "ember/func.h"
 #include "ember/ops/copy.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/random.h"
 #include "ember/ops/view.h"
 #include "ember/vmap/vmap.h"
-#include "ember/func.h"
 // ops-family headers (one per family; added as families land), in dependency order
 // clang-format off
 #include "ember/ops/all_ops.h"

@@ -64,8 +64,10 @@ Tensor& fill_random(Tensor& self, const char* op, Fill fill) {
 // Uniform in [0, 1) with the full mantissa of T.
 template <typename T>
 inline double uniform01(std::mt19937_64& e) {
-  if constexpr (std::is_same_v<T, double>) return static_cast<double>(e() >> 11) * 0x1.0p-53;
-  else return static_cast<double>(e() >> 40) * 0x1.0p-24;
+  if constexpr (std::is_same_v<T, double>)
+    return static_cast<double>(e() >> 11) * 0x1.0p-53;
+  else
+    return static_cast<double>(e() >> 40) * 0x1.0p-24;
 }
 }  // namespace
 
@@ -96,7 +98,8 @@ Tensor& uniform_(Tensor& self, double from, double to, OptGen g) {
             double v = from + (to - from) * uniform01<opmath_t<T>>(e);
             // Rounding can land exactly on `to`; keep the interval half-open.
             T x = static_cast<T>(static_cast<opmath_t<T>>(v));
-            if (static_cast<double>(static_cast<opmath_t<T>>(x)) >= to && to > from) x = static_cast<T>(static_cast<opmath_t<T>>(from));
+            if (static_cast<double>(static_cast<opmath_t<T>>(x)) >= to && to > from)
+              x = static_cast<T>(static_cast<opmath_t<T>>(from));
             p[i] = x;
           }
         }
@@ -135,7 +138,8 @@ Tensor& normal_(Tensor& self, double mean, double std, OptGen g) {
       });
       if constexpr (is_complex_v<T>) {
         if (mean != 0) {
-          for (int64_t i = 0; i < dst.numel(); ++i) reinterpret_cast<T*>(p)[i] += T(static_cast<typename T::value_type>(mean), 0);
+          for (int64_t i = 0; i < dst.numel(); ++i)
+            reinterpret_cast<T*>(p)[i] += T(static_cast<typename T::value_type>(mean), 0);
         }
       }
     });
@@ -232,7 +236,9 @@ Tensor randn(IntArrayRef size, OptGen g, const TensorOptions& o) {
   normal_(t, 0, 1, g);
   return finish(t, o);
 }
-Tensor randint(int64_t high, IntArrayRef size, const TensorOptions& o) { return randint(0, high, size, std::nullopt, o); }
+Tensor randint(int64_t high, IntArrayRef size, const TensorOptions& o) {
+  return randint(0, high, size, std::nullopt, o);
+}
 Tensor randint(int64_t low, int64_t high, IntArrayRef size, const TensorOptions& o) {
   return randint(low, high, size, std::nullopt, o);
 }
@@ -450,17 +456,21 @@ Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement, O
     return multinomial_vmap(probs, num_samples, replacement, g);
   EMBER_RECORD_OP("multinomial", probs);
   EMBER_CHECK(probs.dim() == 1 || probs.dim() == 2, "multinomial: prob_dist must be 1 or 2 dim, got ", probs.dim());
-  EMBER_CHECK(probs.is_floating_point(), "multinomial: only supports floating-point dtypes for input, got ", probs.dtype());
+  EMBER_CHECK(probs.is_floating_point(), "multinomial: only supports floating-point dtypes for input, got ",
+              probs.dtype());
   EMBER_CHECK(num_samples > 0, "multinomial: cannot sample n_sample <= 0 samples");
   Tensor p2 = (probs.dim() == 1 ? probs.unsqueeze(0) : probs).to(kDouble).contiguous();
   const int64_t rows = p2.size(0), cats = p2.size(1);
-  EMBER_CHECK(replacement || num_samples <= cats, "multinomial: cannot sample n_sample > prob_dist.size(-1) samples without replacement");
+  EMBER_CHECK(replacement || num_samples <= cats,
+              "multinomial: cannot sample n_sample > prob_dist.size(-1) samples without replacement");
   Tensor out = empty({rows, num_samples}, TensorOptions(kLong));
   int64_t* po = out.data_ptr<int64_t>();
   Generator gen = gen_or_default(g);
   for (int64_t r = 0; r < rows; ++r) {
     std::vector<double> w(p2.data_ptr<double>() + r * cats, p2.data_ptr<double>() + (r + 1) * cats);
-    for (double x : w) EMBER_CHECK(std::isfinite(x) && x >= 0, "multinomial: probability tensor contains either `inf`, `nan` or element < 0");
+    for (double x : w)
+      EMBER_CHECK(std::isfinite(x) && x >= 0,
+                  "multinomial: probability tensor contains either `inf`, `nan` or element < 0");
     for (int64_t s = 0; s < num_samples; ++s) {
       double total = std::accumulate(w.begin(), w.end(), 0.0);
       EMBER_CHECK(total > 0, "multinomial: invalid multinomial distribution (sum of probabilities <= 0)");

@@ -49,8 +49,10 @@ Tensor one_hot(const Tensor& self, int64_t num_classes) {
   EMBER_CHECK(num_classes >= -1, "one_hot: num_classes should be -1 or non-negative, got ", num_classes);
   auto [lo, hi] = long_range(self);
   EMBER_CHECK(lo >= 0, "one_hot: Class values must be non-negative.");
-  if (num_classes == -1) num_classes = hi + 1;
-  else EMBER_CHECK(hi < num_classes, "one_hot: Class values must be smaller than num_classes.");
+  if (num_classes == -1)
+    num_classes = hi + 1;
+  else
+    EMBER_CHECK(hi < num_classes, "one_hot: Class values must be smaller than num_classes.");
   shape.push_back(num_classes);
   Tensor out = zeros(shape, TensorOptions().dtype(kLong));
   return scatter_(out, -1, unsqueeze(self, -1), 1);
@@ -67,8 +69,8 @@ Tensor bincount(const Tensor& self, const std::optional<Tensor>& weights, int64_
   const bool weighted = weights.has_value() && weights->defined();
   if (weighted)
     EMBER_CHECK(weights->dim() == 1 && weights->numel() == self.numel(),
-                "bincount: weights should be 1-d and have the same length as input, got ",
-                shape_str(weights->sizes()), " for input ", shape_str(self.sizes()));
+                "bincount: weights should be 1-d and have the same length as input, got ", shape_str(weights->sizes()),
+                " for input ", shape_str(self.sizes()));
   // float weights accumulate in float; every other weight dtype in double, as PyTorch.
   const ScalarType out_dt = !weighted ? kLong : (weights->dtype() == kFloat ? kFloat : kDouble);
   Tensor idx = contiguous(ops::cast(self, kLong));
@@ -90,8 +92,10 @@ Tensor bincount(const Tensor& self, const std::optional<Tensor>& weights, int64_
   auto accumulate = [&](auto* o, const auto* wp) {
     for (int64_t i = 0; i < n; ++i) o[ip[i]] += wp[i];
   };
-  if (out_dt == kFloat) accumulate(out.data_ptr<float>(), w.data_ptr<float>());
-  else accumulate(out.data_ptr<double>(), w.data_ptr<double>());
+  if (out_dt == kFloat)
+    accumulate(out.data_ptr<float>(), w.data_ptr<float>());
+  else
+    accumulate(out.data_ptr<double>(), w.data_ptr<double>());
   return out;
 }
 

@@ -85,11 +85,13 @@ Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes) {
   // PyTorch names the dim being split rather than the whole input's numel.
   int64_t known = 1, inferred_dims = 0;
   for (int64_t s : sizes) {
-    if (s == -1) ++inferred_dims;
-    else known *= s;
+    if (s == -1)
+      ++inferred_dims;
+    else
+      known *= s;
   }
-  const bool fits = inferred_dims == 0 ? known == self.size(d)
-                                       : inferred_dims == 1 && known != 0 && self.size(d) % known == 0;
+  const bool fits =
+      inferred_dims == 0 ? known == self.size(d) : inferred_dims == 1 && known != 0 && self.size(d) % known == 0;
   EMBER_CHECK(inferred_dims > 1 || fits, "unflatten: Provided sizes ", shape_str(sizes),
               " don't multiply up to the size of dim ", d, " (", self.size(d), ") in the input tensor");
   DimVector inferred = infer_size(sizes, self.size(d), "unflatten");
@@ -104,8 +106,8 @@ Tensor permute(const Tensor& self, IntArrayRef dims) {
   EMBER_VMAP_ON_FRONT(self, v, permute(v, batching::batch_shape(0, batching::phys_dims(dims, self.dim(), "permute"))));
   EMBER_RECORD_OP("permute", self);
   const int64_t nd = self.dim();
-  EMBER_CHECK(static_cast<int64_t>(dims.size()) == nd, "permute: number of dims don't match in permute (input has ",
-              nd, " dims, got ", dims.size(), ")");
+  EMBER_CHECK(static_cast<int64_t>(dims.size()) == nd, "permute: number of dims don't match in permute (input has ", nd,
+              " dims, got ", dims.size(), ")");
   dim_mask(dims, nd, "permute");
   DimVector sz(nd), st(nd);
   for (int64_t i = 0; i < nd; ++i) {
@@ -126,7 +128,8 @@ Tensor movedim(const Tensor& self, IntArrayRef source, IntArrayRef destination) 
   EMBER_RECORD_OP("movedim", self);
   const int64_t nd = self.dim();
   EMBER_CHECK(source.size() == destination.size(), "movedim: Invalid source or destination dims: source (",
-              shape_str(source), ") and destination (", shape_str(destination), ") must have the same number of elements");
+              shape_str(source), ") and destination (", shape_str(destination),
+              ") must have the same number of elements");
   dim_mask(source, nd, "movedim");
   dim_mask(destination, nd, "movedim");
   std::vector<int64_t> order(nd, -1);
@@ -255,8 +258,8 @@ Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
   int64_t d = wrap_dim(dim, self.dim(), "narrow");
   int64_t cur = self.size(d);
   EMBER_CHECK(length >= 0, "narrow: length must be non-negative, got ", length);
-  EMBER_CHECK(start >= -cur && start <= cur, "narrow: start (", start, ") out of range for dimension ", d,
-              " of size ", cur);
+  EMBER_CHECK(start >= -cur && start <= cur, "narrow: start (", start, ") out of range for dimension ", d, " of size ",
+              cur);
   if (start < 0) start += cur;
   EMBER_CHECK(length >= 0 && start <= cur - length, "narrow: start (", start, ") + length (", length,
               ") exceeds dimension size (", cur, ").");
@@ -385,7 +388,8 @@ std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
   int64_t d = wrap_dim(dim, self.dim(), "split");
   int64_t size = self.size(d);
   EMBER_CHECK(split_size >= 0, "split: split_size expects a non-negative integer, got ", split_size);
-  EMBER_CHECK(split_size > 0 || size == 0, "split: split_size can only be 0 if dimension size is 0, but got dimension size of ", size);
+  EMBER_CHECK(split_size > 0 || size == 0,
+              "split: split_size can only be 0 if dimension size is 0, but got dimension size of ", size);
   int64_t n = split_size == 0 || size == 0 ? 1 : (size - 1) / split_size + 1;  // no overflow for huge sizes
   std::vector<Tensor> out;
   for (int64_t i = 0; i < n; ++i) {
@@ -484,8 +488,8 @@ std::vector<Tensor> broadcast_tensors(TensorList tensors) {
 // ---- Tensor methods ----------------------------------------------------------
 Tensor Tensor::view(IntArrayRef size) const { return ember::view(*this, size); }
 Tensor Tensor::view(ScalarType dt) const {
-  EMBER_CHECK(element_size() == ember::element_size(dt), "view: viewing a tensor of dtype ", dtype(),
-              " as dtype ", dt, " with a different element size is not supported");
+  EMBER_CHECK(element_size() == ember::element_size(dt), "view: viewing a tensor of dtype ", dtype(), " as dtype ", dt,
+              " with a different element size is not supported");
   Tensor v = make_view(*this, sizes(), strides(), storage_offset());
   v.unsafeGetTensorImpl()->set_dtype(dt);
   return v;
@@ -500,7 +504,8 @@ Tensor Tensor::movedim(IntArrayRef s, IntArrayRef d) const { return ember::moved
 Tensor Tensor::transpose(int64_t a, int64_t b) const { return ember::transpose(*this, a, b); }
 Tensor Tensor::t() const { return ember::t(*this); }
 Tensor Tensor::mT() const {
-  EMBER_CHECK(dim() >= 2, "mT: tensor.mT is only supported on matrices or batches of matrices. Got ", dim(), "-D tensor.");
+  EMBER_CHECK(dim() >= 2, "mT: tensor.mT is only supported on matrices or batches of matrices. Got ", dim(),
+              "-D tensor.");
   return ember::transpose(*this, -2, -1);
 }
 Tensor Tensor::expand(IntArrayRef s, bool) const { return ember::expand(*this, s); }
