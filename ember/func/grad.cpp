@@ -106,8 +106,7 @@ Function grad_and_value(Function f, std::vector<int64_t> argnums, bool has_aux) 
 }
 
 std::function<Tensor(const Tensor&)> grad(std::function<Tensor(const Tensor&)> f) {
-  Function g = grad([f = std::move(f)](const std::vector<Tensor>& a) { return std::vector<Tensor>{f(a[0])}; });
-  return [g = std::move(g)](const Tensor& x) { return g({x})[0]; };
+  return detail::one_tensor_form(std::move(f), [](Function h) { return grad(std::move(h)); });
 }
 
 }  // namespace ember::func

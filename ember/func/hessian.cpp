@@ -1,4 +1,5 @@
 #include "ember/func/hessian.h"
+#include "ember/func/transform_util.h"
 
 #include <utility>
 
@@ -14,8 +15,7 @@ Function hessian(Function f, std::vector<int64_t> argnums) {
 }
 
 std::function<Tensor(const Tensor&)> hessian(std::function<Tensor(const Tensor&)> f) {
-  Function h = hessian([f = std::move(f)](const std::vector<Tensor>& a) { return std::vector<Tensor>{f(a[0])}; });
-  return [h = std::move(h)](const Tensor& x) { return h({x})[0]; };
+  return detail::one_tensor_form(std::move(f), [](Function h) { return hessian(std::move(h)); });
 }
 
 }  // namespace ember::func

@@ -74,8 +74,7 @@ Function jacfwd(Function f, std::vector<int64_t> argnums, bool has_aux) {
 }
 
 std::function<Tensor(const Tensor&)> jacfwd(std::function<Tensor(const Tensor&)> f) {
-  Function j = jacfwd([f = std::move(f)](const std::vector<Tensor>& a) { return std::vector<Tensor>{f(a[0])}; });
-  return [j = std::move(j)](const Tensor& x) { return j({x})[0]; };
+  return detail::one_tensor_form(std::move(f), [](Function h) { return jacfwd(std::move(h)); });
 }
 
 }  // namespace ember::func

@@ -55,8 +55,7 @@ Function jacrev(Function f, std::vector<int64_t> argnums, bool has_aux) {
 }
 
 std::function<Tensor(const Tensor&)> jacrev(std::function<Tensor(const Tensor&)> f) {
-  Function j = jacrev([f = std::move(f)](const std::vector<Tensor>& a) { return std::vector<Tensor>{f(a[0])}; });
-  return [j = std::move(j)](const Tensor& x) { return j({x})[0]; };
+  return detail::one_tensor_form(std::move(f), [](Function h) { return jacrev(std::move(h)); });
 }
 
 }  // namespace ember::func

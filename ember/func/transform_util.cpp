@@ -129,4 +129,10 @@ Leaves make_leaves(const std::vector<Tensor>& inputs, const std::vector<size_t>&
   return r;
 }
 
+std::function<Tensor(const Tensor&)> one_tensor_form(std::function<Tensor(const Tensor&)> f,
+                                                     const std::function<Function(Function)>& transform) {
+  Function t = transform([f = std::move(f)](const std::vector<Tensor>& a) { return std::vector<Tensor>{f(a[0])}; });
+  return [t = std::move(t)](const Tensor& x) { return t({x})[0]; };
+}
+
 }  // namespace ember::func::detail

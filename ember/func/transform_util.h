@@ -3,6 +3,7 @@
 // argnums checks, the physical/logical round trip of Note [grad under vmap]
 // (grad.cpp), and the leaves a reverse-mode transform differentiates.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "ember/autograd/node.h"
 #include "ember/core/shape.h"
 #include "ember/core/tensor.h"
+#include "ember/func/grad.h"
 
 namespace ember::func::detail {
 
@@ -43,6 +45,11 @@ bool reaches_other_leaves(const Tensor& root, const std::unordered_set<const aut
 DimVector concat_shape(IntArrayRef a, IntArrayRef b);
 
 inline bool is_differentiable_dtype(ScalarType t) { return is_floating_point(t) || is_complex(t); }
+
+// The one-tensor form of a transform (grad, jacrev, jacfwd, hessian): x -> transform(f')({x})[0]
+// where f' is f on the list form.
+std::function<Tensor(const Tensor&)> one_tensor_form(std::function<Tensor(const Tensor&)> f,
+                                                     const std::function<Function(Function)>& transform);
 
 // The physical leaves a reverse-mode transform (grad, vjp) differentiates and
 // what f sees of them (Note [grad under vmap], its "Leaves" paragraph).
