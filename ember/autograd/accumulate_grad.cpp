@@ -10,6 +10,10 @@ AccumulateGrad::AccumulateGrad(Tensor variable) : Node(UINT64_MAX), variable_(st
   add_input_metadata(variable_);
 }
 
+bool owns_gradient_memory(const Tensor& g) {
+  return g.use_count() == 1 && g.impl()->storage().use_count() == 1 && g.is_contiguous();
+}
+
 variable_list AccumulateGrad::apply(variable_list&& grads) {
   Tensor g = std::move(grads[0]);
   if (!g.defined()) return {};
@@ -25,8 +29,7 @@ variable_list AccumulateGrad::apply(variable_list&& grads) {
     } else {
       // Steal the buffer when nothing else can see it; otherwise copy, so later
       // in-place accumulation never writes into another tensor's memory.
-      const bool sole_owner = g.use_count() == 1 && g.impl()->storage().use_count() == 1;
-      m.grad = (sole_owner && g.is_contiguous()) ? g : g.clone();
+      m.grad = owns_gradient_memory(g) ? g : g.clone();
     }
   } else if (GradMode::is_enabled()) {
     m.grad = m.grad.add(g);  // out of place, so the grad's own graph stays valid (double backward)

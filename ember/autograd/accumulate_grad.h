@@ -5,6 +5,11 @@
 
 namespace ember::autograd {
 
+// Whether a gradient's memory is visible only through this one handle (no other
+// tensor or view shares its TensorImpl or storage) and dense: then it may be
+// kept as .grad or summed into in place without another tensor seeing it.
+bool owns_gradient_memory(const Tensor& g);
+
 class AccumulateGrad : public Node {
  public:
   explicit AccumulateGrad(Tensor variable);

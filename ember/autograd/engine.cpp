@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "ember/autograd/accumulate_grad.h"
 #include "ember/autograd/anomaly_mode.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/shape.h"
@@ -66,8 +67,8 @@ struct InputBuffer {
   // gradient; otherwise, or when the sum itself must be differentiable
   // (create_graph), it is replaced out of place.
   static bool can_accumulate_inplace(const Tensor& slot, const Tensor& g) {
-    return !GradMode::is_enabled() && slot.use_count() == 1 && slot.unsafeGetTensorImpl()->storage().use_count() == 1 &&
-           slot.is_contiguous() && slot.dtype() == g.dtype() && slot.sizes().equals(g.sizes());
+    return !GradMode::is_enabled() && owns_gradient_memory(slot) && slot.dtype() == g.dtype() &&
+           slot.sizes().equals(g.sizes());
   }
 };
 
