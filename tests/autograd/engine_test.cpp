@@ -81,6 +81,24 @@ TEST(Engine, SharedInputGradientsAreSummedBeforeUse) {
   EXPECT_TENSOR_EQ(x.grad(), tensor({6.0}, kDouble));
 }
 
+TEST(Engine, GradientSumsNeverWriteIntoTensorsOthersHold) {
+  // Two roots send the caller's own gradient tensors into one input buffer:
+  // the sum is made out of place because the caller still holds g1 (the
+  // buffer adds in place only into a sum nothing else can see).
+  Tensor x = leaf({1.0, 2.0});
+  Tensor y = ScaleFn::apply(ScaleFn::apply(x, 2.0), 1.0);
+  Tensor g1 = tensor({1.0, 1.0}, kDouble), g2 = tensor({10.0, 10.0}, kDouble);
+  autograd::backward({y, y}, {g1, g2});
+  EXPECT_TENSOR_EQ(g1, tensor({1.0, 1.0}, kDouble));
+  EXPECT_TENSOR_EQ(g2, tensor({10.0, 10.0}, kDouble));
+  EXPECT_TENSOR_EQ(x.grad(), tensor({22.0, 22.0}, kDouble));
+  // With no caller reference the sum is built in place and is still right.
+  x.mutable_grad() = Tensor();
+  Tensor z = SumFn::apply(ScaleFn::apply(x, 2.0)) + SumFn::apply(ScaleFn::apply(x, 3.0));
+  autograd::backward({z});
+  EXPECT_TENSOR_EQ(x.grad(), tensor({5.0, 5.0}, kDouble));
+}
+
 TEST(Engine, DiamondGraph) {
   // z = (x*2) * exp(x): two paths from x meet at the product.
   Tensor x = leaf({0.5});
