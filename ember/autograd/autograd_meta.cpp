@@ -3,6 +3,7 @@
 #include <array>
 
 #include "ember/autograd/accumulate_grad.h"
+#include "ember/core/fast_thread_local.h"
 #include "ember/ops/view.h"
 
 namespace ember {
@@ -30,6 +31,9 @@ struct CachedAccumulator {
   std::weak_ptr<Node> node;
 };
 constexpr size_t kAccumulatorCacheSize = 8;
+struct AccumulatorCache {
+  std::array<CachedAccumulator, kAccumulatorCacheSize> slots;
+};
 
 std::shared_ptr<Node> cached_accumulator(CachedAccumulator& c, const Tensor& t, const AutogradMeta* m) {
   if (c.meta != m) return nullptr;
@@ -47,9 +51,11 @@ std::shared_ptr<Node> cached_accumulator(CachedAccumulator& c, const Tensor& t, 
 std::shared_ptr<Node> grad_accumulator(const Tensor& t) {
   AutogradMeta* m = get_meta(t);
   if (m == nullptr || !m->requires_grad) return nullptr;
-  thread_local std::array<CachedAccumulator, kAccumulatorCacheSize> cache;
-  CachedAccumulator& c = cache[(reinterpret_cast<uintptr_t>(m) / alignof(AutogradMeta)) % kAccumulatorCacheSize];
-  if (auto acc = cached_accumulator(c, t, m)) return acc;
+  AccumulatorCache* cache = detail::FastThreadLocal<AccumulatorCache>::get();  // null while the thread exits
+  CachedAccumulator* c =
+      cache ? &cache->slots[(reinterpret_cast<uintptr_t>(m) / alignof(AutogradMeta)) % kAccumulatorCacheSize] : nullptr;
+  if (c != nullptr)
+    if (auto acc = cached_accumulator(*c, t, m)) return acc;
   std::shared_ptr<Node> acc;
   {
     std::lock_guard<std::mutex> g(m->mu);
@@ -59,7 +65,7 @@ std::shared_ptr<Node> grad_accumulator(const Tensor& t) {
       m->grad_accumulator = acc;
     }
   }
-  c = {m, acc};
+  if (c != nullptr) *c = {m, acc};
   return acc;
 }
 

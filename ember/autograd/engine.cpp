@@ -110,18 +110,22 @@ class NodeTable {
   };
   size_t probe(Node* n) const {
     const size_t mask = slots_.size() - 1;
-    // Node addresses are at least 16-byte aligned; Fibonacci hashing spreads them.
-    size_t i = (reinterpret_cast<uintptr_t>(n) * 0x9E3779B97F4A7C15ull >> 20) & mask;
+    // Fibonacci hashing: the product's top bits depend on every bit of the
+    // address (pooled nodes sit a fixed stride apart; its low and middle bits
+    // repeat with a short period and cluster).
+    size_t i = (reinterpret_cast<uintptr_t>(n) * 0x9E3779B97F4A7C15ull) >> shift_;
     while (slots_[i].node != nullptr && slots_[i].node != n) i = (i + 1) & mask;
     return i;
   }
   void grow() {
     std::vector<Slot> old(slots_.size() * 2);
     old.swap(slots_);
+    --shift_;
     for (const Slot& s : old)
       if (s.node != nullptr) slots_[probe(s.node)] = s;
   }
   std::vector<Slot> slots_;
+  int shift_ = 64 - 6;  // 64 - log2(slots_.size())
   std::vector<NodeTask> tasks_;
 };
 

@@ -2,6 +2,7 @@
 
 #include "ember/autograd/autograd_meta.h"
 #include "ember/autograd/grad_mode.h"
+#include "ember/core/fast_thread_local.h"
 #include "ember/ember.h"
 
 namespace ember::autograd::forward_ad {
@@ -10,7 +11,7 @@ namespace detail {
 std::atomic<uint64_t> g_generation{0};
 namespace {
 std::atomic<uint64_t> g_last_generation{0};
-thread_local bool t_suspended = false;
+EMBER_INITIAL_EXEC_TLS thread_local bool t_suspended = false;  // Note [Fast thread_locals]
 }  // namespace
 bool suspended() { return t_suspended; }
 }  // namespace detail

@@ -1,9 +1,11 @@
 #include "ember/autograd/grad_mode.h"
 
+#include "ember/core/fast_thread_local.h"
+
 namespace ember {
 
 namespace {
-thread_local bool t_grad_enabled = true;
+EMBER_INITIAL_EXEC_TLS thread_local bool t_grad_enabled = true;  // Note [Fast thread_locals]
 }
 
 bool GradMode::is_enabled() { return t_grad_enabled; }

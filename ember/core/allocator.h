@@ -69,6 +69,11 @@ class CachingAllocator {
 
  private:
   CachingAllocator();
+  struct ThreadCache;  // Note [Thread caches] in allocator.cpp
+  static ThreadCache* live_thread_cache();
+  static ThreadCache* thread_cache(size_t idx);
+  void fold_counts(ThreadCache& tc);
+  void flush_thread_cache(ThreadCache& tc);
   void free_block(void* p, size_t cls);
   static void delete_block(void* self, void* p, size_t cls);
   struct Impl;

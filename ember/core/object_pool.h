@@ -9,6 +9,8 @@
 #include <new>
 #include <vector>
 
+#include "ember/core/fast_thread_local.h"
+
 namespace ember::detail {
 
 template <size_t Size>
@@ -45,30 +47,9 @@ class ObjectPool {
       for (void* p : blocks) ::operator delete(p);
     }
   };
-  // Owns the thread's cache. The fast path reads only t_cache, a pointer with
-  // no destructor (no TLS guard or wrapper call): null before the thread's
-  // first object, then the cache, then a dead marker once thread exit began
-  // (objects freed by later thread_local destructors go to operator delete).
-  struct Owner {
-    std::unique_ptr<Cache> cache;
-    ~Owner() { t_cache = dead(); }  // `cache` and its blocks are freed right after
-  };
-  static inline char dead_tag;
-  static inline constinit thread_local Cache* t_cache = nullptr;
-  static inline thread_local Owner t_owner;
-
-  static Cache* dead() { return reinterpret_cast<Cache*>(&dead_tag); }
-  [[gnu::noinline]] static Cache* create() {
-    t_owner.cache = std::make_unique<Cache>();  // first use registers Owner's destructor
-    t_cache = t_owner.cache.get();
-    return t_cache;
-  }
-  static Cache* cache() {
-    Cache* c = t_cache;
-    if (c == nullptr) [[unlikely]]
-      c = create();
-    return c == dead() ? nullptr : c;
-  }
+  // Reached without a TLS guard or descriptor call (Note [Fast thread_locals]);
+  // null during thread exit: objects freed then go to operator delete.
+  static Cache* cache() { return FastThreadLocal<Cache>::get(); }
 };
 
 }  // namespace ember::detail

@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "ember/core/error.h"
+#include "ember/core/fast_thread_local.h"
 #include "ember/core/shape.h"
 
 namespace ember::batching {
@@ -23,7 +24,7 @@ Tensor make_batched(Tensor value, int64_t bdim, int64_t level) {
 }
 
 namespace {
-thread_local int64_t t_level = 0;
+EMBER_INITIAL_EXEC_TLS thread_local int64_t t_level = 0;  // Note [Fast thread_locals]
 
 // Note [vmap hook word]
 // The op-hook word's kVmap bit is set while any thread is inside vmap, and
