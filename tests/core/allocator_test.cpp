@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <thread>
+#include <vector>
+
 #include "common/test_util.h"
 
 using namespace ember;
@@ -54,4 +57,33 @@ TEST(Allocator, NoCachingGuardReturnsMemory) {
 TEST(Allocator, SizeOverflowIsAnError) {
   EXPECT_EMBER_ERROR(empty({int64_t(1) << 40, int64_t(1) << 40}), "empty", "overflow");
   EXPECT_EMBER_ERROR(empty({int64_t(1) << 62}, kDouble), "empty");
+}
+
+// Note [Per-thread byte counts]: small blocks are counted per thread and folded
+// into the shared statistics, so the statistics stay exact across threads
+// once those threads exit, and the peak includes bytes not yet folded.
+TEST(Allocator, PerThreadCountsFoldIntoTheStatistics) {
+  empty_cache();
+  reset_peak_memory_stats();
+  const size_t base = memory_allocated();
+  std::vector<Tensor> handed_over;
+  std::thread worker([&] {
+    std::vector<Tensor> tmp;
+    for (int i = 0; i < 5000; ++i) tmp.push_back(empty({16}));  // 64-byte blocks, 320 KB: folds mid-way
+    for (int i = 0; i < 10; ++i) handed_over.push_back(empty({16}));
+  });  // the worker frees 5000 blocks and exits
+  worker.join();
+  EXPECT_EQ(memory_allocated(), base + 10 * 64);
+  EXPECT_GE(max_memory_allocated(), base + 5010 * 64);
+  handed_over.clear();  // freed by this thread: its own count goes negative, then folds
+  EXPECT_EQ(memory_allocated(), base);
+
+  // One thread, no fold in between: the peak still sees the highest point.
+  reset_peak_memory_stats();
+  {
+    std::vector<Tensor> tmp;
+    for (int i = 0; i < 100; ++i) tmp.push_back(empty({16}));
+  }
+  EXPECT_EQ(memory_allocated(), base);
+  EXPECT_EQ(max_memory_allocated(), base + 100 * 64);
 }
