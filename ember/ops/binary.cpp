@@ -3,6 +3,7 @@
 // ops/binary.def (kernels in kernels/cpu/binary_kernels*.cpp).
 #include "ember/ops/binary.h"
 #include "ember/core/record_scope.h"
+#include "ember/ops/mem_overlap.h"
 
 #include "ember/autograd/derivatives/binary_grad.h"
 #include "ember/autograd/derivatives/misc_grad.h"
@@ -91,8 +92,11 @@ DimVector broadcast_of(const char* op, Operand a, Operand b) {
 // Note [Output aliasing an input]
 // The kernels read input i and write output i at the same position, so an
 // input may be the output itself (x.add_(y) reads and writes x). Any other
-// overlap (x.add_(x.t()), x.add_(x[0])) would read already-written values;
-// such calls compute into a fresh tensor first, as if the input were cloned.
+// overlap would read already-written values. A partial overlap of dense
+// tensors (x[1:].add_(x[:-1]), x.add_(x.t())) raises, as in PyTorch
+// (ops/mem_overlap.h); the overlaps PyTorch leaves undecided (a non-dense
+// side, x.add_(x[0]) broadcasting one row) compute into a fresh tensor first,
+// as if the input were cloned.
 bool unsafe_alias(const Tensor& out, const Tensor& in) {
   if (in.numel() == 0 || out.numel() == 0) return false;
   if (in.impl()->storage() != out.impl()->storage()) return false;
@@ -114,7 +118,10 @@ Tensor run_elementwise(const char* op, ArrayRef<Tensor> inputs, IntArrayRef shap
                   ") refers to a single memory location; clone() it first");
   }
   bool alias = false;
-  for (const Tensor& in : inputs) alias = alias || unsafe_alias(r, in);
+  for (const Tensor& in : inputs) {
+    if (out != nullptr && out->defined()) ops::assert_no_partial_overlap(op, r, in);
+    alias = alias || unsafe_alias(r, in);
+  }
   Tensor target = alias ? empty(shape, TensorOptions(rt)) : r;
   TensorIterator iter(ArrayRef<Tensor>(&target, 1), inputs);
   kernel(iter);

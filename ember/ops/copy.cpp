@@ -1,6 +1,7 @@
 #include "ember/ops/copy.h"
 #include "ember/core/record_scope.h"
 #include "ember/ops/elementwise.h"
+#include "ember/ops/mem_overlap.h"
 
 #include "ember/autograd/derivatives/misc_grad.h"
 #include "ember/autograd/formula_node.h"
@@ -58,7 +59,9 @@ void copy_kernel(Tensor& self, const Tensor& src) {
   }
   if (self.numel() == 0) return;
   if (self.is_same(src)) return;
-  // A source that shares memory with the destination is copied out first.
+  // A partial overlap of dense tensors raises (PyTorch's rule); any other
+  // source sharing memory with the destination is copied out first.
+  ops::assert_no_partial_overlap("copy_", self, src);
   if (overlaps(self, src) &&
       !(self.data_ptr() == src.data_ptr() && self.strides().equals(src.strides()) && self.dtype() == src.dtype())) {
     b = clone(src);
@@ -156,7 +159,7 @@ namespace ops {
 Tensor cast(const Tensor& self, ScalarType t) {
   if (self.dtype() == t) return self;
   Tensor out = empty_cpu(self.sizes(), t);  // an op's internal cast: no profiler event
-  copy_kernel(out, self);  // callers record their own backward
+  copy_kernel(out, self);                   // callers record their own backward
   return out;
 }
 }  // namespace ops

@@ -95,7 +95,7 @@ TEST(Factories, TensorFromNestedLists) {
   EXPECT_EQ(tensor({true, false}).dtype(), kBool);
   EXPECT_EQ(tensor(std::vector<double>{1, 2, 3}).sizes(), IntArrayRef({3}));
   EXPECT_EQ(tensor({complex64(1, 2)}).dtype(), kComplexFloat);
-  EXPECT_EMBER_ERROR(tensor({1, 2}) .item(), "item", "2 elements");
+  EXPECT_EMBER_ERROR(tensor({1, 2}).item(), "item", "2 elements");
 }
 
 TEST(Random, ManualSeedIsDeterministic) {
@@ -154,10 +154,15 @@ TEST(Tensor, CopyConvertsAndBroadcasts) {
   EXPECT_EMBER_ERROR(zeros({3}).copy_(zeros({2, 3})), "copy_", "[2, 3]");
   Tensor c = tensor({complex64(1.5, 2)}).to(kFloat);
   EXPECT_EQ(c.item<float>(), 1.5f);
-  // Overlapping self-copy through a shifted view is done via a temporary.
+  // A self-copy through a shifted view partially overlaps: an error, as in PyTorch.
   Tensor a = arange(5, kFloat);
-  a.slice(0, 1, 5).copy_(a.slice(0, 0, 4));
+  EXPECT_EMBER_ERROR(a.slice(0, 1, 5).copy_(a.slice(0, 0, 4)), "copy_", "some elements of the input tensor", "[4]");
+  a.slice(0, 1, 5).copy_(a.slice(0, 0, 4).clone());
   EXPECT_TENSOR_EQ(a, tensor({0.0f, 0.0f, 1.0f, 2.0f, 3.0f}));
+  // A non-dense source sharing memory is copied out first.
+  Tensor s = arange(6, kFloat);
+  s.slice(0, 0, 3).copy_(s.slice(0, 0, 6, 2));
+  EXPECT_TENSOR_EQ(s, tensor({0.0f, 2.0f, 4.0f, 3.0f, 4.0f, 5.0f}));
 }
 
 TEST(Tensor, VersionCounterSharedByViews) {

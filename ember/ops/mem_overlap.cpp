@@ -1,0 +1,47 @@
+#include "ember/ops/mem_overlap.h"
+
+#include <algorithm>
+
+#include "ember/core/error.h"
+#include "ember/core/shape.h"
+#include "ember/core/small_vector.h"
+
+namespace ember::ops {
+
+bool is_non_overlapping_and_dense(const Tensor& t) {
+  if (t.is_contiguous()) return true;
+  DimVector dims;
+  for (int64_t d = 0; d < t.dim(); ++d)
+    if (t.size(d) != 1) dims.push_back(d);
+  std::sort(dims.begin(), dims.end(), [&](int64_t a, int64_t b) { return t.stride(a) < t.stride(b); });
+  int64_t expected = 1;
+  for (int64_t d : dims) {
+    if (t.stride(d) != expected) return false;
+    expected *= t.size(d);
+  }
+  return true;
+}
+
+MemOverlap overlap_status(const Tensor& a, const Tensor& b) {
+  if (a.is_same(b)) return MemOverlap::kFull;
+  if (a.numel() == 0 || b.numel() == 0) return MemOverlap::kNo;
+  if (!is_non_overlapping_and_dense(a) || !is_non_overlapping_and_dense(b)) return MemOverlap::kTooHard;
+  if (a.impl()->storage() != b.impl()->storage()) return MemOverlap::kNo;
+  const char* ab = static_cast<const char*>(a.data_ptr());
+  const char* ae = ab + a.numel() * static_cast<int64_t>(a.itemsize());
+  const char* bb = static_cast<const char*>(b.data_ptr());
+  const char* be = bb + b.numel() * static_cast<int64_t>(b.itemsize());
+  if (ab == bb && ae == be) return a.strides().equals(b.strides()) ? MemOverlap::kFull : MemOverlap::kPartial;
+  return ab < be && bb < ae ? MemOverlap::kPartial : MemOverlap::kNo;
+}
+
+void assert_no_partial_overlap(const char* op, const Tensor& out, const Tensor& input) {
+  EMBER_CHECK(overlap_status(out, input) != MemOverlap::kPartial, op,
+              ": unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+              "single memory location (input shape ",
+              shape_str(input.sizes()), ", strides ", shape_str(input.strides()), "; written-to shape ",
+              shape_str(out.sizes()), ", strides ", shape_str(out.strides()),
+              "). Please clone() the tensor before performing the operation.");
+}
+
+}  // namespace ember::ops
