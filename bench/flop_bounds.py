@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Lower bounds on SPEC.md's training/inference workloads from their multiply-adds.
+
+Counts the GEMM and convolution multiply-adds each workload must do (forward, and
+for training the backward products autograd needs: weight gradients everywhere,
+input gradients except for the network input, which does not require grad), and
+turns them into the fastest time any framework could reach at the measured FP32
+peak (SPEC.md L0: `ember_bench L0`; pass it with --peak). Elementwise work,
+reductions and memory traffic are ignored, so real times are above these.
+
+Usage: python3 bench/flop_bounds.py [--peak GFLOP/s per core] [--libtorch CASE=VALUE ...]
+"""
+import argparse
+
+
+def linear(m, k, n):  # [m, k] x [k, n]
+    return m * k * n
+
+
+def conv(batch, out_hw, c_out, c_in, kh, kw):
+    return batch * out_hw[0] * out_hw[1] * c_out * c_in * kh * kw
+
+
+def w5():
+    fwd = [linear(128, 784, 512), linear(128, 512, 512), linear(128, 512, 10)]
+    # weight grads for all three, input grads for layers 2 and 3
+    return sum(fwd) + sum(fwd) + fwd[1] + fwd[2]
+
+
+def w6a():
+    c1 = conv(64, (32, 32), 32, 3, 3, 3)
+    c2 = conv(64, (16, 16), 64, 32, 3, 3)
+    fc = linear(64, 4096, 10)
+    return (c1 + c2 + fc) + (c1 + 2 * c2 + 2 * fc)  # conv1 needs no input grad
+
+
+def w6b():
+    macs = conv(1, (112, 112), 64, 3, 7, 7)
+    hw, c = 56, 64
+    for width, stride in ((64, 1), (128, 2), (256, 2), (512, 2)):
+        for block in range(2):
+            s = stride if block == 0 else 1
+            out = hw // s
+            macs += conv(1, (out, out), width, c, 3, 3) + conv(1, (out, out), width, width, 3, 3)
+            if block == 0 and s != 1:
+                macs += conv(1, (out, out), width, c, 1, 1)
+            hw, c = out, width
+    return macs + linear(1, 512, 1000)
+
+
+def w8():
+    proj = linear(50 * 32, 128, 1024)
+    rec = 50 * linear(32, 256, 1024)
+    fwd = proj + rec
+    return fwd, fwd + proj + 2 * rec  # no input grad for x
+
+
+def w10():
+    n, d, ff, heads, seq, batch = 2048, 256, 1024, 4, 128, 16
+    qkv = linear(n, d, 3 * d)
+    out = linear(n, d, d)
+    ffn = linear(n, d, ff) + linear(n, ff, d)
+    attn = 2 * batch * heads * linear(seq, d // heads, seq)
+    fwd = qkv + out + ffn + attn
+    return fwd, fwd + 2 * fwd - qkv  # no input grad through the input projection
+
+
+def m1_step():
+    c1 = conv(64, (28, 28), 32, 1, 3, 3)
+    c2 = conv(64, (14, 14), 64, 32, 3, 3)
+    fc1 = linear(64, 3136, 128)
+    fc2 = linear(64, 128, 10)
+    return (c1 + c2 + fc1 + fc2) + (c1 + 2 * c2 + 2 * fc1 + 2 * fc2)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--peak", type=float, default=117.0, help="FP32 GFLOP/s of one core (SPEC.md L0)")
+    args = ap.parse_args()
+    w8f, w8fb = w8()
+    w10f, w10fb = w10()
+    rows = [
+        ("W5.mlp_step", w5(), "steps/s"),
+        ("W6.cnn_step", w6a(), "steps/s"),
+        ("W6.resnet18_ms", w6b(), "ms"),
+        ("W8.lstm_fwd", w8f, "ms"),
+        ("W8.lstm_fwd+bwd", w8fb, "ms"),
+        ("W10.encoder_fwd", w10f, "ms"),
+        ("W10.encoder_fwd+bwd", w10fb, "ms"),
+        ("M1 training step", m1_step(), "steps/s"),
+    ]
+    print(f"| case | GFLOP per call | best possible at {args.peak:g} GFLOP/s (1 core) | at 2 cores |")
+    print("|---|---|---|---|")
+    for name, macs, unit in rows:
+        gflop = 2 * macs / 1e9
+        t1 = gflop / args.peak
+        t2 = t1 / 2
+        if unit == "ms":
+            print(f"| {name} | {gflop:.3f} | {t1 * 1e3:.1f} ms | {t2 * 1e3:.1f} ms |")
+        else:
+            print(f"| {name} | {gflop:.3f} | {1 / t1:.0f} steps/s | {1 / t2:.0f} steps/s |")
+
+
+if __name__ == "__main__":
+    main()
