@@ -68,12 +68,18 @@ Recorded record(const char* name, FormulaNode::Formula formula, TensorList input
     bool written_input = false;  // an in-place op: self is both an input and the output
     if (m != nullptr && m->view_base.defined())
       for (const Tensor& in : inputs) written_input = written_input || (in.defined() && in.is_same(out));
-    if (written_input)
+    if (written_input) {
       rebase_history(out, *m, node, inputs);  // an in-place write through a view
-    else if (out.defined())
+    } else if (out.defined() && outputs.size() == 1) {
+      // Note [Recorded borrows the node]: the output now owns the node.
+      FormulaNode* raw = node.get();
+      set_history(out, std::shared_ptr<Node>(std::move(node)));
+      return Recorded(raw);
+    } else if (out.defined()) {
       set_history(out, node);
-    else
+    } else {
       node->add_input_metadata_undefined();
+    }
   }
   return Recorded(std::move(node));
 }

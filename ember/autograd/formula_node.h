@@ -24,6 +24,7 @@
 // otherwise from the VJP formula (Note [JVP from the VJP] in formula_node.cpp).
 #include <exception>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "ember/autograd/autograd_meta.h"
@@ -127,23 +128,33 @@ inline bool any_needs_grad(TensorList ts) {
 // computes its outputs' tangents if an input had one (a no-op otherwise).
 class Recorded {
  public:
-  // uncaught_ matters only when there are tangents to compute (it costs a call per op).
-  explicit Recorded(std::shared_ptr<FormulaNode> node)
-      : node_(std::move(node)), uncaught_(node_->pending_forward ? std::uncaught_exceptions() : 0) {}
-  Recorded(Recorded&&) noexcept = default;
+  explicit Recorded(std::shared_ptr<FormulaNode> node) : owned_(std::move(node)), node_(owned_.get()) { init(); }
+  // Note [Recorded borrows the node]
+  // When the op's single output holds the node as its grad_fn, Recorded only
+  // points at it: handing the output the creator's reference instead of a copy
+  // saves an atomic increment and decrement per recorded op. The output is the
+  // op's own local and outlives the Recorded (declared after it) in every op.
+  explicit Recorded(FormulaNode* borrowed) : node_(borrowed) { init(); }
+  Recorded(Recorded&& o) noexcept
+      : owned_(std::move(o.owned_)), node_(std::exchange(o.node_, nullptr)), uncaught_(o.uncaught_) {}
   Recorded& operator=(Recorded&&) = delete;
   // May throw (a JVP formula failing); skipped while an exception unwinds.
   ~Recorded() noexcept(false) {
     if (node_ && node_->pending_forward && std::uncaught_exceptions() == uncaught_) finish();
   }
-  FormulaNode* operator->() const { return node_.get(); }
+  FormulaNode* operator->() const { return node_; }
   FormulaNode& operator*() const { return *node_; }
-  const std::shared_ptr<FormulaNode>& node() const { return node_; }
+  std::shared_ptr<FormulaNode> node() const {
+    return owned_ ? owned_ : std::static_pointer_cast<FormulaNode>(node_->shared_from_this());
+  }
 
  private:
+  // uncaught_ matters only when there are tangents to compute (it costs a call per op).
+  void init() { uncaught_ = node_->pending_forward ? std::uncaught_exceptions() : 0; }
   void finish();
-  std::shared_ptr<FormulaNode> node_;
-  int uncaught_;
+  std::shared_ptr<FormulaNode> owned_;  // null when borrowed
+  FormulaNode* node_;
+  int uncaught_ = 0;
 };
 
 // Creates the node. With grad mode on and an input that requires grad it
