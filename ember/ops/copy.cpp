@@ -13,6 +13,9 @@
 #include "ember/ops/factory.h"
 #include "ember/vmap/batching_rules.h"
 
+#include <cstdint>
+#include <type_traits>
+
 namespace ember {
 
 using kernels::TensorIterator;
@@ -74,8 +77,16 @@ void copy_kernel(Tensor& self, const Tensor& src) {
       iter.for_each([](char** data, const int64_t* s, int64_t n) {
         if (s[0] == sizeof(Out) && s[1] == sizeof(In)) {
           Out* o = reinterpret_cast<Out*>(data[0]);
-          const In* in = reinterpret_cast<const In*>(data[1]);
-          for (int64_t i = 0; i < n; ++i) o[i] = kernels::convert<Out>(in[i]);
+          if constexpr (std::is_same_v<In, bool> && std::is_arithmetic_v<Out>) {
+            // A bool's byte is 0 or 1, so reading it as uint8 gives the same
+            // values; GCC vectorises no loop that loads bool (a mask turned
+            // into float for `grad * (x > 0)` ran one element per cycle).
+            const uint8_t* in = reinterpret_cast<const uint8_t*>(data[1]);
+            for (int64_t i = 0; i < n; ++i) o[i] = static_cast<Out>(in[i]);
+          } else {
+            const In* in = reinterpret_cast<const In*>(data[1]);
+            for (int64_t i = 0; i < n; ++i) o[i] = kernels::convert<Out>(in[i]);
+          }
         } else {
           char* po = data[0];
           const char* pi = data[1];

@@ -21,9 +21,34 @@ OpInfo op(const char* name, std::function<Tensor(const variable_list&)> f, Shape
   return o;
 }
 
+// Complex128 inputs (conjugate Wirtinger convention): the matmul formula's
+// conj() placement, row- and column-major operands alike.
+OpInfo complex_op(const char* name, std::function<Tensor(const variable_list&)> f, Shapes shapes) {
+  OpInfo o = op(name, std::move(f), shapes);
+  o.samples = [shapes] {
+    variable_list in;
+    uint64_t seed = 73;
+    for (const auto& s : shapes) {
+      Tensor re = sample(s, -1, 1, seed++).detach(), im = sample(s, -1, 1, seed++).detach();
+      in.push_back(ember::complex(re, im).requires_grad_(true));
+    }
+    return std::vector<variable_list>{in};
+  };
+  return o;
+}
+
+// The "column-major" entries take the gradient of an operand stored as the
+// transpose of a contiguous matrix (Note [GEMM gradient layout]).
 RegisterOps reg({
     op("mm", [](const variable_list& x) { return x[0].mm(x[1]); }, {{2, 3}, {3, 4}}, "MmBackward0"),
     op("mm(transposed)", [](const variable_list& x) { return x[0].t().mm(x[1]); }, {{3, 2}, {3, 4}}),
+    op("mm(column-major mat2)", [](const variable_list& x) { return x[0].mm(x[1].t()); }, {{2, 3}, {4, 3}}),
+    op("mm(column-major both)", [](const variable_list& x) { return x[0].t().mm(x[1].t()); }, {{3, 2}, {4, 3}}),
+    op("addmm(column-major mat2)", [](const variable_list& x) { return ember::addmm(x[0], x[1], x[2].t(), 0.5, 2.0); },
+       {{4}, {2, 3}, {4, 3}}),
+    complex_op("mm(complex)", [](const variable_list& x) { return x[0].mm(x[1]); }, {{2, 3}, {3, 4}}),
+    complex_op("mm(complex, column-major both)", [](const variable_list& x) { return x[0].t().mm(x[1].t()); },
+               {{3, 2}, {4, 3}}),
     op("bmm", [](const variable_list& x) { return x[0].bmm(x[1]); }, {{2, 2, 3}, {2, 3, 2}}, "BmmBackward0"),
     op("mv", [](const variable_list& x) { return x[0].mv(x[1]); }, {{2, 3}, {3}}),  // grad_fn is SqueezeBackward1 here (PyTorch: MvBackward0)
     op("dot", [](const variable_list& x) { return x[0].dot(x[1]); }, {{4}, {4}}),  // grad_fn is ViewBackward0 here (PyTorch: DotBackward0)

@@ -165,6 +165,18 @@ TEST(Tensor, CopyConvertsAndBroadcasts) {
   EXPECT_TENSOR_EQ(s, tensor({0.0f, 2.0f, 4.0f, 3.0f, 4.0f, 5.0f}));
 }
 
+// The contiguous bool source path reads bytes (ops/copy.cpp); 37 elements run
+// through the vector body and the tail.
+TEST(Tensor, CopyFromBoolGivesZeroAndOne) {
+  Tensor m = arange(37, kFloat).remainder(3) == 1;
+  for (ScalarType t : {kFloat, kDouble, kInt, kLong, kByte, kHalf, kBool}) {
+    Tensor r = m.to(t);
+    ASSERT_EQ(r.dtype(), t);
+    Tensor back = r.to(kDouble);
+    for (int64_t i = 0; i < 37; ++i) EXPECT_EQ(back[i].item<double>(), i % 3 == 1 ? 1.0 : 0.0) << t << " " << i;
+  }
+}
+
 TEST(Tensor, VersionCounterSharedByViews) {
   Tensor a = zeros({4});
   Tensor v = a.view({2, 2});

@@ -29,6 +29,27 @@ TEST(NnLinear, GradFnIsAddmmFor2dWithBias) {
   EXPECT_TENSOR_CLOSE(torch::linear(x, w, Tensor()).detach(), torch::linear(x, w).detach());
 }
 
+// Note [GEMM gradient layout]: the weight's gradient reaches the leaf
+// contiguous, like the weight, so .grad accumulation streams through memory.
+TEST(NnLinear, WeightGradientKeepsTheWeightLayout) {
+  Tensor x = torch::randn({5, 4});
+  Tensor w = torch::randn({3, 4}).requires_grad_(true);
+  Tensor b = torch::randn({3}).requires_grad_(true);
+  bool contiguous = false;
+  w.register_hook([&](const Tensor& g) { contiguous = g.is_contiguous(); });
+  Tensor go = torch::randn({5, 3});
+  torch::linear(x, w, b).backward(go);
+  EXPECT_TRUE(contiguous);
+  EXPECT_TENSOR_CLOSE(w.grad(), go.t().mm(x));
+  // A column-major input gets a column-major gradient.
+  Tensor xt = torch::randn({4, 5}).requires_grad_(true);
+  contiguous = false;
+  xt.register_hook([&](const Tensor& g) { contiguous = g.is_contiguous(); });
+  torch::linear(xt.t(), w.detach()).backward(go);
+  EXPECT_TRUE(contiguous);
+  EXPECT_TENSOR_CLOSE(xt.grad(), w.detach().t().mm(go.t()));
+}
+
 TEST(NnLinear, Errors) {
   EXPECT_EMBER_ERROR(torch::linear(torch::randn({3, 4}), torch::randn({2, 5})), "linear", "[3, 4]", "[2, 5]");
   EXPECT_EMBER_ERROR(torch::linear(torch::randn({3, 4}), torch::randn({2, 4}, torch::kDouble)), "linear", "float64");
