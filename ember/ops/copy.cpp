@@ -1,20 +1,19 @@
 #include "ember/ops/copy.h"
-#include "ember/core/record_scope.h"
-#include "ember/ops/elementwise.h"
-#include "ember/ops/mem_overlap.h"
-
-#include "ember/autograd/derivatives/misc_grad.h"
-#include "ember/autograd/formula_node.h"
-
-#include "ember/core/dispatch.h"
-#include "ember/core/shape.h"
-#include "ember/kernels/cpu/convert.h"
-#include "ember/kernels/cpu/loops.h"
-#include "ember/ops/factory.h"
-#include "ember/vmap/batching_rules.h"
 
 #include <cstdint>
 #include <type_traits>
+
+#include "ember/autograd/derivatives/misc_grad.h"
+#include "ember/autograd/formula_node.h"
+#include "ember/core/dispatch.h"
+#include "ember/core/record_scope.h"
+#include "ember/core/shape.h"
+#include "ember/kernels/cpu/convert.h"
+#include "ember/kernels/cpu/loops.h"
+#include "ember/ops/elementwise.h"
+#include "ember/ops/factory.h"
+#include "ember/ops/mem_overlap.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember {
 
