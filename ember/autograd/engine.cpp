@@ -110,9 +110,8 @@ class NodeTable {
   };
   size_t probe(Node* n) const {
     const size_t mask = slots_.size() - 1;
-    // Fibonacci hashing: the product's top bits depend on every bit of the
-    // address (pooled nodes sit a fixed stride apart; its low and middle bits
-    // repeat with a short period and cluster).
+    // Fibonacci hashing: the product's top bits are the ones every bit of the
+    // address feeds into.
     size_t i = (reinterpret_cast<uintptr_t>(n) * 0x9E3779B97F4A7C15ull) >> shift_;
     while (slots_[i].node != nullptr && slots_[i].node != n) i = (i + 1) & mask;
     return i;

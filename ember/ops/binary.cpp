@@ -91,18 +91,9 @@ DimVector broadcast_of(const char* op, Operand a, Operand b) {
 
 // Note [Output aliasing an input]
 // The kernels read input i and write output i at the same position, so an
-// input may be the output itself (x.add_(y) reads and writes x). Any other
-// overlap would read already-written values. A partial overlap of dense
-// tensors (x[1:].add_(x[:-1]), x.add_(x.t())) raises, as in PyTorch
-// (ops/mem_overlap.h); the overlaps PyTorch leaves undecided (a non-dense
-// side, x.add_(x[0]) broadcasting one row) compute into a fresh tensor first,
-// as if the input were cloned.
-bool unsafe_alias(const Tensor& out, const Tensor& in) {
-  if (in.numel() == 0 || out.numel() == 0) return false;
-  if (in.impl()->storage() != out.impl()->storage()) return false;
-  return !(in.data_ptr() == out.data_ptr() && in.dtype() == out.dtype() && in.sizes().equals(out.sizes()) &&
-           in.strides().equals(out.strides()));
-}
+// input may be the output itself (x.add_(y) reads and writes x); other shared
+// memory follows ops/mem_overlap.h (a partial overlap of dense tensors raises,
+// the rest is read through a copy).
 
 // Runs `kernel` over the broadcast of `inputs` (already of the compute dtype)
 // into a result of dtype `rt`, honouring out= / in-place rules.
@@ -111,17 +102,11 @@ Tensor run_elementwise(const char* op, ArrayRef<Tensor> inputs, IntArrayRef shap
                        bool inplace, const Kernel& kernel) {
   Tensor r = ops::make_out(out, shape, rt, op, inplace);
   if (out != nullptr && out->defined()) {
-    for (int64_t d = 0; d < out->dim(); ++d)
-      EMBER_CHECK(out->stride(d) != 0 || out->size(d) <= 1, op,
-                  ": unsupported operation: more than one element of the written-to tensor (shape ",
-                  shape_str(out->sizes()), ", strides ", shape_str(out->strides()),
-                  ") refers to a single memory location; clone() it first");
+    ops::assert_no_internal_overlap(op, *out);
+    for (const Tensor& in : inputs) ops::assert_no_partial_overlap(op, r, in);
   }
   bool alias = false;
-  for (const Tensor& in : inputs) {
-    if (out != nullptr && out->defined()) ops::assert_no_partial_overlap(op, r, in);
-    alias = alias || unsafe_alias(r, in);
-  }
+  for (const Tensor& in : inputs) alias = alias || ops::needs_input_copy(r, in);
   Tensor target = alias ? empty(shape, TensorOptions(rt)) : r;
   TensorIterator iter(ArrayRef<Tensor>(&target, 1), inputs);
   kernel(iter);
@@ -183,7 +168,7 @@ Tensor binary(const BinarySpec& op, Operand a, Operand b, Tensor* out, bool inpl
     return r;
   }
   if (inplace && out == a.tensor && op.promotion != Promotion::Bool && fast_binary_operands(op, a, b) &&
-      !autograd::needs_grad(*a.tensor, *b.tensor) && !unsafe_alias(*a.tensor, *b.tensor)) {
+      !autograd::needs_grad(*a.tensor, *b.tensor) && !ops::needs_input_copy(*a.tensor, *b.tensor)) {
     // The in-place form of the fast path (a gradient sum accumulating in
     // backward, an optimizer step): self is the result, already of the right
     // shape and dtype.

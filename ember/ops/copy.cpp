@@ -20,11 +20,6 @@ namespace ember {
 using kernels::TensorIterator;
 
 namespace {
-bool overlaps(const Tensor& a, const Tensor& b) {
-  if (a.numel() == 0 || b.numel() == 0) return false;
-  if (a.impl()->storage() != b.impl()->storage()) return false;
-  return true;
-}
 void copy_kernel(Tensor& self, const Tensor& src);
 }  // namespace
 
@@ -61,13 +56,10 @@ void copy_kernel(Tensor& self, const Tensor& src) {
   }
   if (self.numel() == 0) return;
   if (self.is_same(src)) return;
-  // A partial overlap of dense tensors raises (PyTorch's rule); any other
-  // source sharing memory with the destination is copied out first.
+  // Shared memory follows ops/mem_overlap.h: a partial overlap of dense
+  // tensors raises, any other is read through a copy.
   ops::assert_no_partial_overlap("copy_", self, src);
-  if (overlaps(self, src) &&
-      !(self.data_ptr() == src.data_ptr() && self.strides().equals(src.strides()) && self.dtype() == src.dtype())) {
-    b = clone(src);
-  }
+  if (ops::needs_input_copy(self, src)) b = clone(src);
   TensorIterator iter({self}, {b});
   dispatch_all(self.dtype(), "copy_", [&](auto out_tag) {
     using Out = EMBER_TYPE(out_tag);

@@ -35,6 +35,15 @@ MemOverlap overlap_status(const Tensor& a, const Tensor& b) {
   return ab < be && bb < ae ? MemOverlap::kPartial : MemOverlap::kNo;
 }
 
+void assert_no_internal_overlap(const char* op, const Tensor& out) {
+  for (int64_t d = 0; d < out.dim(); ++d)
+    EMBER_CHECK(out.stride(d) != 0 || out.size(d) <= 1, op,
+                ": unsupported operation: more than one element of the written-to tensor refers to a single "
+                "memory location (shape ",
+                shape_str(out.sizes()), ", strides ", shape_str(out.strides()),
+                "). Please clone() the tensor before performing the operation.");
+}
+
 void assert_no_partial_overlap(const char* op, const Tensor& out, const Tensor& input) {
   EMBER_CHECK(overlap_status(out, input) != MemOverlap::kPartial, op,
               ": unsupported operation: some elements of the input tensor and the written-to tensor refer to a "

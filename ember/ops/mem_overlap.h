@@ -1,7 +1,14 @@
 #pragma once
-// How an op's output and one of its inputs share memory, by PyTorch's rules
-// (its get_overlap_status): ops raise on a partial overlap, where the result
-// would depend on the order the loop visits elements.
+// How an op's output and its inputs share memory, by PyTorch's rules (its
+// has_internal_overlap / get_overlap_status), in one place for the
+// elementwise ops and copy_:
+// - an output with a broadcast (stride-0) dim raises: several elements would
+//   be written to one place;
+// - a partial overlap of dense tensors raises: the result would depend on the
+//   order the loop visits elements;
+// - the very same elements in the same layout is the in-place case, fine;
+// - any other shared memory (a non-dense side, where PyTorch leaves the result
+//   undecided) is read through a copy, as if the input were cloned.
 #include "ember/core/tensor.h"
 
 namespace ember::ops {
@@ -19,7 +26,18 @@ bool is_non_overlapping_and_dense(const Tensor& t);
 
 MemOverlap overlap_status(const Tensor& a, const Tensor& b);
 
+// Raises when `out` has a broadcast dim (several elements in one place).
+void assert_no_internal_overlap(const char* op, const Tensor& out);
 // Raises for a partial overlap of `out` and `input`, naming `op` and both shapes.
 void assert_no_partial_overlap(const char* op, const Tensor& out, const Tensor& input);
+// Whether `input` must be copied before a loop writes `out`: they share memory
+// and are not the same elements in the same layout and dtype. Inline: the
+// in-place small-op path asks it on every call.
+inline bool needs_input_copy(const Tensor& out, const Tensor& input) {
+  if (input.numel() == 0 || out.numel() == 0) return false;
+  if (input.impl()->storage() != out.impl()->storage()) return false;
+  return !(input.data_ptr() == out.data_ptr() && input.dtype() == out.dtype() && input.sizes().equals(out.sizes()) &&
+           input.strides().equals(out.strides()));
+}
 
 }  // namespace ember::ops

@@ -1,5 +1,6 @@
 #include "ember/ops/unary.h"
 #include "ember/core/record_scope.h"
+#include "ember/ops/mem_overlap.h"
 
 #include "ember/autograd/derivatives/misc_grad.h"
 #include "ember/autograd/derivatives/unary_grad.h"
@@ -22,48 +23,12 @@ using kernels::UnaryOpId;
 
 namespace ops {
 
-namespace {
-// Byte range [begin, end) that a tensor's elements occupy.
-std::pair<const char*, const char*> byte_range(const Tensor& t) {
-  const char* begin = static_cast<const char*>(t.data_ptr());
-  int64_t lo = 0, hi = 0;
-  for (int64_t d = 0; d < t.dim(); ++d) {
-    const int64_t span = (t.size(d) - 1) * t.stride(d);
-    (span < 0 ? lo : hi) += span;
-  }
-  return {begin + lo * static_cast<int64_t>(t.itemsize()), begin + (hi + 1) * static_cast<int64_t>(t.itemsize())};
-}
-}  // namespace
-
-void unary_check_overlap(const char* op, const Tensor& out, const Tensor& input) {
-  // As PyTorch: writing through a broadcast (stride-0) dim would race and give
-  // an order-dependent result.
-  for (int64_t d = 0; d < out.dim(); ++d)
-    EMBER_CHECK(out.stride(d) != 0 || out.size(d) <= 1, op,
-                ": unsupported operation: more than one element of the written-to tensor refers to a single "
-                "memory location (shape ",
-                shape_str(out.sizes()), ", strides ", shape_str(out.strides()),
-                "). Please clone() the tensor before performing the operation.");
-  if (out.numel() == 0 || input.numel() == 0) return;
-  if (out.impl()->storage() != input.impl()->storage()) return;
-  // Reading and writing the very same elements is the in-place case and fine.
-  if (out.data_ptr() == input.data_ptr() && out.strides().equals(input.strides()) &&
-      out.sizes().equals(input.sizes()) && out.itemsize() == input.itemsize())
-    return;
-  const auto [ob, oe] = byte_range(out);
-  const auto [ib, ie] = byte_range(input);
-  EMBER_CHECK(oe <= ib || ie <= ob, op,
-              ": unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
-              "single memory location (input shape ",
-              shape_str(input.sizes()), ", output shape ", shape_str(out.sizes()),
-              "). Please clone() the tensor before performing the operation.");
-}
-
 Tensor unary_apply(const char* op, const Tensor& self, ScalarType compute, ScalarType result, Tensor* out, bool inplace,
                    const std::function<void(const TensorIterator&)>& kernel) {
   if (out != nullptr) {
     EMBER_CHECK(out->defined(), op, ": out is an undefined tensor");
-    unary_check_overlap(op, *out, self);
+    assert_no_internal_overlap(op, *out);
+    assert_no_partial_overlap(op, *out, self);
   }
   if (out == nullptr && self.scalar_type() == compute && self.is_contiguous()) {  // Note [Small-op fast path]
     Tensor r = empty_cpu(self.sizes(), result);
@@ -72,6 +37,7 @@ Tensor unary_apply(const char* op, const Tensor& self, ScalarType compute, Scala
   }
   Tensor r = make_out(out, self.sizes(), result, op, inplace);  // dtype/shape errors before any work
   Tensor x = cast(self, compute);
+  if (needs_input_copy(r, x)) x = x.clone();  // ops/mem_overlap.h
   if (r.numel() > 0) {
     TensorIterator iter({r}, {x});
     kernel(iter);

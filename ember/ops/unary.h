@@ -97,10 +97,6 @@ namespace ops {
 // outputs]) of dtype `result`, runs `kernel` on TensorIterator({result}, {x}).
 Tensor unary_apply(const char* op, const Tensor& self, ScalarType compute, ScalarType result, Tensor* out, bool inplace,
                    const std::function<void(const kernels::TensorIterator&)>& kernel);
-// Raises (as PyTorch) when out has broadcast (stride-0) dims or shares memory
-// with input without being exactly the same elements: the result would
-// depend on the iteration order.
-void unary_check_overlap(const char* op, const Tensor& out, const Tensor& input);
 }  // namespace ops
 
 }  // namespace ember

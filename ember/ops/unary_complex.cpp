@@ -5,6 +5,7 @@
 #include "ember/kernels/cpu/tensor_iterator.h"
 #include "ember/kernels/cpu/unary_kernels.h"
 #include "ember/ops/elementwise.h"
+#include "ember/ops/mem_overlap.h"
 #include "ember/ops/unary.h"
 
 #include "ember/autograd/derivatives/misc_grad.h"
@@ -129,11 +130,15 @@ Tensor make_complex(const char* op, const Tensor& a, const Tensor& b, Tensor* ou
   const DimVector shape = broadcast_shapes(a.sizes(), b.sizes(), op);
   if (out != nullptr) {
     EMBER_CHECK(out->defined(), op, ": out is an undefined tensor");
-    ops::unary_check_overlap(op, *out, a);
-    ops::unary_check_overlap(op, *out, b);
+    ops::assert_no_internal_overlap(op, *out);
+    ops::assert_no_partial_overlap(op, *out, a);
+    ops::assert_no_partial_overlap(op, *out, b);
   }
   Tensor r = ops::make_out(out, shape, to_complex_type(a.dtype()), op);
-  if (r.numel() > 0) kernel(TensorIterator({r}, {a, b}));
+  // Inputs sharing memory with the output otherwise are read through a copy (ops/mem_overlap.h).
+  const Tensor x = ops::needs_input_copy(r, a) ? a.clone() : a;
+  const Tensor y = ops::needs_input_copy(r, b) ? b.clone() : b;
+  if (r.numel() > 0) kernel(TensorIterator({r}, {x, y}));
   ops::finish_out(out, r);
   return out != nullptr ? *out : r;
 }

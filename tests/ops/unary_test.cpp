@@ -328,9 +328,13 @@ TEST(Unary, PartiallyOverlappingOutRaises) {
   Tensor z = y.slice(0, 0, 4);
   Tensor zt = z.t();  // the same memory, other element order
   EXPECT_EMBER_ERROR(ember::neg_out(zt, z), "neg", "single memory location");
+  // A non-dense output sharing memory with the input (PyTorch leaves the
+  // result undecided) is computed as if the input were cloned.
   Tensor c = golden()["in.complex64"].clone();
+  const Tensor expected = ember::angle(c);
   Tensor re = c.real();
-  EXPECT_EMBER_ERROR(ember::angle_out(re, c), "angle", "single memory location");
+  ember::angle_out(re, c);
+  EXPECT_TENSOR_EQ(re, expected);
   // The same elements (the in-place case) and disjoint parts of one buffer are fine.
   ember::neg_out(z, y.slice(0, 0, 4));
   Tensor lower = y.slice(0, 4, 8);
