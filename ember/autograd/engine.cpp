@@ -14,6 +14,7 @@
 // (checkpointing) simply runs a nested engine call on the same thread.
 #include "ember/autograd/engine.h"
 
+#include <algorithm>
 #include <queue>
 #include <unordered_map>
 #include <unordered_set>
@@ -73,34 +74,77 @@ struct InputBuffer {
 };
 
 // One execution's state of a node: how many gradients are still to come and
-// the sum of those that arrived. Found by the node's address in a NodeTable.
+// the sum of those that arrived. Found through the node (or a NodeTable).
 struct NodeTask {
   Node* node = nullptr;
   int deps = 0;
+  bool claimed = false;  // the node's engine slot points here
   InputBuffer buffer;
 };
 
-// Node* -> NodeTask, open addressing with linear probing over small trivially
-// copyable slots that index a dense list of tasks: growing rehashes 16-byte
-// slots, and only as many tasks exist (and are destroyed) as there are nodes
-// (the engine used three std::unordered_* maps, a third of its per-node cost
-// on tiny ops). Tasks are added only while dependencies are counted, so
-// pointers to them stay valid while the graph runs.
+// Note [Tasks found through the node]
+// Every gradient the engine routes needs the receiving node's task. A node
+// records, in its EngineSlot, the pass that claimed it and the task's index,
+// so the lookup is a load from the node the engine is reading anyway. A pass
+// claims a node with a compare-and-swap while counting dependencies; a node
+// already claimed by another pass (two threads running backward over a shared
+// graph with retain_graph, or a reentrant backward reaching the outer pass's
+// nodes) is found instead through an open-addressing hash table keyed by the
+// node's address. A claim ends when the node has run (nothing looks it up
+// after that) or when the table is cleared, even by an exception.
+// (A hash table alone cost about a tenth of SPEC.md W1's backward: 16-byte
+// slots over ~128 KiB, one cache miss per probe.)
 class NodeTable {
  public:
   NodeTable() : slots_(64) {}
+  NodeTable(const NodeTable&) = delete;
+  NodeTable& operator=(const NodeTable&) = delete;
+  ~NodeTable() { clear(); }
+
   // The node's task and whether it was just added (valid until the next insert).
   std::pair<NodeTask*, bool> insert(Node* n) {
-    if (2 * (tasks_.size() + 1) > slots_.size()) grow();
+    Node::EngineSlot& slot = n->engine_slot();
+    const void* owner = slot.owner.load(std::memory_order_relaxed);
+    if (owner == this) return {&tasks_[slot.task], false};
+    if (owner == nullptr && slot.owner.compare_exchange_strong(owner, this, std::memory_order_acquire)) {
+      slot.task = static_cast<uint32_t>(tasks_.size());
+      tasks_.push_back(NodeTask{n, 0, true, {}});
+      return {&tasks_.back(), true};
+    }
+    if (2 * (hashed_ + 1) > slots_.size()) grow();
     Slot& s = slots_[probe(n)];
     if (s.node == n) return {&tasks_[s.index], false};
     s = {n, static_cast<uint32_t>(tasks_.size())};
-    tasks_.push_back(NodeTask{n, 0, {}});
+    ++hashed_;
+    tasks_.push_back(NodeTask{n, 0, false, {}});
     return {&tasks_.back(), true};
   }
   NodeTask* find(Node* n) {
+    const Node::EngineSlot& slot = n->engine_slot();
+    if (slot.owner.load(std::memory_order_relaxed) == this) return &tasks_[slot.task];
+    if (hashed_ == 0) return nullptr;
     const Slot& s = slots_[probe(n)];
     return s.node == n ? &tasks_[s.index] : nullptr;
+  }
+  // The task's node has run: no gradient will be routed to it again in this pass.
+  static void release(NodeTask& t) {
+    if (!t.claimed) return;
+    t.node->engine_slot().owner.store(nullptr, std::memory_order_release);
+    t.claimed = false;
+  }
+  // Forgets every node, keeping the memory for the next backward (Note [Engine scratch]).
+  void clear() {
+    for (NodeTask& t : tasks_) release(t);
+    tasks_.clear();
+    if (hashed_ != 0) {
+      std::fill(slots_.begin(), slots_.end(), Slot{});
+      hashed_ = 0;
+    }
+    if (slots_.size() > kKeepTasks) {
+      slots_ = std::vector<Slot>(64);
+      shift_ = 64 - 6;
+    }
+    if (tasks_.capacity() > kKeepTasks) tasks_ = {};
   }
 
  private:
@@ -123,9 +167,40 @@ class NodeTable {
     for (const Slot& s : old)
       if (s.node != nullptr) slots_[probe(s.node)] = s;
   }
+  static constexpr size_t kKeepTasks = size_t{1} << 16;  // a few MiB kept between passes
   std::vector<Slot> slots_;
   int shift_ = 64 - 6;  // 64 - log2(slots_.size())
+  size_t hashed_ = 0;   // tasks reached through slots_
   std::vector<NodeTask> tasks_;
+};
+
+// Note [Engine scratch]
+// A backward over N nodes needs a task list of O(N) bytes; for SPEC.md W1's
+// 3000-node chain, with the hash table it had then, ~250 KiB, which malloc
+// served from fresh pages each time (one page fault per 4 KiB: a sixth of
+// W1's backward). Each thread keeps one scratch (table and spare gradient lists) between backward calls; a nested
+// backward (checkpointing) on the same thread finds it taken and uses a fresh one.
+struct Scratch {
+  NodeTable table;
+  SpareLists spare;
+};
+
+class ScratchLease {
+ public:
+  ScratchLease() : s_(std::move(t_idle)) {
+    if (!s_) s_ = std::make_unique<Scratch>();
+  }
+  ~ScratchLease() {
+    s_->table.clear();
+    if (!t_idle) t_idle = std::move(s_);
+  }
+  ScratchLease(const ScratchLease&) = delete;
+  ScratchLease& operator=(const ScratchLease&) = delete;
+  Scratch& operator*() { return *s_; }
+
+ private:
+  std::unique_ptr<Scratch> s_;
+  static inline thread_local std::unique_ptr<Scratch> t_idle;
 };
 
 struct ByNewest {
@@ -208,7 +283,9 @@ variable_list execute(const edge_list& roots, const variable_list& grads, bool k
   EMBER_CHECK(roots.size() == grads.size(), "backward: got ", roots.size(), " roots but ", grads.size(), " gradients");
   AutoGradMode grad_mode(create_graph);
   auto root = std::make_shared<GraphRoot>(roots, grads);
-  NodeTable table;
+  ScratchLease lease;  // after `root`: the table is cleared while the graph is alive
+  NodeTable& table = (*lease).table;
+  SpareLists& spare = (*lease).spare;
   compute_dependencies(root.get(), table);
 
   // For autograd::grad: which (node, input_nr) pairs to capture, and which nodes must run.
@@ -230,7 +307,6 @@ variable_list execute(const edge_list& roots, const variable_list& grads, bool k
   std::priority_queue<NodeTask*, std::vector<NodeTask*>, ByNewest> ready;
   ready.push(table.find(root.get()));
   const bool anomaly = AnomalyMode::is_enabled();
-  SpareLists spare;
 
   while (!ready.empty()) {
     NodeTask* task = ready.top();
@@ -263,6 +339,7 @@ variable_list execute(const edge_list& roots, const variable_list& grads, bool k
       }
       if (!keep_graph) fn->release_variables();
     }
+    NodeTable::release(*task);
     spare.give(std::move(inputs));  // unless apply took it
     const size_t n_out = fn->num_outputs();
     EMBER_CHECK(outs.empty() || outs.size() == n_out, "backward: function ", fn->name(),

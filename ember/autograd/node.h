@@ -7,6 +7,7 @@
 // outputs; input_metadata_ records their shapes/dtypes so the engine can
 // validate and reduce (sum_to) incoming gradients in one place. Sequence
 // numbers grow with creation, so the engine runs newer nodes first.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -82,8 +83,13 @@ class Node : public std::enable_shared_from_this<Node> {
   // The tensor that was output `output_nr` now has another grad_fn (an in-place op).
   void remove_retain_grad_hook(uint32_t output_nr);
 
-  // Anomaly mode: the stack (or description) of where the forward op ran.
-  std::string creation_trace;
+  // Where the engine keeps this node's task while one backward pass runs
+  // (Note [Tasks found through the node], engine.cpp).
+  struct EngineSlot {
+    std::atomic<const void*> owner{nullptr};  // the pass that claimed the node, or null
+    uint32_t task = 0;                        // the task's index in that pass's list
+  };
+  EngineSlot& engine_slot() { return engine_slot_; }
 
  private:
   // Few nodes have hooks: they live in a side table made on first use, so
@@ -99,10 +105,16 @@ class Node : public std::enable_shared_from_this<Node> {
     return *hooks_;
   }
 
+  // Hot fields first: the engine reads the sequence number, slot and edges of every node.
   uint64_t sequence_nr_;
+  EngineSlot engine_slot_;
   edge_list next_edges_;
   InlineVector<InputMetadata, 1> input_metadata_;  // one per forward output; almost always one
   std::unique_ptr<Hooks> hooks_;
+
+ public:
+  // Anomaly mode: the stack (or description) of where the forward op ran.
+  std::string creation_trace;
 };
 
 // The engine's entry node: returns the root gradients along its edges.

@@ -264,3 +264,76 @@ TEST(Engine, ReentrantBackwardInsideANode) {
   SumFn::apply(Reentrant::apply(x)).backward();
   EXPECT_EQ(x.grad().item<double>(), 6.0);
 }
+
+namespace {
+// Identity forward; its first backward throws, later ones scale by 5.
+struct FailsOnce : autograd::Function<FailsOnce> {
+  static inline int calls = 0;
+  static Tensor forward(AutogradContext*, Tensor x) { return x * 1.0; }
+  static variable_list backward(AutogradContext*, variable_list g) {
+    EMBER_CHECK(calls++ > 0, "FailsOnce: first backward fails");
+    return {g[0] * 5.0};
+  }
+};
+}  // namespace
+
+TEST(Engine, AFailedBackwardLeavesTheGraphUsable) {
+  // The engine keeps per-pass state in the nodes and in per-thread scratch
+  // (Note [Tasks found through the node]); a pass that throws midway must
+  // leave neither behind.
+  Tensor x = leaf({1, 2});
+  Tensor y = SumFn::apply(ScaleFn::apply(FailsOnce::apply(ScaleFn::apply(x, 2.0)), 3.0));
+  EXPECT_EMBER_ERROR(y.backward({}, /*retain_graph=*/true), "first backward fails");
+  EXPECT_FALSE(x.grad().defined());
+  std::vector<autograd::Node*> stack{y.grad_fn().get()};
+  while (!stack.empty()) {  // no node is left claimed by the failed pass
+    autograd::Node* n = stack.back();
+    stack.pop_back();
+    EXPECT_EQ(n->engine_slot().owner.load(), nullptr) << n->name();
+    for (const autograd::Edge& e : n->next_edges())
+      if (e.function) stack.push_back(e.function.get());
+  }
+  y.backward({}, /*retain_graph=*/true);
+  EXPECT_TENSOR_EQ(x.grad(), tensor({30.0, 30.0}, kDouble));
+  Tensor x2 = leaf({1});
+  SumFn::apply(ScaleFn::apply(x2, 4.0)).backward();
+  EXPECT_TENSOR_EQ(x2.grad(), tensor({4.0}, kDouble));
+}
+
+TEST(Engine, ConcurrentBackwardOnASharedGraph) {
+  // Four passes over one graph at once: one claims each node, the others find
+  // their tasks through the hash table.
+  Tensor x = leaf({1, 2});
+  Tensor y = SumFn::apply(MulFn::apply(ScaleFn::apply(x, 3.0), x));  // 3 x^2
+  std::vector<std::thread> threads;
+  std::vector<Tensor> grads(4);
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int rep = 0; rep < 50; ++rep) grads[t] = autograd::grad({y}, {x}, {}, /*retain_graph=*/true)[0];
+    });
+  for (auto& th : threads) th.join();
+  for (const Tensor& g : grads) EXPECT_TENSOR_EQ(g, tensor({6.0, 12.0}, kDouble));
+}
+
+TEST(Engine, ReentrantBackwardThroughTheOuterGraph) {
+  // The inner pass runs a node the outer pass has counted but not yet run.
+  struct Reentrant : autograd::Function<Reentrant> {
+    static Tensor forward(AutogradContext* ctx, Tensor z, Tensor x) {
+      ctx->save_for_backward({z, x});
+      return z * 1.0;
+    }
+    static variable_list backward(AutogradContext* ctx, variable_list g) {
+      auto s = ctx->get_saved_variables();
+      Tensor inner;
+      {
+        EnableGradGuard eg;
+        inner = autograd::grad({SumFn::apply(MulFn::apply(s[0], s[0]))}, {s[1]}, {}, /*retain_graph=*/true)[0];
+      }
+      return {g[0] * inner, Tensor()};  // d(z^2)/dx = 8x with z = 2x
+    }
+  };
+  Tensor x = leaf({3.0});
+  Tensor z = ScaleFn::apply(x, 2.0);
+  SumFn::apply(Reentrant::apply(z, x)).backward();
+  EXPECT_EQ(x.grad().item<double>(), 48.0);  // ScaleFn's backward: 2 * 8x
+}
