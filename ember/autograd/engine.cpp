@@ -203,6 +203,18 @@ class ScratchLease {
   static inline thread_local std::unique_ptr<Scratch> t_idle;
 };
 
+// Note [Prefetching the next nodes]
+// Backward reaches each node long after forward created it: in SPEC.md W1 the
+// node (~570 bytes, nine cache lines) has left the caches, and the engine's
+// first reads of it (its slot, its input metadata) were a third of the
+// engine's own time. The nodes a node sends gradients to are known as soon as
+// it is popped, a whole formula before they are read, so the engine asks for
+// their lines then.
+inline void prefetch_node(const Node* n) {
+  const char* p = reinterpret_cast<const char*>(n);
+  for (int line = 0; line < 9; ++line) __builtin_prefetch(p + 64 * line);
+}
+
 struct ByNewest {
   bool operator()(const NodeTask* a, const NodeTask* b) const {
     return a->node->sequence_nr() < b->node->sequence_nr();
@@ -312,6 +324,8 @@ variable_list execute(const edge_list& roots, const variable_list& grads, bool k
     NodeTask* task = ready.top();
     ready.pop();
     Node* fn = task->node;
+    for (const Edge& e : fn->next_edges())
+      if (e.function) prefetch_node(e.function.get());
     variable_list inputs = std::move(task->buffer.grads);
     if (inputs.size() < fn->num_inputs()) inputs.resize(fn->num_inputs());
 
