@@ -36,6 +36,7 @@ MemOverlap overlap_status(const Tensor& a, const Tensor& b) {
 }
 
 void assert_no_internal_overlap(const char* op, const Tensor& out) {
+  if (out.numel() == 0) return;  // nothing is written (PyTorch allows an empty expanded output too)
   for (int64_t d = 0; d < out.dim(); ++d)
     EMBER_CHECK(out.stride(d) != 0 || out.size(d) <= 1, op,
                 ": unsupported operation: more than one element of the written-to tensor refers to a single "
@@ -51,6 +52,12 @@ void assert_no_partial_overlap(const char* op, const Tensor& out, const Tensor& 
               shape_str(input.sizes()), ", strides ", shape_str(input.strides()), "; written-to shape ",
               shape_str(out.sizes()), ", strides ", shape_str(out.strides()),
               "). Please clone() the tensor before performing the operation.");
+}
+
+void assert_no_output_overlap(const char* op, const Tensor& out, ArrayRef<Tensor> inputs) {
+  assert_no_internal_overlap(op, out);
+  for (const Tensor& in : inputs)
+    if (in.defined()) assert_no_partial_overlap(op, out, in);
 }
 
 }  // namespace ember::ops
