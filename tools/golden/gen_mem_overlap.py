@@ -302,6 +302,42 @@ INPLACE = {
 for nm, f in INPLACE.items():
     case("inplace_expanded:" + nm)(lambda f=f: f(expanded()))
 
+# ---- the index family: a source or index sharing memory with self ---------------------
+# PyTorch refuses any shared element here, the very same tensor included.
+I = torch.tensor
+R6 = torch.tensor([5, 4, 3, 2, 1, 0])
+INDEX = {
+    "index_add_src_is_self": lambda x: x.index_add_(0, R6, x),
+    "index_add_src_partial": lambda x: x[1:].index_add_(0, I([0, 1]), x[:2]),
+    "index_add_src_non_dense": lambda x: x[:3].index_add_(0, I([2, 1, 0]), x[0:6:2]),
+    "index_add_src_disjoint": lambda x: x[:3].index_add_(0, I([2, 1, 0]), x[3:]),
+    "index_copy_src_is_self": lambda x: x.index_copy_(0, R6, x),
+    "scatter_src_is_self": lambda x: x.scatter_(0, R6, x),
+    "scatter_src_disjoint": lambda x: x[:3].scatter_(0, I([2, 1, 0]), x[3:]),
+    "scatter_add_src_is_self": lambda x: x.scatter_add_(0, R6, x),
+    "scatter_add_src_non_dense": lambda x: x[:3].scatter_add_(0, I([2, 1, 0]), x[0:6:2]),
+    "scatter_reduce_src_is_self": lambda x: x.scatter_reduce_(0, R6, x, "sum"),
+    "index_put_values_is_self": lambda x: x.index_put_((R6,), x),
+}
+for nm, f in INDEX.items():
+    def run(f=f):
+        x = ar(6)
+        f(x)
+        return x
+    case("index_family:" + nm)(run)
+INDEX_INT = {  # int64 self read as an index
+    "scatter_index_is_self": lambda x: x.scatter_(0, x[:2], I([5, 6])),
+    "index_copy_index_is_self": lambda x: x.index_copy_(0, x[:2], I([5, 6])),
+    "index_fill_index_is_self": lambda x: x.index_fill_(0, x[:2], 7),
+    "index_add_index_is_self": lambda x: x.index_add_(0, x[:2], I([5, 6])),
+}
+for nm, f in INDEX_INT.items():
+    def run(f=f):
+        x = ar(6, torch.int64)
+        f(x)
+        return x
+    case("index_family:" + nm)(run)
+
 for name, f in CASES.items():
     try:
         W.add(name, f())
