@@ -89,32 +89,6 @@ DimVector broadcast_of(const char* op, Operand a, Operand b) {
   return DimVector(a.tensor ? a.tensor->sizes() : b.tensor->sizes());
 }
 
-// Note [Output aliasing an input]
-// The kernels read input i and write output i at the same position, so an
-// input may be the output itself (x.add_(y) reads and writes x); other shared
-// memory follows ops/mem_overlap.h (a partial overlap of dense tensors raises,
-// the rest is read through a copy).
-
-// Runs `kernel` over the broadcast of `inputs` (already of the compute dtype)
-// into a result of dtype `rt`, honouring out= / in-place rules.
-template <typename Kernel>
-Tensor run_elementwise(const char* op, ArrayRef<Tensor> inputs, IntArrayRef shape, ScalarType rt, Tensor* out,
-                       bool inplace, const Kernel& kernel) {
-  Tensor r = ops::make_out(out, shape, rt, op, inplace);
-  if (out != nullptr && out->defined()) {
-    ops::assert_no_internal_overlap(op, *out);
-    for (const Tensor& in : inputs) ops::assert_no_partial_overlap(op, r, in);
-  }
-  bool alias = false;
-  for (const Tensor& in : inputs) alias = alias || ops::needs_input_copy(r, in);
-  Tensor target = alias ? empty(shape, TensorOptions(rt)) : r;
-  TensorIterator iter(ArrayRef<Tensor>(&target, 1), inputs);
-  kernel(iter);
-  if (alias) r.copy_(target);
-  ops::finish_out(out, r);
-  return out != nullptr && out->defined() ? *out : r;
-}
-
 // `grad_alpha` is the user's alpha for add/sub (the kernels may fold its sign).
 // Note [Small-op fast path]
 // Two defined tensors of one dtype, contiguous with equal sizes, and a fresh
@@ -196,8 +170,9 @@ Tensor binary(const BinarySpec& op, Operand a, Operand b, Tensor* out, bool inpl
     // against self's old history, so double backward differentiates through it.
     inputs[0] = inputs[0].clone();
   }
-  Tensor r = run_elementwise(op.name, inputs, shape, rt, out, inplace,
-                             [&](const TensorIterator& iter) { op.kernel(iter, args); });
+  const Tensor operands[2] = {a_in, b_in};  // Note [Elementwise overlap]
+  Tensor r = ops::run_elementwise(op.name, operands, inputs, shape, rt, out, inplace,
+                                  [&](const TensorIterator& iter) { op.kernel(iter, args); });
   if (grad) {
     autograd::record_binary(op.name, a_in, b_in, inputs[0], inputs[1], r, grad_alpha, b.scalar != nullptr);
   }
@@ -515,8 +490,9 @@ Tensor ternary(const char* op, const Tensor& a, const Tensor& b, const Tensor& c
                bool inplace, const Kernel& kernel) {
   EMBER_CHECK(a.defined() && b.defined() && c.defined(), op, ": expected defined tensors");
   DimVector shape = broadcast3(op, a, b, c);
-  Tensor inputs[3] = {ops::cast(a, ct), ops::cast(b, ct), ops::cast(c, ct)};
-  return run_elementwise(op, inputs, shape, ct, out, inplace, kernel);
+  const Tensor operands[3] = {a, b, c};
+  const Tensor inputs[3] = {ops::cast(a, ct), ops::cast(b, ct), ops::cast(c, ct)};
+  return ops::run_elementwise(op, operands, inputs, shape, ct, out, inplace, kernel);
 }
 
 void check_clamp_dtype(ScalarType ct, bool scalar_bounds) {
@@ -714,8 +690,8 @@ Tensor lerp_impl(const Tensor& self, const Tensor& end, const Scalar& weight, Te
               self.dtype(), " without overflow");
   DimVector shape = broadcast_shapes(self.sizes(), end.sizes(), "lerp");
   const Tensor inputs[2] = {self, end};
-  return run_elementwise("lerp", inputs, shape, self.dtype(), out, inplace,
-                         [&](const TensorIterator& iter) { kernels::lerp_scalar_kernel(iter, weight); });
+  return ops::run_elementwise("lerp", inputs, inputs, shape, self.dtype(), out, inplace,
+                              [&](const TensorIterator& iter) { kernels::lerp_scalar_kernel(iter, weight); });
 }
 
 void check_value(const char* op, const Scalar& value, ScalarType ct) {

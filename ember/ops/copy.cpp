@@ -56,9 +56,10 @@ void copy_kernel(Tensor& self, const Tensor& src) {
   }
   if (self.numel() == 0) return;
   if (self.is_same(src)) return;
-  // Shared memory follows ops/mem_overlap.h: a partial overlap of dense
-  // tensors raises, any other is read through a copy.
-  ops::assert_no_partial_overlap("copy_", self, src);
+  // Shared memory follows ops/mem_overlap.h: a destination with a broadcast
+  // dim and a partial overlap of dense tensors raise, any other is read
+  // through a copy.
+  ops::assert_no_output_overlap("copy_", self, ArrayRef<Tensor>(&src, 1));
   if (ops::needs_input_copy(self, src)) b = clone(src);
   TensorIterator iter({self}, {b});
   dispatch_all(self.dtype(), "copy_", [&](auto out_tag) {

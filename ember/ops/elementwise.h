@@ -2,6 +2,8 @@
 // Output handling shared by every elementwise op: fresh results, out= tensors
 // and in-place updates, with PyTorch's shape and casting rules.
 #include "ember/core/tensor.h"
+#include "ember/kernels/cpu/tensor_iterator.h"
+#include "ember/ops/mem_overlap.h"
 
 namespace ember::ops {
 
@@ -24,5 +26,31 @@ void finish_out(Tensor* out, const Tensor& result);
 // call the public empty() show an aten::empty child, as PyTorch's
 // unstructured ops do.
 Tensor empty_cpu(IntArrayRef size, ScalarType dtype);
+
+// Note [Elementwise overlap]
+// The one entry for the n-ary loop ops (binary, clamp, lerp, addcmul,
+// addcdiv, where): runs `kernel` over the broadcast of `inputs` (already of
+// the compute dtype) into a result of dtype `rt` and shape `shape`, honouring
+// out= / in-place rules. Memory shared by out and the `operands` the user
+// passed follows ops/mem_overlap.h, checked before the operands are cast or
+// out is resized, as PyTorch checks them; an input sharing memory with the
+// result otherwise (out itself in another dtype, a non-dense view) is read
+// through a copy. An input that is out itself (x.add_(y)) is read and written
+// at the same position, which is fine.
+template <typename Kernel>
+Tensor run_elementwise(const char* op, ArrayRef<Tensor> operands, ArrayRef<Tensor> inputs, IntArrayRef shape,
+                       ScalarType rt, Tensor* out, bool inplace, const Kernel& kernel) {
+  const bool has_out = out != nullptr && out->defined();
+  if (has_out) assert_no_output_overlap(op, *out, operands);
+  Tensor r = make_out(out, shape, rt, op, inplace);
+  bool alias = false;
+  for (const Tensor& in : inputs) alias = alias || needs_input_copy(r, in);
+  Tensor target = alias ? empty_cpu(shape, rt) : r;
+  kernels::TensorIterator iter(ArrayRef<Tensor>(&target, 1), inputs);
+  kernel(iter);
+  if (alias) r.copy_(target);
+  finish_out(out, r);
+  return has_out ? *out : r;
+}
 
 }  // namespace ember::ops

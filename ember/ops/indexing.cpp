@@ -11,6 +11,7 @@
 #include "ember/ops/binary.h"
 #include "ember/ops/copy.h"
 #include "ember/ops/factory.h"
+#include "ember/ops/mem_overlap.h"
 #include "ember/ops/view.h"
 #include "ember/vmap/rules_indexing.h"
 
@@ -334,6 +335,9 @@ Tensor& index_put_(Tensor& self, OptionalTensorList indices, const Tensor& value
               " for the destination and ", values.dtype(), " for the source.");
   if (batching::any_batched_index(self, indices) || batching::any_batched(values)) [[unlikely]]
     return batching::index_put_batched_(self, indices, values, accumulate, "index_put_");
+  ops::assert_no_overlap("index_put_", self, values);  // ops/mem_overlap.h
+  for (const std::optional<Tensor>& i : indices)
+    if (i && i->defined()) ops::assert_no_overlap("index_put_", self, *i);
   const bool grad = autograd::needs_grad(self, values);
   if (grad) autograd::check_inplace(self, "index_put_");
   {

@@ -101,6 +101,9 @@ Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other);
 Tensor where(const Tensor& condition, const Scalar& self, const Tensor& other);
 Tensor where(const Tensor& condition, const Tensor& self, const Scalar& other);
 Tensor where(const Tensor& condition, const Scalar& self, const Scalar& other);
+// The out= form: self and other promote to their result type, which must cast to
+// out's dtype; out follows PyTorch's overlap rules (ops/mem_overlap.h).
+Tensor& where_out(Tensor& out, const Tensor& condition, const Tensor& self, const Tensor& other);
 std::vector<Tensor> where(const Tensor& condition);  // nonzero(condition) as one tensor per dim
 Tensor nonzero(const Tensor& self);                   // [n, ndim] int64 coordinates
 std::vector<Tensor> nonzero_numpy(const Tensor& self);

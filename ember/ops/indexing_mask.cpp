@@ -3,6 +3,7 @@
 #include "ember/core/shape.h"
 #include "ember/kernels/cpu/index_kernels.h"
 #include "ember/ops/copy.h"
+#include "ember/ops/elementwise.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/indexing.h"
 
@@ -102,14 +103,25 @@ Tensor masked_select(const Tensor& self, const Tensor& mask) {
 }
 
 namespace {
-Tensor where_impl(const Tensor& condition, const Tensor& self, const Tensor& other) {
+// where and where_out: one loop over (out, condition, self, other), with the
+// out= and overlap rules of the elementwise ops (Note [Elementwise overlap]).
+Tensor where_impl(const Tensor& condition, const Tensor& self, const Tensor& other, Tensor* out) {
+  EMBER_CHECK(condition.defined() && self.defined() && other.defined(), "where: expected defined tensors");
   EMBER_CHECK(condition.dtype() == kBool,
               "where: expected condition to be a boolean tensor, but got a tensor with dtype ", condition.dtype());
   const ScalarType dt = result_type(self, other);
   DimVector shape = broadcast_shapes(condition.sizes(), self.sizes(), "where");
   shape = broadcast_shapes(shape, other.sizes(), "where");
-  Tensor out = empty(shape, TensorOptions().dtype(dt));
-  if (out.numel() > 0) kernels::where_kernel(out, condition, ops::cast(self, dt), ops::cast(other, dt));
+  // A fresh result comes from the public empty, as PyTorch's where records aten::empty.
+  Tensor fresh = out == nullptr ? empty(shape, TensorOptions().dtype(dt)) : Tensor();
+  const Tensor operands[3] = {condition, self, other};
+  const Tensor inputs[3] = {condition, ops::cast(self, dt), ops::cast(other, dt)};
+  return ops::run_elementwise("where", operands, inputs, shape, dt, out != nullptr ? out : &fresh, false,
+                              [](const kernels::TensorIterator& iter) { kernels::where_kernel(iter); });
+}
+
+Tensor where_grad(const Tensor& condition, const Tensor& self, const Tensor& other) {
+  Tensor out = where_impl(condition, self, other, nullptr);
   if (autograd::needs_grad(self, other)) autograd::record_where(condition, self, other, out);
   return out;
 }
@@ -119,7 +131,7 @@ Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
   if (batching::any_batched(condition, self, other)) [[unlikely]]
     return batching::where_batched(condition, self, other);
   EMBER_RECORD_OP("where", condition, self, other);
-  return where_impl(condition, self, other);
+  return where_grad(condition, self, other);
 }
 
 // Scalars take part in promotion as wrapped numbers (Note [Promotion categories]).
@@ -127,13 +139,13 @@ Tensor where(const Tensor& condition, const Scalar& self, const Tensor& other) {
   if (batching::any_batched(condition, other)) [[unlikely]]
     return batching::where_batched(condition, scalar_as_tensor(self, result_type(self, other)), other);
   EMBER_RECORD_OP("where", condition, other);
-  return where_impl(condition, scalar_as_tensor(self, result_type(self, other)), other);
+  return where_grad(condition, scalar_as_tensor(self, result_type(self, other)), other);
 }
 Tensor where(const Tensor& condition, const Tensor& self, const Scalar& other) {
   if (batching::any_batched(condition, self)) [[unlikely]]
     return batching::where_batched(condition, self, scalar_as_tensor(other, result_type(self, other)));
   EMBER_RECORD_OP("where", condition, self);
-  return where_impl(condition, self, scalar_as_tensor(other, result_type(self, other)));
+  return where_grad(condition, self, scalar_as_tensor(other, result_type(self, other)));
 }
 Tensor where(const Tensor& condition, const Scalar& self, const Scalar& other) {
   if (batching::any_batched(condition)) [[unlikely]]
@@ -141,7 +153,18 @@ Tensor where(const Tensor& condition, const Scalar& self, const Scalar& other) {
                                    scalar_as_tensor(other, result_type(self, other)));
   EMBER_RECORD_OP("where", condition);
   const ScalarType dt = result_type(self, other);
-  return where_impl(condition, scalar_as_tensor(self, dt), scalar_as_tensor(other, dt));
+  return where_grad(condition, scalar_as_tensor(self, dt), scalar_as_tensor(other, dt));
+}
+Tensor& where_out(Tensor& out, const Tensor& condition, const Tensor& self, const Tensor& other) {
+  if (batching::any_batched(out, condition, self, other)) [[unlikely]]
+    batching::refuse_out("where");
+  EMBER_RECORD_OP("where", condition, self, other);
+  EMBER_CHECK(out.defined(), "where_out: expected a defined output tensor");
+  EMBER_CHECK(!autograd::needs_grad(self, other),
+              "where_out: functions with out=... arguments don't support automatic differentiation, but one of the "
+              "arguments requires grad");
+  where_impl(condition, self, other, &out);
+  return out;
 }
 
 Tensor nonzero(const Tensor& self) {

@@ -11,6 +11,7 @@
 #include "ember/ops/copy.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/indexing.h"
+#include "ember/ops/mem_overlap.h"
 
 #include "ember/autograd/derivatives/index_grad.h"
 #include "ember/autograd/derivatives/misc_grad.h"
@@ -71,6 +72,11 @@ int64_t check_scatter(const Tensor& self, int64_t dim, const Tensor& index, cons
 Tensor& scatter_impl(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, ScatterOp op,
                      const char* name) {
   const int64_t d = check_scatter(self, dim, index, src, name);
+  // Positions run in parallel on the premise that each writes its own column
+  // of self (Note [Scatter/gather iteration]): a self with a broadcast dim breaks it.
+  ops::assert_no_internal_overlap(name, self);
+  ops::assert_no_overlap(name, self, index);
+  ops::assert_no_overlap(name, self, src);
   if (index.numel() == 0) return self;
   Tensor s = src.impl()->storage() == self.impl()->storage() ? clone(src) : src;
   kernels::scatter_kernel(as_1d(self), as_1d(index), as_1d(s), d, op);
@@ -249,6 +255,9 @@ Tensor& scatter_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Te
               "' is not supported for complex dtype ", self.dtype());
   EMBER_CHECK(!(self.dtype() == kBool && reduce == "mean"), op, ": reduce='mean' is not supported for bool");
   const int64_t d = check_scatter(self, dim, index, src, op);
+  ops::assert_no_internal_overlap(op, self);  // as in scatter_impl
+  ops::assert_no_overlap(op, self, index);
+  ops::assert_no_overlap(op, self, src);
   const bool grad = autograd::needs_grad(self, src);
   if (grad) autograd::check_inplace(self, "scatter_reduce_");
   if (index.numel() == 0) return self;

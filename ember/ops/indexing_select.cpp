@@ -7,6 +7,7 @@
 #include "ember/ops/copy.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/indexing.h"
+#include "ember/ops/mem_overlap.h"
 
 #include "ember/autograd/derivatives/index_grad.h"
 #include "ember/autograd/derivatives/misc_grad.h"
@@ -99,6 +100,9 @@ Tensor& index_copy_(Tensor& self, int64_t dim, const Tensor& index, const Tensor
   EMBER_RECORD_OP("index_copy_", self, index, source);
   EMBER_CHECK(index.dtype() == kLong, "index_copy_(): Expected a long tensor for index, but got ", index.dtype());
   const int64_t d = check_index_source(self, dim, index, source, "index_copy_()");
+  ops::assert_no_internal_overlap("index_copy_()", self);  // ops/mem_overlap.h
+  ops::assert_no_overlap("index_copy_()", self, index);
+  ops::assert_no_overlap("index_copy_()", self, source);
   const bool grad = autograd::needs_grad(self, source);
   if (grad) autograd::check_inplace(self, "index_copy_");
   Tensor self1 = as_1d(self);
@@ -127,6 +131,9 @@ Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor&
   EMBER_CHECK(index.dtype() == kLong || index.dtype() == kInt,
               "index_add_(): Expected dtype int32/int64 for index, but got ", index.dtype());
   const int64_t d = check_index_source(self, dim, index, source, "index_add_()");
+  ops::assert_no_internal_overlap("index_add_()", self);  // ops/mem_overlap.h
+  ops::assert_no_overlap("index_add_()", self, index);
+  ops::assert_no_overlap("index_add_()", self, source);
   EMBER_CHECK(!alpha.isComplex() || self.is_complex(), "index_add_(): complex alpha for a ", self.dtype(), " tensor");
   const bool grad = autograd::needs_grad(self, source);
   if (grad) autograd::check_inplace(self, "index_add_");
@@ -155,6 +162,7 @@ Tensor& index_fill_impl(Tensor& self, int64_t dim, const Tensor& index, const Sc
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1), "index_fill_");
   EMBER_CHECK(index.dtype() == kLong, "index_fill_(): Expected dtype int64 for index, but got ", index.dtype());
   EMBER_CHECK(index.dim() <= 1, "index_fill_(): Index has to be a vector/scalar, got shape ", shape_str(index.sizes()));
+  ops::assert_no_overlap("index_fill_()", self, index);  // ops/mem_overlap.h
   EMBER_CHECK(!value.isComplex() || self.is_complex(), "index_fill_(): cannot fill a ", self.dtype(),
               " tensor with a complex value");
   Tensor self1 = as_1d(self);

@@ -36,6 +36,7 @@ MemOverlap overlap_status(const Tensor& a, const Tensor& b) {
 }
 
 void assert_no_internal_overlap(const char* op, const Tensor& out) {
+  if (out.numel() == 0) return;  // nothing is written (PyTorch allows an empty expanded output too)
   for (int64_t d = 0; d < out.dim(); ++d)
     EMBER_CHECK(out.stride(d) != 0 || out.size(d) <= 1, op,
                 ": unsupported operation: more than one element of the written-to tensor refers to a single "
@@ -44,13 +45,30 @@ void assert_no_internal_overlap(const char* op, const Tensor& out) {
                 "). Please clone() the tensor before performing the operation.");
 }
 
-void assert_no_partial_overlap(const char* op, const Tensor& out, const Tensor& input) {
-  EMBER_CHECK(overlap_status(out, input) != MemOverlap::kPartial, op,
+namespace {
+[[noreturn]] void shared_elements_error(const char* op, const Tensor& out, const Tensor& input) {
+  EMBER_ERROR(op,
               ": unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
               "single memory location (input shape ",
               shape_str(input.sizes()), ", strides ", shape_str(input.strides()), "; written-to shape ",
               shape_str(out.sizes()), ", strides ", shape_str(out.strides()),
               "). Please clone() the tensor before performing the operation.");
+}
+}  // namespace
+
+void assert_no_partial_overlap(const char* op, const Tensor& out, const Tensor& input) {
+  if (overlap_status(out, input) == MemOverlap::kPartial) shared_elements_error(op, out, input);
+}
+
+void assert_no_overlap(const char* op, const Tensor& out, const Tensor& input) {
+  const MemOverlap s = overlap_status(out, input);
+  if (s == MemOverlap::kPartial || s == MemOverlap::kFull) shared_elements_error(op, out, input);
+}
+
+void assert_no_output_overlap(const char* op, const Tensor& out, ArrayRef<Tensor> inputs) {
+  assert_no_internal_overlap(op, out);
+  for (const Tensor& in : inputs)
+    if (in.defined()) assert_no_partial_overlap(op, out, in);
 }
 
 }  // namespace ember::ops

@@ -1,9 +1,10 @@
 #pragma once
 // How an op's output and its inputs share memory, by PyTorch's rules (its
 // has_internal_overlap / get_overlap_status), in one place for the
-// elementwise ops and copy_:
+// elementwise ops (through ops::run_elementwise), copy_ and the index family:
 // - an output with a broadcast (stride-0) dim raises: several elements would
-//   be written to one place;
+//   be written to one place (copy_, scatter and index_add_/index_copy_ too;
+//   fill_, masked_fill_, index_fill_ and index_put_ allow it, as PyTorch does);
 // - a partial overlap of dense tensors raises: the result would depend on the
 //   order the loop visits elements;
 // - the very same elements in the same layout is the in-place case, fine;
@@ -30,6 +31,14 @@ MemOverlap overlap_status(const Tensor& a, const Tensor& b);
 void assert_no_internal_overlap(const char* op, const Tensor& out);
 // Raises for a partial overlap of `out` and `input`, naming `op` and both shapes.
 void assert_no_partial_overlap(const char* op, const Tensor& out, const Tensor& input);
+// Raises when `out` and `input` share any element, the same tensor included:
+// PyTorch's rule for the index family (scatter*, index_add_/copy_/fill_,
+// index_put_), whose writes land in index order, not beside the element read.
+void assert_no_overlap(const char* op, const Tensor& out, const Tensor& input);
+// Both checks for an op that writes `out` and reads `inputs`, on the operands
+// as the user passed them (before any cast copies them), as PyTorch's
+// TensorIterator checks them. Undefined inputs (Scalar operands) are skipped.
+void assert_no_output_overlap(const char* op, const Tensor& out, ArrayRef<Tensor> inputs);
 // Whether `input` must be copied before a loop writes `out`: they share memory
 // and are not the same elements in the same layout and dtype. Inline: the
 // in-place small-op path asks it on every call.

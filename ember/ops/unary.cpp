@@ -27,8 +27,7 @@ Tensor unary_apply(const char* op, const Tensor& self, ScalarType compute, Scala
                    const std::function<void(const TensorIterator&)>& kernel) {
   if (out != nullptr) {
     EMBER_CHECK(out->defined(), op, ": out is an undefined tensor");
-    assert_no_internal_overlap(op, *out);
-    assert_no_partial_overlap(op, *out, self);
+    assert_no_output_overlap(op, *out, ArrayRef<Tensor>(&self, 1));
   }
   if (out == nullptr && self.scalar_type() == compute && self.is_contiguous()) {  // Note [Small-op fast path]
     Tensor r = empty_cpu(self.sizes(), result);

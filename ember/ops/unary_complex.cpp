@@ -130,9 +130,8 @@ Tensor make_complex(const char* op, const Tensor& a, const Tensor& b, Tensor* ou
   const DimVector shape = broadcast_shapes(a.sizes(), b.sizes(), op);
   if (out != nullptr) {
     EMBER_CHECK(out->defined(), op, ": out is an undefined tensor");
-    ops::assert_no_internal_overlap(op, *out);
-    ops::assert_no_partial_overlap(op, *out, a);
-    ops::assert_no_partial_overlap(op, *out, b);
+    const Tensor operands[2] = {a, b};
+    ops::assert_no_output_overlap(op, *out, operands);
   }
   Tensor r = ops::make_out(out, shape, to_complex_type(a.dtype()), op);
   // Inputs sharing memory with the output otherwise are read through a copy (ops/mem_overlap.h).

@@ -166,6 +166,30 @@ TEST(IndexingMask, MaskedSelectFillWhere) {
   EXPECT_EMBER_ERROR(zeros({4}).masked_fill_(m34, 1), "masked_fill_", "[3, 4]", "[4]");
 }
 
+// where_out against the same goldens (overlap cases: tests/ops/mem_overlap_test.cpp).
+TEST(IndexingMask, WhereOut) {
+  const Golden& g = G();
+  Tensor x2 = g["x2"], m34 = g["m34"], a = g["a_int"];
+  Tensor out = empty({0});  // resized to [3, 4]
+  EXPECT_TENSOR_EQ(where_out(out, m34, x2, g["neg_x2"]), g["where"]);
+  EXPECT_EQ(out.sizes().vec(), std::vector<int64_t>({3, 4}));
+  Tensor strided = empty({4, 3}).t();  // a non-contiguous out keeps its layout
+  where_out(strided, m34, x2, g["neg_x2"]);
+  EXPECT_TENSOR_EQ(strided, g["where"]);
+  EXPECT_FALSE(strided.is_contiguous());
+  Tensor promoted = empty({3, 4});  // int64 and float32 promote to float32, out's dtype
+  EXPECT_TENSOR_EQ(where_out(promoted, m34, a, x2), g["where_promote"]);
+  // A wider out takes the promoted values (torch 1.13 fails an internal assert here; later
+  // versions cast, as Ember does); a narrower kind is refused.
+  Tensor wide = empty({3, 4}, kDouble);
+  EXPECT_TENSOR_EQ(where_out(wide, m34, a, x2), g["where_promote"].to(kDouble));
+  Tensor narrow = empty({3, 4}, kLong);
+  EXPECT_EMBER_ERROR(where_out(narrow, m34, a, x2), "where", "can't be cast", "Long");
+  EXPECT_EMBER_ERROR(where_out(out, ones({3, 4}), x2, x2), "where", "condition to be a boolean tensor");
+  Tensor leaf = x2.detach().requires_grad_(true);
+  EXPECT_EMBER_ERROR(where_out(out, m34, leaf, x2), "where_out", "don't support automatic differentiation");
+}
+
 TEST(IndexingMask, Nonzero) {
   const Golden& g = G();
   EXPECT_TENSOR_EQ(nonzero(g["nz_in"]), g["nonzero"]);

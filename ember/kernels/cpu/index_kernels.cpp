@@ -205,9 +205,8 @@ void masked_fill_kernel(const Tensor& self, const Tensor& mask, const Scalar& va
   });
 }
 
-void where_kernel(const Tensor& out, const Tensor& cond, const Tensor& a, const Tensor& b) {
-  TensorIterator iter({out}, {cond, a, b});
-  dispatch_by_size(out.itemsize(), [&](auto tag) {
+void where_kernel(const TensorIterator& iter) {
+  dispatch_by_size(element_size(iter.dtype(0)), [&](auto tag) {
     using T = EMBER_TYPE(tag);
     iter.for_each([](char** d, const int64_t* s, int64_t n) {
       for (int64_t i = 0; i < n; ++i)

@@ -33,8 +33,10 @@ void scatter_kernel(const Tensor& self, const Tensor& index, const Tensor& src, 
 
 // self[i] = value where mask[i] (mask broadcast to self).
 void masked_fill_kernel(const Tensor& self, const Tensor& mask, const Scalar& value);
-// out[i] = cond[i] ? a[i] : b[i]; a and b already have out's dtype.
-void where_kernel(const Tensor& out, const Tensor& cond, const Tensor& a, const Tensor& b);
+class TensorIterator;
+// out[i] = cond[i] ? a[i] : b[i] over an iterator of (out, cond, a, b); a and b
+// already have out's dtype.
+void where_kernel(const TensorIterator& iter);
 // [n, ndim] int64 coordinates of the nonzero elements, in row-major order.
 Tensor nonzero_kernel(const Tensor& self);
 // self[i] = self[i] / count[i] where count[i] > 0 (floor division for integers): scatter_reduce "mean".
