@@ -50,8 +50,8 @@ void check_bounds(const Tensor& index, int64_t size, int64_t dim, const char* op
 int64_t check_scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, const char* op) {
   const int64_t d = wrap_dim(dim, ensure_dim(self), op);
   EMBER_CHECK(index.dtype() == kLong, op, ": Expected dtype int64 for index, but got ", index.dtype());
-  EMBER_CHECK(src.dtype() == self.dtype(), op, ": Expected self.dtype to be equal to src.dtype, but got ",
-              self.dtype(), " and ", src.dtype());
+  EMBER_CHECK(src.dtype() == self.dtype(), op, ": Expected self.dtype to be equal to src.dtype, but got ", self.dtype(),
+              " and ", src.dtype());
   if (index.numel() == 0) return d;
   EMBER_CHECK(ensure_dim(index) == ensure_dim(self), op,
               ": Index tensor must have the same number of dimensions as self tensor (", ensure_dim(index), " vs ",
@@ -268,7 +268,7 @@ Tensor& scatter_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Te
   if (!include_self)
     kernels::scatter_kernel(self1, index1, expand(reduce_identity(self.dtype(), reduce), index1.sizes()), d,
                             ScatterOp::Assign);
-  ScatterOp kop = reduce == "prod" ? ScatterOp::Prod
+  ScatterOp kop = reduce == "prod"   ? ScatterOp::Prod
                   : reduce == "amax" ? ScatterOp::Amax
                   : reduce == "amin" ? ScatterOp::Amin
                                      : ScatterOp::Sum;

@@ -284,7 +284,8 @@ TEST(IndexingSelect, IndexSelectAddCopyFillTake) {
   EXPECT_EMBER_ERROR(x2.index_select(0, L({-1})), "index out of range in self");
   EXPECT_EMBER_ERROR(x2.index_select(0, zeros({1, 1}, kLong)), "Index is supposed to be a vector");
   EXPECT_EMBER_ERROR(x2.index_select(0, zeros({1})), "Expected dtype int32 or int64 for index");
-  EXPECT_EMBER_ERROR(x2.index_copy(0, L({0}), ones({2, 4})), "Number of indices (1) should be equal to source.size(dim) (2)");
+  EXPECT_EMBER_ERROR(x2.index_copy(0, L({0}), ones({2, 4})),
+                     "Number of indices (1) should be equal to source.size(dim) (2)");
   EXPECT_EMBER_ERROR(x2.index_copy(0, L({0}), ones({1, 5})), "Source/destination tensor must have same slice shapes");
   EXPECT_EMBER_ERROR(x2.index_copy(0, L({-1}), ones({1, 4})), "index -1 is out of bounds for dimension 0 with size 3");
   EXPECT_EMBER_ERROR(x2.index_add(0, L({0}), ones({1, 4}, kDouble)), "index_add_", "same scalar type");

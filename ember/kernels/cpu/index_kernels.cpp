@@ -22,12 +22,18 @@ struct Bytes16 {
 template <typename F>
 void dispatch_by_size(size_t size, F&& f) {
   switch (size) {
-    case 1: return f(TypeTag<uint8_t>{});
-    case 2: return f(TypeTag<uint16_t>{});
-    case 4: return f(TypeTag<uint32_t>{});
-    case 8: return f(TypeTag<uint64_t>{});
-    case 16: return f(TypeTag<Bytes16>{});
-    default: EMBER_INTERNAL_ASSERT(false, "index kernels: unexpected element size ", size);
+    case 1:
+      return f(TypeTag<uint8_t>{});
+    case 2:
+      return f(TypeTag<uint16_t>{});
+    case 4:
+      return f(TypeTag<uint32_t>{});
+    case 8:
+      return f(TypeTag<uint64_t>{});
+    case 16:
+      return f(TypeTag<Bytes16>{});
+    default:
+      EMBER_INTERNAL_ASSERT(false, "index kernels: unexpected element size ", size);
   }
 }
 
@@ -39,18 +45,24 @@ T& at(char* p) {
 // Element combiners in T's arithmetic (bool: or/and, as PyTorch's bool add/mul).
 template <typename T>
 T add(T a, T b) {
-  if constexpr (std::is_same_v<T, bool>) return a || b;
-  else return static_cast<T>(static_cast<opmath_t<T>>(a) + static_cast<opmath_t<T>>(b));
+  if constexpr (std::is_same_v<T, bool>)
+    return a || b;
+  else
+    return static_cast<T>(static_cast<opmath_t<T>>(a) + static_cast<opmath_t<T>>(b));
 }
 template <typename T>
 T mul(T a, T b) {
-  if constexpr (std::is_same_v<T, bool>) return a && b;
-  else return static_cast<T>(static_cast<opmath_t<T>>(a) * static_cast<opmath_t<T>>(b));
+  if constexpr (std::is_same_v<T, bool>)
+    return a && b;
+  else
+    return static_cast<T>(static_cast<opmath_t<T>>(a) * static_cast<opmath_t<T>>(b));
 }
 template <typename T>
 bool is_nan(T v) {
-  if constexpr (std::is_floating_point_v<opmath_t<T>>) return std::isnan(static_cast<opmath_t<T>>(v));
-  else return false;
+  if constexpr (std::is_floating_point_v<opmath_t<T>>)
+    return std::isnan(static_cast<opmath_t<T>>(v));
+  else
+    return false;
 }
 // amax/amin propagate NaN from either side, like torch.maximum.
 template <typename T>
@@ -113,8 +125,10 @@ void index_put_kernel(const Tensor& dst, const Tensor& values, const Tensor& off
       };
       // Repeated offsets race in parallel; deterministic mode lets the last
       // one in index order win (Note [Deterministic algorithms]).
-      if (are_deterministic_algorithms_enabled()) iter.serial_for_each(loop, 0, iter.numel());
-      else iter.for_each(loop);
+      if (are_deterministic_algorithms_enabled())
+        iter.serial_for_each(loop, 0, iter.numel());
+      else
+        iter.for_each(loop);
     });
     return;
   }
@@ -178,8 +192,10 @@ void scatter_kernel(const Tensor& self, const Tensor& index, const Tensor& src, 
   dispatch_all(self.dtype(), "scatter", [&](auto tag) {
     using T = EMBER_TYPE(tag);
     switch (op) {
-      case ScatterOp::Sum: return scatter_typed<T>(self, index, src, dim, add<T>);
-      case ScatterOp::Prod: return scatter_typed<T>(self, index, src, dim, mul<T>);
+      case ScatterOp::Sum:
+        return scatter_typed<T>(self, index, src, dim, add<T>);
+      case ScatterOp::Prod:
+        return scatter_typed<T>(self, index, src, dim, mul<T>);
       case ScatterOp::Amax:
       case ScatterOp::Amin:
         if constexpr (is_complex_v<T>) {
@@ -188,7 +204,8 @@ void scatter_kernel(const Tensor& self, const Tensor& index, const Tensor& src, 
           return op == ScatterOp::Amax ? scatter_typed<T>(self, index, src, dim, max_nan<T>)
                                        : scatter_typed<T>(self, index, src, dim, min_nan<T>);
         }
-      default: return;
+      default:
+        return;
     }
   });
 }
