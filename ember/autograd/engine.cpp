@@ -140,11 +140,11 @@ class NodeTable {
       std::fill(slots_.begin(), slots_.end(), Slot{});
       hashed_ = 0;
     }
-    if (slots_.size() > kKeepTasks) {
+    if (slots_.size() > kKeepEntries) {
       slots_ = std::vector<Slot>(64);
       shift_ = 64 - 6;
     }
-    if (tasks_.capacity() > kKeepTasks) tasks_ = {};
+    if (tasks_.capacity() > kKeepEntries) tasks_ = {};
   }
 
  private:
@@ -167,7 +167,7 @@ class NodeTable {
     for (const Slot& s : old)
       if (s.node != nullptr) slots_[probe(s.node)] = s;
   }
-  static constexpr size_t kKeepTasks = size_t{1} << 16;  // a few MiB kept between passes
+  static constexpr size_t kKeepEntries = size_t{1} << 16;  // tasks or slots kept between passes (~4 MiB)
   std::vector<Slot> slots_;
   int shift_ = 64 - 6;  // 64 - log2(slots_.size())
   size_t hashed_ = 0;   // tasks reached through slots_
@@ -178,8 +178,9 @@ class NodeTable {
 // A backward over N nodes needs a task list of O(N) bytes; for SPEC.md W1's
 // 3000-node chain, with the hash table it had then, ~250 KiB, which malloc
 // served from fresh pages each time (one page fault per 4 KiB: a sixth of
-// W1's backward). Each thread keeps one scratch (table and spare gradient lists) between backward calls; a nested
-// backward (checkpointing) on the same thread finds it taken and uses a fresh one.
+// W1's backward). Each thread keeps one scratch (table and spare gradient
+// lists) between backward calls; a nested backward (checkpointing) on the same
+// thread finds it taken and uses a fresh one.
 struct Scratch {
   NodeTable table;
   SpareLists spare;

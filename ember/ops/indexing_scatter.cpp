@@ -74,9 +74,7 @@ Tensor& scatter_impl(Tensor& self, int64_t dim, const Tensor& index, const Tenso
   const int64_t d = check_scatter(self, dim, index, src, name);
   // Positions run in parallel on the premise that each writes its own column
   // of self (Note [Scatter/gather iteration]): a self with a broadcast dim breaks it.
-  ops::assert_no_internal_overlap(name, self);
-  ops::assert_no_overlap(name, self, index);
-  ops::assert_no_overlap(name, self, src);
+  ops::assert_no_index_overlap(name, self, index, src);
   if (index.numel() == 0) return self;
   Tensor s = src.impl()->storage() == self.impl()->storage() ? clone(src) : src;
   kernels::scatter_kernel(as_1d(self), as_1d(index), as_1d(s), d, op);
@@ -255,9 +253,7 @@ Tensor& scatter_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Te
               "' is not supported for complex dtype ", self.dtype());
   EMBER_CHECK(!(self.dtype() == kBool && reduce == "mean"), op, ": reduce='mean' is not supported for bool");
   const int64_t d = check_scatter(self, dim, index, src, op);
-  ops::assert_no_internal_overlap(op, self);  // as in scatter_impl
-  ops::assert_no_overlap(op, self, index);
-  ops::assert_no_overlap(op, self, src);
+  ops::assert_no_index_overlap(op, self, index, src);  // as in scatter_impl
   const bool grad = autograd::needs_grad(self, src);
   if (grad) autograd::check_inplace(self, "scatter_reduce_");
   if (index.numel() == 0) return self;

@@ -100,9 +100,7 @@ Tensor& index_copy_(Tensor& self, int64_t dim, const Tensor& index, const Tensor
   EMBER_RECORD_OP("index_copy_", self, index, source);
   EMBER_CHECK(index.dtype() == kLong, "index_copy_(): Expected a long tensor for index, but got ", index.dtype());
   const int64_t d = check_index_source(self, dim, index, source, "index_copy_()");
-  ops::assert_no_internal_overlap("index_copy_()", self);  // ops/mem_overlap.h
-  ops::assert_no_overlap("index_copy_()", self, index);
-  ops::assert_no_overlap("index_copy_()", self, source);
+  ops::assert_no_index_overlap("index_copy_()", self, index, source);  // ops/mem_overlap.h
   const bool grad = autograd::needs_grad(self, source);
   if (grad) autograd::check_inplace(self, "index_copy_");
   Tensor self1 = as_1d(self);
@@ -131,9 +129,7 @@ Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor&
   EMBER_CHECK(index.dtype() == kLong || index.dtype() == kInt,
               "index_add_(): Expected dtype int32/int64 for index, but got ", index.dtype());
   const int64_t d = check_index_source(self, dim, index, source, "index_add_()");
-  ops::assert_no_internal_overlap("index_add_()", self);  // ops/mem_overlap.h
-  ops::assert_no_overlap("index_add_()", self, index);
-  ops::assert_no_overlap("index_add_()", self, source);
+  ops::assert_no_index_overlap("index_add_()", self, index, source);  // ops/mem_overlap.h
   EMBER_CHECK(!alpha.isComplex() || self.is_complex(), "index_add_(): complex alpha for a ", self.dtype(), " tensor");
   const bool grad = autograd::needs_grad(self, source);
   if (grad) autograd::check_inplace(self, "index_add_");

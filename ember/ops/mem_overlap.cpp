@@ -65,6 +65,12 @@ void assert_no_overlap(const char* op, const Tensor& out, const Tensor& input) {
   if (s == MemOverlap::kPartial || s == MemOverlap::kFull) shared_elements_error(op, out, input);
 }
 
+void assert_no_index_overlap(const char* op, const Tensor& self, const Tensor& index, const Tensor& source) {
+  assert_no_internal_overlap(op, self);
+  assert_no_overlap(op, self, index);
+  assert_no_overlap(op, self, source);
+}
+
 void assert_no_output_overlap(const char* op, const Tensor& out, ArrayRef<Tensor> inputs) {
   assert_no_internal_overlap(op, out);
   for (const Tensor& in : inputs)

@@ -35,6 +35,9 @@ void assert_no_partial_overlap(const char* op, const Tensor& out, const Tensor& 
 // PyTorch's rule for the index family (scatter*, index_add_/copy_/fill_,
 // index_put_), whose writes land in index order, not beside the element read.
 void assert_no_overlap(const char* op, const Tensor& out, const Tensor& input);
+// The index family's writes (scatter*, index_add_, index_copy_): `self` without
+// a broadcast dim, sharing no element with `index` or `source`.
+void assert_no_index_overlap(const char* op, const Tensor& self, const Tensor& index, const Tensor& source);
 // Both checks for an op that writes `out` and reads `inputs`, on the operands
 // as the user passed them (before any cast copies them), as PyTorch's
 // TensorIterator checks them. Undefined inputs (Scalar operands) are skipped.

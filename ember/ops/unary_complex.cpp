@@ -128,18 +128,9 @@ Tensor make_complex(const char* op, const Tensor& a, const Tensor& b, Tensor* ou
               ": expected both inputs to be float32 or float64 tensors of the same dtype, got ", dtype_name(a.dtype()),
               " and ", dtype_name(b.dtype()));
   const DimVector shape = broadcast_shapes(a.sizes(), b.sizes(), op);
-  if (out != nullptr) {
-    EMBER_CHECK(out->defined(), op, ": out is an undefined tensor");
-    const Tensor operands[2] = {a, b};
-    ops::assert_no_output_overlap(op, *out, operands);
-  }
-  Tensor r = ops::make_out(out, shape, to_complex_type(a.dtype()), op);
-  // Inputs sharing memory with the output otherwise are read through a copy (ops/mem_overlap.h).
-  const Tensor x = ops::needs_input_copy(r, a) ? a.clone() : a;
-  const Tensor y = ops::needs_input_copy(r, b) ? b.clone() : b;
-  if (r.numel() > 0) kernel(TensorIterator({r}, {x, y}));
-  ops::finish_out(out, r);
-  return out != nullptr ? *out : r;
+  if (out != nullptr) EMBER_CHECK(out->defined(), op, ": out is an undefined tensor");
+  const Tensor operands[2] = {a, b};  // out= and overlap rules: Note [Elementwise overlap]
+  return ops::run_elementwise(op, operands, operands, shape, to_complex_type(a.dtype()), out, false, kernel);
 }
 }  // namespace
 
