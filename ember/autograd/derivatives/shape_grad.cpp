@@ -119,14 +119,17 @@ variable_list gemm_backward(const FormulaNode& n, const variable_list& g) {
   const Scalar& beta = n.scalars[1];
   auto scaled = [](Tensor t, const Scalar& s) { return s.equal(Scalar(1)) ? t : t * s; };
   Tensor ga, gb, gi;
+  Tensor a, b;  // unpacked once: each operand's gradient reads both
+  if (n.needs_input_grad(0) || n.needs_input_grad(1)) {
+    a = n.saved(0);
+    b = n.saved(1);
+  }
   if (n.needs_input_grad(0)) {
-    const Tensor a = n.saved(0), b = n.saved(1);
     ga = column_major(a) ? b.conj().matmul(g[0].transpose(-2, -1)).transpose(-2, -1)
                          : g[0].matmul(b.transpose(-2, -1).conj());
     ga = scaled(ga, alpha);
   }
   if (n.needs_input_grad(1)) {
-    const Tensor a = n.saved(0), b = n.saved(1);
     gb = column_major(b) ? g[0].transpose(-2, -1).matmul(a.conj()).transpose(-2, -1)
                          : a.transpose(-2, -1).conj().matmul(g[0]);
     gb = scaled(gb, alpha);
