@@ -128,8 +128,7 @@ typename Ops::acc_t reduce_range(const Ops& ops, const T* base, const ReducePlan
 
 // Pairwise merge of partials[lo, hi): the fixed tree behind Note [The reduction engine].
 template <typename Ops>
-typename Ops::acc_t combine_tree(const Ops& ops, const std::vector<typename Ops::acc_t>& partials, size_t lo,
-                                 size_t hi) {
+typename Ops::acc_t combine_tree(const Ops& ops, const typename Ops::acc_t* partials, size_t lo, size_t hi) {
   if (hi - lo == 1) return partials[lo];
   size_t mid = lo + (hi - lo) / 2;
   return ops.combine(combine_tree(ops, partials, lo, mid), combine_tree(ops, partials, mid, hi));
@@ -140,7 +139,9 @@ typename Ops::acc_t reduce_output(const Ops& ops, const T* base, const ReducePla
   const int64_t n = p.reduce_numel;
   if (n <= kBlock) return reduce_range(ops, base, p, 0, n);
   const int64_t nblocks = (n + kBlock - 1) / kBlock;
-  std::vector<typename Ops::acc_t> partials(nblocks);
+  // Not std::vector: for bool accumulators (any, all) it packs the partials
+  // into shared words, and blocks written by different threads would race.
+  std::unique_ptr<typename Ops::acc_t[]> partials(new typename Ops::acc_t[nblocks]);
   auto run = [&](int64_t b, int64_t e) {
     for (int64_t k = b; k < e; ++k) partials[k] = reduce_range(ops, base, p, k * kBlock, std::min(n, (k + 1) * kBlock));
   };
@@ -149,7 +150,7 @@ typename Ops::acc_t reduce_output(const Ops& ops, const T* base, const ReducePla
   } else {
     run(0, nblocks);
   }
-  return combine_tree(ops, partials, 0, partials.size());
+  return combine_tree(ops, partials.get(), 0, static_cast<size_t>(nblocks));
 }
 
 // Element offset of the input for output index o (kept dims, logical order).
