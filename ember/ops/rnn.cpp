@@ -1,6 +1,7 @@
 #include "ember/ops/rnn.h"
 #include "ember/core/record_scope.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "ember/core/error.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/dropout.h"
+#include "ember/ops/lstm_layer.h"
 #include "ember/ops/matmul.h"
 #include "ember/ops/nn_util.h"
 #include "ember/ops/operators.h"
@@ -209,6 +211,11 @@ StackResult run_stack(Cell cell, Tensor x2d, const std::vector<int64_t>& batch_s
   check_state(name, cell == Cell::kLSTM ? "hidden[0]" : "hidden", h0, num_layers * dirs, batch_sizes[0], h_size, x2d);
   if (cell == Cell::kLSTM) check_state(name, "hidden[1]", c0, num_layers * dirs, batch_sizes[0], hidden, x2d);
 
+  // Dense batches (every step as tall as the first) of LSTMs without projection go to the fused
+  // layer where it applies (Note [Fused LSTM layer] in lstm_layer.cpp).
+  const auto steps = static_cast<int64_t>(batch_sizes.size());
+  const bool uniform =
+      std::all_of(batch_sizes.begin(), batch_sizes.end(), [&](int64_t b) { return b == batch_sizes[0]; });
   std::vector<Tensor> h_n, c_n;
   for (int64_t layer = 0; layer < num_layers; ++layer) {
     std::vector<Tensor> dir_out;
@@ -224,6 +231,16 @@ StackResult run_stack(Cell cell, Tensor x2d, const std::vector<int64_t>& batch_s
       const CellParams p =
           make_params(cell, w[0], w[1], has_biases ? w[2] : none, has_biases ? w[3] : none, proj ? w[per - 1] : none);
       const State init{h0.select(0, k), c0.defined() ? c0.select(0, k) : Tensor()};
+      if (cell == Cell::kLSTM && !proj && uniform) {
+        const rnn_detail::LstmLayerArgs la{
+            x2d, w[0], w[1], has_biases ? w[2] : none, has_biases ? w[3] : none, init.h, init.c, steps, d == 1};
+        rnn_detail::LstmLayerResult r = rnn_detail::lstm_layer_fusable(la) ? rnn_detail::lstm_layer_fused(la)
+                                                                           : rnn_detail::lstm_layer_composite(la);
+        dir_out.push_back(std::move(r.out));
+        h_n.push_back(std::move(r.h_n));
+        c_n.push_back(std::move(r.c_n));
+        continue;
+      }
       auto [out, fin] = run_direction(cell, p, project_input(p, x2d), batch_sizes, init, d == 1);
       dir_out.push_back(std::move(out));
       h_n.push_back(fin.h);
@@ -270,6 +287,17 @@ StackResult run_packed(Cell cell, const Tensor& data, const Tensor& batch_sizes,
               " rows");
   return run_stack(cell, data, sizes, h0, c0, params, has_biases, num_layers, dropout_p, train, bidirectional);
 }
+
+}  // namespace
+
+rnn_detail::LstmLayerResult rnn_detail::lstm_layer_composite(const LstmLayerArgs& a) {
+  const CellParams p = make_params(Cell::kLSTM, a.w_ih, a.w_hh, a.b_ih, a.b_hh, {});
+  auto [out, fin] = run_direction(Cell::kLSTM, p, project_input(p, a.x2d), std::vector<int64_t>(a.steps, a.h0.size(0)),
+                                  {a.h0, a.c0}, a.reverse);
+  return {out, fin.h, fin.c};
+}
+
+namespace {
 
 void check_lstm_hx(TensorList hx) {
   EMBER_CHECK(hx.size() == 2, "lstm: expected two hidden state tensors (h_0, c_0), got ", hx.size());
