@@ -73,6 +73,22 @@ TEST(LstmLayer, FusedMatchesTheCompositeInValuesAndGradients) {
   }
 }
 
+// float32 uses a 3.5-ULP tanh (the Note): a few ulps from the composite, not more.
+TEST(LstmLayer, Float32StaysWithinAFewUlpsOfTheComposite) {
+  manual_seed(7);
+  LstmLayerArgs a = make_args(false, true);
+  for (Tensor* t : {&a.x2d, &a.w_ih, &a.w_hh, &a.b_ih, &a.b_hh, &a.h0, &a.c0})
+    *t = t->detach().to(kFloat).requires_grad_(true);
+  const LstmLayerResult f = rnn_detail::lstm_layer_fused(a);
+  const LstmLayerResult c = rnn_detail::lstm_layer_composite(a);
+  EXPECT_TENSOR_CLOSE_TOL(f.out, c.out, 1e-5, 1e-6);
+  EXPECT_TENSOR_CLOSE_TOL(f.c_n, c.c_n, 1e-5, 1e-6);
+  const std::vector<Tensor> ins = inputs_of(a);
+  const auto gf = autograd::grad({f.out.sum() + f.c_n.sum()}, ins);
+  const auto gc = autograd::grad({c.out.sum() + c.c_n.sum()}, ins);
+  for (size_t i = 0; i < ins.size(); ++i) EXPECT_TENSOR_CLOSE_TOL(gf[i], gc[i], 1e-5, 1e-5) << "input " << i;
+}
+
 TEST(LstmLayer, GradientsOfGradientsGoThroughTheComposite) {
   manual_seed(4);
   const LstmLayerArgs a = make_args(false, true);

@@ -21,6 +21,8 @@ const UnaryVec& unary_vec(UnaryOpId op) {
   return avx512::kUnaryTable[static_cast<int>(op)];
 }
 
+UnaryF32 tanh_f32_u35() { return cpu_has_avx512() && vec_math_enabled() ? avx512::kTanhU35 : nullptr; }
+
 const UnaryVec& gelu_vec(bool tanh_approximation) {
   static const UnaryVec kNone{};
   if (!cpu_has_avx512() || !vec_math_enabled()) return kNone;

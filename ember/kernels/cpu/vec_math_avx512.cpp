@@ -91,9 +91,14 @@ void gelu_f64(const double* in, double* out, int64_t n) {
   });
 }
 
+void tanh_u35_f32(const float* in, float* out, int64_t n) {
+  apply_f32(in, out, n, [](__m512 x) { return Sleef_tanhf16_u35(x); });
+}
+
 }  // namespace
 
 namespace avx512 {
+const UnaryF32 kTanhU35 = &tanh_u35_f32;
 const UnaryVec kGelu[2] = {{&gelu_f32<false>, &gelu_f64<false>}, {&gelu_f32<true>, &gelu_f64<true>}};
 
 #define EMBER_VEC_none(name) UnaryVec{},
