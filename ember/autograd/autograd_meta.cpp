@@ -116,20 +116,21 @@ bool Tensor::requires_grad() const {
   return m->view_base.defined() && m->attr_version != _version() && m->view_base.requires_grad();
 }
 
-Tensor& Tensor::requires_grad_(bool r) {
+Tensor& Tensor::requires_grad_(bool r) const {
+  Tensor& self = self_ref();
   EMBER_CHECK(!r || is_floating_point() || is_complex(),
               "requires_grad_: only Tensors of floating point and complex dtype can require gradients (got ", dtype(),
               ")");
-  auto* m = get_meta(*this);
-  if (m && autograd::current_grad_fn(*this, *m)) {
+  auto* m = get_meta(self);
+  if (m && autograd::current_grad_fn(self, *m)) {
     EMBER_CHECK(r,
                 "requires_grad_: you can only change requires_grad flags of leaf variables. If you want to use a "
                 "computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
-    return *this;
+    return self;
   }
-  if (!r && m == nullptr) return *this;
-  autograd::materialize_meta(*this).requires_grad = r;
-  return *this;
+  if (!r && m == nullptr) return self;
+  autograd::materialize_meta(self).requires_grad = r;
+  return self;
 }
 
 const Tensor& Tensor::grad() const {
@@ -149,14 +150,14 @@ bool Tensor::is_leaf() const {
 
 Tensor Tensor::detach() const { return ops::make_view(*this, sizes(), strides(), storage_offset()); }
 
-Tensor& Tensor::detach_() {
-  if (auto* m = get_meta(*this)) {
+Tensor& Tensor::detach_() const {
+  if (auto* m = get_meta(self_ref())) {
     m->grad_fn.reset();
     m->view_base = Tensor();  // no longer regenerated from its base (Note [Views and in-place])
     m->requires_grad = false;
     m->output_nr = 0;
   }
-  return *this;
+  return self_ref();
 }
 
 }  // namespace ember

@@ -109,12 +109,12 @@ class Tensor {
   Tensor cpu() const { return *this; }
   Tensor toType(ScalarType t) const { return to(t); }
   Tensor type_as(const Tensor& other) const { return to(other.dtype()); }
-  Tensor& copy_(const Tensor& src, bool non_blocking = false);
+  Tensor& copy_(const Tensor& src, bool non_blocking = false) const;
   Tensor clone() const;
   Tensor contiguous() const;
-  Tensor& fill_(const Scalar& v);
-  Tensor& fill_(const Tensor& v);
-  Tensor& zero_();
+  Tensor& fill_(const Scalar& v) const;
+  Tensor& fill_(const Tensor& v) const;
+  Tensor& zero_() const;
   // New tensors with this tensor's dtype unless `options` names one
   // (ops/factory.cpp); under vmap, batched like this tensor.
   Tensor new_empty(IntArrayRef size, const TensorOptions& options = {}) const;
@@ -123,12 +123,12 @@ class Tensor {
   Tensor new_full(IntArrayRef size, const Scalar& fill_value, const TensorOptions& options = {}) const;
 
   // ---- random in-place (ops/random.cpp) ------------------------------------
-  Tensor& uniform_(double from = 0, double to = 1);
-  Tensor& normal_(double mean = 0, double std = 1);
-  Tensor& bernoulli_(double p = 0.5);
-  Tensor& random_(int64_t from, int64_t to);
-  Tensor& random_(int64_t to);
-  Tensor& exponential_(double lambd = 1);
+  Tensor& uniform_(double from = 0, double to = 1) const;
+  Tensor& normal_(double mean = 0, double std = 1) const;
+  Tensor& bernoulli_(double p = 0.5) const;
+  Tensor& random_(int64_t from, int64_t to) const;
+  Tensor& random_(int64_t to) const;
+  Tensor& exponential_(double lambd = 1) const;
   Tensor bernoulli() const;
 
   // ---- views (ops/view.cpp) -----------------------------------------------
@@ -162,54 +162,54 @@ class Tensor {
   std::vector<Tensor> split_with_sizes(IntArrayRef split_sizes, int64_t dim = 0) const;
   std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
   std::vector<Tensor> unbind(int64_t dim = 0) const;
-  Tensor& squeeze_();
-  Tensor& squeeze_(int64_t dim);
-  Tensor& unsqueeze_(int64_t dim);
-  Tensor& transpose_(int64_t dim0, int64_t dim1);
-  Tensor& t_();
-  Tensor& resize_(IntArrayRef size);
-  Tensor& as_strided_(IntArrayRef size, IntArrayRef stride, std::optional<int64_t> storage_offset = std::nullopt);
+  Tensor& squeeze_() const;
+  Tensor& squeeze_(int64_t dim) const;
+  Tensor& unsqueeze_(int64_t dim) const;
+  Tensor& transpose_(int64_t dim0, int64_t dim1) const;
+  Tensor& t_() const;
+  Tensor& resize_(IntArrayRef size) const;
+  Tensor& as_strided_(IntArrayRef size, IntArrayRef stride, std::optional<int64_t> storage_offset = std::nullopt) const;
   Tensor operator[](int64_t index) const;
   Tensor operator[](const Tensor& index) const;
 
   // ---- indexing (ops/indexing.cpp) -----------------------------------------
   Tensor index(ArrayRef<indexing::TensorIndex> indices) const;
   Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
-  Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Tensor& rhs);
-  Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Scalar& v);
-  Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor& rhs);
-  Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Scalar& v);
+  Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Tensor& rhs) const;
+  Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Scalar& v) const;
+  Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor& rhs) const;
+  Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Scalar& v) const;
   Tensor masked_select(const Tensor& mask) const;
   Tensor masked_fill(const Tensor& mask, const Scalar& value) const;
   Tensor masked_fill(const Tensor& mask, const Tensor& value) const;
-  Tensor& masked_fill_(const Tensor& mask, const Scalar& value);
-  Tensor& masked_fill_(const Tensor& mask, const Tensor& value);
+  Tensor& masked_fill_(const Tensor& mask, const Scalar& value) const;
+  Tensor& masked_fill_(const Tensor& mask, const Tensor& value) const;
   Tensor where(const Tensor& condition, const Tensor& other) const;
   Tensor gather(int64_t dim, const Tensor& index, bool sparse_grad = false) const;
   Tensor scatter(int64_t dim, const Tensor& index, const Tensor& src) const;
   Tensor scatter(int64_t dim, const Tensor& index, const Scalar& value) const;
-  Tensor& scatter_(int64_t dim, const Tensor& index, const Tensor& src);
-  Tensor& scatter_(int64_t dim, const Tensor& index, const Scalar& value);
+  Tensor& scatter_(int64_t dim, const Tensor& index, const Tensor& src) const;
+  Tensor& scatter_(int64_t dim, const Tensor& index, const Scalar& value) const;
   Tensor scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const;
-  Tensor& scatter_add_(int64_t dim, const Tensor& index, const Tensor& src);
+  Tensor& scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) const;
   Tensor scatter_reduce(int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce,
                         bool include_self = true) const;
   Tensor& scatter_reduce_(int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce,
-                          bool include_self = true);
+                          bool include_self = true) const;
   Tensor index_select(int64_t dim, const Tensor& index) const;
   Tensor index_add(int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha = 1) const;
-  Tensor& index_add_(int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha = 1);
+  Tensor& index_add_(int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha = 1) const;
   Tensor index_copy(int64_t dim, const Tensor& index, const Tensor& source) const;
-  Tensor& index_copy_(int64_t dim, const Tensor& index, const Tensor& source);
+  Tensor& index_copy_(int64_t dim, const Tensor& index, const Tensor& source) const;
   Tensor index_fill(int64_t dim, const Tensor& index, const Scalar& value) const;
-  Tensor& index_fill_(int64_t dim, const Tensor& index, const Scalar& value);
+  Tensor& index_fill_(int64_t dim, const Tensor& index, const Scalar& value) const;
   Tensor take(const Tensor& index) const;
   Tensor nonzero() const;
 
   // ---- unary elementwise (ops/unary.cpp, table in ops/unary.def) -----------
 #define EMBER_UNARY_OP(name, ...) \
   Tensor name() const;            \
-  Tensor& name##_();
+  Tensor& name##_() const;
 #include "ember/ops/unary.def"
 #undef EMBER_UNARY_OP
   Tensor isnan() const;
@@ -221,49 +221,49 @@ class Tensor {
   Tensor absolute() const { return abs(); }
   Tensor negative() const { return neg(); }
   Tensor round(int64_t decimals = 0) const;
-  Tensor& round_(int64_t decimals = 0);
+  Tensor& round_(int64_t decimals = 0) const;
   Tensor gelu(std::string_view approximate = "none") const;
   Tensor softplus(const Scalar& beta = 1, const Scalar& threshold = 20) const;
   Tensor elu(const Scalar& alpha = 1, const Scalar& scale = 1, const Scalar& input_scale = 1) const;
   Tensor leaky_relu(const Scalar& negative_slope = 0.01) const;
-  Tensor& leaky_relu_(const Scalar& negative_slope = 0.01);
+  Tensor& leaky_relu_(const Scalar& negative_slope = 0.01) const;
   Tensor logit(std::optional<double> eps = std::nullopt) const;
   // polygamma(n, x): the n-th derivative of digamma (ops/unary_special.cpp).
   Tensor polygamma(int64_t n) const;
-  Tensor& polygamma_(int64_t n);
+  Tensor& polygamma_(int64_t n) const;
   Tensor nan_to_num(std::optional<double> nan = std::nullopt, std::optional<double> posinf = std::nullopt,
                     std::optional<double> neginf = std::nullopt) const;
   Tensor& nan_to_num_(std::optional<double> nan = std::nullopt, std::optional<double> posinf = std::nullopt,
-                      std::optional<double> neginf = std::nullopt);
+                      std::optional<double> neginf = std::nullopt) const;
   Tensor real() const;
   Tensor imag() const;
   Tensor conj() const;
   Tensor angle() const;
 
   // ---- binary elementwise (ops/binary.cpp, table in ops/binary.def) --------
-#define EMBER_BINARY_OP(name, ...)        \
-  Tensor name(const Tensor& other) const; \
-  Tensor name(const Scalar& other) const; \
-  Tensor& name##_(const Tensor& other);   \
-  Tensor& name##_(const Scalar& other);
+#define EMBER_BINARY_OP(name, ...)            \
+  Tensor name(const Tensor& other) const;     \
+  Tensor name(const Scalar& other) const;     \
+  Tensor& name##_(const Tensor& other) const; \
+  Tensor& name##_(const Scalar& other) const;
 #include "ember/ops/binary.def"
 #undef EMBER_BINARY_OP
   Tensor add(const Tensor& other, const Scalar& alpha = 1) const;
   Tensor add(const Scalar& other, const Scalar& alpha = 1) const;
-  Tensor& add_(const Tensor& other, const Scalar& alpha = 1);
-  Tensor& add_(const Scalar& other, const Scalar& alpha = 1);
+  Tensor& add_(const Tensor& other, const Scalar& alpha = 1) const;
+  Tensor& add_(const Scalar& other, const Scalar& alpha = 1) const;
   Tensor sub(const Tensor& other, const Scalar& alpha = 1) const;
   Tensor sub(const Scalar& other, const Scalar& alpha = 1) const;
-  Tensor& sub_(const Tensor& other, const Scalar& alpha = 1);
-  Tensor& sub_(const Scalar& other, const Scalar& alpha = 1);
+  Tensor& sub_(const Tensor& other, const Scalar& alpha = 1) const;
+  Tensor& sub_(const Scalar& other, const Scalar& alpha = 1) const;
   Tensor div(const Tensor& other) const;
   Tensor div(const Scalar& other) const;
   Tensor div(const Tensor& other, std::optional<std::string_view> rounding_mode) const;
   Tensor div(const Scalar& other, std::optional<std::string_view> rounding_mode) const;
-  Tensor& div_(const Tensor& other);
-  Tensor& div_(const Scalar& other);
-  Tensor& div_(const Tensor& other, std::optional<std::string_view> rounding_mode);
-  Tensor& div_(const Scalar& other, std::optional<std::string_view> rounding_mode);
+  Tensor& div_(const Tensor& other) const;
+  Tensor& div_(const Scalar& other) const;
+  Tensor& div_(const Tensor& other, std::optional<std::string_view> rounding_mode) const;
+  Tensor& div_(const Scalar& other, std::optional<std::string_view> rounding_mode) const;
   Tensor maximum(const Tensor& other) const;
   Tensor minimum(const Tensor& other) const;
   Tensor fmax(const Tensor& other) const;
@@ -273,19 +273,19 @@ class Tensor {
   bool equal(const Tensor& other) const;
   Tensor clamp(const std::optional<Scalar>& min, const std::optional<Scalar>& max = std::nullopt) const;
   Tensor clamp(const std::optional<Tensor>& min, const std::optional<Tensor>& max = std::nullopt) const;
-  Tensor& clamp_(const std::optional<Scalar>& min, const std::optional<Scalar>& max = std::nullopt);
+  Tensor& clamp_(const std::optional<Scalar>& min, const std::optional<Scalar>& max = std::nullopt) const;
   Tensor clamp_min(const Scalar& min) const;
   Tensor clamp_max(const Scalar& max) const;
-  Tensor& clamp_min_(const Scalar& min);
-  Tensor& clamp_max_(const Scalar& max);
+  Tensor& clamp_min_(const Scalar& min) const;
+  Tensor& clamp_max_(const Scalar& max) const;
   Tensor clip(const std::optional<Scalar>& min, const std::optional<Scalar>& max = std::nullopt) const;
   Tensor lerp(const Tensor& end, const Scalar& weight) const;
   Tensor lerp(const Tensor& end, const Tensor& weight) const;
-  Tensor& lerp_(const Tensor& end, const Scalar& weight);
+  Tensor& lerp_(const Tensor& end, const Scalar& weight) const;
   Tensor addcmul(const Tensor& t1, const Tensor& t2, const Scalar& value = 1) const;
-  Tensor& addcmul_(const Tensor& t1, const Tensor& t2, const Scalar& value = 1);
+  Tensor& addcmul_(const Tensor& t1, const Tensor& t2, const Scalar& value = 1) const;
   Tensor addcdiv(const Tensor& t1, const Tensor& t2, const Scalar& value = 1) const;
-  Tensor& addcdiv_(const Tensor& t1, const Tensor& t2, const Scalar& value = 1);
+  Tensor& addcdiv_(const Tensor& t1, const Tensor& t2, const Scalar& value = 1) const;
   Tensor& operator+=(const Tensor& o);
   Tensor& operator+=(const Scalar& o);
   Tensor& operator-=(const Tensor& o);
@@ -338,7 +338,7 @@ class Tensor {
   std::tuple<Tensor, Tensor> median(int64_t dim, bool keepdim = false) const;
   std::tuple<Tensor, Tensor> mode(int64_t dim = -1, bool keepdim = false) const;
   Tensor cumsum(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
-  Tensor& cumsum_(int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+  Tensor& cumsum_(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor cumprod(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
   std::tuple<Tensor, Tensor> cummax(int64_t dim) const;
   std::tuple<Tensor, Tensor> cummin(int64_t dim) const;
@@ -360,8 +360,8 @@ class Tensor {
   Tensor tile(IntArrayRef dims) const;
   Tensor tril(int64_t diagonal = 0) const;
   Tensor triu(int64_t diagonal = 0) const;
-  Tensor& tril_(int64_t diagonal = 0);
-  Tensor& triu_(int64_t diagonal = 0);
+  Tensor& tril_(int64_t diagonal = 0) const;
+  Tensor& triu_(int64_t diagonal = 0) const;
   Tensor diag(int64_t diagonal = 0) const;  // ops/shape_ops_diag.cpp
   Tensor diag_embed(int64_t offset = 0, int64_t dim1 = -2, int64_t dim2 = -1) const;
   Tensor diagflat(int64_t offset = 0) const;
@@ -378,7 +378,7 @@ class Tensor {
   Tensor outer(const Tensor& vec2) const;
   Tensor ger(const Tensor& vec2) const { return outer(vec2); }
   Tensor addmm(const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1, const Scalar& alpha = 1) const;
-  Tensor& addmm_(const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1, const Scalar& alpha = 1);
+  Tensor& addmm_(const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1, const Scalar& alpha = 1) const;
   Tensor addbmm(const Tensor& b1, const Tensor& b2, const Scalar& beta = 1, const Scalar& alpha = 1) const;
   Tensor baddbmm(const Tensor& b1, const Tensor& b2, const Scalar& beta = 1, const Scalar& alpha = 1) const;
   Tensor addmv(const Tensor& mat, const Tensor& vec, const Scalar& beta = 1, const Scalar& alpha = 1) const;
@@ -417,7 +417,7 @@ class Tensor {
 
   // ---- autograd (autograd/autograd_meta.cpp, autograd/backward.cpp) --------
   bool requires_grad() const;
-  Tensor& requires_grad_(bool requires_grad = true);
+  Tensor& requires_grad_(bool requires_grad = true) const;
   void set_requires_grad(bool r) { requires_grad_(r); }
   // The leaf's accumulated gradient, or a non-leaf's retained one (retain_grad()).
   const Tensor& grad() const;
@@ -427,7 +427,7 @@ class Tensor {
   // The node that produced this tensor (null for leaves), e.g. grad_fn()->name() == "MulBackward0".
   const std::shared_ptr<autograd::Node>& grad_fn() const;
   Tensor detach() const;
-  Tensor& detach_();
+  Tensor& detach_() const;
   void retain_grad() const;
   bool retains_grad() const;
   // Runs backward from this tensor; `gradient` defaults to 1 for one-element tensors.
@@ -458,6 +458,10 @@ class Tensor {
   Tensor log_softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
 
  private:
+  // In-place methods are const, as LibTorch's are (`x.grad().zero_()`, `p.sub_(...)` on a
+  // `const Tensor&`): what they change is the tensor the handle points at, never the handle.
+  // They hand themselves to the free in-place ops, which take `Tensor&`, through this.
+  Tensor& self_ref() const { return const_cast<Tensor&>(*this); }
   // Metadata access on an undefined tensor raises instead of dereferencing null.
   TensorImpl* ti() const {
     if (__builtin_expect(!impl_, 0)) undefined_error();

@@ -230,14 +230,14 @@ BinarySpec quiet(const BinarySpec& s) { return {s.name, s.promotion, s.kernel, {
   }                                                                                                              \
   Tensor Tensor::name(const Tensor& other) const { return ember::name(*this, other); }                           \
   Tensor Tensor::name(const Scalar& other) const { return ember::name(*this, other); }                           \
-  Tensor& Tensor::name##_(const Tensor& other) {                                                                 \
-    binary(k_##name, *this, other, this, true);                                                                  \
-    return *this;                                                                                                \
+  Tensor& Tensor::name##_(const Tensor& other) const {                                                           \
+    binary(k_##name, self_ref(), other, &self_ref(), true);                                                      \
+    return self_ref();                                                                                           \
   }                                                                                                              \
-  Tensor& Tensor::name##_(const Scalar& other) {                                                                 \
-    check_scalar_other(k_##name, *this, other);                                                                  \
-    binary(k_##name, *this, other, this, true);                                                                  \
-    return *this;                                                                                                \
+  Tensor& Tensor::name##_(const Scalar& other) const {                                                           \
+    check_scalar_other(k_##name, self_ref(), other);                                                             \
+    binary(k_##name, self_ref(), other, &self_ref(), true);                                                      \
+    return self_ref();                                                                                           \
   }
 #include "ember/ops/binary.def"
 #undef EMBER_BINARY_OP
@@ -330,23 +330,27 @@ Tensor rsub(const Tensor& self, const Scalar& other, const Scalar& alpha) {
 
 Tensor Tensor::add(const Tensor& other, const Scalar& alpha) const { return ember::add(*this, other, alpha); }
 Tensor Tensor::add(const Scalar& other, const Scalar& alpha) const { return ember::add(*this, other, alpha); }
-Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) {
-  add_sub(false, *this, other, alpha, this, true);
-  return *this;
+Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) const {
+  Tensor& self = self_ref();
+  add_sub(false, self, other, alpha, &self, true);
+  return self;
 }
-Tensor& Tensor::add_(const Scalar& other, const Scalar& alpha) {
-  add_sub(false, *this, other, alpha, this, true);
-  return *this;
+Tensor& Tensor::add_(const Scalar& other, const Scalar& alpha) const {
+  Tensor& self = self_ref();
+  add_sub(false, self, other, alpha, &self, true);
+  return self;
 }
 Tensor Tensor::sub(const Tensor& other, const Scalar& alpha) const { return ember::sub(*this, other, alpha); }
 Tensor Tensor::sub(const Scalar& other, const Scalar& alpha) const { return ember::sub(*this, other, alpha); }
-Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) {
-  add_sub(true, *this, other, alpha, this, true);
-  return *this;
+Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) const {
+  Tensor& self = self_ref();
+  add_sub(true, self, other, alpha, &self, true);
+  return self;
 }
-Tensor& Tensor::sub_(const Scalar& other, const Scalar& alpha) {
-  add_sub(true, *this, other, alpha, this, true);
-  return *this;
+Tensor& Tensor::sub_(const Scalar& other, const Scalar& alpha) const {
+  Tensor& self = self_ref();
+  add_sub(true, self, other, alpha, &self, true);
+  return self;
 }
 
 // ---- div -----------------------------------------------------------------------------
@@ -394,15 +398,17 @@ Tensor Tensor::div(const Tensor& other, std::optional<std::string_view> mode) co
 Tensor Tensor::div(const Scalar& other, std::optional<std::string_view> mode) const {
   return ember::div(*this, other, mode);
 }
-Tensor& Tensor::div_(const Tensor& other) { return div_(other, std::nullopt); }
-Tensor& Tensor::div_(const Scalar& other) { return div_(other, std::nullopt); }
-Tensor& Tensor::div_(const Tensor& other, std::optional<std::string_view> mode) {
-  binary(div_spec(mode), *this, other, this, true);
-  return *this;
+Tensor& Tensor::div_(const Tensor& other) const { return div_(other, std::nullopt); }
+Tensor& Tensor::div_(const Scalar& other) const { return div_(other, std::nullopt); }
+Tensor& Tensor::div_(const Tensor& other, std::optional<std::string_view> mode) const {
+  Tensor& self = self_ref();
+  binary(div_spec(mode), self, other, &self, true);
+  return self;
 }
-Tensor& Tensor::div_(const Scalar& other, std::optional<std::string_view> mode) {
-  binary(div_spec(mode), *this, other, this, true);
-  return *this;
+Tensor& Tensor::div_(const Scalar& other, std::optional<std::string_view> mode) const {
+  Tensor& self = self_ref();
+  binary(div_spec(mode), self, other, &self, true);
+  return self;
 }
 
 // ---- maximum / minimum / fmax / fmin -----------------------------------------------
@@ -655,13 +661,17 @@ Tensor Tensor::clamp(const std::optional<Scalar>& min, const std::optional<Scala
 Tensor Tensor::clamp(const std::optional<Tensor>& min, const std::optional<Tensor>& max) const {
   return ember::clamp(*this, min, max);
 }
-Tensor& Tensor::clamp_(const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
-  return ember::clamp_(*this, min, max);
+Tensor& Tensor::clamp_(const std::optional<Scalar>& min, const std::optional<Scalar>& max) const {
+  return ember::clamp_(self_ref(), min, max);
 }
 Tensor Tensor::clamp_min(const Scalar& min) const { return ember::clamp_min(*this, min); }
 Tensor Tensor::clamp_max(const Scalar& max) const { return ember::clamp_max(*this, max); }
-Tensor& Tensor::clamp_min_(const Scalar& min) { return clamp_scalar_("clamp_min_", *this, min, std::nullopt); }
-Tensor& Tensor::clamp_max_(const Scalar& max) { return clamp_scalar_("clamp_max_", *this, std::nullopt, max); }
+Tensor& Tensor::clamp_min_(const Scalar& min) const {
+  return clamp_scalar_("clamp_min_", self_ref(), min, std::nullopt);
+}
+Tensor& Tensor::clamp_max_(const Scalar& max) const {
+  return clamp_scalar_("clamp_max_", self_ref(), std::nullopt, max);
+}
 Tensor Tensor::clip(const std::optional<Scalar>& min, const std::optional<Scalar>& max) const {
   return ember::clamp(*this, min, max);
 }
@@ -787,35 +797,38 @@ Tensor& addcdiv_out(Tensor& out, const Tensor& self, const Tensor& t1, const Ten
 
 Tensor Tensor::lerp(const Tensor& end, const Scalar& weight) const { return ember::lerp(*this, end, weight); }
 Tensor Tensor::lerp(const Tensor& end, const Tensor& weight) const { return ember::lerp(*this, end, weight); }
-Tensor& Tensor::lerp_(const Tensor& end, const Scalar& weight) {
-  EMBER_RECORD_OP("lerp_", *this, end);
-  const bool grad = autograd::needs_grad(*this, end);
-  if (grad) autograd::check_inplace(*this, "lerp_");
-  lerp_impl(*this, end, weight, this, true);
-  if (grad) autograd::record_lerp(*this, Tensor(), end, weight, Tensor(), *this);
-  return *this;
+Tensor& Tensor::lerp_(const Tensor& end, const Scalar& weight) const {
+  Tensor& self = self_ref();
+  EMBER_RECORD_OP("lerp_", self, end);
+  const bool grad = autograd::needs_grad(self, end);
+  if (grad) autograd::check_inplace(self, "lerp_");
+  lerp_impl(self, end, weight, &self, true);
+  if (grad) autograd::record_lerp(self, Tensor(), end, weight, Tensor(), self);
+  return self;
 }
 Tensor Tensor::addcmul(const Tensor& t1, const Tensor& t2, const Scalar& value) const {
   return ember::addcmul(*this, t1, t2, value);
 }
-Tensor& Tensor::addcmul_(const Tensor& t1, const Tensor& t2, const Scalar& value) {
-  EMBER_RECORD_OP("addcmul_", *this, t1, t2);
-  const bool grad = autograd::needs_grad(*this, t1, t2) && (is_floating_point() || is_complex());
-  if (grad) autograd::check_inplace(*this, "addcmul_");
-  addcmul_impl(*this, t1, t2, value, this, true);
-  if (grad) autograd::record_addcmul(*this, t1, t2, value, *this);
-  return *this;
+Tensor& Tensor::addcmul_(const Tensor& t1, const Tensor& t2, const Scalar& value) const {
+  Tensor& self = self_ref();
+  EMBER_RECORD_OP("addcmul_", self, t1, t2);
+  const bool grad = autograd::needs_grad(self, t1, t2) && (is_floating_point() || is_complex());
+  if (grad) autograd::check_inplace(self, "addcmul_");
+  addcmul_impl(self, t1, t2, value, &self, true);
+  if (grad) autograd::record_addcmul(self, t1, t2, value, self);
+  return self;
 }
 Tensor Tensor::addcdiv(const Tensor& t1, const Tensor& t2, const Scalar& value) const {
   return ember::addcdiv(*this, t1, t2, value);
 }
-Tensor& Tensor::addcdiv_(const Tensor& t1, const Tensor& t2, const Scalar& value) {
-  EMBER_RECORD_OP("addcdiv_", *this, t1, t2);
-  const bool grad = autograd::needs_grad(*this, t1, t2) && (is_floating_point() || is_complex());
-  if (grad) autograd::check_inplace(*this, "addcdiv_");
-  addcdiv_impl(*this, t1, t2, value, this, true);
-  if (grad) autograd::record_addcdiv(*this, t1, t2, value, *this);
-  return *this;
+Tensor& Tensor::addcdiv_(const Tensor& t1, const Tensor& t2, const Scalar& value) const {
+  Tensor& self = self_ref();
+  EMBER_RECORD_OP("addcdiv_", self, t1, t2);
+  const bool grad = autograd::needs_grad(self, t1, t2) && (is_floating_point() || is_complex());
+  if (grad) autograd::check_inplace(self, "addcdiv_");
+  addcdiv_impl(self, t1, t2, value, &self, true);
+  if (grad) autograd::record_addcdiv(self, t1, t2, value, self);
+  return self;
 }
 
 // ---- operators declared as Tensor members (free operators: ops/operators.h) -----------

@@ -168,21 +168,22 @@ Tensor cast(const Tensor& self, ScalarType t) {
 }  // namespace ops
 
 // ---- Tensor methods ----------------------------------------------------------
-Tensor& Tensor::copy_(const Tensor& src, bool) { return ember::copy_(*this, src); }
+Tensor& Tensor::copy_(const Tensor& src, bool) const { return ember::copy_(self_ref(), src); }
 Tensor Tensor::clone() const { return ember::clone(*this); }
 Tensor Tensor::contiguous() const { return ember::contiguous(*this); }
-Tensor& Tensor::fill_(const Scalar& v) { return ember::fill_(*this, v); }
-Tensor& Tensor::fill_(const Tensor& v) {
+Tensor& Tensor::fill_(const Scalar& v) const { return ember::fill_(self_ref(), v); }
+Tensor& Tensor::fill_(const Tensor& v) const {
+  Tensor& self = self_ref();
   EMBER_CHECK(v.dim() == 0, "fill_: only supports 0-dimension value tensor but got tensor with ", v.dim(),
               " dimensions");
-  const bool grad = autograd::needs_grad(*this, v);
-  if (!grad) return ember::fill_(*this, v.item());
-  autograd::check_inplace(*this, "fill_");
-  fill_kernel(*this, v.item());
-  autograd::record_fill_("FillBackward1", *this, v);
-  return *this;
+  const bool grad = autograd::needs_grad(self, v);
+  if (!grad) return ember::fill_(self, v.item());
+  autograd::check_inplace(self, "fill_");
+  fill_kernel(self, v.item());
+  autograd::record_fill_("FillBackward1", self, v);
+  return self;
 }
-Tensor& Tensor::zero_() { return ember::zero_(*this); }
+Tensor& Tensor::zero_() const { return ember::zero_(self_ref()); }
 
 // Recorded as PyTorch records it: aten::to, and when it copies aten::_to_copy
 // with aten::empty and aten::copy_ under it.

@@ -365,42 +365,44 @@ Tensor Tensor::index(ArrayRef<TensorIndex> indices) const {
 Tensor Tensor::index(std::initializer_list<TensorIndex> indices) const { return index(ArrayRef<TensorIndex>(indices)); }
 Tensor Tensor::operator[](const Tensor& index) const { return this->index({TensorIndex(index)}); }
 
-Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Tensor& rhs) {
+Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Tensor& rhs) const {
+  Tensor& self = self_ref();
   std::vector<std::optional<Tensor>> tensors;
-  Tensor v = apply_slicing(*this, indices, tensors, /*for_write=*/true);
+  Tensor v = apply_slicing(self, indices, tensors, /*for_write=*/true);
   if (tensors.empty()) {
     ember::copy_(v, rhs);
-    return *this;
+    return self;
   }
   // A write through a basic-indexing view records on the view: CopySlices
-  // carries it to *this (Note [Views and in-place]).
+  // carries it to self (Note [Views and in-place]).
   if (autograd::needs_grad(v, rhs)) {
     ember::index_put_(v, tensors, rhs.dtype() == dtype() ? rhs : rhs.to(dtype()), false);
-    return *this;
+    return self;
   }
   ops::index_put_impl(v, tensors, rhs, false, 1, "index_put_");
-  return *this;
+  return self;
 }
-Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Scalar& value) {
+Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Scalar& value) const {
+  Tensor& self = self_ref();
   std::vector<std::optional<Tensor>> tensors;
-  Tensor v = apply_slicing(*this, indices, tensors, /*for_write=*/true);
+  Tensor v = apply_slicing(self, indices, tensors, /*for_write=*/true);
   if (tensors.empty()) {
     ember::fill_(v, value);
-    return *this;
+    return self;
   }
   EMBER_CHECK(!value.isComplex() || is_complex(), "index_put_: cannot write a complex value into a ", dtype(),
               " tensor");
   if (autograd::needs_grad(v)) {
     ember::index_put_(v, tensors, full({}, value, options()), false);
-    return *this;
+    return self;
   }
   ops::index_put_impl(v, tensors, full({}, value, options()), false, 1, "index_put_");
-  return *this;
+  return self;
 }
-Tensor& Tensor::index_put_(std::initializer_list<TensorIndex> indices, const Tensor& rhs) {
+Tensor& Tensor::index_put_(std::initializer_list<TensorIndex> indices, const Tensor& rhs) const {
   return index_put_(ArrayRef<TensorIndex>(indices), rhs);
 }
-Tensor& Tensor::index_put_(std::initializer_list<TensorIndex> indices, const Scalar& v) {
+Tensor& Tensor::index_put_(std::initializer_list<TensorIndex> indices, const Scalar& v) const {
   return index_put_(ArrayRef<TensorIndex>(indices), v);
 }
 

@@ -202,8 +202,12 @@ Tensor argwhere(const Tensor& self) {
 Tensor Tensor::masked_select(const Tensor& mask) const { return ember::masked_select(*this, mask); }
 Tensor Tensor::masked_fill(const Tensor& mask, const Scalar& v) const { return ember::masked_fill(*this, mask, v); }
 Tensor Tensor::masked_fill(const Tensor& mask, const Tensor& v) const { return ember::masked_fill(*this, mask, v); }
-Tensor& Tensor::masked_fill_(const Tensor& mask, const Scalar& v) { return ember::masked_fill_(*this, mask, v); }
-Tensor& Tensor::masked_fill_(const Tensor& mask, const Tensor& v) { return ember::masked_fill_(*this, mask, v); }
+Tensor& Tensor::masked_fill_(const Tensor& mask, const Scalar& v) const {
+  return ember::masked_fill_(self_ref(), mask, v);
+}
+Tensor& Tensor::masked_fill_(const Tensor& mask, const Tensor& v) const {
+  return ember::masked_fill_(self_ref(), mask, v);
+}
 Tensor Tensor::where(const Tensor& condition, const Tensor& other) const {
   return ember::where(condition, *this, other);
 }

@@ -299,25 +299,25 @@ Tensor Tensor::scatter(int64_t dim, const Tensor& index, const Tensor& src) cons
 Tensor Tensor::scatter(int64_t dim, const Tensor& index, const Scalar& value) const {
   return ember::scatter(*this, dim, index, value);
 }
-Tensor& Tensor::scatter_(int64_t dim, const Tensor& index, const Tensor& src) {
-  return ember::scatter_(*this, dim, index, src);
+Tensor& Tensor::scatter_(int64_t dim, const Tensor& index, const Tensor& src) const {
+  return ember::scatter_(self_ref(), dim, index, src);
 }
-Tensor& Tensor::scatter_(int64_t dim, const Tensor& index, const Scalar& value) {
-  return ember::scatter_(*this, dim, index, value);
+Tensor& Tensor::scatter_(int64_t dim, const Tensor& index, const Scalar& value) const {
+  return ember::scatter_(self_ref(), dim, index, value);
 }
 Tensor Tensor::scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const {
   return ember::scatter_add(*this, dim, index, src);
 }
-Tensor& Tensor::scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) {
-  return ember::scatter_add_(*this, dim, index, src);
+Tensor& Tensor::scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) const {
+  return ember::scatter_add_(self_ref(), dim, index, src);
 }
 Tensor Tensor::scatter_reduce(int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce,
                               bool include_self) const {
   return ember::scatter_reduce(*this, dim, index, src, reduce, include_self);
 }
 Tensor& Tensor::scatter_reduce_(int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce,
-                                bool include_self) {
-  return ember::scatter_reduce_(*this, dim, index, src, reduce, include_self);
+                                bool include_self) const {
+  return ember::scatter_reduce_(self_ref(), dim, index, src, reduce, include_self);
 }
 
 }  // namespace ember

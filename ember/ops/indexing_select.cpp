@@ -238,20 +238,20 @@ Tensor Tensor::index_select(int64_t dim, const Tensor& index) const { return emb
 Tensor Tensor::index_add(int64_t dim, const Tensor& index, const Tensor& src, const Scalar& alpha) const {
   return ember::index_add(*this, dim, index, src, alpha);
 }
-Tensor& Tensor::index_add_(int64_t dim, const Tensor& index, const Tensor& src, const Scalar& alpha) {
-  return ember::index_add_(*this, dim, index, src, alpha);
+Tensor& Tensor::index_add_(int64_t dim, const Tensor& index, const Tensor& src, const Scalar& alpha) const {
+  return ember::index_add_(self_ref(), dim, index, src, alpha);
 }
 Tensor Tensor::index_copy(int64_t dim, const Tensor& index, const Tensor& src) const {
   return ember::index_copy(*this, dim, index, src);
 }
-Tensor& Tensor::index_copy_(int64_t dim, const Tensor& index, const Tensor& src) {
-  return ember::index_copy_(*this, dim, index, src);
+Tensor& Tensor::index_copy_(int64_t dim, const Tensor& index, const Tensor& src) const {
+  return ember::index_copy_(self_ref(), dim, index, src);
 }
 Tensor Tensor::index_fill(int64_t dim, const Tensor& index, const Scalar& value) const {
   return ember::index_fill(*this, dim, index, value);
 }
-Tensor& Tensor::index_fill_(int64_t dim, const Tensor& index, const Scalar& value) {
-  return ember::index_fill_(*this, dim, index, value);
+Tensor& Tensor::index_fill_(int64_t dim, const Tensor& index, const Scalar& value) const {
+  return ember::index_fill_(self_ref(), dim, index, value);
 }
 Tensor Tensor::take(const Tensor& index) const { return ember::take(*this, index); }
 

@@ -344,8 +344,8 @@ Tensor Tensor::outer(const Tensor& vec2) const { return ember::outer(*this, vec2
 Tensor Tensor::addmm(const Tensor& mat1, const Tensor& mat2, const Scalar& beta, const Scalar& alpha) const {
   return ember::addmm(*this, mat1, mat2, beta, alpha);
 }
-Tensor& Tensor::addmm_(const Tensor& mat1, const Tensor& mat2, const Scalar& beta, const Scalar& alpha) {
-  return ember::addmm_(*this, mat1, mat2, beta, alpha);
+Tensor& Tensor::addmm_(const Tensor& mat1, const Tensor& mat2, const Scalar& beta, const Scalar& alpha) const {
+  return ember::addmm_(self_ref(), mat1, mat2, beta, alpha);
 }
 Tensor Tensor::addbmm(const Tensor& b1, const Tensor& b2, const Scalar& beta, const Scalar& alpha) const {
   return ember::addbmm(*this, b1, b2, beta, alpha);

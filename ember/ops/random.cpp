@@ -489,12 +489,12 @@ Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement, O
 }
 
 // ---- Tensor methods ----------------------------------------------------------
-Tensor& Tensor::uniform_(double from, double to) { return ember::uniform_(*this, from, to); }
-Tensor& Tensor::normal_(double mean, double std) { return ember::normal_(*this, mean, std); }
-Tensor& Tensor::bernoulli_(double p) { return ember::bernoulli_(*this, p); }
-Tensor& Tensor::random_(int64_t from, int64_t to) { return ember::random_(*this, from, to); }
-Tensor& Tensor::random_(int64_t to) { return ember::random_(*this, 0, to); }
-Tensor& Tensor::exponential_(double lambd) { return ember::exponential_(*this, lambd); }
+Tensor& Tensor::uniform_(double from, double to) const { return ember::uniform_(self_ref(), from, to); }
+Tensor& Tensor::normal_(double mean, double std) const { return ember::normal_(self_ref(), mean, std); }
+Tensor& Tensor::bernoulli_(double p) const { return ember::bernoulli_(self_ref(), p); }
+Tensor& Tensor::random_(int64_t from, int64_t to) const { return ember::random_(self_ref(), from, to); }
+Tensor& Tensor::random_(int64_t to) const { return ember::random_(self_ref(), 0, to); }
+Tensor& Tensor::exponential_(double lambd) const { return ember::exponential_(self_ref(), lambd); }
 Tensor Tensor::bernoulli() const { return ember::bernoulli(*this); }
 
 }  // namespace ember

@@ -21,8 +21,8 @@ namespace {
 
 // PyTorch's CPU scans accumulate in acc_type: double for every float type, int64 for integers.
 template <typename T>
-using scan_acc_t = std::conditional_t<std::is_integral_v<T>, int64_t,
-                                      std::conditional_t<is_complex_v<T>, complex128, double>>;
+using scan_acc_t =
+    std::conditional_t<std::is_integral_v<T>, int64_t, std::conditional_t<is_complex_v<T>, complex128, double>>;
 
 template <typename T, typename Acc, typename Step>
 void scan_lines(const Tensor& out, const Tensor& in, int64_t dim, Acc init, const Step& step) {
@@ -147,17 +147,15 @@ Tensor logcumsumexp(const Tensor& self, int64_t dim) {
 
 // ---- Tensor methods -------------------------------------------------------------
 Tensor Tensor::cumsum(int64_t dim, std::optional<ScalarType> dtype) const { return ember::cumsum(*this, dim, dtype); }
-Tensor& Tensor::cumsum_(int64_t dim, std::optional<ScalarType> dtype) {
+Tensor& Tensor::cumsum_(int64_t dim, std::optional<ScalarType> dtype) const {
   // In place: the result is computed aside (a scan reads ahead of its writes only by one step,
   // but the input may alias in arbitrary layouts) and copied back.
   EMBER_CHECK(!dtype || *dtype == this->dtype(), "cumsum_(): dtype ", *dtype, " does not match the tensor's ",
               this->dtype());
-  Tensor r = ember::cumsum(*this, dim, this->dtype());
+  Tensor r = ember::cumsum(self_ref(), dim, this->dtype());
   return copy_(r);
 }
-Tensor Tensor::cumprod(int64_t dim, std::optional<ScalarType> dtype) const {
-  return ember::cumprod(*this, dim, dtype);
-}
+Tensor Tensor::cumprod(int64_t dim, std::optional<ScalarType> dtype) const { return ember::cumprod(*this, dim, dtype); }
 std::tuple<Tensor, Tensor> Tensor::cummax(int64_t dim) const { return ember::cummax(*this, dim); }
 std::tuple<Tensor, Tensor> Tensor::cummin(int64_t dim) const { return ember::cummin(*this, dim); }
 Tensor Tensor::logcumsumexp(int64_t dim) const { return ember::logcumsumexp(*this, dim); }

@@ -456,7 +456,7 @@ Tensor Tensor::repeat_interleave(int64_t r, std::optional<int64_t> dim) const {
 Tensor Tensor::tile(IntArrayRef dims) const { return ember::tile(*this, dims); }
 Tensor Tensor::tril(int64_t d) const { return ember::tril(*this, d); }
 Tensor Tensor::triu(int64_t d) const { return ember::triu(*this, d); }
-Tensor& Tensor::tril_(int64_t d) { return ember::tril_(*this, d); }
-Tensor& Tensor::triu_(int64_t d) { return ember::triu_(*this, d); }
+Tensor& Tensor::tril_(int64_t d) const { return ember::tril_(self_ref(), d); }
+Tensor& Tensor::triu_(int64_t d) const { return ember::triu_(self_ref(), d); }
 
 }  // namespace ember

@@ -162,7 +162,7 @@ Tensor run_row(UnaryOpId id, const Tensor& self, Tensor* out, bool inplace) {
     return out;                                                                              \
   }                                                                                          \
   Tensor Tensor::name() const { return ember::name(*this); }                                 \
-  Tensor& Tensor::name##_() { return ember::name##_(*this); }
+  Tensor& Tensor::name##_() const { return ember::name##_(self_ref()); }
 #include "ember/ops/unary.def"
 #undef EMBER_UNARY_OP
 
@@ -198,6 +198,6 @@ Tensor& round_out(Tensor& out, const Tensor& self, int64_t decimals) {
   return out;
 }
 Tensor Tensor::round(int64_t decimals) const { return ember::round(*this, decimals); }
-Tensor& Tensor::round_(int64_t decimals) { return ember::round_(*this, decimals); }
+Tensor& Tensor::round_(int64_t decimals) const { return ember::round_(self_ref(), decimals); }
 
 }  // namespace ember

@@ -1,6 +1,6 @@
 // Activations with arguments: gelu, softplus, elu, leaky_relu, logit.
-#include "ember/kernels/cpu/unary_kernels.h"
 #include "ember/core/record_scope.h"
+#include "ember/kernels/cpu/unary_kernels.h"
 #include "ember/ops/unary.h"
 
 #include "ember/autograd/derivatives/misc_grad.h"
@@ -31,7 +31,8 @@ bool gelu_is_tanh(std::string_view approximate) {
 Tensor gelu(const Tensor& self, std::string_view approximate) {
   EMBER_VMAP_ELEMENTWISE(self, v, gelu(v, approximate));
   const bool t = gelu_is_tanh(approximate);
-  Tensor out = run_floating("gelu", self, nullptr, false, [&](const TensorIterator& it) { kernels::gelu_kernel(it, t); });
+  Tensor out =
+      run_floating("gelu", self, nullptr, false, [&](const TensorIterator& it) { kernels::gelu_kernel(it, t); });
   if (autograd::needs_grad(self)) autograd::record_gelu(self, out, t);
   return out;
 }
@@ -95,8 +96,9 @@ Tensor Tensor::elu(const Scalar& alpha, const Scalar& scale, const Scalar& input
 
 Tensor leaky_relu(const Tensor& self, const Scalar& negative_slope) {
   EMBER_VMAP_ELEMENTWISE(self, v, leaky_relu(v, negative_slope));
-  Tensor out = run_floating("leaky_relu", self, nullptr, false,
-                            [&](const TensorIterator& it) { kernels::leaky_relu_kernel(it, negative_slope.toDouble()); });
+  Tensor out = run_floating("leaky_relu", self, nullptr, false, [&](const TensorIterator& it) {
+    kernels::leaky_relu_kernel(it, negative_slope.toDouble());
+  });
   if (autograd::needs_grad(self)) autograd::record_leaky_relu(self, out, negative_slope.toDouble());
   return out;
 }
@@ -112,7 +114,9 @@ Tensor& leaky_relu_out(Tensor& out, const Tensor& self, const Scalar& negative_s
   return out;
 }
 Tensor Tensor::leaky_relu(const Scalar& negative_slope) const { return ember::leaky_relu(*this, negative_slope); }
-Tensor& Tensor::leaky_relu_(const Scalar& negative_slope) { return ember::leaky_relu_(*this, negative_slope); }
+Tensor& Tensor::leaky_relu_(const Scalar& negative_slope) const {
+  return ember::leaky_relu_(self_ref(), negative_slope);
+}
 
 namespace {
 Tensor logit_impl(const char* op, const Tensor& self, std::optional<double> eps, Tensor* out, bool inplace) {

@@ -48,8 +48,9 @@ Tensor& nan_to_num_out(Tensor& out, const Tensor& self, std::optional<double> na
 Tensor Tensor::nan_to_num(std::optional<double> nan, std::optional<double> posinf, std::optional<double> neginf) const {
   return ember::nan_to_num(*this, nan, posinf, neginf);
 }
-Tensor& Tensor::nan_to_num_(std::optional<double> nan, std::optional<double> posinf, std::optional<double> neginf) {
-  return ember::nan_to_num_(*this, nan, posinf, neginf);
+Tensor& Tensor::nan_to_num_(std::optional<double> nan, std::optional<double> posinf,
+                            std::optional<double> neginf) const {
+  return ember::nan_to_num_(self_ref(), nan, posinf, neginf);
 }
 
 namespace {

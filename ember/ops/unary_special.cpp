@@ -43,9 +43,10 @@ Tensor& polygamma_out(Tensor& out, int64_t n, const Tensor& self) {
   return out;
 }
 Tensor Tensor::polygamma(int64_t n) const { return ember::polygamma(n, *this); }
-Tensor& Tensor::polygamma_(int64_t n) {
-  polygamma_impl("polygamma_", n, *this, this, true);
-  return *this;
+Tensor& Tensor::polygamma_(int64_t n) const {
+  Tensor& self = self_ref();
+  polygamma_impl("polygamma_", n, self, &self, true);
+  return self;
 }
 
 }  // namespace ember

@@ -537,15 +537,17 @@ Tensor& set_geometry_from(Tensor& self, const Tensor& v) {
   return self;
 }
 }  // namespace
-Tensor& Tensor::squeeze_() { return set_geometry_from(*this, ember::squeeze(*this)); }
-Tensor& Tensor::squeeze_(int64_t d) { return set_geometry_from(*this, ember::squeeze(*this, d)); }
-Tensor& Tensor::unsqueeze_(int64_t d) { return set_geometry_from(*this, ember::unsqueeze(*this, d)); }
-Tensor& Tensor::transpose_(int64_t a, int64_t b) { return set_geometry_from(*this, ember::transpose(*this, a, b)); }
-Tensor& Tensor::t_() { return set_geometry_from(*this, ember::t(*this)); }
-Tensor& Tensor::as_strided_(IntArrayRef s, IntArrayRef st, std::optional<int64_t> o) {
-  return set_geometry_from(*this, ember::as_strided(*this, s, st, o));
+Tensor& Tensor::squeeze_() const { return set_geometry_from(self_ref(), ember::squeeze(self_ref())); }
+Tensor& Tensor::squeeze_(int64_t d) const { return set_geometry_from(self_ref(), ember::squeeze(self_ref(), d)); }
+Tensor& Tensor::unsqueeze_(int64_t d) const { return set_geometry_from(self_ref(), ember::unsqueeze(self_ref(), d)); }
+Tensor& Tensor::transpose_(int64_t a, int64_t b) const {
+  return set_geometry_from(self_ref(), ember::transpose(self_ref(), a, b));
 }
-Tensor& Tensor::resize_(IntArrayRef size) {
+Tensor& Tensor::t_() const { return set_geometry_from(self_ref(), ember::t(self_ref())); }
+Tensor& Tensor::as_strided_(IntArrayRef s, IntArrayRef st, std::optional<int64_t> o) const {
+  return set_geometry_from(self_ref(), ember::as_strided(self_ref(), s, st, o));
+}
+Tensor& Tensor::resize_(IntArrayRef size) const {
   int64_t n = checked_numel(size, "resize_");
   size_t need;
   EMBER_CHECK(!__builtin_add_overflow(n, storage_offset(), &n) &&
@@ -560,7 +562,7 @@ Tensor& Tensor::resize_(IntArrayRef size) {
     unsafeGetTensorImpl()->set_storage(std::move(s));
   }
   unsafeGetTensorImpl()->set_geometry(size, contiguous_strides(size), storage_offset());
-  return *this;
+  return self_ref();
 }
 
 Tensor Tensor::operator[](int64_t index) const { return ember::select(*this, 0, index); }

@@ -165,6 +165,27 @@ TEST(LibTorchStyle, Autograd) {
   EXPECT_FALSE(undefined.defined());
 }
 
+// In-place methods are const, as LibTorch's: a hand-written SGD step over `const auto&`
+// parameters, `grad().zero_()`, and an initialiser taking `const torch::Tensor&`.
+void init_weights(const torch::Tensor& w) { w.uniform_(-0.1, 0.1); }
+
+TEST(LibTorchStyle, InPlaceThroughConstReferences) {
+  auto w = torch::ones({3}, torch::requires_grad());
+  (w * w).sum().backward();
+  const std::vector<torch::Tensor> params = {w};
+  {
+    torch::NoGradGuard no_grad;
+    for (const auto& p : params) p.sub_(0.5 * p.grad());
+  }
+  EXPECT_TRUE(w.detach().allclose(torch::zeros({3})));
+  w.grad().zero_();
+  EXPECT_TRUE(w.grad().eq(0).all().item<bool>());
+  const torch::Tensor b = torch::zeros({1000});
+  init_weights(b);
+  EXPECT_TRUE(b.abs().le(0.1).all().item<bool>());
+  EXPECT_TRUE(b.ne(0).any().item<bool>());
+}
+
 // -------------------------------------------------------------------- nn
 
 struct Net : torch::nn::Module {

@@ -110,7 +110,7 @@ void add_clamp(std::map<std::string, Case>& m) {
 
 // addcmul and addcdiv: the same cases, by name.
 void add_addc(std::map<std::string, Case>& m, const std::string& nm, bool mul) {
-  using InPlace = Tensor& (Tensor::*)(const Tensor&, const Tensor&, const Scalar&);
+  using InPlace = Tensor& (Tensor::*)(const Tensor&, const Tensor&, const Scalar&) const;
   const InPlace ip = mul ? &Tensor::addcmul_ : &Tensor::addcdiv_;
   auto out_fn = mul ? &addcmul_out : &addcdiv_out;
   const char* op = mul ? "addcmul" : "addcdiv";
