@@ -7,6 +7,7 @@
 #include "ember/ops/binary.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/indexing.h"
+#include "ember/ops/mem_overlap.h"
 #include "ember/ops/nn_util.h"
 #include "ember/ops/operators.h"
 #include "ember/ops/unary.h"
@@ -156,6 +157,7 @@ Tensor rrelu(const Tensor& self, const Scalar& lower, const Scalar& upper, bool 
 Tensor& rrelu_(Tensor& self, const Scalar& lower, const Scalar& upper, bool training, OptGen generator) {
   EMBER_RECORD_OP("rrelu_", self);
   no_inplace_grad(self, "rrelu_");
+  if (!batching::is_batched(self)) ops::assert_no_internal_overlap("rrelu_", self);
   Tensor r = rrelu(self, lower, upper, training, generator);
   return self.copy_(r);
 }

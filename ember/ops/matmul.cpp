@@ -14,6 +14,7 @@
 #include "ember/ops/binary.h"
 #include "ember/ops/copy.h"
 #include "ember/ops/factory.h"
+#include "ember/ops/mem_overlap.h"
 #include "ember/ops/operators.h"
 #include "ember/ops/type_promotion.h"
 #include "ember/ops/unary.h"
@@ -212,6 +213,7 @@ Tensor& addmm_(Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scala
   check_mm_operands("addmm_", mat1, mat2, "mat1", "mat2");
   EMBER_CHECK(self.dim() == 2 && self.size(0) == mat1.size(0) && self.size(1) == mat2.size(1), "addmm_: self of shape ",
               shape_str(self.sizes()), " does not match the result shape [", mat1.size(0), ", ", mat2.size(1), "]");
+  if (!batching::is_batched(self)) ops::assert_no_internal_overlap("addmm_", self);
   self.copy_(addmm(self, mat1, mat2, beta, alpha));
   return self;
 }

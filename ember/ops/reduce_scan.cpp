@@ -6,6 +6,7 @@
 #include "ember/core/record_scope.h"
 #include "ember/kernels/cpu/reduce_ops.h"
 #include "ember/ops/factory.h"
+#include "ember/ops/mem_overlap.h"
 #include "ember/ops/reduce.h"
 
 #include "ember/autograd/derivatives/misc_grad.h"
@@ -152,6 +153,8 @@ Tensor& Tensor::cumsum_(int64_t dim, std::optional<ScalarType> dtype) const {
   // but the input may alias in arbitrary layouts) and copied back.
   EMBER_CHECK(!dtype || *dtype == this->dtype(), "cumsum_(): dtype ", *dtype, " does not match the tensor's ",
               this->dtype());
+  // Named here, not by the copy_ that writes the result back.
+  if (!batching::is_batched(*this)) ops::assert_no_internal_overlap("cumsum_", *this);
   Tensor r = ember::cumsum(self_ref(), dim, this->dtype());
   return copy_(r);
 }

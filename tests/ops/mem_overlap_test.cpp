@@ -252,7 +252,7 @@ void add_inplace(std::map<std::string, Case>& m) {
       {"leaky_relu_", {"leaky_relu", [](Tensor& x) { leaky_relu_(x); }}},
       {"elu_", {"elu", [](Tensor& x) { elu_(x); }}},
       {"celu_", {"elu", [](Tensor& x) { celu_(x); }}},
-      {"rrelu_eval_", {"copy_", [](Tensor& x) { rrelu_(x, 0.125, 1.0 / 3, false); }}},
+      {"rrelu_eval_", {"rrelu_", [](Tensor& x) { rrelu_(x, 0.125, 1.0 / 3, false); }}},
       {"threshold_", {"threshold_", [](Tensor& x) { threshold_(x, 0.5, 2.0); }}},
       {"masked_fill_",
        {"masked_fill_",
@@ -297,9 +297,9 @@ void add_inplace(std::map<std::string, Case>& m) {
         [](Tensor& x) {
           x.scatter_reduce_(1, scatter_index(), ones({2, 1}), "sum");
         }}},
-      {"cumsum_", {"copy_", [](Tensor& x) { x.cumsum_(1); }}},
+      {"cumsum_", {"cumsum_", [](Tensor& x) { x.cumsum_(1); }}},
       {"addmm_",
-       {"copy_",
+       {"addmm_",
         [](Tensor& x) {
           x.addmm_(ones({2, 2}), ones({2, 3}));
         }}},
