@@ -4,6 +4,7 @@
 #include "ember/core/record_scope.h"
 #include "ember/kernels/cpu/unary_kernels.h"
 #include "ember/ops/elementwise.h"
+#include "ember/ops/mem_overlap.h"
 #include "ember/ops/unary.h"
 #include "ember/vmap/batching_rules.h"
 
@@ -68,6 +69,7 @@ Tensor float_class(const char* op, FloatClass which, const Tensor& self, Tensor*
   if (is_integral(t, true) || (which == FloatClass::isreal && !is_complex(t))) {
     // Integers are never NaN or infinite; real dtypes are always real.
     const bool value = which == FloatClass::isfinite || which == FloatClass::isreal;
+    if (out != nullptr) ops::assert_no_internal_overlap(op, *out);  // as the kernel path's iterator
     Tensor r = ops::make_out(out, self.sizes(), kBool, op);
     r.fill_(value);
     ops::finish_out(out, r);

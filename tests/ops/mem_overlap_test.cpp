@@ -216,6 +216,19 @@ void add_copy(std::map<std::string, Case>& m) {
                                               }};
 }
 
+void add_float_class(std::map<std::string, Case>& m) {
+  for (const char* nm : {"isposinf", "isneginf"}) {
+    for (ScalarType dt : {kLong, kFloat}) {
+      const std::string name = std::string(nm) + "_out_expanded_" + (dt == kLong ? "int64" : "float32");
+      const bool pos = std::string(nm) == "isposinf";
+      m[name] = {nm, [pos, dt] {
+                   Tensor out = zeros({3}, kBool).expand({2, 3});
+                   return pos ? isposinf_out(out, ones({2, 3}, dt)) : isneginf_out(out, ones({2, 3}, dt));
+                 }};
+    }
+  }
+}
+
 Tensor scatter_index() { return tensor({int64_t{0}, int64_t{1}}).reshape({2, 1}); }
 
 void add_inplace(std::map<std::string, Case>& m) {
@@ -386,6 +399,7 @@ std::map<std::string, Case> all_cases() {
   add_binary(m);
   add_copy(m);
   add_inplace(m);
+  add_float_class(m);
   add_index_family(m);
   return m;
 }
@@ -413,7 +427,7 @@ TEST(MemOverlap, EveryCaseAsPyTorch) {
     const std::string base = n.size() > 6 && n.substr(n.size() - 6) == ":error" ? n.substr(0, n.size() - 6) : n;
     EXPECT_TRUE(cases.count(base)) << "golden case without a replay: " << n;
   }
-  EXPECT_EQ(checked, 98);
+  EXPECT_EQ(checked, 102);
 }
 
 // An error leaves the written-to tensor as it was.

@@ -246,6 +246,13 @@ case("copy_into_expanded_int_src")(lambda: expanded().copy_(torch.ones(2, 3, dty
 case("copy_into_expand_size_1")(lambda: torch.zeros(3).expand(1, 3).copy_(torch.ones(1, 3)))
 case("copy_into_empty_expanded")(lambda: torch.zeros(0).expand(2, 0).copy_(torch.ones(2, 0)))
 
+# ---- float-class predicates with out= (integer inputs take a fill, not the kernel) ---------
+for nm in ("isposinf", "isneginf"):
+    for dt in (torch.int64, torch.float32):
+        case(f"{nm}_out_expanded_{str(dt)[6:]}")(
+            lambda nm=nm, dt=dt: getattr(torch, nm)(torch.ones(2, 3, dtype=dt),
+                                                    out=torch.zeros(3, dtype=torch.bool).expand(2, 3)))
+
 
 @case("copy_expanded_into_itself")
 def _():
