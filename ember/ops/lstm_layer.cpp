@@ -65,18 +65,19 @@ void apply_unary(kernels::UnaryOpId op, const T* in, T* out, int64_t n) {
   }
 }
 
-// A row costs four transcendental passes over H, far more than a copy of 4H elements:
-// split the batch across threads from ~4K gate elements per task.
+// A row costs five transcendental passes over H (sigmoid over i, f and o, tanh over g and
+// c), far more than a copy of 4H elements: split the batch across threads from ~4K gate
+// elements per task.
 int64_t rows_per_task(int64_t hs) { return std::max<int64_t>(1, 4096 / (4 * hs)); }
 
 // Rows of one step: gates [B, 4H] (pre-activations less the bias in, activations i f g o
-// out), bias [4H] (null: none), c_prev [B, H] -> c [B, H], h [B, H].
+// out), bias [4H] (null: none), c_prev [B, H] -> c [B, H], h [B, H]; scratch [B, H].
 template <typename T>
-void cell_forward(T* gates, const T* bias, const T* c_prev, T* c, T* h, int64_t batch, int64_t hs) {
+void cell_forward(T* gates, const T* bias, const T* c_prev, T* c, T* h, T* scratch, int64_t batch, int64_t hs) {
   const int64_t grain = rows_per_task(hs);
   parallel_for(0, batch, grain, [&](int64_t b0, int64_t b1) {
-    std::vector<T> tanh_c(static_cast<size_t>(hs));
     for (int64_t b = b0; b < b1; ++b) {
+      T* tanh_c = scratch + b * hs;
       T* g = gates + b * 4 * hs;
       if (bias)
         for (int64_t j = 0; j < 4 * hs; ++j) g[j] += bias[j];
@@ -86,35 +87,38 @@ void cell_forward(T* gates, const T* bias, const T* c_prev, T* c, T* h, int64_t 
       const T* cp = c_prev + b * hs;
       T* cr = c + b * hs;
       for (int64_t j = 0; j < hs; ++j) cr[j] = g[hs + j] * cp[j] + g[j] * g[2 * hs + j];
-      apply_unary(kernels::UnaryOpId::tanh, cr, tanh_c.data(), hs);
+      apply_unary(kernels::UnaryOpId::tanh, cr, tanh_c, hs);
       T* hr = h + b * hs;
       for (int64_t j = 0; j < hs; ++j) hr[j] = g[3 * hs + j] * tanh_c[j];
     }
   });
 }
 
-// Rows of one step backward: from the activations, c_prev and c, the gradient dh of h_t and
-// dc of c_t (updated in place to the gradient of c_{t-1}), writes dgates [B, 4H].
+// Rows of one step backward: from the activations, c_prev and c, the gradient of h_t (dh from
+// the later step plus d_out, this step's rows of the output's gradient, null when none) and dc
+// of c_t (updated in place to the gradient of c_{t-1}), writes dgates [B, 4H]; scratch [B, H].
 template <typename T>
-void cell_backward(const T* acts, const T* c_prev, const T* c, const T* dh, T* dc, T* dgates, int64_t batch,
-                   int64_t hs) {
+void cell_backward(const T* acts, const T* c_prev, const T* c, const T* dh, const T* d_out, T* dc, T* dgates,
+                   T* scratch, int64_t batch, int64_t hs) {
   const int64_t grain = rows_per_task(hs);
   parallel_for(0, batch, grain, [&](int64_t b0, int64_t b1) {
-    std::vector<T> tanh_c(static_cast<size_t>(hs));
     for (int64_t b = b0; b < b1; ++b) {
       const T* a = acts + b * 4 * hs;
       T* dg = dgates + b * 4 * hs;
-      apply_unary(kernels::UnaryOpId::tanh, c + b * hs, tanh_c.data(), hs);
+      T* tanh_c = scratch + b * hs;
+      apply_unary(kernels::UnaryOpId::tanh, c + b * hs, tanh_c, hs);
       const T* cp = c_prev + b * hs;
       const T* dhr = dh + b * hs;
+      const T* dor = d_out ? d_out + b * hs : nullptr;
       T* dcr = dc + b * hs;
       for (int64_t j = 0; j < hs; ++j) {
         const T i = a[j], f = a[hs + j], g = a[2 * hs + j], o = a[3 * hs + j], tc = tanh_c[j];
-        const T dc_t = dcr[j] + dhr[j] * o * (T(1) - tc * tc);
+        const T dh_t = dor ? dhr[j] + dor[j] : dhr[j];
+        const T dc_t = dcr[j] + dh_t * o * (T(1) - tc * tc);
         dg[j] = dc_t * g * i * (T(1) - i);
         dg[hs + j] = dc_t * cp[j] * f * (T(1) - f);
         dg[2 * hs + j] = dc_t * i * (T(1) - g * g);
-        dg[3 * hs + j] = dhr[j] * tc * o * (T(1) - o);
+        dg[3 * hs + j] = dh_t * tc * o * (T(1) - o);
         dcr[j] = dc_t * f;
       }
     }
@@ -170,20 +174,17 @@ autograd::variable_list backward_fused(const autograd::FormulaNode& n, const aut
   if (grads[2].defined()) dc.copy_(grads[2]);
   const Tensor d_out = grads[0].defined() ? grads[0].to(acts.dtype()).contiguous() : Tensor();
   Tensor d_gates = empty({steps * batch, 4 * hs}, acts.options());
+  Tensor scratch = empty({batch, hs}, acts.options());
   const Tensor w_hh = a.w_hh;
   for (int64_t s = 0; s < steps; ++s) {
     const int64_t t = a.reverse ? s : steps - 1 - s;  // backward visits the steps last to first
     const int64_t prev = a.reverse ? t + 1 : t - 1;   // the step whose state this one read
     const bool first = s == steps - 1;
-    if (d_out.defined()) {
-      T* p = dh.data_ptr<T>();
-      const T* q = d_out.data_ptr<T>() + t * batch * hs;
-      for (int64_t k = 0; k < batch * hs; ++k) p[k] += q[k];
-    }
     const Tensor dg = rows(d_gates, t, batch);
     const T* c_prev = first ? c0.data_ptr<T>() : c_all.data_ptr<T>() + prev * batch * hs;
     cell_backward<T>(acts.data_ptr<T>() + t * batch * 4 * hs, c_prev, c_all.data_ptr<T>() + t * batch * hs,
-                     dh.data_ptr<T>(), dc.data_ptr<T>(), dg.data_ptr<T>(), batch, hs);
+                     dh.data_ptr<T>(), d_out.defined() ? d_out.data_ptr<T>() + t * batch * hs : nullptr,
+                     dc.data_ptr<T>(), dg.data_ptr<T>(), scratch.data_ptr<T>(), batch, hs);
     kernels::gemm_batched(dg, w_hh, dh, 1, 0);  // dh_{t-1} = dG_t @ W_hh
   }
   autograd::variable_list result(kNumInputs);
@@ -224,13 +225,14 @@ void forward_steps(const LstmLayerArgs& a, const Tensor& bias, const Tensor& act
   // per call; at W8's sizes the 50 step GEMMs take 17 % less time).
   const Tensor w_hh_t = a.w_hh.t().contiguous();
   Tensor h_prev = a.h0, c_prev = a.c0.contiguous();
+  Tensor scratch = empty({batch, hs}, acts.options());
   for (int64_t s = 0; s < a.steps; ++s) {
     const int64_t t = a.reverse ? a.steps - 1 - s : s;
     const Tensor g = rows(acts, t, batch);
     kernels::gemm_batched(h_prev, w_hh_t, g, 1, 1);  // the step's input projection + h_{t-1} @ W_hh^T
     const Tensor c = rows(c_all, t, batch), h = rows(out, t, batch);
     cell_forward<T>(g.data_ptr<T>(), bias.defined() ? bias.data_ptr<T>() : nullptr, c_prev.data_ptr<T>(),
-                    c.data_ptr<T>(), h.data_ptr<T>(), batch, hs);
+                    c.data_ptr<T>(), h.data_ptr<T>(), scratch.data_ptr<T>(), batch, hs);
     h_prev = h;
     c_prev = c;
   }
