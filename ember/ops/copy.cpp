@@ -10,6 +10,7 @@
 #include "ember/core/shape.h"
 #include "ember/kernels/cpu/convert.h"
 #include "ember/kernels/cpu/loops.h"
+#include "ember/kernels/cpu/transpose_copy.h"
 #include "ember/ops/elementwise.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/mem_overlap.h"
@@ -61,6 +62,10 @@ void copy_kernel(Tensor& self, const Tensor& src) {
   // through a copy.
   ops::assert_no_output_overlap("copy_", self, ArrayRef<Tensor>(&src, 1));
   if (ops::needs_input_copy(self, src)) b = clone(src);
+  if (kernels::try_transpose_copy(self, b)) {  // Note [Transposing copies]
+    self.bump_version();
+    return;
+  }
   TensorIterator iter({self}, {b});
   dispatch_all(self.dtype(), "copy_", [&](auto out_tag) {
     using Out = EMBER_TYPE(out_tag);

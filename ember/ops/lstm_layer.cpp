@@ -25,9 +25,10 @@ namespace ember::rnn_detail {
 // a fifth of the whole training step), and the gate gradients are assembled from pieces.
 // The fused layer is one op with one node, as cuDNN's and oneDNN's RNN primitives are:
 //  * forward: the input projection is one GEMM over all steps into `acts` [T*B, 4H]; each
-//    step adds h_{t-1} @ W_hh^T into its own rows of acts (a GEMM with beta = 1, no copy)
-//    and one pointwise pass adds the biases, turns the rows into the activations i, f, g, o
-//    in place and writes c_t and h_t. acts and every c_t are kept for backward.
+//    step computes h_{t-1} @ W_hh^T (one GEMM per thread, Note [LSTM forward slabs]) and
+//    one pointwise pass adds it and the biases to the step's rows of acts, turns them into
+//    the activations i, f, g, o in place and writes c_t and h_t. acts and every c_t are
+//    kept for backward.
 //  * backward: the time loop runs one pointwise pass per step from the kept activations
 //    (writing that step's rows of dG, the pre-activation gate gradients, and carrying dc)
 //    and one GEMM for dh_{t-1} = dG_t @ W_hh. Then each parameter's gradient is one GEMM
@@ -70,26 +71,38 @@ void apply_unary(kernels::UnaryOpId op, const T* in, T* out, int64_t n) {
 // elements per task.
 int64_t rows_per_task(int64_t hs) { return std::max<int64_t>(1, 4096 / (4 * hs)); }
 
-// Rows of one step: gates [B, 4H] (pre-activations less the bias in, activations i f g o
-// out), bias [4H] (null: none), c_prev [B, H] -> c [B, H], h [B, H]; scratch [B, H].
+// One step for the hidden units [j0, j0 + u) of every row: gates [B, 4H] (the input
+// projection in, the activations i f g o out, in place), hw [B, 4u] (this slab's
+// h_{t-1} @ W_hh^T, gate-major; null: already added into gates), bias [4H] (null: none), c_prev [B, H] -> c [B, H],
+// h [B, H]; scratch [B, H]. Rows are split across threads when the caller is not already
+// running one slab per thread.
 template <typename T>
-void cell_forward(T* gates, const T* bias, const T* c_prev, T* c, T* h, T* scratch, int64_t batch, int64_t hs) {
-  const int64_t grain = rows_per_task(hs);
+void cell_forward(T* gates, const T* hw, const T* bias, const T* c_prev, T* c, T* h, T* scratch, int64_t batch,
+                  int64_t hs, int64_t j0, int64_t u) {
+  const int64_t grain = rows_per_task(u);
   parallel_for(0, batch, grain, [&](int64_t b0, int64_t b1) {
     for (int64_t b = b0; b < b1; ++b) {
-      T* tanh_c = scratch + b * hs;
-      T* g = gates + b * 4 * hs;
-      if (bias)
-        for (int64_t j = 0; j < 4 * hs; ++j) g[j] += bias[j];
-      apply_unary(kernels::UnaryOpId::sigmoid, g, g, 2 * hs);  // i and f are adjacent
-      apply_unary(kernels::UnaryOpId::tanh, g + 2 * hs, g + 2 * hs, hs);
-      apply_unary(kernels::UnaryOpId::sigmoid, g + 3 * hs, g + 3 * hs, hs);
-      const T* cp = c_prev + b * hs;
-      T* cr = c + b * hs;
-      for (int64_t j = 0; j < hs; ++j) cr[j] = g[hs + j] * cp[j] + g[j] * g[2 * hs + j];
-      apply_unary(kernels::UnaryOpId::tanh, cr, tanh_c, hs);
-      T* hr = h + b * hs;
-      for (int64_t j = 0; j < hs; ++j) hr[j] = g[3 * hs + j] * tanh_c[j];
+      T* g[4];
+      for (int64_t k = 0; k < 4; ++k) {
+        g[k] = gates + b * 4 * hs + k * hs + j0;
+        if (hw) {
+          const T* w = hw + (b * 4 + k) * u;
+          for (int64_t j = 0; j < u; ++j) g[k][j] += w[j];
+        }
+        if (bias) {
+          const T* bk = bias + k * hs + j0;
+          for (int64_t j = 0; j < u; ++j) g[k][j] += bk[j];
+        }
+      }
+      apply_unary(kernels::UnaryOpId::sigmoid, g[0], g[0], u);
+      apply_unary(kernels::UnaryOpId::sigmoid, g[1], g[1], u);
+      apply_unary(kernels::UnaryOpId::tanh, g[2], g[2], u);
+      apply_unary(kernels::UnaryOpId::sigmoid, g[3], g[3], u);
+      const int64_t r = b * hs + j0;
+      T* tanh_c = scratch + r;
+      for (int64_t j = 0; j < u; ++j) c[r + j] = g[1][j] * c_prev[r + j] + g[0][j] * g[2][j];
+      apply_unary(kernels::UnaryOpId::tanh, c + r, tanh_c, u);
+      for (int64_t j = 0; j < u; ++j) h[r + j] = g[3][j] * tanh_c[j];
     }
   });
 }
@@ -217,23 +230,56 @@ autograd::variable_list lstm_layer_backward(const autograd::FormulaNode& n, cons
   return n.saved(kWhh).dtype() == kFloat ? backward_fused<float>(n, grads) : backward_fused<double>(n, grads);
 }
 
+// Note [LSTM forward slabs]
+// The recurrent GEMM of one step is small (W8: [32, 256] x [256, 1024]); handing it to a
+// threaded BLAS and then splitting the pointwise pass by rows costs two fork/joins per step
+// and moves every gate row between cores. Instead the hidden units are cut into one slab
+// per thread: a slab's W_hh^T columns (its units' i, f, g and o) are one contiguous block
+// of a reordered copy, so each thread runs a single-threaded GEMM for its gates and the
+// pointwise pass for its units, and the step has one join (where every thread's part of h
+// becomes the next step's input). One thread is the special case of one slab.
+int64_t forward_slabs(int64_t hs) {
+  const int64_t p = get_num_threads();
+  return p > 1 && hs % p == 0 && hs / p >= 32 ? p : 1;
+}
+
 template <typename T>
 void forward_steps(const LstmLayerArgs& a, const Tensor& bias, const Tensor& acts, const Tensor& c_all,
                    const Tensor& out) {
-  const int64_t batch = a.h0.size(0), hs = a.w_hh.size(1);
-  // Row-major W_hh^T: BLAS then streams B without transposing it every step (one 4H x H copy
-  // per call; at W8's sizes the 50 step GEMMs take 17 % less time).
-  const Tensor w_hh_t = a.w_hh.t().contiguous();
-  Tensor h_prev = a.h0, c_prev = a.c0.contiguous();
-  Tensor scratch = empty({batch, hs}, acts.options());
+  const int64_t batch = a.h0.size(0), hs = a.w_hh.size(1), slabs = forward_slabs(hs), u = hs / slabs;
+  // W_hh^T [H, 4H] with its columns ordered (slab, gate, unit): row-major, so BLAS streams
+  // it without transposing every step.
+  const Tensor w_t = a.w_hh.view({4, slabs, u, hs}).permute({3, 1, 0, 2}).contiguous().view({hs, 4 * hs});
+  // Each slab's h_{t-1} @ W_hh^T, [slabs, B, 4u] (one slab adds straight into acts).
+  const Tensor hw = slabs > 1 ? empty({slabs, batch, 4 * u}, acts.options()) : Tensor();
+  std::vector<Tensor> w_slab, hw_slab;  // made here: tasks run no tensor ops
+  for (int64_t p = 0; p < slabs && slabs > 1; ++p) {
+    w_slab.push_back(w_t.narrow(1, p * 4 * u, 4 * u));
+    hw_slab.push_back(hw.select(0, p));
+  }
+  const Tensor scratch = empty({batch, hs}, acts.options());
+  const T* b = bias.defined() ? bias.data_ptr<T>() : nullptr;
+  Tensor h_prev = a.h0.contiguous();
+  const Tensor c0 = a.c0.contiguous();
+  const T* c_prev = c0.data_ptr<T>();
   for (int64_t s = 0; s < a.steps; ++s) {
     const int64_t t = a.reverse ? a.steps - 1 - s : s;
-    const Tensor g = rows(acts, t, batch);
-    kernels::gemm_batched(h_prev, w_hh_t, g, 1, 1);  // the step's input projection + h_{t-1} @ W_hh^T
-    const Tensor c = rows(c_all, t, batch), h = rows(out, t, batch);
-    cell_forward<T>(g.data_ptr<T>(), bias.defined() ? bias.data_ptr<T>() : nullptr, c_prev.data_ptr<T>(),
-                    c.data_ptr<T>(), h.data_ptr<T>(), scratch.data_ptr<T>(), batch, hs);
-    h_prev = h;
+    T* g = acts.data_ptr<T>() + t * batch * 4 * hs;
+    T* c = c_all.data_ptr<T>() + t * batch * hs;
+    T* h = out.data_ptr<T>() + t * batch * hs;
+    if (slabs == 1) {  // one GEMM adds h_{t-1} @ W_hh^T into the step's rows (beta = 1)
+      kernels::gemm_batched(h_prev, w_t, rows(acts, t, batch), 1, 1);
+      cell_forward<T>(g, nullptr, b, c_prev, c, h, scratch.data_ptr<T>(), batch, hs, 0, hs);
+    } else {
+      parallel_for(0, slabs, 1, [&](int64_t p0, int64_t p1) {
+        for (int64_t p = p0; p < p1; ++p) {
+          const auto k = static_cast<size_t>(p);
+          kernels::gemm_batched(h_prev, w_slab[k], hw_slab[k], 1, 0);
+          cell_forward<T>(g, hw_slab[k].data_ptr<T>(), b, c_prev, c, h, scratch.data_ptr<T>(), batch, hs, p * u, u);
+        }
+      });
+    }
+    h_prev = rows(out, t, batch);
     c_prev = c;
   }
 }

@@ -17,18 +17,18 @@ using rnn_detail::LstmLayerResult;
 constexpr int64_t kSteps = 5, kBatch = 3, kIn = 4, kHidden = 6;
 
 // Fresh leaves (float64) for one layer; biases only if `biases`.
-LstmLayerArgs make_args(bool reverse, bool biases) {
+LstmLayerArgs make_args(bool reverse, bool biases, int64_t hidden = kHidden) {
   auto leaf = [](IntArrayRef s) { return (randn(s, kDouble) * 0.5).requires_grad_(true); };
   LstmLayerArgs a;
   a.x2d = leaf({kSteps * kBatch, kIn});
-  a.w_ih = leaf({4 * kHidden, kIn});
-  a.w_hh = leaf({4 * kHidden, kHidden});
+  a.w_ih = leaf({4 * hidden, kIn});
+  a.w_hh = leaf({4 * hidden, hidden});
   if (biases) {
-    a.b_ih = leaf({4 * kHidden});
-    a.b_hh = leaf({4 * kHidden});
+    a.b_ih = leaf({4 * hidden});
+    a.b_hh = leaf({4 * hidden});
   }
-  a.h0 = leaf({kBatch, kHidden});
-  a.c0 = leaf({kBatch, kHidden});
+  a.h0 = leaf({kBatch, hidden});
+  a.c0 = leaf({kBatch, hidden});
   a.steps = kSteps;
   a.reverse = reverse;
   return a;
@@ -71,6 +71,26 @@ TEST(LstmLayer, FusedMatchesTheCompositeInValuesAndGradients) {
       for (size_t i = 0; i < ins.size(); ++i) EXPECT_TENSOR_CLOSE_TOL(gf_h[i], gc_h[i], 1e-11, 1e-12) << i;
     }
   }
+}
+
+// Note [LSTM forward slabs]: with two threads a hidden size that splits into two slabs of at
+// least 32 units runs one slab per thread (64, 66); one that does not (65) splits rows.
+TEST(LstmLayer, ForwardSlabsPerThreadMatchTheComposite) {
+  manual_seed(8);
+  const int before = get_num_threads();
+  for (int threads : {1, 2}) {
+    set_num_threads(threads);
+    for (int64_t hidden : {64, 65, 66}) {
+      for (bool reverse : {false, true}) {
+        const LstmLayerArgs a = make_args(reverse, /*biases=*/hidden != 65, hidden);
+        const LstmLayerResult f = rnn_detail::lstm_layer_fused(a);
+        const LstmLayerResult c = rnn_detail::lstm_layer_composite(a);
+        EXPECT_TENSOR_CLOSE_TOL(f.out, c.out, 1e-12, 1e-13) << threads << " threads, hidden " << hidden;
+        EXPECT_TENSOR_CLOSE_TOL(f.c_n, c.c_n, 1e-12, 1e-13) << threads << " threads, hidden " << hidden;
+      }
+    }
+  }
+  set_num_threads(before);
 }
 
 // float32 uses a 3.5-ULP tanh (the Note): a few ulps from the composite, not more.
