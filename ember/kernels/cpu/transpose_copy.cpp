@@ -1,7 +1,8 @@
 #include "ember/kernels/cpu/transpose_copy.h"
 
 #include <algorithm>
-#include <cstring>
+#include <cstdint>
+#include <type_traits>
 
 #include "ember/core/parallel.h"
 #include "ember/core/small_vector.h"
@@ -13,11 +14,15 @@ constexpr int64_t kTile = 16;
 // Below this many elements the general loop is as fast and has less set-up.
 constexpr int64_t kMinNumel = 4096;
 
-// Raw element of `bytes` bytes: the copy moves bits, so any dtype of that size will do.
-template <size_t Bytes>
-struct Raw {
-  unsigned char b[Bytes];
+// An element of each size: the copy moves bits, so any dtype of that size will do.
+struct Bytes16 {
+  uint64_t lo, hi;
 };
+template <size_t N>
+using Raw = std::conditional_t<
+    N == 1, uint8_t,
+    std::conditional_t<N == 2, uint16_t,
+                       std::conditional_t<N == 4, uint32_t, std::conditional_t<N == 8, uint64_t, Bytes16>>>>;
 
 // The copy as dst[o, i, j] = src[o, i, j] with dst's strides (di, 1) and src's (1, sj) on
 // the two tiled dims, and the remaining dims flattened into `outer` offsets.
@@ -37,6 +42,9 @@ void run(const Plan& p, char* dst_base, const char* src_base) {
   const int64_t row_blocks = (p.rows + kTile - 1) / kTile;
   const int64_t items = n_outer * row_blocks;
   const int64_t grain = std::max<int64_t>(1, kGrainSize / (kTile * p.cols));
+  // Locals, not p's fields: stores through E* (a char type for 1-byte elements) would
+  // otherwise make the compiler reload them every element.
+  const int64_t rows = p.rows, cols = p.cols, di = p.di, sj = p.sj;
   parallel_for(0, items, grain, [&](int64_t b, int64_t e) {
     for (int64_t item = b; item < e; ++item) {
       int64_t rem = item / row_blocks, od = 0, os = 0;
@@ -46,13 +54,16 @@ void run(const Plan& p, char* dst_base, const char* src_base) {
         os += (rem % p.outer_sizes[k]) * p.outer_src[k];
         rem /= p.outer_sizes[k];
       }
-      const int64_t i0 = (item % row_blocks) * kTile, i1 = std::min(p.rows, i0 + kTile);
-      for (int64_t j0 = 0; j0 < p.cols; j0 += kTile) {
-        const int64_t j1 = std::min(p.cols, j0 + kTile);
+      const int64_t i0 = (item % row_blocks) * kTile, i1 = std::min(rows, i0 + kTile);
+      for (int64_t j0 = 0; j0 < cols; j0 += kTile) {
+        const int64_t j1 = std::min(cols, j0 + kTile);
+        // The next tile's source lines, one per column: fetched while this tile copies
+        // (strided lines are not something the hardware prefetcher follows).
+        for (int64_t j = j1; j < std::min(cols, j1 + kTile); ++j) __builtin_prefetch(src + os + i0 + j * sj);
         for (int64_t i = i0; i < i1; ++i) {
-          E* out = dst + od + i * p.di;
+          E* out = dst + od + i * di;  // one destination row of the tile: a whole cache line
           const E* in = src + os + i;
-          for (int64_t j = j0; j < j1; ++j) out[j] = in[j * p.sj];
+          for (int64_t j = j0; j < j1; ++j) out[j] = in[j * sj];
         }
       }
     }
