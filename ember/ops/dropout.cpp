@@ -3,10 +3,14 @@
 #include "ember/ops/dropout.h"
 #include "ember/core/record_scope.h"
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "ember/core/dispatch.h"
+#include "ember/core/parallel.h"
 #include "ember/core/shape.h"
+#include "ember/kernels/cpu/philox.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/operators.h"
@@ -18,27 +22,33 @@ namespace ember {
 namespace {
 
 // A tensor of `shape` holding `keep_value` with probability 1 - p and
-// `drop_value` otherwise. Two 32-bit draws per 64-bit engine step; one lock for the tensor.
+// `drop_value` otherwise: keep where the element's 32-bit draw u < (1 - p) * 2^32. The
+// draws are Philox's (Note [Philox draws]), keyed by two draws of the default generator,
+// so the mask follows manual_seed, is filled in parallel and is the same on any number of
+// threads.
 Tensor make_noise(IntArrayRef shape, const TensorOptions& options, double p, double keep_value, double drop_value) {
   Tensor noise = empty(shape, options);
   const int64_t n = noise.numel();
-  // keep when the 32-bit draw u satisfies u < (1 - p) * 2^32.
   const double q = (1.0 - p) * 4294967296.0;
-  const uint64_t cut = q >= 4294967296.0 ? (uint64_t(1) << 32) : static_cast<uint64_t>(q);
+  const bool keep_all = q >= 4294967296.0;
+  const uint32_t cut = keep_all ? 0u : static_cast<uint32_t>(q);
+  const auto [key, stream] = default_generator().with_engine([](std::mt19937_64& eng) {
+    const uint64_t k = eng();
+    return std::pair<uint64_t, uint64_t>(k, eng());
+  });
   dispatch_floating(noise.dtype(), "dropout", [&](auto tag) {
     using T = EMBER_TYPE(tag);
     T* out = noise.data_ptr<T>();
     using Op = opmath_t<T>;
     const T keep = static_cast<T>(static_cast<Op>(keep_value)), drop = static_cast<T>(static_cast<Op>(drop_value));
-    default_generator().with_engine([&](std::mt19937_64& eng) {
-      int64_t i = 0;
-      for (; i + 1 < n; i += 2) {
-        const uint64_t r = eng();
-        out[i] = (r & 0xffffffffu) < cut ? keep : drop;
-        out[i + 1] = (r >> 32) < cut ? keep : drop;
+    parallel_for(0, n, int64_t(1) << 14, [&](int64_t b, int64_t e) {
+      constexpr int64_t kChunk = 1024;
+      uint32_t draws[kChunk];
+      for (int64_t i = b; i < e; i += kChunk) {
+        const int64_t len = std::min(kChunk, e - i);
+        kernels::philox_draws(draws, i, len, key, stream);
+        for (int64_t j = 0; j < len; ++j) out[i + j] = keep_all || draws[j] < cut ? keep : drop;
       }
-      if (i < n) out[i] = (eng() & 0xffffffffu) < cut ? keep : drop;
-      return 0;
     });
   });
   return noise;
