@@ -23,6 +23,7 @@
 #include "ember/autograd/anomaly_mode.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/shape.h"
+#include "ember/ops/elementwise.h"
 
 namespace ember::autograd {
 
@@ -58,7 +59,7 @@ struct InputBuffer {
     if (!slot.defined()) {
       slot = std::move(g);
     } else if (can_accumulate_inplace(slot, g)) {
-      slot.add_(g);
+      ops::accumulate_(slot, g);
     } else {
       slot = slot.add(g);
     }

@@ -29,16 +29,41 @@ const std::shared_ptr<Node>& forward_marker() {
   return kMarker;
 }
 
-}  // namespace
+// Note [Recording without copies]
+// Copying a Tensor into a temporary list costs an atomic increment and, when
+// the list dies, an atomic decrement; for SPEC.md W1's one-element ops those
+// locked instructions were a measurable share of the whole op. record() reads
+// its inputs and outputs in place, and the binary and unary tables pass the
+// addresses of the tensors they already hold.
+// The tensors record() is given: a TensorList, or addresses of the caller's own tensors.
+class TensorRefs {
+ public:
+  TensorRefs(TensorList list) : list_(list.data()), size_(list.size()) {}  // NOLINT
+  // Valid while the call that built the list runs, as ArrayRef's.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winit-list-lifetime"
+  TensorRefs(std::initializer_list<const Tensor*> ptrs) : ptrs_(ptrs.begin()), size_(ptrs.size()) {}
+#pragma GCC diagnostic pop
+  size_t size() const { return size_; }
+  const Tensor& operator[](size_t i) const { return ptrs_ ? *ptrs_[i] : list_[i]; }
 
-Recorded record(const char* name, FormulaNode::Formula formula, TensorList inputs, TensorList outputs) {
+ private:
+  const Tensor* list_ = nullptr;
+  const Tensor* const* ptrs_ = nullptr;
+  size_t size_;
+};
+
+Recorded record_refs(const char* name, FormulaNode::Formula formula, TensorRefs inputs, TensorRefs outputs) {
   // Pooled: one node per recorded op (Note [Small-op fast path] in ops/binary.cpp).
   auto node = std::allocate_shared<FormulaNode>(::ember::detail::PoolAllocator<FormulaNode>(), name, formula);
   bool backward = false;
   if (GradMode::is_enabled())
-    for (const Tensor& t : inputs) backward = backward || tensor_requires_grad(t);
+    for (size_t i = 0; i < inputs.size(); ++i) backward = backward || tensor_requires_grad(inputs[i]);
   // Edges go straight into the node (inline storage for up to two inputs).
-  for (const Tensor& t : inputs) node->add_next_edge(backward && t.defined() ? gradient_edge(t) : Edge());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const Tensor& t = inputs[i];
+    node->add_next_edge(backward && t.defined() ? gradient_edge(t) : Edge());
+  }
   if (forward_ad::is_active()) {
     auto pending = std::make_unique<FormulaNode::PendingForward>();
     bool any = false;
@@ -56,20 +81,24 @@ Recorded record(const char* name, FormulaNode::Formula formula, TensorList input
       pending->tangents.push_back(std::move(t));
     }
     if (any) {
-      pending->outputs.assign(outputs.begin(), outputs.end());
+      for (size_t k = 0; k < outputs.size(); ++k) pending->outputs.push_back(outputs[k]);
       pending->create_graph = GradMode::is_enabled() && (backward || tangent_requires_grad);
       node->pending_forward = std::move(pending);
     }
   }
   if (!backward) return Recorded(std::move(node));
   if (AnomalyMode::is_enabled()) node->creation_trace = capture_stack_trace();
-  for (const Tensor& out : outputs) {
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    const Tensor& out = outputs[k];
     AutogradMeta* m = out.defined() ? get_meta(out) : nullptr;
     bool written_input = false;  // an in-place op: self is both an input and the output
     if (m != nullptr && m->view_base.defined())
-      for (const Tensor& in : inputs) written_input = written_input || (in.defined() && in.is_same(out));
+      for (size_t i = 0; i < inputs.size(); ++i)
+        written_input = written_input || (inputs[i].defined() && inputs[i].is_same(out));
     if (written_input) {
-      rebase_history(out, *m, node, inputs);  // an in-place write through a view
+      std::vector<Tensor> fn_inputs;
+      for (size_t i = 0; i < inputs.size(); ++i) fn_inputs.push_back(inputs[i]);
+      rebase_history(out, *m, node, fn_inputs);  // an in-place write through a view
     } else if (out.defined() && outputs.size() == 1) {
       // Note [Recorded borrows the node]: the output now owns the node.
       FormulaNode* raw = node.get();
@@ -82,6 +111,16 @@ Recorded record(const char* name, FormulaNode::Formula formula, TensorList input
     }
   }
   return Recorded(std::move(node));
+}
+
+}  // namespace
+
+Recorded record(const char* name, FormulaNode::Formula formula, TensorList inputs, TensorList outputs) {
+  return record_refs(name, formula, inputs, outputs);
+}
+Recorded record(const char* name, FormulaNode::Formula formula, std::initializer_list<const Tensor*> inputs,
+                const Tensor& output) {
+  return record_refs(name, formula, inputs, TensorList(output));
 }
 
 namespace {

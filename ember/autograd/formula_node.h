@@ -23,6 +23,7 @@
 // its outputs' tangents, with `node->jvp` when the op's table gives one and
 // otherwise from the VJP formula (Note [JVP from the VJP] in formula_node.cpp).
 #include <exception>
+#include <initializer_list>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -46,8 +47,12 @@ class FormulaNode : public Node {
   }
 
   // Saves a tensor for the formula; `is_output` for the op's own results (Note [Saved outputs]).
-  void save(const Tensor& t, bool is_output = false) { saved_.emplace_back(t, is_output); }
+  void save(const Tensor& t, bool is_output = false) { saved_.emplace_back(t, is_output, this); }
+  // Keeps slot numbering when a row's formulas do not read this tensor.
+  void save_none() { saved_.emplace_back(); }
   Tensor saved(size_t i) const { return saved_.at(i).unpack(this); }
+  // saved(i) without taking a new reference when none is needed (SavedVariable::unpack_ref).
+  const Tensor& saved_ref(size_t i, Tensor& rebuilt) const { return saved_.at(i).unpack_ref(this, rebuilt); }
   bool needs_input_grad(size_t i) const { return should_compute_output(i); }
   // Forward mode: saved copies of `output` get its tangent too (SavedVariable).
   void set_saved_output_tangent(const Tensor& output, const Tensor& tangent) {
@@ -83,6 +88,17 @@ class FormulaNode : public Node {
   Formula formula_;
   InlineVector<SavedVariable, 3> saved_;  // binary ops save self, other, result
 };
+
+// A formula's result, its gradients moved in: `return {a, b};` would copy each
+// out of the braced list (an atomic increment and decrement per gradient; the
+// unary and binary tables, on every small op's backward, use this instead).
+template <typename... Grads>
+variable_list gradient_list(Grads&&... grads) {
+  variable_list r;
+  r.reserve(sizeof...(grads));
+  (r.emplace_back(std::forward<Grads>(grads)), ...);
+  return r;
+}
 
 // Whether `word` occurs as an identifier in a formula's text: the derivative
 // tables save only the tensors their formulas name, so an in-place change to
@@ -162,6 +178,11 @@ class Recorded {
 // order; undefined inputs get invalid edges); with tangents on inputs it
 // arranges the outputs' tangents (see Recorded).
 Recorded record(const char* name, FormulaNode::Formula formula, TensorList inputs, TensorList outputs);
+// The same for an op with one output whose inputs the caller holds: given by
+// address, they are not copied into a temporary list (Note [Recording without
+// copies] in formula_node.cpp): record(name, f, {&a, &b}, out).
+Recorded record(const char* name, FormulaNode::Formula formula, std::initializer_list<const Tensor*> inputs,
+                const Tensor& output);
 // For in-place ops: `self` was modified and becomes the node's output.
 // Raises for a leaf that requires grad (PyTorch's rule).
 void check_inplace(const Tensor& self, const char* op);

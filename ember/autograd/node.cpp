@@ -2,14 +2,32 @@
 
 #include <atomic>
 
+#include "ember/core/fast_thread_local.h"
 #include "ember/core/record_scope.h"
 
 namespace ember::autograd {
 
+// Note [Sequence numbers]
+// Unique across threads and increasing on each thread: the engine runs the
+// newest ready node first. As in PyTorch, whose counter is per thread, the
+// numbers of nodes made on different threads say nothing about which came
+// first (the engine's dependency counts alone make backward correct; the
+// order only decides among nodes that are ready together). A thread takes its
+// numbers in blocks from the shared counter, so recording an op executes no
+// locked instruction for its number (one per op was about 1 % of SPEC.md W1).
+namespace {
+constexpr uint64_t kSequenceBlock = 1024;
+std::atomic<uint64_t> g_sequence_counter{0};
+EMBER_INITIAL_EXEC_TLS thread_local uint64_t t_sequence_next = 0;  // Note [Fast thread_locals]
+EMBER_INITIAL_EXEC_TLS thread_local uint64_t t_sequence_end = 0;
+}  // namespace
+
 uint64_t next_sequence_nr() {
-  // Global and monotonic: a node created later (by any thread) runs earlier in backward.
-  static std::atomic<uint64_t> counter{0};
-  const uint64_t n = counter.fetch_add(1, std::memory_order_relaxed);
+  if (t_sequence_next == t_sequence_end) [[unlikely]] {
+    t_sequence_next = g_sequence_counter.fetch_add(kSequenceBlock, std::memory_order_relaxed);
+    t_sequence_end = t_sequence_next + kSequenceBlock;
+  }
+  const uint64_t n = t_sequence_next++;
   if (profiler::is_profiling()) [[unlikely]]
     profiler::detail::note_sequence_nr(n);  // links the op being recorded to this node
   return n;

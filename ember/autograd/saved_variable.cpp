@@ -7,12 +7,15 @@
 
 namespace ember::autograd {
 
-SavedVariable::SavedVariable(const Tensor& t, bool is_output) : is_output_(is_output) {
+SavedVariable::SavedVariable(const Tensor& t, bool is_output, const Node* saver) : is_output_(is_output) {
   if (!t.defined()) return;
   saved_version_ = t._version();
   if (is_output) {
     AutogradMeta* m = get_meta(t);
-    if (m && current_grad_fn(t, *m)) {
+    if (m && saver != nullptr && m->grad_fn.get() == saver && !m->view_base.defined()) {
+      output_of_saver_ = true;
+      output_nr_ = m->output_nr;
+    } else if (m && current_grad_fn(t, *m)) {
       grad_fn_ = m->grad_fn;
       output_nr_ = m->output_nr;
     }
@@ -20,6 +23,14 @@ SavedVariable::SavedVariable(const Tensor& t, bool is_output) : is_output_(is_ou
   } else {
     data_ = t;
   }
+}
+
+const Tensor& SavedVariable::unpack_ref(const Node* saved_for, Tensor& rebuilt) const {
+  if (data_.defined() && data_._version() == saved_version_ &&
+      (!is_output_ || (!GradMode::is_enabled() && !forward_ad::is_active())))
+    return data_;
+  rebuilt = unpack(saved_for);
+  return rebuilt;
 }
 
 Tensor SavedVariable::unpack(const Node* saved_for) const {
@@ -43,7 +54,9 @@ Tensor SavedVariable::unpack(const Node* saved_for) const {
   // Without grad mode (a backward pass without create_graph) nothing records
   // against the rebuilt output, so its history need not be restored.
   if (!GradMode::is_enabled() && !forward_ad::is_active()) return data_;
-  auto fn = grad_fn_.lock();
+  std::shared_ptr<Node> fn = output_of_saver_ && saved_for != nullptr
+                                 ? std::const_pointer_cast<Node>(saved_for->shared_from_this())
+                                 : grad_fn_.lock();
   if (!fn) return data_;
   // Rebuild "the output of fn" so gradients of this tensor flow into fn (double backward).
   Tensor t = ops::make_view(data_, data_.sizes(), data_.strides(), data_.storage_offset());

@@ -335,6 +335,17 @@ Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) const {
   add_sub(false, self, other, alpha, &self, true);
   return self;
 }
+void ops::accumulate_(const Tensor& sum, const Tensor& g) {
+  if (!batching::any_batched(sum, g) && fast_binary_operands(k_add, sum, g) && !autograd::needs_grad(sum, g)) {
+    EMBER_RECORD_OP(k_add.prof[1], sum, g);
+    BinaryArgs args;
+    args.op = k_add.name;
+    if (sum.numel() > 0) k_add.kernel(TensorIterator::contiguous(sum, sum, &g), args);
+    sum.bump_version();
+    return;
+  }
+  sum.add_(g);
+}
 Tensor& Tensor::add_(const Scalar& other, const Scalar& alpha) const {
   Tensor& self = self_ref();
   add_sub(false, self, other, alpha, &self, true);

@@ -27,6 +27,14 @@ void finish_out(Tensor* out, const Tensor& result);
 // unstructured ops do.
 Tensor empty_cpu(IntArrayRef size, ScalarType dtype);
 
+// `sum += g` for the gradient sums of the autograd engine: `sum` is contiguous
+// and nothing else sees its memory (the caller checked). Two operands of one
+// dtype and shape without autograd or vmap state take add_'s small-op fast
+// path directly, without re-checking add_'s arguments or handing back a new
+// reference to `sum` (SPEC.md W1 sums a gradient this way per op); anything
+// else is `sum.add_(g)`.
+void accumulate_(const Tensor& sum, const Tensor& g);
+
 // Note [Elementwise overlap]
 // The one entry for the n-ary loop ops (binary, clamp, lerp, addcmul,
 // addcdiv, where): runs `kernel` over the broadcast of `inputs` (already of

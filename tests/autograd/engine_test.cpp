@@ -2,6 +2,7 @@
 // autograd::Function nodes (whose forward/backward use plain ops).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <thread>
 
 #include "common/test_util.h"
@@ -240,6 +241,31 @@ TEST(Engine, ConcurrentBackwardOnIndependentGraphs) {
   }
   for (auto& th : threads) th.join();
   for (int t = 0; t < 8; ++t) EXPECT_EQ(results[t], 4.0 * t);
+}
+
+TEST(Engine, SequenceNumbersGrowOnEachThreadAndNeverRepeat) {
+  // Note [Sequence numbers]: taken in blocks per thread, so 3000 nodes per
+  // thread cross several blocks while other threads take theirs.
+  constexpr int kThreads = 4, kNodes = 3000;
+  std::vector<std::vector<uint64_t>> seen(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([t, &seen] {
+      Tensor v = leaf({1.0});
+      for (int i = 0; i < kNodes; ++i) {
+        v = ScaleFn::apply(v, 1.0);
+        seen[t].push_back(v.grad_fn()->sequence_nr());
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  std::vector<uint64_t> all;
+  for (const auto& s : seen) {
+    for (size_t i = 1; i < s.size(); ++i) ASSERT_LT(s[i - 1], s[i]);
+    all.insert(all.end(), s.begin(), s.end());
+  }
+  std::sort(all.begin(), all.end());
+  EXPECT_EQ(std::adjacent_find(all.begin(), all.end()), all.end());
 }
 
 TEST(Engine, ReentrantBackwardInsideANode) {

@@ -21,30 +21,32 @@ Tensor maybe_multiply(const Tensor& grad, const Scalar& alpha) { return alpha.eq
 // unary.def applied to each operand (tangent_self and tangent_other enter
 // their own formula as conj(grad), the results are conjugated and summed):
 // every binary row is holomorphic in each operand or real-only.
-#define EMBER_BINARY_GRAD(name, self_expr, other_expr)                                                      \
-  constexpr const char* text_##name = #self_expr " " #other_expr;                                           \
-  variable_list name##_backward(const FormulaNode& n, const variable_list& g) {                             \
-    const Tensor& grad = g[0];                                                                              \
-    [[maybe_unused]] const Tensor self = formula_mentions(text_##name, "self") ? n.saved(0) : Tensor();     \
-    [[maybe_unused]] const Tensor other = formula_mentions(text_##name, "other") ? n.saved(1) : Tensor();   \
-    [[maybe_unused]] const Tensor result = formula_mentions(text_##name, "result") ? n.saved(2) : Tensor(); \
-    [[maybe_unused]] const Scalar alpha = n.scalars.empty() ? Scalar(1) : n.scalars[0];                     \
-    return {n.needs_input_grad(0) ? Tensor(self_expr) : Tensor(),                                           \
-            n.needs_input_grad(1) ? Tensor(other_expr) : Tensor()};                                         \
-  }                                                                                                         \
-  variable_list name##_jvp(const FormulaNode& n, const variable_list& t, const variable_list&) {            \
-    [[maybe_unused]] const Tensor self = formula_mentions(text_##name, "self") ? n.saved(0) : Tensor();     \
-    [[maybe_unused]] const Tensor other = formula_mentions(text_##name, "other") ? n.saved(1) : Tensor();   \
-    [[maybe_unused]] const Tensor result = formula_mentions(text_##name, "result") ? n.saved(2) : Tensor(); \
-    [[maybe_unused]] const Scalar alpha = n.scalars.empty() ? Scalar(1) : n.scalars[0];                     \
-    auto self_part = [&](const Tensor& grad) { return Tensor(self_expr); };                                 \
-    auto other_part = [&](const Tensor& grad) { return Tensor(other_expr); };                               \
-    Tensor r = t[0].defined() ? self_part(t[0].conj()).conj() : Tensor();                                   \
-    if (t.size() > 1 && t[1].defined()) {                                                                   \
-      Tensor p = other_part(t[1].conj()).conj();                                                            \
-      r = r.defined() ? r + p : p;                                                                          \
-    }                                                                                                       \
-    return {r};                                                                                             \
+#define EMBER_BINARY_GRAD(name, self_expr, other_expr)                                                               \
+  constexpr const char* text_##name = #self_expr " " #other_expr;                                                    \
+  variable_list name##_backward(const FormulaNode& n, const variable_list& g) {                                      \
+    const Tensor& grad = g[0];                                                                                       \
+    Tensor self_, other_, result_; /* hold rebuilt saved tensors */                                                  \
+    [[maybe_unused]] const Tensor& self = formula_mentions(text_##name, "self") ? n.saved_ref(0, self_) : self_;     \
+    [[maybe_unused]] const Tensor& other = formula_mentions(text_##name, "other") ? n.saved_ref(1, other_) : other_; \
+    [[maybe_unused]] const Tensor& result =                                                                          \
+        formula_mentions(text_##name, "result") ? n.saved_ref(2, result_) : result_;                                 \
+    [[maybe_unused]] const Scalar alpha = n.scalars.empty() ? Scalar(1) : n.scalars[0];                              \
+    return gradient_list(n.needs_input_grad(0) ? Tensor(self_expr) : Tensor(),                                       \
+                         n.needs_input_grad(1) ? Tensor(other_expr) : Tensor());                                     \
+  }                                                                                                                  \
+  variable_list name##_jvp(const FormulaNode& n, const variable_list& t, const variable_list&) {                     \
+    [[maybe_unused]] const Tensor self = formula_mentions(text_##name, "self") ? n.saved(0) : Tensor();              \
+    [[maybe_unused]] const Tensor other = formula_mentions(text_##name, "other") ? n.saved(1) : Tensor();            \
+    [[maybe_unused]] const Tensor result = formula_mentions(text_##name, "result") ? n.saved(2) : Tensor();          \
+    [[maybe_unused]] const Scalar alpha = n.scalars.empty() ? Scalar(1) : n.scalars[0];                              \
+    auto self_part = [&](const Tensor& grad) { return Tensor(self_expr); };                                          \
+    auto other_part = [&](const Tensor& grad) { return Tensor(other_expr); };                                        \
+    Tensor r = t[0].defined() ? self_part(t[0].conj()).conj() : Tensor();                                            \
+    if (t.size() > 1 && t[1].defined()) {                                                                            \
+      Tensor p = other_part(t[1].conj()).conj();                                                                     \
+      r = r.defined() ? r + p : p;                                                                                   \
+    }                                                                                                                \
+    return {r};                                                                                                      \
   }
 #include "ember/autograd/derivatives/binary.def"
 #undef EMBER_BINARY_GRAD
@@ -104,13 +106,13 @@ void record_binary(const char* name, const Tensor& a_in, const Tensor& b_in, con
     node_name = scalar_other ? "PowBackward0" : a_in.defined() ? "PowBackward1" : "PowBackward2";
   else if (row->overloads == Row::Overloads::kScalarFirst)
     node_name = scalar_other ? row->node0.c_str() : row->node1.c_str();
-  auto node = record(node_name, row->formula, {a_in, b_in}, {result});
+  auto node = record(node_name, row->formula, {&a_in, &b_in}, result);
   node->jvp = row->jvp;
   // When no cast happened `a`/`b` are the user's tensors themselves (with their
   // history, so double backward reaches them); in-place ops pass a copy of self.
-  node->save(row->uses_self ? a : Tensor());
-  node->save(row->uses_other ? b : Tensor());
-  node->save(row->uses_result ? result : Tensor(), /*is_output=*/true);
+  row->uses_self ? node->save(a) : node->save_none();
+  row->uses_other ? node->save(b) : node->save_none();
+  row->uses_result ? node->save(result, /*is_output=*/true) : node->save_none();
   if (!alpha.equal(Scalar(1))) node->scalars.push_back(alpha);  // the formulas read none as 1
 }
 

@@ -49,21 +49,22 @@ Tensor sgn_jvp(const Tensor& tangent, const Tensor& self, const Tensor& result) 
 // each element as multiplication by its derivative d, the VJP multiplies by
 // conj(d), so jvp(t) = conj(vjp(conj(t))). (For complex -> real rows such as
 // abs, Recorded::finish keeps the real part, which is the exact JVP.)
-#define EMBER_UNARY_ROW(name, expr, jvp_expr)                                                    \
-  constexpr bool uses_self_##name = formula_mentions(#expr " " #jvp_expr, "self");               \
-  constexpr bool uses_result_##name = formula_mentions(#expr " " #jvp_expr, "result");           \
-  variable_list name##_backward(const FormulaNode& n, const variable_list& g) {                  \
-    const Tensor& grad = g[0];                                                                   \
-    [[maybe_unused]] const Tensor self = uses_self_##name ? n.saved(0) : Tensor();               \
-    [[maybe_unused]] const Tensor result = uses_result_##name ? n.saved(1) : Tensor();           \
-    return {expr};                                                                               \
-  }                                                                                              \
-  variable_list name##_jvp(const FormulaNode& n, const variable_list& t, const variable_list&) { \
-    [[maybe_unused]] const Tensor& tangent = t[0];                                               \
-    [[maybe_unused]] const Tensor grad = t[0].conj();                                            \
-    [[maybe_unused]] const Tensor self = uses_self_##name ? n.saved(0) : Tensor();               \
-    [[maybe_unused]] const Tensor result = uses_result_##name ? n.saved(1) : Tensor();           \
-    return {jvp_expr};                                                                           \
+#define EMBER_UNARY_ROW(name, expr, jvp_expr)                                                       \
+  constexpr bool uses_self_##name = formula_mentions(#expr " " #jvp_expr, "self");                  \
+  constexpr bool uses_result_##name = formula_mentions(#expr " " #jvp_expr, "result");              \
+  variable_list name##_backward(const FormulaNode& n, const variable_list& g) {                     \
+    const Tensor& grad = g[0];                                                                      \
+    Tensor self_, result_; /* hold rebuilt saved tensors */                                         \
+    [[maybe_unused]] const Tensor& self = uses_self_##name ? n.saved_ref(0, self_) : self_;         \
+    [[maybe_unused]] const Tensor& result = uses_result_##name ? n.saved_ref(1, result_) : result_; \
+    return gradient_list(Tensor(expr));                                                             \
+  }                                                                                                 \
+  variable_list name##_jvp(const FormulaNode& n, const variable_list& t, const variable_list&) {    \
+    [[maybe_unused]] const Tensor& tangent = t[0];                                                  \
+    [[maybe_unused]] const Tensor grad = t[0].conj();                                               \
+    [[maybe_unused]] const Tensor self = uses_self_##name ? n.saved(0) : Tensor();                  \
+    [[maybe_unused]] const Tensor result = uses_result_##name ? n.saved(1) : Tensor();              \
+    return {jvp_expr};                                                                              \
   }
 #define EMBER_UNARY_GRAD(name, expr) EMBER_UNARY_ROW(name, expr, Tensor(expr).conj())
 #define EMBER_UNARY_GRAD_JVP(name, expr, jvp_expr) EMBER_UNARY_ROW(name, expr, jvp_expr)
@@ -117,14 +118,14 @@ void record_unary(int id, const Tensor& self, const Tensor& self_value, const Te
   if (row.formula == nullptr) {
     if (row.not_implemented == nullptr) return;  // integer / bool results carry no gradient
     // Forward works; backward through this node raises naming it and the reason.
-    auto node = record(row.node_name.c_str(), &FormulaNode::not_implemented, {self}, {result});
+    auto node = record(row.node_name.c_str(), &FormulaNode::not_implemented, self, result);
     node->not_implemented_reason = row.not_implemented;
     return;
   }
-  auto node = record(row.node_name.c_str(), row.formula, {self}, {result});
+  auto node = record(row.node_name.c_str(), row.formula, self, result);  // no copies: one-element TensorLists
   node->jvp = row.jvp;
-  node->save(row.uses_self ? self_value : Tensor());
-  node->save(row.uses_result ? result : Tensor(), /*is_output=*/true);
+  row.uses_self ? node->save(self_value) : node->save_none();
+  row.uses_result ? node->save(result, /*is_output=*/true) : node->save_none();
 }
 
 }  // namespace ember::autograd
