@@ -11,4 +11,9 @@ namespace ember::autograd {
 variable_list execute(const edge_list& roots, const variable_list& grads, bool keep_graph, bool create_graph,
                       const edge_list& outputs = {});
 
+// An empty gradient list for a formula's result: one the backward pass
+// running on this thread has finished with (Note [Recycled gradient lists] in
+// engine.cpp), or a new one outside backward. Room for at least two.
+variable_list recycled_gradient_list();
+
 }  // namespace ember::autograd

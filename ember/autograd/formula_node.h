@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "ember/autograd/autograd_meta.h"
+#include "ember/autograd/engine.h"
 #include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/autograd/saved_variable.h"
@@ -90,11 +91,12 @@ class FormulaNode : public Node {
 };
 
 // A formula's result, its gradients moved in: `return {a, b};` would copy each
-// out of the braced list (an atomic increment and decrement per gradient; the
-// unary and binary tables, on every small op's backward, use this instead).
+// out of the braced list (an atomic increment and decrement per gradient) into
+// a newly allocated vector; the unary and binary tables, on every small op's
+// backward, use this instead, in a list the engine recycles.
 template <typename... Grads>
 variable_list gradient_list(Grads&&... grads) {
-  variable_list r;
+  variable_list r = recycled_gradient_list();
   r.reserve(sizeof...(grads));
   (r.emplace_back(std::forward<Grads>(grads)), ...);
   return r;
