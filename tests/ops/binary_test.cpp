@@ -528,3 +528,38 @@ TEST(BinaryErrors, Messages) {
 
 }  // namespace
 }  // namespace ember
+
+namespace ember {
+namespace {
+
+// The loop engine with more dims than the iterator keeps inline (six after
+// coalescing): eight dims that cannot merge (a permuted view) plus a
+// broadcast operand, checked element by element through the operands' own
+// strides.
+TEST(BinaryLoops, EightDimsThatDoNotCoalesce) {
+  Tensor x = arange(256, TensorOptions(kFloat)).reshape({2, 2, 2, 2, 2, 2, 2, 2}).permute({7, 5, 3, 1, 6, 4, 2, 0});
+  Tensor y = arange(2, TensorOptions(kFloat)).reshape({2, 1, 1, 1, 1, 1, 1, 1}) * 1000;
+  const std::vector<std::pair<Tensor, std::function<float(float, float)>>> cases = {
+      {x + y, [](float a, float b) { return a + b; }},
+      {x * y, [](float a, float b) { return a * b; }},
+      {y - x, [](float a, float b) { return b - a; }}};
+  const float* xd = x.data_ptr<float>();
+  const float* yd = y.data_ptr<float>();
+  for (const auto& [z, f] : cases) {
+    ASSERT_TRUE(z.sizes().equals(x.sizes()));
+    ASSERT_TRUE(z.is_contiguous());
+    const float* zd = z.data_ptr<float>();
+    for (int64_t lin = 0; lin < 256; ++lin) {
+      int64_t xo = 0, yo = 0;
+      for (int64_t d = 7, rem = lin; d >= 0; --d, rem /= 2) {
+        const int64_t i = rem % 2;
+        xo += i * x.stride(d);
+        yo += i * (y.size(d) == 1 ? 0 : y.stride(d));
+      }
+      ASSERT_EQ(zd[lin], f(xd[xo], yd[yo])) << "element " << lin;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ember

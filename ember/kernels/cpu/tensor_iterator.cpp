@@ -21,11 +21,12 @@ bool TensorIterator::try_build_trivial(const Tensor* outs, size_t nout, const Te
     if (!t.is_contiguous() || !t.sizes().equals(shape)) return false;
   }
   shape_.assign(1, numel_);
+  strides_.assign(kMaxOperands, 0);
   for (int i = 0; i < ntensors_; ++i) {
     const Tensor& t = i < static_cast<int>(nout) ? outs[i] : ins[i - nout];
     data_[i] = static_cast<char*>(t.data_ptr());
     dtypes_[i] = t.scalar_type();
-    strides_[i].assign(1, static_cast<int64_t>(t.itemsize()));
+    stride(i, 0) = static_cast<int64_t>(t.itemsize());
   }
   return true;
 }
@@ -70,27 +71,24 @@ void TensorIterator::build(const Tensor* outs, size_t nout, const Tensor* ins, s
 
   // Coalesce: dims d (inner) and e (outer) merge when stride[e] == stride[d]*size[d] for all.
   shape_.clear();
-  for (int i = 0; i < ntensors_; ++i) strides_[i].clear();
+  strides_.clear();
   for (int64_t k = 0; k < nd; ++k) {
     int64_t d = perm[k];
     int64_t size = out_shape[d];
     if (size == 1) continue;
     if (!shape_.empty()) {
+      const int64_t last = static_cast<int64_t>(shape_.size()) - 1;
       bool can_merge = true;
-      for (int i = 0; i < ntensors_ && can_merge; ++i)
-        can_merge = st[i][d] == strides_[i].back() * shape_.back();
+      for (int i = 0; i < ntensors_ && can_merge; ++i) can_merge = st[i][d] == stride(i, last) * shape_.back();
       if (can_merge) {
         shape_.back() *= size;
         continue;
       }
     }
-    shape_.push_back(size);
-    for (int i = 0; i < ntensors_; ++i) strides_[i].push_back(st[i][d]);
+    push_dim(size);
+    for (int i = 0; i < ntensors_; ++i) stride(i, static_cast<int64_t>(shape_.size()) - 1) = st[i][d];
   }
-  if (shape_.empty()) {  // scalar iteration space
-    shape_.push_back(1);
-    for (int i = 0; i < ntensors_; ++i) strides_[i].push_back(0);
-  }
+  if (shape_.empty()) push_dim(1);  // scalar iteration space: strides 0
 }
 
 DimVector TensorIterator::start_counter(int64_t begin, std::array<char*, kMaxOperands>& ptrs) const {
@@ -101,7 +99,7 @@ DimVector TensorIterator::start_counter(int64_t begin, std::array<char*, kMaxOpe
   for (int d = 0; d < nd; ++d) {
     counter[d] = rem % shape_[d];
     rem /= shape_[d];
-    for (int i = 0; i < ntensors_; ++i) ptrs[i] += counter[d] * strides_[i][d];
+    for (int i = 0; i < ntensors_; ++i) ptrs[i] += counter[d] * stride(i, d);
   }
   return counter;
 }
@@ -109,13 +107,13 @@ DimVector TensorIterator::start_counter(int64_t begin, std::array<char*, kMaxOpe
 // After a run of n elements along dim 0: rewind dim 0 and carry into the outer dims.
 void TensorIterator::advance_outer(DimVector& counter, std::array<char*, kMaxOperands>& ptrs, int64_t n) const {
   (void)n;
-  for (int i = 0; i < ntensors_; ++i) ptrs[i] -= counter[0] * strides_[i][0];
+  for (int i = 0; i < ntensors_; ++i) ptrs[i] -= counter[0] * stride(i, 0);
   counter[0] = 0;
   for (int d = 1; d < ndim(); ++d) {
     ++counter[d];
-    for (int i = 0; i < ntensors_; ++i) ptrs[i] += strides_[i][d];
+    for (int i = 0; i < ntensors_; ++i) ptrs[i] += stride(i, d);
     if (counter[d] < shape_[d]) break;
-    for (int i = 0; i < ntensors_; ++i) ptrs[i] -= counter[d] * strides_[i][d];
+    for (int i = 0; i < ntensors_; ++i) ptrs[i] -= counter[d] * stride(i, d);
     counter[d] = 0;
   }
 }

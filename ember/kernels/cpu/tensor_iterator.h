@@ -36,6 +36,7 @@ class TensorIterator {
     it.ntensors_ = in1 ? 3 : 2;
     it.numel_ = out.numel();
     it.shape_.assign(1, it.numel_);
+    it.strides_.assign(kMaxOperands, 0);
     it.set_flat(0, out);
     it.set_flat(1, in0);
     if (in1) it.set_flat(2, *in1);
@@ -67,14 +68,14 @@ class TensorIterator {
     std::array<int64_t, kMaxOperands> inner;
     if (shape_.size() == 1) {  // one (coalesced) dim: a single call
       for (int i = 0; i < ntensors_; ++i) {
-        inner[i] = strides_[i][0];
+        inner[i] = stride(i, 0);
         ptrs[i] = data_[i] + begin * inner[i];
       }
       loop(ptrs.data(), inner.data(), end - begin);
       return;
     }
     DimVector counter = start_counter(begin, ptrs);
-    for (int i = 0; i < ntensors_; ++i) inner[i] = strides_[i][0];
+    for (int i = 0; i < ntensors_; ++i) inner[i] = stride(i, 0);
     for (int64_t pos = begin; pos < end;) {
       int64_t n = std::min(shape_[0] - counter[0], end - pos);
       loop(ptrs.data(), inner.data(), n);
@@ -88,7 +89,15 @@ class TensorIterator {
   void set_flat(int i, const Tensor& t) {
     data_[i] = static_cast<char*>(t.data_ptr());
     dtypes_[i] = t.scalar_type();
-    strides_[i].assign(1, static_cast<int64_t>(t.itemsize()));
+    stride(i, 0) = static_cast<int64_t>(t.itemsize());
+  }
+  // Byte stride of operand i along (coalesced) dim d.
+  int64_t stride(int i, int64_t d) const { return strides_[d * kMaxOperands + i]; }
+  int64_t& stride(int i, int64_t d) { return strides_[d * kMaxOperands + i]; }
+  // Appends a dim of the iteration space; its strides are then set with stride(i, d).
+  void push_dim(int64_t size) {
+    shape_.push_back(size);
+    strides_.resize(shape_.size() * kMaxOperands, 0);
   }
   void build(const Tensor* outs, size_t nout, const Tensor* ins, size_t nin);
   bool try_build_trivial(const Tensor* outs, size_t nout, const Tensor* ins, size_t nin);
@@ -97,7 +106,11 @@ class TensorIterator {
   int ntensors_ = 0;
   int64_t numel_ = 0;
   DimVector shape_;  // fastest-varying dim first
-  std::array<DimVector, kMaxOperands> strides_;  // byte strides, fastest first
+  // Byte strides, kMaxOperands per dim, fastest dim first. One vector for all
+  // operands rather than one each: a small op builds and destroys one
+  // iterator per kernel call, and six vectors were a third of its cost
+  // (SPEC.md W1).
+  SmallVector<int64_t, 6 * kMaxOperands> strides_;
   std::array<char*, kMaxOperands> data_{};
   std::array<ScalarType, kMaxOperands> dtypes_{};
 };
