@@ -41,13 +41,23 @@ Tensor make_noise(IntArrayRef shape, const TensorOptions& options, double p, dou
     T* out = noise.data_ptr<T>();
     using Op = opmath_t<T>;
     const T keep = static_cast<T>(static_cast<Op>(keep_value)), drop = static_cast<T>(static_cast<Op>(drop_value));
+    if (keep_all) {  // p so small that (1 - p) * 2^32 rounds to 2^32: no draw can drop
+      std::fill(out, out + n, keep);
+      return;
+    }
     parallel_for(0, n, int64_t(1) << 14, [&](int64_t b, int64_t e) {
       constexpr int64_t kChunk = 1024;
       uint32_t draws[kChunk];
       for (int64_t i = b; i < e; i += kChunk) {
         const int64_t len = std::min(kChunk, e - i);
         kernels::philox_draws(draws, i, len, key, stream);
-        for (int64_t j = 0; j < len; ++j) out[i + j] = keep_all || draws[j] < cut ? keep : drop;
+        // A select, not a branch: the compiler vectorises it, and a branch on random
+        // draws mispredicted on about every tenth element (at p = 0.1 this loop was 13 %
+        // of W10's forward). Locals, so the stores through o cannot alias them.
+        T* o = out + i;
+        const T k = keep, d = drop;
+        const uint32_t c = cut;
+        for (int64_t j = 0; j < len; ++j) o[j] = draws[j] < c ? k : d;
       }
     });
   });

@@ -42,6 +42,8 @@ TEST(NnDropout, EdgeCases) {
   Tensor x = torch::randn({4, 5});
   EXPECT_TENSOR_EQ(torch::dropout(x, 0.5, false), x);
   EXPECT_TENSOR_EQ(torch::dropout(x, 0.0, true), x);
+  // (1 - p) * 2^32 rounds to 2^32: every element is kept (and scaled by 1 / (1 - p)).
+  EXPECT_TENSOR_EQ(torch::dropout(x, 1e-12, true), x * (1.0 / (1.0 - 1e-12)));
   EXPECT_TENSOR_EQ(torch::dropout(x, 1.0, true), torch::zeros({4, 5}));
   EXPECT_TENSOR_EQ(torch::alpha_dropout(x, 1.0, true), torch::zeros({4, 5}));
   EXPECT_EQ(torch::dropout(torch::empty({0, 3}), 0.5, true).numel(), 0);
