@@ -132,6 +132,25 @@ TEST(Softmax, BackwardMatchesPyTorch) {
     }
 }
 
+// First-order backward along the last dim runs one pass per row (Note [Softmax backward
+// rows]); against the float64 gradient and the composite formula (create_graph keeps it).
+TEST(Softmax, LastDimBackwardRowsMatchTheComposite) {
+  manual_seed(4);
+  for (int64_t n : {1, 7, 8, 9, 128, 300}) {
+    SCOPED_TRACE(n);
+    const Tensor x0 = randn({6, n}) * 3.0, g = randn({6, n});
+    Tensor x = x0.clone().requires_grad_(true);
+    (softmax(x, -1) * g).sum().backward();
+    Tensor x64 = x0.to(kDouble).requires_grad_(true);
+    (softmax(x64, 1) * g.to(kDouble)).sum().backward();
+    EXPECT_TENSOR_CLOSE_TOL(x.grad(), x64.grad().to(kFloat), 1e-5, 1e-6);
+    Tensor xc = x0.clone().requires_grad_(true);
+    const Tensor composite =
+        autograd::grad({(softmax(xc, -1) * g).sum()}, {xc}, {}, std::nullopt, /*create_graph=*/true)[0];
+    EXPECT_TENSOR_CLOSE_TOL(x.grad(), composite.detach(), 1e-5, 1e-6);
+  }
+}
+
 TEST(Softmax, DtypeArgumentKeepsTheGraph) {
   Tensor x = in("x3").clone().requires_grad_(true);
   Tensor y = softmax(x, 1, kDouble);
