@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 #include "ember/autograd/derivatives/loss_grad.h"
@@ -12,6 +13,7 @@
 #include "ember/core/dispatch.h"
 #include "ember/core/parallel.h"
 #include "ember/ember.h"
+#include "ember/kernels/cpu/vec_math.h"
 #include "ember/vmap/batching_rules.h"
 
 namespace ember {
@@ -26,6 +28,14 @@ template <typename T, bool kLog>
 void softmax_lastdim(const T* in, T* out, int64_t rows, int64_t n) {
   using Acc = opmath_t<T>;
   const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n, 1));
+  if constexpr (std::is_same_v<T, float>) {
+    if (const auto row = kernels::vec::softmax_row_f32(kLog)) {  // Note [Vectorised softmax rows]
+      parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
+        for (int64_t r = begin; r < end; ++r) row(in + r * n, out + r * n, n);
+      });
+      return;
+    }
+  }
   parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {
       const T* x = in + r * n;

@@ -38,10 +38,39 @@ TEST(NnDropout, ReproducibleWithManualSeed) {
   EXPECT_TENSOR_EQ(c, a);
 }
 
+// Note [Dropout without a mask]: with nothing to differentiate, dropout writes
+// input * mask in one pass; the values must be those of the mask path (taken when the
+// input requires grad, or for a non-contiguous input), NaN and inf included (inf * 0 is
+// NaN on both), for float32 and float64 and for lengths off the 1024-element chunks.
+TEST(NnDropout, WithoutGradSameValuesAsTheMaskPath) {
+  for (auto dtype : {torch::kFloat, torch::kDouble})
+    for (int64_t n : {1, 1000, 40000 + 7}) {
+      Tensor x = torch::randn({n}, dtype) * 3.0;
+      x.index_put_({0}, INFINITY);
+      if (n > 1) x.index_put_({n - 1}, NAN);
+      torch::manual_seed(21);
+      Tensor fused = torch::dropout(x, 0.3, true);
+      torch::manual_seed(21);
+      Tensor masked = torch::dropout(x.clone().requires_grad_(true), 0.3, true).detach();
+      EXPECT_TENSOR_EQ(fused, masked);
+      torch::manual_seed(21);
+      {
+        torch::NoGradGuard no_grad;
+        EXPECT_TENSOR_EQ(torch::dropout(x.clone().requires_grad_(true), 0.3, true), masked);
+      }
+      // A strided input takes the mask path; same draws per logical element.
+      Tensor wide = torch::stack({x, x}, 1);
+      torch::manual_seed(21);
+      EXPECT_TENSOR_EQ(torch::dropout(wide.select(1, 0), 0.3, true), masked);
+    }
+}
+
 TEST(NnDropout, EdgeCases) {
   Tensor x = torch::randn({4, 5});
   EXPECT_TENSOR_EQ(torch::dropout(x, 0.5, false), x);
   EXPECT_TENSOR_EQ(torch::dropout(x, 0.0, true), x);
+  // (1 - p) * 2^32 rounds to 2^32: every element is kept (and scaled by 1 / (1 - p)).
+  EXPECT_TENSOR_EQ(torch::dropout(x, 1e-12, true), x * (1.0 / (1.0 - 1e-12)));
   EXPECT_TENSOR_EQ(torch::dropout(x, 1.0, true), torch::zeros({4, 5}));
   EXPECT_TENSOR_EQ(torch::alpha_dropout(x, 1.0, true), torch::zeros({4, 5}));
   EXPECT_EQ(torch::dropout(torch::empty({0, 3}), 0.5, true).numel(), 0);

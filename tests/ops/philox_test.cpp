@@ -40,12 +40,20 @@ TEST(Philox, DrawsFollowTheDocumentedOrderFromAnyOffset) {
   const uint64_t key = 0x0123456789abcdefULL, stream = 0xfedcba9876543210ULL;
   // Aligned and unaligned starts, lengths inside one group and across several, and blocks
   // whose 32-bit low word wraps (q = 2^32 - 8 ... 2^32 + 7: the carry into the high word).
+  // Runs of four whole groups take the interleaved AVX-512 kernel, one across the wrap.
   // Both kernels: the AVX-512 one (where the CPU has it) and the portable one.
   const int64_t wrap = (int64_t(1) << 34) - 32;  // draw index of block 2^32 - 8
   for (bool vector_kernels : {true, false}) {
     kernels::vec::set_vec_math_enabled(vector_kernels);
-    for (const auto& [first, n] : std::vector<std::pair<int64_t, int64_t>>{
-             {0, 64}, {0, 1000}, {5, 3}, {60, 10}, {129, 300}, {wrap, 64}, {wrap - 64, 192}, {wrap + 7, 100}}) {
+    for (const auto& [first, n] : std::vector<std::pair<int64_t, int64_t>>{{0, 64},
+                                                                           {0, 1000},
+                                                                           {5, 3},
+                                                                           {60, 10},
+                                                                           {129, 300},
+                                                                           {wrap, 64},
+                                                                           {wrap - 64, 192},
+                                                                           {wrap + 7, 100},
+                                                                           {wrap - 288, 1024}}) {
       std::vector<uint32_t> got(static_cast<size_t>(n));
       kernels::philox_draws(got.data(), first, n, key, stream);
       for (int64_t j = 0; j < n; ++j)

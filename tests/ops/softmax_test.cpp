@@ -6,6 +6,7 @@
 #include "common/golden.h"
 #include "common/test_util.h"
 #include "ember/ember.h"
+#include "ember/kernels/cpu/vec_math.h"
 #include "ember/ops/softmax.h"
 
 using namespace ember;
@@ -76,6 +77,48 @@ TEST(Softmax, LargeRowsRunInParallelAndSumToOne) {
   EXPECT_TENSOR_CLOSE_TOL(log_softmax(x, 0).exp().sum({0}), ones({300}), 1e-5, 1e-5);
 }
 
+// float32 rows along the last dim take the AVX-512 kernel with SLEEF's exp (Note
+// [Vectorised softmax rows]); the float64 path (scalar, std::exp in double) is the
+// reference. Lengths cover whole vectors, both unrolled loops and every tail size.
+TEST(Softmax, VectorRowsMatchFloat64) {
+  manual_seed(3);
+  for (int64_t n : {1, 2, 7, 15, 16, 17, 31, 32, 33, 47, 48, 63, 64, 65, 100, 128, 1000})
+    for (bool log : {false, true}) {
+      SCOPED_TRACE(std::to_string(n) + (log ? " log" : ""));
+      const Tensor x = randn({9, n}) * 6.0;
+      const Tensor expected = run(log, x.to(kDouble), 1).to(kFloat);
+      // x - max in float32 rounds by up to |x - max| * 2^-24, which exp turns into a
+      // relative error of the same size (|x - max| < 60 here); log_softmax's x - (max +
+      // log(sum)) is off by up to |x| * 2^-24 absolute, relative to a result near 0.
+      const double atol = log ? 4e-6 : 1e-7;
+      EXPECT_TENSOR_CLOSE_TOL(run(log, x, 1), expected, 1e-5, atol);
+      kernels::vec::set_vec_math_enabled(false);  // the scalar float32 loop, same bound
+      EXPECT_TENSOR_CLOSE_TOL(run(log, x, 1), expected, 1e-5, atol);
+      kernels::vec::set_vec_math_enabled(true);
+    }
+}
+
+// Note [Softmax NaN and inf] holds for the vector rows: a NaN or +inf anywhere, or a row
+// of -inf, makes the whole row NaN; a single -inf is probability 0 (log: -inf). Rows of
+// 40 put the special value in the unrolled part, in the tail, and in the single vector.
+TEST(Softmax, VectorRowsNaNAndInf) {
+  const double inf = INFINITY;
+  for (int64_t n : {5, 20, 40})
+    for (int64_t at : {int64_t(0), n / 2, n - 1})
+      for (double v : {double(NAN), inf, -inf}) {
+        SCOPED_TRACE(std::to_string(n) + " at " + std::to_string(at) + " value " + std::to_string(v));
+        Tensor x = randn({3, n});
+        x.select(0, 0).select(0, at).fill_(v);
+        x.select(0, 2).fill_(-inf);
+        for (bool log : {false, true}) {
+          const Tensor got = run(log, x, 1), expected = run(log, x.to(kDouble), 1).to(kFloat);
+          EXPECT_TENSOR_CLOSE_TOL(got, expected, 1e-5, 1e-6);
+          EXPECT_TRUE(got.select(0, 2).isnan().all().item<bool>());
+          if (!std::isinf(v) || v > 0) EXPECT_TRUE(got.select(0, 0).isnan().all().item<bool>());
+        }
+      }
+}
+
 TEST(Softmax, BackwardMatchesPyTorch) {
   for (bool log : {false, true})
     for (int64_t d : {0, 2}) {
@@ -87,6 +130,25 @@ TEST(Softmax, BackwardMatchesPyTorch) {
       (y * in("g3")).sum().backward();
       EXPECT_TENSOR_CLOSE(x.grad(), golden()[op + ":x3d:" + std::to_string(d) + ":vjp"]);
     }
+}
+
+// First-order backward along the last dim runs one pass per row (Note [Softmax backward
+// rows]); against the float64 gradient and the composite formula (create_graph keeps it).
+TEST(Softmax, LastDimBackwardRowsMatchTheComposite) {
+  manual_seed(4);
+  for (int64_t n : {1, 7, 8, 9, 128, 300}) {
+    SCOPED_TRACE(n);
+    const Tensor x0 = randn({6, n}) * 3.0, g = randn({6, n});
+    Tensor x = x0.clone().requires_grad_(true);
+    (softmax(x, -1) * g).sum().backward();
+    Tensor x64 = x0.to(kDouble).requires_grad_(true);
+    (softmax(x64, 1) * g.to(kDouble)).sum().backward();
+    EXPECT_TENSOR_CLOSE_TOL(x.grad(), x64.grad().to(kFloat), 1e-5, 1e-6);
+    Tensor xc = x0.clone().requires_grad_(true);
+    const Tensor composite =
+        autograd::grad({(softmax(xc, -1) * g).sum()}, {xc}, {}, std::nullopt, /*create_graph=*/true)[0];
+    EXPECT_TENSOR_CLOSE_TOL(x.grad(), composite.detach(), 1e-5, 1e-6);
+  }
 }
 
 TEST(Softmax, DtypeArgumentKeepsTheGraph) {

@@ -3,6 +3,8 @@
 #include "ember/autograd/formula_node.h"
 #include "ember/ember.h"
 #include "ember/ops/loss.h"
+#include "ember/ops/softmax_backward.h"
+#include "ember/vmap/batched_tensor.h"
 
 namespace ember::autograd {
 
@@ -12,6 +14,11 @@ namespace {
 variable_list softmax_backward(const FormulaNode& n, const variable_list& g) {
   const Tensor y = n.saved(0);
   const int64_t d = n.ints[0];
+  // First order along the last dim: one pass per row (Note [Softmax backward rows]).
+  if (!GradMode::is_enabled() && y.dim() > 0 && d == y.dim() - 1 &&
+      (y.scalar_type() == kFloat || y.scalar_type() == kDouble) && g[0].scalar_type() == y.scalar_type() &&
+      g[0].sizes() == y.sizes() && !batching::is_batched(g[0]) && !batching::is_batched(y))
+    return {ember::detail::softmax_backward_lastdim(g[0], y)};
   return {y * (g[0] - (g[0] * y).sum({d}, true))};
 }
 // y = log_softmax(x): dx = g - exp(y) * sum(g).

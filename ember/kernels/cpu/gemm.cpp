@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -35,10 +36,29 @@
 // OpenBLAS is faster at n = 1024 in every run (2048: a tie, 256: noise).
 // The W4 target of 150 GFLOP/s at n = 1024 on one thread was not reached on
 // the loaded machine by either library.
+// That comparison assumed OpenBLAS runs an AVX-512 kernel. It runs whatever
+// core OPENBLAS_CORETYPE names, else the one DYNAMIC_ARCH detects; the shells
+// of the 2026-11-26 VM (an AMD EPYC with AVX-512, detected as "Cooperlake")
+// export OPENBLAS_CORETYPE=Haswell, and its AVX2 kernel ran at half oneDNN's
+// speed on any thread count (W4 at n = 1024: 126 / 249 GFLOP/s on one thread,
+// 247 / 479 on two; n = 256 alike). So when the CPU has AVX-512 and OpenBLAS
+// did not take an AVX-512 core, oneDNN serves every thread count.
 namespace ember::kernels {
 namespace {
 
-bool sgemm_uses_dnnl() { return get_num_threads() == 1; }
+// OpenBLAS took an AVX-512 kernel, or the CPU has none for it to take.
+bool openblas_runs_avx512_if_any() {
+  static const bool ok = [] {
+    if (!__builtin_cpu_supports("avx512f")) return true;
+    const std::string core = openblas_get_corename();
+    for (const char* c : {"SkylakeX", "Cooperlake", "SapphireRapids"})
+      if (core == c) return true;
+    return false;
+  }();
+  return ok;
+}
+
+bool sgemm_uses_dnnl() { return get_num_threads() == 1 || !openblas_runs_avx512_if_any(); }
 
 // One matrix operand as BLAS sees it: row-major, optionally transposed.
 struct MatLayout {

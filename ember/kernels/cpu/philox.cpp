@@ -54,6 +54,11 @@ void philox_draws(uint32_t* out, int64_t first, int64_t n, uint64_t key, uint64_
   uint32_t tmp[kGroup];
   while (i < end) {
     const int64_t g = i / kGroup, g0 = g * kGroup;
+    if (i == g0 && end - i >= 4 * kGroup && use_avx512()) {  // four whole groups, interleaved
+      avx512::philox_groups4(out + (i - first), static_cast<uint64_t>(g), key, stream);
+      i += 4 * kGroup;
+      continue;
+    }
     if (i == g0 && end - i >= kGroup) {  // a whole group: straight into out
       group(out + (i - first), static_cast<uint64_t>(g), key, stream);
       i += kGroup;

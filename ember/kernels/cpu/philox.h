@@ -28,6 +28,8 @@ namespace avx512 {
 // 64 draws of group g (draw indices [64 g, 64 g + 64)) into out; defined in
 // philox_avx512.cpp, called only after a CPU check.
 void philox_group(uint32_t* out, uint64_t g, uint64_t key, uint64_t stream);
+// The 256 draws of groups g .. g + 3, computed interleaved (independent multiply chains).
+void philox_groups4(uint32_t* out, uint64_t g, uint64_t key, uint64_t stream);
 }  // namespace avx512
 
 }  // namespace ember::kernels

@@ -23,6 +23,10 @@ const UnaryVec& unary_vec(UnaryOpId op) {
 
 UnaryF32 tanh_f32_u35() { return cpu_has_avx512() && vec_math_enabled() ? avx512::kTanhU35 : nullptr; }
 
+UnaryF32 softmax_row_f32(bool log) {
+  return cpu_has_avx512() && vec_math_enabled() ? avx512::kSoftmaxRow[log ? 1 : 0] : nullptr;
+}
+
 const UnaryVec& gelu_vec(bool tanh_approximation) {
   static const UnaryVec kNone{};
   if (!cpu_has_avx512() || !vec_math_enabled()) return kNone;

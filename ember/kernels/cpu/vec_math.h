@@ -28,6 +28,16 @@ const UnaryVec& gelu_vec(bool tanh_approximation);
 // Null when unary_vec would give nothing.
 UnaryF32 tanh_f32_u35();
 
+// Note [Vectorised softmax rows]
+// softmax / log_softmax of one contiguous float32 row (y = f(x) over n elements, x and y
+// not overlapping): the row's max in AVX-512 registers, exp(x - max) through SLEEF's 1-ULP
+// expf16, the sum in sixteen lanes, then one scaling pass. The scalar row loop called
+// libm's expf once per element and carried the max and the sum in one serial chain each;
+// it was about a tenth of W10's forward (the [16, 4, 128, 128] attention weights). NaN and
+// inf rows come out as Note [Softmax NaN and inf] says (a NaN or inf reaches the sum).
+// Null when unary_vec would give nothing; the caller's scalar loop then runs.
+UnaryF32 softmax_row_f32(bool log);
+
 // Tests switch the SLEEF path off to check the scalar fallback (on by default).
 void set_vec_math_enabled(bool enabled);
 bool vec_math_enabled();
@@ -37,6 +47,7 @@ namespace avx512 {
 extern const UnaryVec kUnaryTable[kNumUnaryOps];
 extern const UnaryVec kGelu[2];  // [tanh_approximation]
 extern const UnaryF32 kTanhU35;
+extern const UnaryF32 kSoftmaxRow[2];  // [log]; softmax_row_avx512.cpp
 }  // namespace avx512
 
 }  // namespace ember::kernels::vec
