@@ -38,10 +38,13 @@ Tensor make_noise(IntArrayRef shape, const TensorOptions& options, double p, dou
   const double q = (1.0 - p) * 4294967296.0;
   const bool keep_all = q >= 4294967296.0;
   const uint32_t cut = keep_all ? 0u : static_cast<uint32_t>(q);
-  const auto [key, stream] = default_generator().with_engine([](std::mt19937_64& eng) {
+  // Plain variables, not a structured binding: the lambdas below capture them,
+  // which clang 14 (the fuzz build's compiler) does not allow for bindings.
+  const std::pair<uint64_t, uint64_t> draw_key = default_generator().with_engine([](std::mt19937_64& eng) {
     const uint64_t k = eng();
     return std::pair<uint64_t, uint64_t>(k, eng());
   });
+  const uint64_t key = draw_key.first, stream = draw_key.second;
   dispatch_floating(noise.dtype(), "dropout", [&](auto tag) {
     using T = EMBER_TYPE(tag);
     T* out = noise.data_ptr<T>();
