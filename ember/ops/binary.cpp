@@ -108,6 +108,15 @@ bool fast_binary_operands(const BinarySpec& op, Operand a, Operand b) {
 Tensor binary(const BinarySpec& op, Operand a, Operand b, Tensor* out, bool inplace, BinaryArgs args = {},
               const Scalar& grad_alpha = 1);
 
+// The in-place form of the fast path (a gradient sum accumulating in backward,
+// an optimizer step): x is the result, already of the right shape and dtype;
+// the caller has checked fast_binary_operands, autograd and overlap.
+void binary_inplace_fast(const BinarySpec& op, const Tensor& x, const Tensor& y, BinaryArgs args) {
+  args.op = op.name;
+  if (x.numel() > 0) op.kernel(TensorIterator::contiguous(x, x, &y), args);
+  x.bump_version();
+}
+
 // Batching rule (Note [vmap hooks]): the op on the lined-up physical
 // operands, computed in the dtype the logical operands promote to.
 [[gnu::noinline, gnu::cold]] Tensor binary_batched(const BinarySpec& op, Operand a, Operand b, Tensor* out,
@@ -143,14 +152,8 @@ Tensor binary(const BinarySpec& op, Operand a, Operand b, Tensor* out, bool inpl
   }
   if (inplace && out == a.tensor && op.promotion != Promotion::Bool && fast_binary_operands(op, a, b) &&
       !autograd::needs_grad(*a.tensor, *b.tensor) && !ops::needs_input_copy(*a.tensor, *b.tensor)) {
-    // The in-place form of the fast path (a gradient sum accumulating in
-    // backward, an optimizer step): self is the result, already of the right
-    // shape and dtype.
-    Tensor& x = *out;
-    args.op = op.name;
-    if (x.numel() > 0) op.kernel(TensorIterator::contiguous(x, x, b.tensor), args);
-    x.bump_version();
-    return x;
+    binary_inplace_fast(op, *out, *b.tensor, args);
+    return *out;
   }
   check_defined(op.name, a, b);
   const ScalarType ct = compute_dtype(op.promotion, a, b);
@@ -338,10 +341,7 @@ Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) const {
 void ops::accumulate_(const Tensor& sum, const Tensor& g) {
   if (!batching::any_batched(sum, g) && fast_binary_operands(k_add, sum, g) && !autograd::needs_grad(sum, g)) {
     EMBER_RECORD_OP(k_add.prof[1], sum, g);
-    BinaryArgs args;
-    args.op = k_add.name;
-    if (sum.numel() > 0) k_add.kernel(TensorIterator::contiguous(sum, sum, &g), args);
-    sum.bump_version();
+    binary_inplace_fast(k_add, sum, g, {});  // `sum` owns its memory: no overlap with g
     return;
   }
   sum.add_(g);
