@@ -8,12 +8,15 @@
 // to three spatial dims with size-1 leading dims, so one loop nest serves
 // 1-d, 2-d and 3-d. Planes (N*C) are independent and split across threads.
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "ember/autograd/formula_node.h"
 #include "ember/core/parallel.h"
 #include "ember/ember.h"
+#include "ember/kernels/cpu/vec_math.h"
 #include "ember/ops/pool_kernels.h"
 
 namespace ember::pool {
@@ -150,11 +153,21 @@ bool is_dense(const Windows& w) {
   return true;
 }
 
+// Each output sees its window in row-major order (first element, then any
+// larger one or any NaN), as in the general walk. float32 rows go through the
+// AVX-512 kernel when the CPU has it (Note [Vectorised max pool rows]).
 template <typename T>
 void max_plane_dense(const T* xi, T* yo, int64_t* io, const Windows& w) {
   const int64_t OH = w.ax[1].out, OW = w.ax[2].out, W = w.ax[2].in;
   const int64_t kh = w.ax[1].count[0], kw = w.ax[2].count[0], h0 = w.ax[1].first[0], w0 = w.ax[2].first[0];
   const int64_t sh = OH > 1 ? w.ax[1].first[1] - h0 : 0, sw = OW > 1 ? w.ax[2].first[1] - w0 : 0;
+  if constexpr (std::is_same_v<T, float>) {
+    if (const auto row_kernel = kernels::vec::max_pool_row_f32(); row_kernel && w.isize() <= INT32_MAX) {
+      for (int64_t oh = 0; oh < OH; ++oh)
+        row_kernel(xi, yo + oh * OW, io + oh * OW, {OW, (h0 + oh * sh) * W + w0, sw, kh, kw, W});
+      return;
+    }
+  }
   for (int64_t oh = 0; oh < OH; ++oh) {
     for (int64_t ow = 0; ow < OW; ++ow) {
       const int64_t start = (h0 + oh * sh) * W + w0 + ow * sw;

@@ -1,12 +1,14 @@
 // Pooling against PyTorch golden values (tools/golden/gen_pool.py): each case
 // carries its configuration (<case>.cfg, layouts in the generator) and is
 // replayed forward and backward.
+#include <limits>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "common/golden.h"
 #include "common/test_util.h"
+#include "ember/kernels/cpu/vec_math.h"
 #include "ember/torch.h"
 
 using ember::Tensor;
@@ -103,4 +105,40 @@ TEST(Pool, Errors) {
   EXPECT_EMBER_ERROR(torch::adaptive_avg_pool2d(x, {2}), "adaptive_avg_pool2d", "output_size");
   EXPECT_EMBER_ERROR(torch::max_pool2d(torch::zeros({1, 0, 4, 4}), 2), "max_pool2d", "non-zero");
   EXPECT_EMBER_ERROR(torch::max_pool2d(x.to(torch::kInt), 2), "max_pool2d", "int32");
+}
+
+// The AVX-512 rows of dense float32 max pooling (Note [Vectorised max pool rows])
+// against the scalar loop (vectorised path off) and against float64 (always
+// scalar): values and indices must agree exactly, also with ties (small
+// integers), NaNs, row tails shorter than sixteen outputs and the strided
+// (1, 2, gathered 3) loads.
+TEST(Pool, VectorisedMaxRowsMatchScalar) {
+  struct Case {
+    Ints size, kernel, stride;
+  };
+  const std::vector<Case> cases = {
+      {{2, 3, 8, 8}, {2, 2}, {2, 2}},   {{2, 3, 9, 37}, {2, 2}, {2, 2}}, {{1, 2, 7, 40}, {3, 3}, {1, 1}},
+      {{1, 2, 11, 53}, {3, 3}, {2, 2}}, {{1, 2, 9, 50}, {3, 2}, {2, 3}}, {{4, 1, 28, 28}, {2, 2}, {2, 2}},
+      {{1, 1, 5, 100}, {1, 4}, {1, 4}}, {{3, 2, 6, 33}, {2, 1}, {1, 2}},
+  };
+  torch::manual_seed(3);
+  for (const auto& c : cases) {
+    for (const bool ties : {false, true}) {
+      SCOPED_TRACE(::testing::PrintToString(c.size) + " k" + ::testing::PrintToString(c.kernel) + " s" +
+                   ::testing::PrintToString(c.stride) + (ties ? " ties" : ""));
+      Tensor x = ties ? torch::randint(0, 3, c.size).to(torch::kFloat) : torch::randn(c.size);
+      Tensor flat = x.view({-1});
+      for (int64_t i = 5; i < flat.numel(); i += 23) flat[i] = std::numeric_limits<float>::quiet_NaN();
+      auto [v, i] = torch::max_pool2d_with_indices(x, c.kernel, c.stride);
+      ember::kernels::vec::set_vec_math_enabled(false);
+      auto [vs, is] = torch::max_pool2d_with_indices(x, c.kernel, c.stride);
+      ember::kernels::vec::set_vec_math_enabled(true);
+      auto [vd, id] = torch::max_pool2d_with_indices(x.to(torch::kDouble), c.kernel, c.stride);
+      EXPECT_TRUE(torch::equal(i, is));
+      EXPECT_TRUE(torch::equal(i, id));
+      EXPECT_TRUE(torch::allclose(v, vs, 0, 0, /*equal_nan=*/true));
+      EXPECT_TRUE(torch::allclose(v.to(torch::kDouble), vd, 0, 0, /*equal_nan=*/true));
+      EXPECT_GT(v.isnan().sum().item<int64_t>(), 0);
+    }
+  }
 }

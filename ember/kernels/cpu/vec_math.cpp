@@ -27,6 +27,8 @@ UnaryF32 softmax_row_f32(bool log) {
   return cpu_has_avx512() && vec_math_enabled() ? avx512::kSoftmaxRow[log ? 1 : 0] : nullptr;
 }
 
+MaxPoolRowF32 max_pool_row_f32() { return cpu_has_avx512() && vec_math_enabled() ? avx512::kMaxPoolRow : nullptr; }
+
 const UnaryVec& gelu_vec(bool tanh_approximation) {
   static const UnaryVec kNone{};
   if (!cpu_has_avx512() || !vec_math_enabled()) return kNone;
