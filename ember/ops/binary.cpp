@@ -443,6 +443,13 @@ Tensor tanh_backward(const Tensor& grad_output, const Tensor& output) {
 Tensor sigmoid_backward(const Tensor& grad_output, const Tensor& output) {
   return binary(k_sigmoid_backward, grad_output, output, nullptr, false);
 }
+// The threshold travels as the kernel's alpha and, for the derivative formulas, as
+// the node's alpha (derivatives/binary.def).
+Tensor threshold_backward(const Tensor& grad_output, const Tensor& self, const Scalar& threshold) {
+  BinaryArgs args;
+  args.alpha = threshold;
+  return binary(k_threshold_backward, grad_output, self, nullptr, false, args, threshold);
+}
 
 // ---- isclose / allclose / equal ------------------------------------------------------
 namespace {

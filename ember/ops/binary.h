@@ -66,6 +66,9 @@ Tensor& fmin_out(Tensor& out, const Tensor& self, const Tensor& other);
 // grad_output * output * (1 - output) ----------------------------------------------
 Tensor tanh_backward(const Tensor& grad_output, const Tensor& output);
 Tensor sigmoid_backward(const Tensor& grad_output, const Tensor& output);
+// LibTorch's at::threshold_backward: self <= threshold ? 0 : grad_output, in one
+// pass (relu's and threshold's backward; real dtypes).
+Tensor threshold_backward(const Tensor& grad_output, const Tensor& self, const Scalar& threshold);
 
 // ---- closeness ---------------------------------------------------------------------
 Tensor isclose(const Tensor& self, const Tensor& other, double rtol = 1e-05, double atol = 1e-08,

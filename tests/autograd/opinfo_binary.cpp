@@ -62,6 +62,10 @@ RegisterOps reg({
     // The derivatives of tanh and sigmoid from their result (kept inside (-1, 1) and (0, 1)).
     B(tanh_backward, -2, 2, -0.9, 0.9, "TanhBackwardBackward0"),
     B(sigmoid_backward, -2, 2, 0.05, 0.95, "SigmoidBackwardBackward0"),
+    // Piecewise constant in its second operand (zero gradient), linear in the first.
+    binary(
+        "threshold_backward", [](const Tensor& a, const Tensor& b) { return ember::threshold_backward(a, b, 0.5); }, -2,
+        2, -2, 2, "ThresholdBackwardBackward0"),
     B(mul, -2, 2, -2, 2, "MulBackward0"),
     B(div, -2, 2, 0.5, 2, "DivBackward0"),
     B(pow, 0.5, 2, -1, 2, "PowBackward1"),

@@ -39,7 +39,7 @@ MAIN = list(DT)
 
 # float16 ops PyTorch 1.13 lacks on the CPU but later PyTorch has (computing in
 # float and rounding once, as Ember does): expected values come from float32.
-VIA_FLOAT = {"tanh_backward", "sigmoid_backward", "hypot", "atan2", "clamp", "clamp_min", "clamp_max", "lerp", "addcmul", "addcdiv"}
+VIA_FLOAT = {"tanh_backward", "sigmoid_backward", "threshold_backward", "hypot", "atan2", "clamp", "clamp_min", "clamp_max", "lerp", "addcmul", "addcdiv"}
 
 BINARY = {
     "add": lambda a, b: torch.add(a, b),
@@ -76,9 +76,10 @@ BINARY = {
     "clamp_max": lambda a, b: torch.clamp(a, max=b),
     "tanh_backward": torch.ops.aten.tanh_backward,
     "sigmoid_backward": torch.ops.aten.sigmoid_backward,
+    "threshold_backward": lambda g, x: torch.ops.aten.threshold_backward(g, x, 0.5),
 }
 # Ops Ember implements for real dtypes only (PyTorch also takes complex ones).
-REAL_ONLY = {"tanh_backward", "sigmoid_backward"}
+REAL_ONLY = {"tanh_backward", "sigmoid_backward", "threshold_backward"}
 INT_DIV = {"div_trunc", "div_floor", "remainder", "fmod"}
 SHIFTS = {"bitwise_left_shift", "bitwise_right_shift"}
 

@@ -90,8 +90,8 @@ variable_list hardtanh_backward(const FormulaNode& n, const variable_list& g) {
   return {g[0] * ((x > n.scalars[0]) & (x < n.scalars[1]))};
 }
 
-variable_list threshold_backward(const FormulaNode& n, const variable_list& g) {
-  return {g[0] * logical_not(n.saved(0) <= n.scalars[0])};
+variable_list threshold_formula(const FormulaNode& n, const variable_list& g) {
+  return {threshold_backward(g[0], n.saved(0), n.scalars[0])};
 }
 
 variable_list embedding_backward(const FormulaNode& n, const variable_list& g) {
@@ -154,7 +154,7 @@ void record_hardtanh(const Tensor& self, const Tensor& self_value, const Tensor&
 }
 
 void record_threshold(const Tensor& self, const Tensor& self_value, const Tensor& out, const Scalar& threshold) {
-  auto node = record("ThresholdBackward0", &threshold_backward, {self}, {out});
+  auto node = record("ThresholdBackward0", &threshold_formula, {self}, {out});
   node->save(self_value);
   node->scalars = {threshold};
 }

@@ -181,6 +181,17 @@ EMBER_FN_(TanhBackwardOp, T, return a * (M(1) - b * b);)
 EMBER_FN_(SigmoidBackwardOp, T, return a * ((M(1) - b) * b);)
 EMBER_FN_(CopysignOp, T, return std::copysign(a, b);)
 
+// a = grad, b = the forward's input (or relu's result): zero where b <= threshold,
+// grad elsewhere; a selected zero, not a product with a mask, so a NaN or inf
+// gradient there gives 0 and a NaN b passes the gradient (as PyTorch).
+template <typename T>
+struct ThresholdBackwardOp : Fn<T> {
+  using typename Fn<T>::M;
+  M threshold;
+  explicit ThresholdBackwardOp(const BinaryArgs& args) : Fn<T>(args), threshold(args.alpha.to<M>()) {}
+  M operator()(M a, M b) const { return b <= threshold ? M(0) : a; }
+};
+
 // ---- min/max and clamps (NaN-propagating except fmax/fmin) -------------------------
 EMBER_FN_(MaximumOp, T, if constexpr (std::is_floating_point_v<M>) if (a != a || b != b) return nan_of<M>();
           return a < b ? b : a;)

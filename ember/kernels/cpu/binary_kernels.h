@@ -48,7 +48,7 @@ inline M neg_wrap(M a) {
 // Per-call values some functors read; the rest ignore them.
 struct BinaryArgs {
   const char* op = "";   // for errors raised inside a kernel (integer division by zero)
-  Scalar alpha = 1;      // add_scaled: a + alpha * b
+  Scalar alpha = 1;      // add_scaled: a + alpha * b; threshold_backward: the threshold
   double rtol = 0, atol = 0;  // isclose
   bool equal_nan = false;     // isclose
 };
