@@ -6,6 +6,7 @@
 #include "ember/core/error.h"
 #include "ember/ops/all_ops.h"
 #include "ember/ops/factory.h"
+#include "ember/optim/adam_kernel.h"
 
 namespace ember::optim {
 
@@ -50,19 +51,21 @@ void adam_update(Tensor& p, const Tensor& grad, AdamParamState& st, double lr, d
                  bool amsgrad) {
   Tensor& exp_avg = st.exp_avg();
   Tensor& exp_avg_sq = st.exp_avg_sq();
-  exp_avg.mul_(beta1).add_(grad, 1 - beta1);
-  exp_avg_sq.mul_(beta2).addcmul_(grad, grad, 1 - beta2);
-
   const auto step = static_cast<double>(st.step());
   const double bias_correction1 = 1 - std::pow(beta1, step);
   const double bias_correction2 = 1 - std::pow(beta2, step);
   const double step_size = lr / bias_correction1;
   const double bias_correction2_sqrt = std::sqrt(bias_correction2);
+  if (amsgrad && !st.max_exp_avg_sq().defined()) st.max_exp_avg_sq(zeros_like(p));  // amsgrad switched on mid-run
+  const AdamCoefficients c{beta1, beta2, eps, step_size, bias_correction2_sqrt};
+  if (adam_update_fused(p, grad, exp_avg, exp_avg_sq, amsgrad ? st.max_exp_avg_sq() : Tensor(), c)) return;
+
+  exp_avg.mul_(beta1).add_(grad, 1 - beta1);
+  exp_avg_sq.mul_(beta2).addcmul_(grad, grad, 1 - beta2);
 
   Tensor denom;
   if (amsgrad) {
     Tensor& max_sq = st.max_exp_avg_sq();
-    if (!max_sq.defined()) max_sq = zeros_like(p);  // amsgrad switched on mid-run
     maximum_out(max_sq, max_sq, exp_avg_sq);
     denom = max_sq.sqrt().div_(bias_correction2_sqrt).add_(eps);
   } else {
