@@ -6,7 +6,7 @@
 // caller with its final shape. The layer above (conv.cpp) owns checks,
 // unbatched inputs and autograd.
 //   - float32: oneDNN convolution (forward), deconvolution (transposed
-//     forward) and convolution backward-weights primitives. oneDNN caches
+//     forward) and convolution backward-data and backward-weights primitives. oneDNN caches
 //     primitives by descriptor, so building one per call is cheap.
 //   - float64 (oneDNN has no f64) and float32 cases oneDNN cannot express:
 //     im2col / col2im + GEMM, one (batch, group) at a time.
@@ -35,5 +35,14 @@ void forward_im2col(const Tensor& input, const Tensor& weight, const Tensor& bia
 // `gw` has the weight's shape (G*Og, Cg, *k).
 bool onednn_weight_grad_ok(const Tensor& input, const Tensor& grad_out, IntArrayRef kernel, const ConvParams& p);
 void weight_grad_onednn(const Tensor& input, const Tensor& grad_out, const Tensor& gw, const ConvParams& p);
+
+// A (non-transposed) convolution's backward without a graph, float32 only: any of
+// grad_input (gx), grad_weight (gw) and grad_bias (gb, only together with gw)
+// that are defined are written, by oneDNN's backward-data and backward-weights
+// primitives sharing one reorder of grad_out; the bias gradient comes out of the
+// weight pass instead of a separate reduction over grad_out.
+bool onednn_backward_ok(const Tensor& input, const Tensor& grad_out, IntArrayRef kernel, const ConvParams& p);
+void backward_onednn(const Tensor& input, const Tensor& weight, const Tensor& grad_out, const Tensor& gx,
+                     const Tensor& gw, const Tensor& gb, const ConvParams& p);
 
 }  // namespace ember::conv

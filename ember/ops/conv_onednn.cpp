@@ -1,5 +1,6 @@
 // float32 convolutions on oneDNN (Note [Convolution kernels]).
 #include <dnnl.hpp>
+#include <optional>
 #include <unordered_map>
 
 #include "ember/ops/conv_kernels.h"
@@ -151,6 +152,61 @@ void weight_grad_onednn(const Tensor& input, const Tensor& grad_out, const Tenso
   dnnl::convolution_backward_weights(pd).execute(
       s, {{DNNL_ARG_SRC, src_m}, {DNNL_ARG_DIFF_DST, ddst_m}, {DNNL_ARG_DIFF_WEIGHTS, dw_m}});
   if (!w_plain) dnnl::reorder(dw_m, dw).execute(s, dw_m, dw);
+  s.wait();
+}
+
+bool onednn_backward_ok(const Tensor& input, const Tensor& grad_out, IntArrayRef kernel, const ConvParams& p) {
+  return !p.transposed && onednn_weight_grad_ok(input, grad_out, kernel, p);
+}
+
+void backward_onednn(const Tensor& input, const Tensor& weight, const Tensor& grad_out, const Tensor& gx,
+                     const Tensor& gw, const Tensor& gb, const ConvParams& p) {
+  dnnl::stream s(cpu_engine());
+  memory src = wrap(input), ddst = wrap(grad_out);
+  memory wts(weight_desc(weight, p.groups, false), cpu_engine(), weight.data_ptr());
+  const memory::desc src_any = any_like(src.get_desc()), ddst_any = any_like(ddst.get_desc());
+  const memory::desc w_any = any_like(wts.get_desc());
+  const memory::desc b_md = gb.defined() ? plain_desc(gb) : memory::desc();
+  const memory::dims strides = odims(p.stride), dil = odims(p.dilation, 1), pad = odims(p.padding);
+  const auto algo = dnnl::algorithm::convolution_direct;
+  const auto prop = dnnl::prop_kind::forward_training;
+  auto fd = gb.defined()
+                ? dnnl::convolution_forward::desc(prop, algo, src_any, w_any, b_md, ddst_any, strides, dil, pad, pad)
+                : dnnl::convolution_forward::desc(prop, algo, src_any, w_any, ddst_any, strides, dil, pad, pad);
+  dnnl::convolution_forward::primitive_desc fpd(fd, cpu_engine());
+  // grad_out reordered once for both primitives when they want the same layout.
+  std::optional<memory> ddst_blocked;
+  auto diff_dst_as = [&](const memory::desc& want) {
+    if (!ddst_blocked || ddst_blocked->get_desc() != want) ddst_blocked = as_layout(ddst, want, s);
+    return *ddst_blocked;
+  };
+  if (gx.defined()) {
+    dnnl::convolution_backward_data::desc dd(algo, src_any, w_any, ddst_any, strides, dil, pad, pad);
+    dnnl::convolution_backward_data::primitive_desc pd(dd, cpu_engine(), fpd);
+    memory dsrc = wrap(gx);
+    const bool plain = pd.diff_src_desc() == dsrc.get_desc();
+    memory dsrc_m = plain ? dsrc : memory(pd.diff_src_desc(), cpu_engine());
+    dnnl::convolution_backward_data(pd).execute(s, {{DNNL_ARG_DIFF_DST, diff_dst_as(pd.diff_dst_desc())},
+                                                    {DNNL_ARG_WEIGHTS, as_layout(wts, pd.weights_desc(), s)},
+                                                    {DNNL_ARG_DIFF_SRC, dsrc_m}});
+    if (!plain) dnnl::reorder(dsrc_m, dsrc).execute(s, dsrc_m, dsrc);
+  }
+  if (gw.defined()) {
+    auto bd =
+        gb.defined()
+            ? dnnl::convolution_backward_weights::desc(algo, src_any, w_any, b_md, ddst_any, strides, dil, pad, pad)
+            : dnnl::convolution_backward_weights::desc(algo, src_any, w_any, ddst_any, strides, dil, pad, pad);
+    dnnl::convolution_backward_weights::primitive_desc pd(bd, cpu_engine(), fpd);
+    memory dw(weight_desc(gw, p.groups, false), cpu_engine(), gw.data_ptr());
+    const bool w_plain = pd.diff_weights_desc() == dw.get_desc();
+    memory dw_m = w_plain ? dw : memory(pd.diff_weights_desc(), cpu_engine());
+    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, as_layout(src, pd.src_desc(), s)},
+                                         {DNNL_ARG_DIFF_DST, diff_dst_as(pd.diff_dst_desc())},
+                                         {DNNL_ARG_DIFF_WEIGHTS, dw_m}};
+    if (gb.defined()) args.emplace(DNNL_ARG_DIFF_BIAS, memory(b_md, cpu_engine(), gb.data_ptr()));
+    dnnl::convolution_backward_weights(pd).execute(s, args);
+    if (!w_plain) dnnl::reorder(dw_m, dw).execute(s, dw_m, dw);
+  }
   s.wait();
 }
 

@@ -17,7 +17,7 @@ namespace {
 // For y = conv_transpose(x, w) the roles swap: grad_x = conv(gy, w) and
 // grad_w = weight_grad(image = gy, small = x). Every piece is a public
 // differentiable op, so double backward works. When no graph is being built
-// float32 weight gradients go straight to oneDNN's backward-weights primitive.
+// float32 gradients go straight to oneDNN's backward primitives.
 
 conv::ConvParams unpack(const FormulaNode& n) {
   const DimVector& v = n.ints;
@@ -63,6 +63,18 @@ variable_list convolution_backward(const FormulaNode& n, const variable_list& g)
   const int64_t nd = w.dim() - 2;
   IntArrayRef kernel = w.sizes().slice(2);
   Tensor gx, gw, gb;
+  // First order, float32: oneDNN's backward primitives directly (one reorder of gy, the
+  // bias gradient from the weight pass). With a graph, the composite below keeps every
+  // piece differentiable.
+  if (!GradMode::is_enabled() && x.numel() > 0 && w.numel() > 0 && gy.numel() > 0 &&
+      conv::onednn_backward_ok(x, gy, kernel, p) && w.scalar_type() == gy.scalar_type() &&
+      (n.needs_input_grad(1) || !n.needs_input_grad(2))) {
+    if (n.needs_input_grad(0)) gx = empty(x.sizes(), x.options());
+    if (n.needs_input_grad(1)) gw = empty(w.sizes(), w.options());
+    if (n.needs_input_grad(2)) gb = empty({w.size(0)}, w.options());
+    conv::backward_onednn(x.contiguous(), w.contiguous(), gy.contiguous(), gx, gw, gb, p);
+    return {gx, gw, gb};
+  }
   if (n.needs_input_grad(0)) {
     if (p.transposed) {
       gx = convolution(gy, w, {}, p.stride, p.padding, p.dilation, false, 0, p.groups);
