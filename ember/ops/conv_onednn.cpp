@@ -2,8 +2,10 @@
 #include <dnnl.hpp>
 #include <optional>
 #include <unordered_map>
+#include <vector>
 
 #include "ember/ops/conv_kernels.h"
+#include "ember/ops/factory.h"
 
 namespace ember::conv {
 
@@ -56,10 +58,25 @@ memory::dims odims(IntArrayRef v, int64_t minus = 0) {
   return r;
 }
 
+// Buffers for one call's blocked-layout copies, from Ember's caching allocator:
+// oneDNN's own allocation of a multi-megabyte buffer mapped fresh pages on every
+// call (page faults and zeroing were ~5 % of a small CNN's training step). The
+// tensors live until the call returns, after the stream has finished.
+class Buffers {
+ public:
+  memory make(const memory::desc& d) {
+    keep_.push_back(empty({static_cast<int64_t>(d.get_size())}, TensorOptions().dtype(kByte)));
+    return memory(d, cpu_engine(), keep_.back().data_ptr());
+  }
+
+ private:
+  std::vector<Tensor> keep_;
+};
+
 // Memory in the layout `want`, reordered from `user` when it differs.
-memory as_layout(memory user, const memory::desc& want, dnnl::stream& s) {
+memory as_layout(memory user, const memory::desc& want, dnnl::stream& s, Buffers& b) {
   if (user.get_desc() == want) return user;
-  memory m(want, cpu_engine());
+  memory m = b.make(want);
   dnnl::reorder(user, m).execute(s, user, m);
   return m;
 }
@@ -84,6 +101,7 @@ bool onednn_supports(const Tensor& input, const ConvParams&) { return input.scal
 void forward_onednn(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out,
                     const ConvParams& p) {
   dnnl::stream s(cpu_engine());
+  Buffers b;
   memory src = wrap(input), dst = wrap(out);
   memory wts(weight_desc(weight, p.groups, p.transposed), cpu_engine(), weight.data_ptr());
   const memory::desc src_any = any_like(src.get_desc()), dst_any = any_like(dst.get_desc());
@@ -93,10 +111,10 @@ void forward_onednn(const Tensor& input, const Tensor& weight, const Tensor& bia
   const auto prop = dnnl::prop_kind::forward_training;
 
   auto run = [&](const auto& pd, auto prim) {
-    memory src_m = as_layout(src, pd.src_desc(), s);
-    memory w_m = as_layout(wts, pd.weights_desc(), s);
+    memory src_m = as_layout(src, pd.src_desc(), s, b);
+    memory w_m = as_layout(wts, pd.weights_desc(), s, b);
     const bool dst_plain = pd.dst_desc() == dst.get_desc();
-    memory dst_m = dst_plain ? dst : memory(pd.dst_desc(), cpu_engine());
+    memory dst_m = dst_plain ? dst : b.make(pd.dst_desc());
     std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src_m}, {DNNL_ARG_WEIGHTS, w_m}, {DNNL_ARG_DST, dst_m}};
     if (bias.defined()) args.emplace(DNNL_ARG_BIAS, memory(b_md, cpu_engine(), bias.data_ptr()));
     prim.execute(s, args);
@@ -134,6 +152,7 @@ bool onednn_weight_grad_ok(const Tensor& input, const Tensor& grad_out, IntArray
 
 void weight_grad_onednn(const Tensor& input, const Tensor& grad_out, const Tensor& gw, const ConvParams& p) {
   dnnl::stream s(cpu_engine());
+  Buffers b;
   memory src = wrap(input), ddst = wrap(grad_out);
   memory dw(weight_desc(gw, p.groups, false), cpu_engine(), gw.data_ptr());
   const memory::desc src_any = any_like(src.get_desc()), ddst_any = any_like(ddst.get_desc());
@@ -145,10 +164,10 @@ void weight_grad_onednn(const Tensor& input, const Tensor& grad_out, const Tenso
   dnnl::convolution_forward::primitive_desc fpd(fd, cpu_engine());
   dnnl::convolution_backward_weights::desc bd(algo, src_any, w_any, ddst_any, strides, dil, pad, pad);
   dnnl::convolution_backward_weights::primitive_desc pd(bd, cpu_engine(), fpd);
-  memory src_m = as_layout(src, pd.src_desc(), s);
-  memory ddst_m = as_layout(ddst, pd.diff_dst_desc(), s);
+  memory src_m = as_layout(src, pd.src_desc(), s, b);
+  memory ddst_m = as_layout(ddst, pd.diff_dst_desc(), s, b);
   const bool w_plain = pd.diff_weights_desc() == dw.get_desc();
-  memory dw_m = w_plain ? dw : memory(pd.diff_weights_desc(), cpu_engine());
+  memory dw_m = w_plain ? dw : b.make(pd.diff_weights_desc());
   dnnl::convolution_backward_weights(pd).execute(
       s, {{DNNL_ARG_SRC, src_m}, {DNNL_ARG_DIFF_DST, ddst_m}, {DNNL_ARG_DIFF_WEIGHTS, dw_m}});
   if (!w_plain) dnnl::reorder(dw_m, dw).execute(s, dw_m, dw);
@@ -162,6 +181,7 @@ bool onednn_backward_ok(const Tensor& input, const Tensor& grad_out, IntArrayRef
 void backward_onednn(const Tensor& input, const Tensor& weight, const Tensor& grad_out, const Tensor& gx,
                      const Tensor& gw, const Tensor& gb, const ConvParams& p) {
   dnnl::stream s(cpu_engine());
+  Buffers b;
   memory src = wrap(input), ddst = wrap(grad_out);
   memory wts(weight_desc(weight, p.groups, false), cpu_engine(), weight.data_ptr());
   const memory::desc src_any = any_like(src.get_desc()), ddst_any = any_like(ddst.get_desc());
@@ -177,7 +197,7 @@ void backward_onednn(const Tensor& input, const Tensor& weight, const Tensor& gr
   // grad_out reordered once for both primitives when they want the same layout.
   std::optional<memory> ddst_blocked;
   auto diff_dst_as = [&](const memory::desc& want) {
-    if (!ddst_blocked || ddst_blocked->get_desc() != want) ddst_blocked = as_layout(ddst, want, s);
+    if (!ddst_blocked || ddst_blocked->get_desc() != want) ddst_blocked = as_layout(ddst, want, s, b);
     return *ddst_blocked;
   };
   if (gx.defined()) {
@@ -185,9 +205,9 @@ void backward_onednn(const Tensor& input, const Tensor& weight, const Tensor& gr
     dnnl::convolution_backward_data::primitive_desc pd(dd, cpu_engine(), fpd);
     memory dsrc = wrap(gx);
     const bool plain = pd.diff_src_desc() == dsrc.get_desc();
-    memory dsrc_m = plain ? dsrc : memory(pd.diff_src_desc(), cpu_engine());
+    memory dsrc_m = plain ? dsrc : b.make(pd.diff_src_desc());
     dnnl::convolution_backward_data(pd).execute(s, {{DNNL_ARG_DIFF_DST, diff_dst_as(pd.diff_dst_desc())},
-                                                    {DNNL_ARG_WEIGHTS, as_layout(wts, pd.weights_desc(), s)},
+                                                    {DNNL_ARG_WEIGHTS, as_layout(wts, pd.weights_desc(), s, b)},
                                                     {DNNL_ARG_DIFF_SRC, dsrc_m}});
     if (!plain) dnnl::reorder(dsrc_m, dsrc).execute(s, dsrc_m, dsrc);
   }
@@ -199,8 +219,8 @@ void backward_onednn(const Tensor& input, const Tensor& weight, const Tensor& gr
     dnnl::convolution_backward_weights::primitive_desc pd(bd, cpu_engine(), fpd);
     memory dw(weight_desc(gw, p.groups, false), cpu_engine(), gw.data_ptr());
     const bool w_plain = pd.diff_weights_desc() == dw.get_desc();
-    memory dw_m = w_plain ? dw : memory(pd.diff_weights_desc(), cpu_engine());
-    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, as_layout(src, pd.src_desc(), s)},
+    memory dw_m = w_plain ? dw : b.make(pd.diff_weights_desc());
+    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, as_layout(src, pd.src_desc(), s, b)},
                                          {DNNL_ARG_DIFF_DST, diff_dst_as(pd.diff_dst_desc())},
                                          {DNNL_ARG_DIFF_WEIGHTS, dw_m}};
     if (gb.defined()) args.emplace(DNNL_ARG_DIFF_BIAS, memory(b_md, cpu_engine(), gb.data_ptr()));
