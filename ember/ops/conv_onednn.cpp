@@ -150,30 +150,6 @@ bool onednn_weight_grad_ok(const Tensor& input, const Tensor& grad_out, IntArray
   return onednn_supports(input, p) && shapes_consistent(input.sizes(), grad_out.sizes(), kernel, p);
 }
 
-void weight_grad_onednn(const Tensor& input, const Tensor& grad_out, const Tensor& gw, const ConvParams& p) {
-  dnnl::stream s(cpu_engine());
-  Buffers b;
-  memory src = wrap(input), ddst = wrap(grad_out);
-  memory dw(weight_desc(gw, p.groups, false), cpu_engine(), gw.data_ptr());
-  const memory::desc src_any = any_like(src.get_desc()), ddst_any = any_like(ddst.get_desc());
-  const memory::desc w_any = any_like(dw.get_desc());
-  const memory::dims strides = odims(p.stride), dil = odims(p.dilation, 1), pad = odims(p.padding);
-  const auto algo = dnnl::algorithm::convolution_direct;
-  dnnl::convolution_forward::desc fd(dnnl::prop_kind::forward_training, algo, src_any, w_any, ddst_any, strides, dil,
-                                     pad, pad);
-  dnnl::convolution_forward::primitive_desc fpd(fd, cpu_engine());
-  dnnl::convolution_backward_weights::desc bd(algo, src_any, w_any, ddst_any, strides, dil, pad, pad);
-  dnnl::convolution_backward_weights::primitive_desc pd(bd, cpu_engine(), fpd);
-  memory src_m = as_layout(src, pd.src_desc(), s, b);
-  memory ddst_m = as_layout(ddst, pd.diff_dst_desc(), s, b);
-  const bool w_plain = pd.diff_weights_desc() == dw.get_desc();
-  memory dw_m = w_plain ? dw : b.make(pd.diff_weights_desc());
-  dnnl::convolution_backward_weights(pd).execute(
-      s, {{DNNL_ARG_SRC, src_m}, {DNNL_ARG_DIFF_DST, ddst_m}, {DNNL_ARG_DIFF_WEIGHTS, dw_m}});
-  if (!w_plain) dnnl::reorder(dw_m, dw).execute(s, dw_m, dw);
-  s.wait();
-}
-
 bool onednn_backward_ok(const Tensor& input, const Tensor& grad_out, IntArrayRef kernel, const ConvParams& p) {
   return !p.transposed && onednn_weight_grad_ok(input, grad_out, kernel, p);
 }
@@ -228,6 +204,13 @@ void backward_onednn(const Tensor& input, const Tensor& weight, const Tensor& gr
     if (!w_plain) dnnl::reorder(dw_m, dw).execute(s, dw_m, dw);
   }
   s.wait();
+}
+
+// The weight pass alone (also for a transposed convolution, whose weight gradient is
+// this with image and small swapped): gw doubles as the weight, which only the
+// backward-data pass would read.
+void weight_grad_onednn(const Tensor& input, const Tensor& grad_out, const Tensor& gw, const ConvParams& p) {
+  backward_onednn(input, gw, grad_out, Tensor(), gw, Tensor(), p);
 }
 
 }  // namespace ember::conv
