@@ -77,6 +77,13 @@ const char* max_name(int64_t nd) {
   return names[nd - 1];
 }
 
+// Values only (max_pool1d/2d): Note [Max pooling positions].
+Tensor max_pool_values_n(const char* op, int64_t nd, const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
+                         IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
+  const PoolSpec s = window_spec(op, self, nd, kernel_size, stride, padding, dilation, ceil_mode, true);
+  return pool::max_forward_values(self, s, max_name(nd));
+}
+
 std::tuple<Tensor, Tensor> max_pool_n(const char* op, int64_t nd, const Tensor& self, IntArrayRef kernel_size,
                                       IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
   const PoolSpec s = window_spec(op, self, nd, kernel_size, stride, padding, dilation, ceil_mode, true);
@@ -148,13 +155,13 @@ Tensor max_pool1d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef strid
                   IntArrayRef dilation, bool ceil_mode) {
   EMBER_VMAP_FOLD_N(self, 3, true, "max_pool1d", v, max_pool1d(v, kernel_size, stride, padding, dilation, ceil_mode));
   EMBER_RECORD_OP("max_pool1d", self);
-  return std::get<0>(max_pool1d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode));
+  return max_pool_values_n("max_pool1d", 1, self, kernel_size, stride, padding, dilation, ceil_mode);
 }
 Tensor max_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
                   IntArrayRef dilation, bool ceil_mode) {
   EMBER_VMAP_FOLD_N(self, 4, true, "max_pool2d", v, max_pool2d(v, kernel_size, stride, padding, dilation, ceil_mode));
   EMBER_RECORD_OP("max_pool2d", self);
-  return std::get<0>(max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode));
+  return max_pool_values_n("max_pool2d", 2, self, kernel_size, stride, padding, dilation, ceil_mode);
 }
 Tensor max_pool3d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride, IntArrayRef padding,
                   IntArrayRef dilation, bool ceil_mode) {

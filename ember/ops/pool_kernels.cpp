@@ -315,6 +315,120 @@ std::tuple<Tensor, Tensor> max_forward(const Tensor& x_, const PoolSpec& s, cons
   return {y, idx};
 }
 
+// Note [Max pooling positions]
+// int64 indices were two thirds of dense max pooling's memory traffic (eight
+// bytes per output written in forward and read back in backward), and with
+// activations larger than the caches every byte moves at memory speed. When only
+// the values are asked for, the vectorised rows also record each output's window
+// position i * kw + j in one byte, and the backward rebuilds the flat index as
+// row start + ow * sw + i * W + j: the same index as the stored one, scattered in
+// the same order, so the gradient is bit for bit the stored-index path's. Double
+// backward expands the positions to int64 indices and goes through max_scatter.
+namespace {
+
+kernels::vec::MaxPoolRowF32 positions_row_kernel(const Tensor& x, const Windows& w) {
+  if (x.scalar_type() != ScalarType::Float || !is_dense(w) || w.isize() > INT32_MAX ||
+      w.ax[1].count[0] * w.ax[2].count[0] > 256)
+    return nullptr;
+  return kernels::vec::max_pool_row_f32();
+}
+
+kernels::vec::MaxPoolRow row_args(const Windows& w, int64_t oh) {
+  const int64_t OH = w.ax[1].out, OW = w.ax[2].out, h0 = w.ax[1].first[0], w0 = w.ax[2].first[0];
+  const int64_t sh = OH > 1 ? w.ax[1].first[1] - h0 : 0, sw = OW > 1 ? w.ax[2].first[1] - w0 : 0;
+  return {OW, (h0 + oh * sh) * w.ax[2].in + w0, sw, w.ax[1].count[0], w.ax[2].count[0], w.ax[2].in};
+}
+
+// Window position i * kw + j -> flat offset i * W + j from the window's start.
+std::vector<int64_t> position_offsets(const Windows& w) {
+  const int64_t kw = w.ax[2].count[0];
+  std::vector<int64_t> offset(static_cast<size_t>(w.ax[1].count[0] * kw));
+  for (int64_t q = 0; q < static_cast<int64_t>(offset.size()); ++q) offset[q] = q / kw * w.ax[2].in + q % kw;
+  return offset;
+}
+
+// Calls f(o, flat index in the plane) for every output of plane p, in max_scatter's order.
+template <typename F>
+void for_each_position(const uint8_t* pos, const Windows& w, const std::vector<int64_t>& offset, int64_t p,
+                       const F& f) {
+  const int64_t OH = w.ax[1].out, OW = w.ax[2].out;
+  for (int64_t oh = 0; oh < OH; ++oh) {
+    const kernels::vec::MaxPoolRow r = row_args(w, oh);
+    const uint8_t* row = pos + p * w.osize() + oh * OW;
+    for (int64_t ow = 0; ow < OW; ++ow) f(oh * OW + ow, r.start + ow * r.sw + offset[row[ow]]);
+  }
+}
+
+Tensor positions_to_indices(const Tensor& pos, const Windows& w) {
+  Tensor idx = empty(pos.sizes(), pos.options().dtype(kLong));
+  int64_t* ip = idx.data_ptr<int64_t>();
+  const int64_t osize = w.osize(), planes = osize ? pos.numel() / osize : 0;
+  const std::vector<int64_t> offset = position_offsets(w);
+  for (int64_t p = 0; p < planes; ++p)
+    for_each_position(pos.data_ptr<uint8_t>(), w, offset, p, [&](int64_t o, int64_t i) { ip[p * osize + o] = i; });
+  return idx;
+}
+
+Tensor max_positions_backward(const Tensor& g_, const Tensor& pos, const PoolSpec& s) {
+  const Tensor g = g_.contiguous();
+  const Windows w = windows(s);
+  Tensor gi = empty(with_spatial(g, s.nd, s.in_size), g.options());
+  const int64_t isize = w.isize(), osize = w.osize(), planes = osize ? g.numel() / osize : 0;
+  const float* gp = g.data_ptr<float>();
+  float* ip = gi.data_ptr<float>();
+  const uint8_t* pp = pos.data_ptr<uint8_t>();
+  const std::vector<int64_t> offset = position_offsets(w);
+  parallel_for(0, planes, plane_grain(w), [&](int64_t p0, int64_t p1) {
+    for (int64_t p = p0; p < p1; ++p) {
+      // Zeroed plane by plane, while in cache, just before its scatter.
+      float* plane = ip + p * isize;
+      const float* go = gp + p * osize;
+      std::fill(plane, plane + isize, 0.0f);
+      for_each_position(pp, w, offset, p, [&](int64_t o, int64_t i) { plane[i] += go[o]; });
+    }
+  });
+  return gi;
+}
+
+variable_list max_positions_formula(const FormulaNode& n, const variable_list& g) {
+  const PoolSpec s = PoolSpec::unpack(n.ints);
+  const Tensor pos = n.saved(0);
+  if (!GradMode::is_enabled() && g[0].scalar_type() == ScalarType::Float) return {max_positions_backward(g[0], pos, s)};
+  return {max_scatter(g[0], positions_to_indices(pos, windows(s)), s.in_size)};  // differentiable
+}
+
+}  // namespace
+
+Tensor max_forward_values(const Tensor& x_, const PoolSpec& s, const char* node_name) {
+  const Windows w = windows(s);
+  const auto row_kernel = positions_row_kernel(x_, w);
+  if (row_kernel == nullptr) return std::get<0>(max_forward(x_, s, node_name));
+  const Tensor x = x_.contiguous();
+  const DimVector shape = with_spatial(x, s.nd, s.out_size);
+  Tensor y = empty(shape, x.options());
+  const bool grad = autograd::needs_grad(x_);
+  Tensor pos = grad ? empty(shape, x.options().dtype(kByte)) : Tensor();
+  const int64_t isize = w.isize(), osize = w.osize(), OH = w.ax[1].out, OW = w.ax[2].out;
+  const int64_t planes = isize ? x.numel() / isize : 0;
+  const float* xp = x.data_ptr<float>();
+  float* yp = y.data_ptr<float>();
+  uint8_t* pp = grad ? pos.data_ptr<uint8_t>() : nullptr;
+  parallel_for(0, planes, plane_grain(w), [&](int64_t p0, int64_t p1) {
+    for (int64_t p = p0; p < p1; ++p)
+      for (int64_t oh = 0; oh < OH; ++oh) {
+        kernels::vec::MaxPoolRow r = row_args(w, oh);
+        r.pos = pp != nullptr ? pp + p * osize + oh * OW : nullptr;
+        row_kernel(xp + p * isize, yp + p * osize + oh * OW, nullptr, r);
+      }
+  });
+  if (grad) {
+    auto node = autograd::record(node_name, &max_positions_formula, {x_}, {y});
+    node->save(pos);
+    node->ints = s.pack();
+  }
+  return y;
+}
+
 Tensor max_scatter(const Tensor& g_, const Tensor& indices, IntArrayRef in_size) {
   const Tensor g = g_.contiguous(), ix = indices.contiguous();
   const int64_t nd = static_cast<int64_t>(in_size.size());

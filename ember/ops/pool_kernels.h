@@ -27,6 +27,10 @@ Tensor avg_forward(const Tensor& x, const PoolSpec& s);
 Tensor avg_backward(const Tensor& grad_out, const PoolSpec& s);
 // (values, int64 indices flattened per plane). node_name names the grad_fn.
 std::tuple<Tensor, Tensor> max_forward(const Tensor& x, const PoolSpec& s, const char* node_name);
+// max pooling's values alone (max_pool1d/2d): where the vectorised rows apply,
+// the backward keeps one byte per output instead of int64 indices (Note [Max
+// pooling positions]); elsewhere this is max_forward's values.
+Tensor max_forward_values(const Tensor& x, const PoolSpec& s, const char* node_name);
 // grad_in = zeros(..., *in_size); grad_in.flat(plane)[indices] += grad_out.
 Tensor max_scatter(const Tensor& grad_out, const Tensor& indices, IntArrayRef in_size);
 // out[..] = grad_in.flat(plane)[indices]

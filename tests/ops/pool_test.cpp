@@ -142,3 +142,50 @@ TEST(Pool, VectorisedMaxRowsMatchScalar) {
     }
   }
 }
+
+// max_pool1d/2d without indices keep one byte per output (Note [Max pooling
+// positions]); gradients must equal the stored-index path's bit for bit (ties,
+// NaNs, overlapping windows, 1-d), and so must double backward.
+TEST(Pool, MaxPoolPositionsGradientsMatchStoredIndices) {
+  struct Case {
+    Ints size, kernel, stride;
+  };
+  const std::vector<Case> cases = {
+      {{2, 3, 8, 8}, {2, 2}, {2, 2}},    {{2, 2, 9, 37}, {3, 3}, {2, 2}}, {{1, 2, 7, 40}, {3, 3}, {1, 1}},
+      {{1, 2, 9, 50}, {3, 2}, {2, 3}},   {{3, 4, 17}, {3}, {2}},          {{2, 1, 28, 28}, {2, 2}, {2, 2}},
+      {{1, 1, 40, 40}, {16, 16}, {8, 8}}};
+  torch::manual_seed(4);
+  for (const auto& c : cases)
+    for (const bool ties : {false, true}) {
+      SCOPED_TRACE(::testing::PrintToString(c.size) + " k" + ::testing::PrintToString(c.kernel) +
+                   (ties ? " ties" : ""));
+      Tensor x0 = ties ? torch::randint(0, 3, c.size).to(torch::kFloat) : torch::randn(c.size);
+      Tensor flat = x0.view({-1});
+      for (int64_t i = 7; i < flat.numel(); i += 31) flat[i] = std::numeric_limits<float>::quiet_NaN();
+      const bool one_d = c.size.size() == 3;
+      auto pool = [&](const Tensor& x, bool with_indices) {
+        if (one_d)
+          return with_indices ? std::get<0>(torch::max_pool1d_with_indices(x, c.kernel, c.stride))
+                              : torch::max_pool1d(x, c.kernel, c.stride);
+        return with_indices ? std::get<0>(torch::max_pool2d_with_indices(x, c.kernel, c.stride))
+                            : torch::max_pool2d(x, c.kernel, c.stride);
+      };
+      std::vector<Tensor> values, grads, grad_grads;
+      for (const bool with_indices : {false, true}) {
+        Tensor x = x0.clone().requires_grad_();
+        Tensor y = pool(x, with_indices);
+        EXPECT_EQ(y.grad_fn()->name(), one_d ? "MaxPool1DWithIndicesBackward0" : "MaxPool2DWithIndicesBackward0");
+        values.push_back(y.detach());
+        const Tensor gy = torch::arange(y.numel(), torch::kFloat).view(y.sizes()).sin();
+        grads.push_back(torch::autograd::grad({y}, {x}, {gy})[0]);
+        // Double backward: d/d(gy) of <grad_x, v> gathers v at the argmaxes.
+        Tensor gyr = gy.clone().requires_grad_();
+        Tensor gx = torch::autograd::grad({pool(x, with_indices)}, {x}, {gyr}, true, true)[0];
+        grad_grads.push_back(torch::autograd::grad({(gx * x0.nan_to_num().cos()).sum()}, {gyr})[0]);
+      }
+      EXPECT_TRUE(torch::allclose(values[0], values[1], 0, 0, /*equal_nan=*/true));
+      EXPECT_TRUE(torch::equal(grads[0], grads[1]));
+      EXPECT_TRUE(torch::equal(grad_grads[0], grad_grads[1]));
+      EXPECT_NE(grads[0].abs().sum().item<float>(), 0.0f);
+    }
+}

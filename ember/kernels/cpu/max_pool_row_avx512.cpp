@@ -46,7 +46,8 @@ void max_pool_row_impl(const float* x, float* y, int64_t* idx, const MaxPoolRow&
     const __mmask16 m = lanes(n);
     const float* base = x + r.start + o * r.sw;
     __m512 best = load_strided(base, r.sw, n, m, gather_index);
-    __m512i best_k = _mm512_setzero_si512();  // window offset i * W + j of each lane's max
+    __m512i best_k = _mm512_setzero_si512();    // window offset i * W + j of each lane's max
+    __m512i best_pos = _mm512_setzero_si512();  // its window position i * kw + j
     for (int64_t i = 0; i < r.kh; ++i)
       for (int64_t j = i == 0 ? 1 : 0; j < r.kw; ++j) {
         const int64_t k = i * r.in_w + j;
@@ -55,8 +56,11 @@ void max_pool_row_impl(const float* x, float* y, int64_t* idx, const MaxPoolRow&
         const __mmask16 take = _mm512_cmp_ps_mask(v, best, _CMP_GT_OQ) | _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
         best = _mm512_mask_mov_ps(best, take, v);
         best_k = _mm512_mask_mov_epi32(best_k, take, _mm512_set1_epi32(static_cast<int32_t>(k)));
+        best_pos = _mm512_mask_mov_epi32(best_pos, take, _mm512_set1_epi32(static_cast<int32_t>(i * r.kw + j)));
       }
     _mm512_mask_storeu_ps(y + o, m, best);
+    if (r.pos != nullptr) _mm512_mask_cvtepi32_storeu_epi8(r.pos + o, m, best_pos);
+    if (idx == nullptr) continue;
     // Flat index in the plane: start + (o + lane) * sw + k.
     const __m512i origin = _mm512_set1_epi64(r.start + o * r.sw);
     const __m512i lo = _mm512_add_epi64(_mm512_add_epi64(origin, _mm512_mullo_epi64(lane64_lo, sw64)),

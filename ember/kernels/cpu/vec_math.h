@@ -46,8 +46,12 @@ UnaryF32 softmax_row_f32(bool log);
 // (start + o * sw + i * in_w + j) equal the scalar loop's. The scalar loop's compare was
 // an unpredictable branch per element: ~13 ns per output, a third of W6a's training step.
 // Callers guarantee every index fits in int32. Null without AVX-512 (or with vec math off).
+// idx may be null; with `pos` set, each output's window position i * kw + j is also
+// stored as one byte (callers guarantee kh * kw <= 256): the compact indices of
+// Note [Max pooling positions].
 struct MaxPoolRow {
   int64_t out, start, sw, kh, kw, in_w;
+  uint8_t* pos = nullptr;
 };
 using MaxPoolRowF32 = void (*)(const float* x, float* y, int64_t* idx, const MaxPoolRow& r);
 MaxPoolRowF32 max_pool_row_f32();
