@@ -154,6 +154,13 @@ bool is_dense(const Windows& w) {
   return true;
 }
 
+// The vectorised row kernel's arguments for output row oh of a dense pooling.
+kernels::vec::MaxPoolRow row_args(const Windows& w, int64_t oh) {
+  const int64_t OH = w.ax[1].out, OW = w.ax[2].out, h0 = w.ax[1].first[0], w0 = w.ax[2].first[0];
+  const int64_t sh = OH > 1 ? w.ax[1].first[1] - h0 : 0, sw = OW > 1 ? w.ax[2].first[1] - w0 : 0;
+  return {OW, (h0 + oh * sh) * w.ax[2].in + w0, sw, w.ax[1].count[0], w.ax[2].count[0], w.ax[2].in};
+}
+
 // Each output sees its window in row-major order (first element, then any
 // larger one or any NaN), as in the general walk. float32 rows go through the
 // AVX-512 kernel when the CPU has it (Note [Vectorised max pool rows]).
@@ -164,8 +171,7 @@ void max_plane_dense(const T* xi, T* yo, int64_t* io, const Windows& w) {
   const int64_t sh = OH > 1 ? w.ax[1].first[1] - h0 : 0, sw = OW > 1 ? w.ax[2].first[1] - w0 : 0;
   if constexpr (std::is_same_v<T, float>) {
     if (const auto row_kernel = kernels::vec::max_pool_row_f32(); row_kernel && w.isize() <= INT32_MAX) {
-      for (int64_t oh = 0; oh < OH; ++oh)
-        row_kernel(xi, yo + oh * OW, io + oh * OW, {OW, (h0 + oh * sh) * W + w0, sw, kh, kw, W});
+      for (int64_t oh = 0; oh < OH; ++oh) row_kernel(xi, yo + oh * OW, io + oh * OW, row_args(w, oh));
       return;
     }
   }
@@ -331,12 +337,6 @@ kernels::vec::MaxPoolRowF32 positions_row_kernel(const Tensor& x, const Windows&
       w.ax[1].count[0] * w.ax[2].count[0] > 256)
     return nullptr;
   return kernels::vec::max_pool_row_f32();
-}
-
-kernels::vec::MaxPoolRow row_args(const Windows& w, int64_t oh) {
-  const int64_t OH = w.ax[1].out, OW = w.ax[2].out, h0 = w.ax[1].first[0], w0 = w.ax[2].first[0];
-  const int64_t sh = OH > 1 ? w.ax[1].first[1] - h0 : 0, sw = OW > 1 ? w.ax[2].first[1] - w0 : 0;
-  return {OW, (h0 + oh * sh) * w.ax[2].in + w0, sw, w.ax[1].count[0], w.ax[2].count[0], w.ax[2].in};
 }
 
 // Window position i * kw + j -> flat offset i * W + j from the window's start.

@@ -3,7 +3,7 @@
 // differentiable ops (a product, a reduction, a difference and a product, each writing a
 // new tensor). When the backward itself is not differentiated (GradMode off, the case of
 // every first-order backward), a row along the last dim is done in one pass: the row's dot
-// product in eight interleaved partial sums (vectorised), then the gradient. W10's
+// product in eight interleaved partial sums (Note [Row sums in lanes]), then the gradient. W10's
 // attention weights are 1 M elements in rows of 128. Other dims, dtypes and double
 // backward keep the composite.
 #include "ember/ops/softmax_backward.h"
@@ -12,6 +12,7 @@
 
 #include "ember/core/parallel.h"
 #include "ember/ember.h"
+#include "ember/kernels/cpu/lane_sum.h"
 
 namespace ember::detail {
 
@@ -25,14 +26,8 @@ void rows(const T* g, const T* y, T* out, int64_t nrows, int64_t n) {
       const T* gr = g + r * n;
       const T* yr = y + r * n;
       T* o = out + r * n;
-      constexpr int64_t kLanes = 8;
-      T acc[kLanes] = {};
-      int64_t j = 0;
-      for (; j + kLanes <= n; j += kLanes)
-        for (int64_t l = 0; l < kLanes; ++l) acc[l] += gr[j + l] * yr[j + l];
-      T s = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
-      for (; j < n; ++j) s += gr[j] * yr[j];
-      for (j = 0; j < n; ++j) o[j] = yr[j] * (gr[j] - s);
+      const T s = kernels::lane_sum<T>(n, [&](int64_t j) { return gr[j] * yr[j]; });
+      for (int64_t j = 0; j < n; ++j) o[j] = yr[j] * (gr[j] - s);
     }
   });
 }

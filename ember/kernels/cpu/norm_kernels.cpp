@@ -6,6 +6,7 @@
 
 #include "ember/core/dispatch.h"
 #include "ember/core/parallel.h"
+#include "ember/kernels/cpu/lane_sum.h"
 
 namespace ember::kernels {
 namespace {
@@ -19,24 +20,6 @@ void dispatch_f32_f64(const Tensor& t, const char* op, F&& f) {
 
 // Grain in units of work items whose cost is `per_item` elements.
 int64_t grain_for(int64_t per_item) { return std::max<int64_t>(1, 32768 / std::max<int64_t>(1, per_item)); }
-
-// Note [Row sums in lanes]
-// The sum over j < n of term(j), in double, kept in eight interleaved partial sums that
-// are added pairwise at the end. A single `sum += ...` is one serial chain of dependent
-// double adds, which the compiler may not reorder; eight independent chains are
-// vectorised and overlap. layer_norm's row statistics (n = 256 in W10) were ~5 % of the
-// transformer layer's forward as one chain. The order of additions depends only on n.
-template <typename F>
-inline double lane_sum(int64_t n, F term) {
-  constexpr int64_t kLanes = 8;
-  double acc[kLanes] = {};
-  int64_t j = 0;
-  for (; j + kLanes <= n; j += kLanes)
-    for (int64_t l = 0; l < kLanes; ++l) acc[l] += term(j + l);
-  double tail = 0;
-  for (; j < n; ++j) tail += term(j);
-  return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])) + tail;
-}
 
 }  // namespace
 
@@ -155,9 +138,9 @@ void layer_norm_rows(const Tensor& x, int64_t m, int64_t n, const Tensor& w, con
       for (int64_t r = r0; r < r1; ++r) {
         const T* in = px + r * n;
         T* out = py + r * n;
-        const double sum = lane_sum(n, [&](int64_t j) { return static_cast<double>(in[j]); });
+        const double sum = lane_sum<double>(n, [&](int64_t j) { return static_cast<double>(in[j]); });
         const double mu = n > 0 ? sum / static_cast<double>(n) : NAN;
-        const double sq = lane_sum(n, [&](int64_t j) {
+        const double sq = lane_sum<double>(n, [&](int64_t j) {
           const double d = static_cast<double>(in[j]) - mu;
           return d * d;
         });
@@ -213,8 +196,8 @@ void layer_norm_backward_rows(const Tensor& g, const Tensor& x, int64_t m, int64
           // the loops so that they vectorise.
           double sa = 0, sb = 0;
           const auto sums = [&](auto gx_at) {
-            sa = lane_sum(n, [&](int64_t j) { return static_cast<double>(gx_at(j)); });
-            sb = lane_sum(
+            sa = lane_sum<double>(n, [&](int64_t j) { return static_cast<double>(gx_at(j)); });
+            sb = lane_sum<double>(
                 n, [&](int64_t j) { return static_cast<double>(gx_at(j)) * static_cast<double>((xr[j] - mu) * rs); });
           };
           if (pw)
