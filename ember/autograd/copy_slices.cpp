@@ -60,6 +60,11 @@ void set_view_base(const Tensor& self, const Tensor& view) {
   m.attr_version = view._version();
 }
 
+void set_piece_view_base(const Tensor& self, const Tensor& piece) {
+  if (AutogradMeta* m = get_meta(piece)) m->view_created_in_no_grad = false;
+  set_view_base(self, piece);
+}
+
 void rebase_history(const Tensor& view, AutogradMeta& m, const std::shared_ptr<Node>& fn, TensorList fn_inputs) {
   int self_input = -1;
   for (size_t i = 0; i < fn_inputs.size(); ++i)

@@ -45,6 +45,10 @@ class CopySlices : public Node {
 // base; views created under no-grad of a tensor that requires grad are only
 // flagged (Note [Views and in-place]).
 void set_view_base(const Tensor& self, const Tensor& view);
+// The same for a piece of a multi-output view cut below autograd and recorded
+// afterwards (Note [Multi-output views] in derivatives/shape_grad.h): clears
+// the no-grad flag the cut left, then marks it as set_view_base would have.
+void set_piece_view_base(const Tensor& self, const Tensor& piece);
 // record() calls this for an output that is an existing differentiable view:
 // `fn` wrote it in place; `fn_inputs` are fn's forward inputs.
 void rebase_history(const Tensor& view, AutogradMeta& m, const std::shared_ptr<Node>& fn, TensorList fn_inputs);

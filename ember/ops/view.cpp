@@ -5,6 +5,7 @@
 #include "ember/autograd/derivatives/layout_grad.h"
 #include "ember/autograd/derivatives/shape_grad.h"
 #include "ember/autograd/formula_node.h"
+#include "ember/autograd/forward_ad.h"
 
 #include <algorithm>
 #include <cstring>
@@ -32,6 +33,25 @@ Tensor with_grad(autograd::ShapeGradOp op, const char* name, const Tensor& self,
   return out;
 }
 using autograd::ShapeGradOp;
+
+// The pieces cut(0) .. cut(n - 1) of a multi-output view, sharing one backward
+// node (Note [Multi-output views] in autograd/derivatives/shape_grad.h).
+template <typename Cut>
+std::vector<Tensor> cut_pieces(autograd::PiecesOp op, const char* name, const Tensor& self, int64_t n, DimVector ints,
+                               Cut cut) {
+  std::vector<Tensor> out;
+  out.reserve(static_cast<size_t>(n));
+  if (!autograd::needs_grad(self)) {
+    for (int64_t i = 0; i < n; ++i) out.push_back(cut(i));
+    return out;
+  }
+  {
+    autograd::BelowAutogradGuard below;
+    for (int64_t i = 0; i < n; ++i) out.push_back(cut(i));
+  }
+  autograd::record_pieces(op, name, self, out, std::move(ints));
+  return out;
+}
 }  // namespace
 
 Tensor view(const Tensor& self, IntArrayRef size) {
@@ -391,12 +411,10 @@ std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
   EMBER_CHECK(split_size > 0 || size == 0,
               "split: split_size can only be 0 if dimension size is 0, but got dimension size of ", size);
   int64_t n = split_size == 0 || size == 0 ? 1 : (size - 1) / split_size + 1;  // no overflow for huge sizes
-  std::vector<Tensor> out;
-  for (int64_t i = 0; i < n; ++i) {
-    int64_t start = i * split_size;
-    out.push_back(narrow(self, d, start, std::min(split_size, size - start)));
-  }
-  return out;
+  DimVector ints{d};
+  for (int64_t i = 0; i < n; ++i) ints.push_back(std::min(split_size, size - i * split_size));
+  return cut_pieces(autograd::PiecesOp::Split, "SplitBackward0", self, n, ints,
+                    [&](int64_t i) { return narrow(self, d, i * split_size, ints[i + 1]); });
 }
 
 std::vector<Tensor> split_with_sizes(const Tensor& self, IntArrayRef split_sizes, int64_t dim) {
@@ -413,13 +431,15 @@ std::vector<Tensor> split_with_sizes(const Tensor& self, IntArrayRef split_sizes
   }
   EMBER_CHECK(total == self.size(d), "split_with_sizes: expects split_sizes to sum exactly to ", self.size(d),
               " (input tensor's size at dimension ", d, "), but got split_sizes=", shape_str(split_sizes));
-  std::vector<Tensor> out;
+  DimVector ints{d};
+  for (int64_t s : split_sizes) ints.push_back(s);
   int64_t start = 0;
-  for (int64_t s : split_sizes) {
-    out.push_back(narrow(self, d, start, s));
-    start += s;
-  }
-  return out;
+  return cut_pieces(autograd::PiecesOp::Split, "SplitWithSizesBackward0", self,
+                    static_cast<int64_t>(split_sizes.size()), ints, [&](int64_t i) {
+                      Tensor piece = narrow(self, d, start, split_sizes[i]);
+                      start += split_sizes[i];
+                      return piece;
+                    });
 }
 std::vector<Tensor> split(const Tensor& self, IntArrayRef sizes, int64_t dim) {
   return split_with_sizes(self, sizes, dim);
@@ -463,9 +483,8 @@ std::vector<Tensor> unbind(const Tensor& self, int64_t dim) {
   EMBER_RECORD_OP("unbind", self);
   EMBER_CHECK(self.dim() > 0, "unbind: dimension specified as 0 but tensor has no dimensions");
   int64_t d = wrap_dim(dim, self.dim(), "unbind");
-  std::vector<Tensor> out;
-  for (int64_t i = 0; i < self.size(d); ++i) out.push_back(select(self, d, i));
-  return out;
+  return cut_pieces(autograd::PiecesOp::Unbind, "UnbindBackward0", self, self.size(d), {d},
+                    [&](int64_t i) { return select(self, d, i); });
 }
 
 std::vector<int64_t> broadcast_shapes(ArrayRef<std::vector<int64_t>> shapes) {

@@ -1,7 +1,10 @@
 #include "ember/autograd/derivatives/shape_grad.h"
 
+#include "ember/autograd/copy_slices.h"
 #include "ember/autograd/formula_node.h"
+#include "ember/core/shape.h"
 #include "ember/ember.h"
+#include "ember/ops/mem_overlap.h"
 
 namespace ember::autograd {
 
@@ -78,6 +81,62 @@ variable_list select_backward_fn(const FormulaNode& n, const variable_list& g) {
 variable_list slice_backward_fn(const FormulaNode& n, const variable_list& g) {
   return {slice_backward(g[0], self_sizes(n), n.ints[0], n.ints[1], n.ints[2], n.ints[3])};
 }
+// Saved shapes: 0 self's sizes, 1 the strides to build the gradient with;
+// ints: dim, then (Split) the pieces' lengths (Note [Multi-output views]).
+Tensor join_piece_grads(const FormulaNode& n, const variable_list& g, bool stacked) {
+  const int64_t d = n.ints[0];
+  const DimVector& sizes = self_sizes(n);
+  const Tensor* like = nullptr;
+  bool differentiable = false;
+  for (const Tensor& t : g)
+    if (t.defined()) {
+      like = like ? like : &t;
+      differentiable = differentiable || t.requires_grad();
+    }
+  if (like == nullptr) return Tensor();
+  auto piece_len = [&](size_t i) { return stacked ? int64_t(1) : n.ints[i + 1]; };
+  if (differentiable) {  // create_graph: stack / cat record their own backward
+    variable_list parts;
+    for (size_t i = 0; i < g.size(); ++i) {
+      if (g[i].defined()) {
+        parts.push_back(g[i]);
+        continue;
+      }
+      DimVector shape(sizes);
+      if (stacked)
+        shape.erase(d);
+      else
+        shape[d] = piece_len(i);
+      parts.push_back(zeros(shape, like->options()));
+    }
+    return stacked ? stack(parts, d) : cat(parts, d);
+  }
+  Tensor r = empty_strided(sizes, n.shapes[1], like->options());
+  BelowAutogradGuard below;
+  int64_t start = 0;
+  for (size_t i = 0; i < g.size(); ++i) {
+    Tensor part = stacked ? r.select(d, static_cast<int64_t>(i)) : r.narrow(d, start, piece_len(i));
+    start += piece_len(i);
+    if (g[i].defined())
+      part.copy_(g[i]);
+    else
+      part.zero_();
+  }
+  return r;
+}
+variable_list split_backward(const FormulaNode& n, const variable_list& g) {
+  return {join_piece_grads(n, g, /*stacked=*/false)};
+}
+variable_list unbind_backward(const FormulaNode& n, const variable_list& g) {
+  return {join_piece_grads(n, g, /*stacked=*/true)};
+}
+variable_list split_jvp(const FormulaNode& n, const variable_list& t, const variable_list&) {
+  return t[0].split_with_sizes(IntArrayRef(n.ints).slice(1), n.ints[0]);
+}
+variable_list unbind_jvp(const FormulaNode& n, const variable_list& t, const variable_list&) {
+  return t[0].unbind(n.ints[0]);
+}
+
 variable_list sum_backward(const FormulaNode& n, const variable_list& g) { return {unreduce(g[0], n)}; }
 variable_list mean_backward(const FormulaNode& n, const variable_list& g) { return {unreduce(g[0], n) / n.scalars[0]}; }
 
@@ -272,6 +331,17 @@ void record_shape_op(ShapeGradOp op, const char* node_name, const Tensor& self, 
   } else {
     node->ints = std::move(ints);
   }
+}
+
+void record_pieces(PiecesOp op, const char* node_name, const Tensor& self, TensorList pieces, DimVector ints) {
+  const bool split = op == PiecesOp::Split;
+  auto node = record(node_name, split ? &split_backward : &unbind_backward, {self}, pieces);
+  node->jvp = split ? &split_jvp : &unbind_jvp;
+  node->shapes.push_back(DimVector(self.sizes()));
+  node->shapes.push_back(ops::is_non_overlapping_and_dense(self) ? DimVector(self.strides())
+                                                                 : contiguous_strides(self.sizes()));
+  node->ints = std::move(ints);
+  for (const Tensor& p : pieces) set_piece_view_base(self, p);
 }
 
 Tensor select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64_t index) {

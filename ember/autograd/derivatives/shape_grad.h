@@ -25,8 +25,27 @@ enum class ShapeGradOp {
 
 // Records out = op(self). `ints` carries the op's integer arguments (dims,
 // index, ...), `mask` the reduced dims of Sum/Mean.
-void record_shape_op(ShapeGradOp op, const char* node_name, const Tensor& self, const Tensor& out,
-                     DimVector ints = {}, uint64_t mask = 0, bool keepdim = false, double correction = 0);
+void record_shape_op(ShapeGradOp op, const char* node_name, const Tensor& self, const Tensor& out, DimVector ints = {},
+                     uint64_t mask = 0, bool keepdim = false, double correction = 0);
+
+// Note [Multi-output views]
+// split, split_with_sizes, chunk and unbind cut self into pieces that share one
+// node, as PyTorch's SplitBackward0 / UnbindBackward0: the gradient is built
+// once and each piece's gradient copied into its part (zeros for a piece
+// without one). A node per piece would zero-fill a self-sized gradient for
+// every piece and sum them, quadratic in the number of pieces; for attention's
+// packed q|k|v heads that was a fifth of the layer's non-GEMM backward. The
+// gradient is allocated in self's layout when self is dense (a permuted view
+// of a GEMM output gets its gradient back in the GEMM's layout, so the views'
+// backwards above it copy nothing). The pieces themselves are cut by the
+// public view ops (the profiler records them, as PyTorch's) below autograd
+// and then recorded here; unlike PyTorch, an in-place write to a piece is
+// allowed (its history is rebuilt from the base, Note [Views and in-place]).
+enum class PiecesOp {
+  Split,   // pieces along ints[0] of lengths ints[1..]: gradient concatenated
+  Unbind,  // every index of dim ints[0]: gradient stacked
+};
+void record_pieces(PiecesOp op, const char* node_name, const Tensor& self, TensorList pieces, DimVector ints);
 
 // out = where(cond, self, other); either value operand may be undefined (a Scalar).
 void record_where(const Tensor& cond, const Tensor& self, const Tensor& other, const Tensor& out);

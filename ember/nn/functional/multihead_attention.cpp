@@ -7,7 +7,9 @@
 // and are only *viewed* as (N, H, T, hd); the batched GEMM takes any strides
 // (Note [GEMM operand layouts]), so the scores, softmax and the product with v
 // run without copying the projections. The one copy left is merging the heads
-// back into rows for the output projection. The result equals PyTorch's up to
+// back into rows for the output projection. For self-attention the three
+// heads are one unbind of the packed output, so backward builds their
+// gradients in one buffer (Note [Multi-output views]). The result equals PyTorch's up to
 // rounding: the 1/sqrt(head_dim) scaling is a multiplication of q.
 #include "ember/nn/functional/multihead_attention.h"
 
@@ -159,6 +161,11 @@ std::tuple<Tensor, Tensor> multi_head_attention_forward(const Tensor& query, con
   const Tensor& W = o.in_proj_weight();
   const Tensor& B = o.in_proj_bias();
   Tensor qp, kp, vp;
+  // Self-attention without extra or static key/value positions takes its
+  // heads straight from the packed projection.
+  const bool plain_kv =
+      !o.bias_k().defined() && !o.bias_v().defined() && !o.static_k().defined() && !o.static_v().defined();
+  std::vector<Tensor> packed_heads;
   if (!o.use_separate_proj_weight()) {
     EMBER_CHECK(W.defined(), kOp, ": use_separate_proj_weight is false but in_proj_weight is undefined");
     EMBER_CHECK(W.dim() == 2 && W.size(0) == 3 * E && W.size(1) == E, kOp, ": in_proj_weight must be [", 3 * E, ", ", E,
@@ -167,7 +174,17 @@ std::tuple<Tensor, Tensor> multi_head_attention_forward(const Tensor& query, con
                 " features without separate projection weights, got ", k.size(2));
     if (query.is_same(key) && key.is_same(value)) {
       Tensor qkv = project(q, W, B);
-      qp = qkv.narrow(-1, 0, E), kp = qkv.narrow(-1, E, E), vp = qkv.narrow(-1, 2 * E, E);
+      if (plain_kv) {
+        // The packed output viewed as (3, N, H, T, hd) and unbound: one node
+        // writes the three heads' gradients straight into a buffer laid out as
+        // the GEMM's output (Note [Multi-output views]).
+        const int64_t T = q.size(seq_dim);
+        packed_heads = (bf ? qkv.view({N, T, 3, H, hd}).permute({2, 0, 3, 1, 4})
+                           : qkv.view({T, N, 3, H, hd}).permute({2, 1, 3, 0, 4}))
+                           .unbind(0);
+      } else {
+        qp = qkv.narrow(-1, 0, E), kp = qkv.narrow(-1, E, E), vp = qkv.narrow(-1, 2 * E, E);
+      }
     } else if (key.is_same(value)) {
       qp = project(q, rows(W, 0, E), rows(B, 0, E));
       Tensor kv = project(k, rows(W, E, 2 * E), rows(B, E, 2 * E));
@@ -211,9 +228,10 @@ std::tuple<Tensor, Tensor> multi_head_attention_forward(const Tensor& query, con
                 ", S, ", hd, "], but got ", shape_str(t.sizes()));
     return t.reshape({N, H, t.size(1), hd});
   };
-  Tensor q4 = heads(qp) * (1.0 / std::sqrt(static_cast<double>(hd)));
-  Tensor k4 = o.static_k().defined() ? static_heads(o.static_k(), "static_k") : heads(kp);
-  Tensor v4 = o.static_v().defined() ? static_heads(o.static_v(), "static_v") : heads(vp);
+  const bool packed = !packed_heads.empty();
+  Tensor q4 = (packed ? packed_heads[0] : heads(qp)) * (1.0 / std::sqrt(static_cast<double>(hd)));
+  Tensor k4 = o.static_k().defined() ? static_heads(o.static_k(), "static_k") : packed ? packed_heads[1] : heads(kp);
+  Tensor v4 = o.static_v().defined() ? static_heads(o.static_v(), "static_v") : packed ? packed_heads[2] : heads(vp);
   if (o.add_zero_attn()) {
     k4 = cat({k4, zeros({N, H, 1, hd}, k4.options())}, 2);
     v4 = cat({v4, zeros({N, H, 1, hd}, v4.options())}, 2);

@@ -1,0 +1,124 @@
+// split / split_with_sizes / chunk / unbind record one node for all their
+// pieces (Note [Multi-output views] in autograd/derivatives/shape_grad.h).
+// Values and double backward are in the OpInfo registry (opinfo_shape.cpp);
+// these check what the registry cannot see: that the pieces share one node,
+// the layout the gradient is built in, and in-place writes to a piece.
+#include <gtest/gtest.h>
+
+#include "common/test_util.h"
+#include "ember/ember.h"
+
+using namespace ember;
+
+namespace {
+
+TensorOptions f64() { return TensorOptions(kDouble); }
+
+Tensor leaf(IntArrayRef shape) {
+  int64_t n = 1;
+  for (int64_t s : shape) n *= s;
+  return (arange(n, f64()) * 0.5 - 3.0).reshape(shape).detach().requires_grad_();
+}
+
+}  // namespace
+
+TEST(MultiOutputView, PiecesShareOneNodeAndStayViews) {
+  Tensor x = leaf({3, 7});
+  auto p = x.split(3, 1);
+  ASSERT_EQ(p.size(), 3u);
+  for (size_t i = 0; i < p.size(); ++i) {
+    ASSERT_TRUE(p[i].grad_fn());
+    EXPECT_EQ(p[i].grad_fn().get(), p[0].grad_fn().get());
+    EXPECT_EQ(p[i].output_nr(), static_cast<int64_t>(i));
+    EXPECT_EQ(p[i].data_ptr<double>(), x.data_ptr<double>() + 3 * static_cast<int64_t>(i));
+  }
+  auto u = x.unbind(0);
+  EXPECT_EQ(u[2].grad_fn()->name(), "UnbindBackward0");
+  EXPECT_EQ(u[2].grad_fn().get(), u[0].grad_fn().get());
+}
+
+TEST(MultiOutputView, GradientOfUnusedPiecesIsZero) {
+  // Only pieces 0 and 2 of [0,2) [2,4) [4,5) reach the loss, weighted 2 and 5.
+  Tensor x = leaf({2, 5});
+  auto p = x.split(2, 1);
+  ((p[0] * 2).sum() + (p[2] * 5).sum()).backward();
+  Tensor want = tensor(std::vector<double>{2, 2, 0, 0, 5, 2, 2, 0, 0, 5}, f64()).view({2, 5});
+  EXPECT_TENSOR_EQ(x.grad(), want);
+}
+
+TEST(MultiOutputView, GradientIsBuiltInTheLayoutOfADenseSelf) {
+  // y is a permuted (dense, non-contiguous) view; the gradient reaching y has
+  // y's strides, so the permute's backward hands x a contiguous gradient.
+  Tensor x = leaf({4, 3, 5});
+  Tensor y = x.permute({2, 0, 1});
+  Tensor seen;
+  y.register_hook([&](const Tensor& g) {
+    seen = g;
+    return Tensor();
+  });
+  auto pieces = y.unbind(0);
+  Tensor loss;
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    Tensor term = (pieces[i] * static_cast<double>(i + 1)).sum();
+    loss = loss.defined() ? loss + term : term;
+  }
+  loss.backward();
+  ASSERT_TRUE(seen.defined());
+  EXPECT_EQ(seen.strides().vec(), y.strides().vec());
+  EXPECT_TRUE(x.grad().is_contiguous());
+  // d loss / d x[a][b][c] = c + 1 (piece c of the last dim, weighted c + 1).
+  Tensor want = (arange(5, f64()) + 1).expand({4, 3, 5});
+  EXPECT_TENSOR_EQ(x.grad(), want);
+}
+
+TEST(MultiOutputView, ManyPiecesSumToTheWholeGradient) {
+  Tensor x = leaf({4, 300});
+  auto p = x.split(1, 1);
+  ASSERT_EQ(p.size(), 300u);
+  Tensor loss = (p[0] * 3).sum();
+  for (size_t i = 1; i < p.size(); ++i) loss = loss + p[i].sum();
+  loss.backward();
+  Tensor want = ones({4, 300}, f64());
+  want.select(1, 0).fill_(3);
+  EXPECT_TENSOR_EQ(x.grad(), want);
+}
+
+TEST(MultiOutputView, InPlaceWriteToAPieceReachesTheBase) {
+  // PyTorch refuses this; Ember rebuilds the pieces' history from the base
+  // (Note [Views and in-place]). b = 1 * x; b[:, 2:4] *= 3; then
+  // loss = sum(b * w) + sum(p0 * v) with p0 = b[:, 0:2]:
+  //   dx = w * (3 on columns 2, 3, else 1) + v on columns 0, 1.
+  Tensor x = leaf({2, 5});
+  Tensor b = x * 1.0;
+  auto p = b.split(2, 1);
+  p[1].mul_(3);
+  Tensor w = arange(10, f64()).view({2, 5}) + 1;
+  Tensor v = full({2, 2}, 0.5, f64());
+  ((b * w).sum() + (p[0] * v).sum()).backward();
+  Tensor scale = tensor(std::vector<double>{1, 1, 3, 3, 1}, f64());
+  Tensor want = w * scale + cat({v, zeros({2, 3}, f64())}, 1);
+  EXPECT_TENSOR_EQ(x.grad(), want);
+  // The untouched pieces read the written base: p[2] is b's last column.
+  EXPECT_TENSOR_EQ(p[2].detach(), b.detach().narrow(1, 4, 1));
+}
+
+TEST(MultiOutputView, NoNodeWithoutGradMode) {
+  Tensor x = leaf({3, 4});
+  NoGradGuard guard;
+  auto p = x.unbind(0);
+  EXPECT_FALSE(p[0].grad_fn());
+  EXPECT_FALSE(p[0].requires_grad());
+}
+
+TEST(MultiOutputView, DoubleBackwardThroughTheJoinedGradient) {
+  // loss = sum(p0^2 * p1) over the two halves; d/dp0 = 2 p0 p1, d/dp1 = p0^2.
+  // The gradient of sum(dx) with respect to x: d/dp0 (2 p0 p1 + p0^2) = 2 p1 + 2 p0,
+  // d/dp1 (2 p0 p1 + p0^2) = 2 p0.
+  Tensor x = leaf({2, 4});
+  auto p = x.chunk(2, 1);
+  Tensor loss = (p[0] * p[0] * p[1]).sum();
+  Tensor gx = autograd::grad({loss}, {x}, {}, /*retain_graph=*/true, /*create_graph=*/true)[0];
+  Tensor ggx = autograd::grad({gx.sum()}, {x})[0];
+  Tensor a = x.detach().narrow(1, 0, 2), c = x.detach().narrow(1, 2, 2);
+  EXPECT_TENSOR_EQ(ggx, cat({2 * c + 2 * a, 2 * a}, 1));
+}
