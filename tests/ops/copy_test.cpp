@@ -78,3 +78,20 @@ TEST(TransposeCopy, StridedInnerDimsAndSharedStorage) {
   const Tensor expect = base({128, 128}, kDouble).t();
   EXPECT_TRUE(same_elements(buf.select(0, 1), expect));
 }
+
+TEST(TransposeCopy, IntoASliceOfAPackedBuffer) {
+  // Attention's q|k|v gradient: a [T, N, 3, H, hd] buffer viewed as (3, N, H, T, hd);
+  // the transposed gradient of k goes into slot 1, whose inner dim has stride 1 but
+  // which is not contiguous. The other slots keep their values.
+  for (ScalarType dt : {kHalf, kFloat, kDouble}) {
+    Tensor buf = full({40, 3, 3, 2, 24}, -7.0, TensorOptions().dtype(dt));
+    Tensor slot = buf.permute({2, 1, 3, 0, 4}).select(0, 1);  // [3, 2, 40, 24]
+    const Tensor src = base({3, 2, 24, 40}, dt).transpose(-1, -2);
+    ASSERT_EQ(slot.stride(-1), 1);
+    ASSERT_FALSE(slot.is_contiguous());
+    slot.copy_(src);
+    EXPECT_TRUE(same_elements(slot.contiguous(), src)) << dtype_name(dt);
+    Tensor others = cat({buf.select(2, 0), buf.select(2, 2)}, 0);
+    EXPECT_TRUE(others.eq(-7.0).all().item<bool>()) << dtype_name(dt);
+  }
+}

@@ -72,12 +72,32 @@ void run(const Plan& p, char* dst_base, const char* src_base) {
 
 }  // namespace
 
+// Whether no two elements of t share memory: with the dims of size > 1 sorted
+// by stride, each dim's stride clears the whole extent of the ones below it.
+// (Sufficient, not necessary; it holds for every slice or permutation of a
+// dense tensor.) The tiles are copied in parallel, so a destination element
+// must be written by one tile only.
+bool distinct_elements(const Tensor& t) {
+  struct Dim {
+    int64_t stride, size;
+  };
+  SmallVector<Dim, 6> dims;
+  for (int64_t d = 0; d < t.dim(); ++d)
+    if (t.size(d) > 1) dims.push_back({t.stride(d), t.size(d)});
+  std::sort(dims.begin(), dims.end(), [](const Dim& a, const Dim& b) { return a.stride < b.stride; });
+  int64_t extent = 1;  // elements spanned by the dims so far
+  for (const Dim& d : dims) {
+    if (d.stride < extent) return false;
+    extent += d.stride * (d.size - 1);
+  }
+  return true;
+}
+
 bool try_transpose_copy(const Tensor& dst, const Tensor& src) {
   const int64_t nd = dst.dim();
-  if (nd < 2 || dst.dtype() != src.dtype() || !dst.is_contiguous() || dst.numel() < kMinNumel ||
-      !dst.sizes().equals(src.sizes()))
-    return false;
+  if (nd < 2 || dst.dtype() != src.dtype() || dst.numel() < kMinNumel || !dst.sizes().equals(src.sizes())) return false;
   const int64_t last = nd - 1;
+  if (dst.stride(last) != 1 || !distinct_elements(dst)) return false;
   if (src.stride(last) == 1 || src.size(last) < 2) return false;
   int64_t k = -1;
   for (int64_t d = 0; d < last; ++d) {

@@ -8,10 +8,11 @@
 
 namespace ember::kernels {
 
-// Copies src into dst when the two have the same dtype and sizes, dst is contiguous, and
-// src's innermost dim is strided while some other dim of src has stride 1 (the shape of a
-// transpose). Returns false, having done nothing, for every other case; the caller then
-// runs the general loop.
+// Copies src into dst when the two have the same dtype and sizes, dst's innermost dim has
+// stride 1 and no two of its elements share memory (a contiguous tensor, or a slice of one
+// such as the part of a packed buffer a gradient is written into), and src's innermost dim
+// is strided while some other dim of src has stride 1 (the shape of a transpose). Returns false, having done nothing,
+// for every other case; the caller then runs the general loop.
 bool try_transpose_copy(const Tensor& dst, const Tensor& src);
 
 }  // namespace ember::kernels
