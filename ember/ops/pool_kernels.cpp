@@ -160,6 +160,13 @@ kernels::vec::MaxPoolRow row_args(const Windows& w, int64_t oh) {
   const int64_t sh = OH > 1 ? w.ax[1].first[1] - h0 : 0, sw = OW > 1 ? w.ax[2].first[1] - w0 : 0;
   return {OW, (h0 + oh * sh) * w.ax[2].in + w0, sw, w.ax[1].count[0], w.ax[2].count[0], w.ax[2].in};
 }
+// The same for all output rows of a plane in one call.
+kernels::vec::MaxPoolRow plane_args(const Windows& w) {
+  kernels::vec::MaxPoolRow r = row_args(w, 0);
+  r.rows = w.ax[1].out;
+  r.row_step = r.rows > 1 ? (w.ax[1].first[1] - w.ax[1].first[0]) * w.ax[2].in : 0;
+  return r;
+}
 
 // Each output sees its window in row-major order (first element, then any
 // larger one or any NaN), as in the general walk. float32 rows go through the
@@ -171,7 +178,7 @@ void max_plane_dense(const T* xi, T* yo, int64_t* io, const Windows& w) {
   const int64_t sh = OH > 1 ? w.ax[1].first[1] - h0 : 0, sw = OW > 1 ? w.ax[2].first[1] - w0 : 0;
   if constexpr (std::is_same_v<T, float>) {
     if (const auto row_kernel = kernels::vec::max_pool_row_f32(); row_kernel && w.isize() <= INT32_MAX) {
-      for (int64_t oh = 0; oh < OH; ++oh) row_kernel(xi, yo + oh * OW, io + oh * OW, row_args(w, oh));
+      row_kernel(xi, yo, io, plane_args(w));
       return;
     }
   }
@@ -408,18 +415,17 @@ Tensor max_forward_values(const Tensor& x_, const PoolSpec& s, const char* node_
   Tensor y = empty(shape, x.options());
   const bool grad = autograd::needs_grad(x_);
   Tensor pos = grad ? empty(shape, x.options().dtype(kByte)) : Tensor();
-  const int64_t isize = w.isize(), osize = w.osize(), OH = w.ax[1].out, OW = w.ax[2].out;
+  const int64_t isize = w.isize(), osize = w.osize();
   const int64_t planes = isize ? x.numel() / isize : 0;
   const float* xp = x.data_ptr<float>();
   float* yp = y.data_ptr<float>();
   uint8_t* pp = grad ? pos.data_ptr<uint8_t>() : nullptr;
   parallel_for(0, planes, plane_grain(w), [&](int64_t p0, int64_t p1) {
-    for (int64_t p = p0; p < p1; ++p)
-      for (int64_t oh = 0; oh < OH; ++oh) {
-        kernels::vec::MaxPoolRow r = row_args(w, oh);
-        r.pos = pp != nullptr ? pp + p * osize + oh * OW : nullptr;
-        row_kernel(xp + p * isize, yp + p * osize + oh * OW, nullptr, r);
-      }
+    for (int64_t p = p0; p < p1; ++p) {
+      kernels::vec::MaxPoolRow r = plane_args(w);
+      r.pos = pp != nullptr ? pp + p * osize : nullptr;
+      row_kernel(xp + p * isize, yp + p * osize, nullptr, r);
+    }
   });
   if (grad) {
     auto node = autograd::record(node_name, &max_positions_formula, {x_}, {y});

@@ -41,34 +41,40 @@ void max_pool_row_impl(const float* x, float* y, int64_t* idx, const MaxPoolRow&
   const __m512i lane64_lo = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
   const __m512i lane64_hi = _mm512_setr_epi64(8, 9, 10, 11, 12, 13, 14, 15);
   const __m512i sw64 = _mm512_set1_epi64(r.sw);
-  for (int64_t o = 0; o < r.out; o += 16) {
-    const int64_t n = r.out - o < 16 ? r.out - o : 16;
-    const __mmask16 m = lanes(n);
-    const float* base = x + r.start + o * r.sw;
-    __m512 best = load_strided(base, r.sw, n, m, gather_index);
-    __m512i best_k = _mm512_setzero_si512();    // window offset i * W + j of each lane's max
-    __m512i best_pos = _mm512_setzero_si512();  // its window position i * kw + j
-    for (int64_t i = 0; i < r.kh; ++i)
-      for (int64_t j = i == 0 ? 1 : 0; j < r.kw; ++j) {
-        const int64_t k = i * r.in_w + j;
-        const __m512 v = load_strided(base + k, r.sw, n, m, gather_index);
-        // PyTorch's rule: a larger value or a NaN replaces the running max.
-        const __mmask16 take = _mm512_cmp_ps_mask(v, best, _CMP_GT_OQ) | _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
-        best = _mm512_mask_mov_ps(best, take, v);
-        best_k = _mm512_mask_mov_epi32(best_k, take, _mm512_set1_epi32(static_cast<int32_t>(k)));
-        best_pos = _mm512_mask_mov_epi32(best_pos, take, _mm512_set1_epi32(static_cast<int32_t>(i * r.kw + j)));
-      }
-    _mm512_mask_storeu_ps(y + o, m, best);
-    if (r.pos != nullptr) _mm512_mask_cvtepi32_storeu_epi8(r.pos + o, m, best_pos);
-    if (idx == nullptr) continue;
-    // Flat index in the plane: start + (o + lane) * sw + k.
-    const __m512i origin = _mm512_set1_epi64(r.start + o * r.sw);
-    const __m512i lo = _mm512_add_epi64(_mm512_add_epi64(origin, _mm512_mullo_epi64(lane64_lo, sw64)),
-                                        _mm512_cvtepi32_epi64(_mm512_castsi512_si256(best_k)));
-    const __m512i hi = _mm512_add_epi64(_mm512_add_epi64(origin, _mm512_mullo_epi64(lane64_hi, sw64)),
-                                        _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(best_k, 1)));
-    _mm512_mask_storeu_epi64(idx + o, static_cast<__mmask8>(m), lo);
-    _mm512_mask_storeu_epi64(idx + o + 8, static_cast<__mmask8>(m >> 8), hi);
+  for (int64_t row = 0; row < r.rows; ++row) {
+    const int64_t start = r.start + row * r.row_step;
+    float* yr = y + row * r.out;
+    uint8_t* pr = r.pos != nullptr ? r.pos + row * r.out : nullptr;
+    int64_t* ir = idx != nullptr ? idx + row * r.out : nullptr;
+    for (int64_t o = 0; o < r.out; o += 16) {
+      const int64_t n = r.out - o < 16 ? r.out - o : 16;
+      const __mmask16 m = lanes(n);
+      const float* base = x + start + o * r.sw;
+      __m512 best = load_strided(base, r.sw, n, m, gather_index);
+      __m512i best_k = _mm512_setzero_si512();    // window offset i * W + j of each lane's max
+      __m512i best_pos = _mm512_setzero_si512();  // its window position i * kw + j
+      for (int64_t i = 0; i < r.kh; ++i)
+        for (int64_t j = i == 0 ? 1 : 0; j < r.kw; ++j) {
+          const int64_t k = i * r.in_w + j;
+          const __m512 v = load_strided(base + k, r.sw, n, m, gather_index);
+          // PyTorch's rule: a larger value or a NaN replaces the running max.
+          const __mmask16 take = _mm512_cmp_ps_mask(v, best, _CMP_GT_OQ) | _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+          best = _mm512_mask_mov_ps(best, take, v);
+          best_k = _mm512_mask_mov_epi32(best_k, take, _mm512_set1_epi32(static_cast<int32_t>(k)));
+          best_pos = _mm512_mask_mov_epi32(best_pos, take, _mm512_set1_epi32(static_cast<int32_t>(i * r.kw + j)));
+        }
+      _mm512_mask_storeu_ps(yr + o, m, best);
+      if (pr != nullptr) _mm512_mask_cvtepi32_storeu_epi8(pr + o, m, best_pos);
+      if (ir == nullptr) continue;
+      // Flat index in the plane: start + (o + lane) * sw + k.
+      const __m512i origin = _mm512_set1_epi64(start + o * r.sw);
+      const __m512i lo = _mm512_add_epi64(_mm512_add_epi64(origin, _mm512_mullo_epi64(lane64_lo, sw64)),
+                                          _mm512_cvtepi32_epi64(_mm512_castsi512_si256(best_k)));
+      const __m512i hi = _mm512_add_epi64(_mm512_add_epi64(origin, _mm512_mullo_epi64(lane64_hi, sw64)),
+                                          _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(best_k, 1)));
+      _mm512_mask_storeu_epi64(ir + o, static_cast<__mmask8>(m), lo);
+      _mm512_mask_storeu_epi64(ir + o + 8, static_cast<__mmask8>(m >> 8), hi);
+    }
   }
 }
 

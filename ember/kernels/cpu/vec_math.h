@@ -49,9 +49,13 @@ UnaryF32 softmax_row_f32(bool log);
 // idx may be null; with `pos` set, each output's window position i * kw + j is also
 // stored as one byte (callers guarantee kh * kw <= 256): the compact indices of
 // Note [Max pooling positions].
+// `rows` output rows are done in one call, the input windows of each row_step
+// elements after the previous row's, and y / idx / pos advancing by `out`: the
+// per-call set-up was most of the time for narrow rows (7 outputs each).
 struct MaxPoolRow {
   int64_t out, start, sw, kh, kw, in_w;
   uint8_t* pos = nullptr;
+  int64_t rows = 1, row_step = 0;
 };
 using MaxPoolRowF32 = void (*)(const float* x, float* y, int64_t* idx, const MaxPoolRow& r);
 MaxPoolRowF32 max_pool_row_f32();
