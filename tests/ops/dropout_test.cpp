@@ -90,6 +90,32 @@ TEST(NnDropout, GradientIsTheMask) {
   EXPECT_TRUE(((g == 0) | ((g - 1.0 / 0.6).abs() < 1e-12)).all().item<bool>());
 }
 
+// Note [Dropout with a byte mask]: a contiguous float input that requires grad keeps
+// a byte mask (NativeDropoutBackward0); a strided one multiplies by a float mask
+// (MulBackward0). Same draws, so the same values and, for any incoming gradient
+// (inf included: inf * 0 is NaN on both), the same gradients, bit for bit.
+TEST(NnDropout, ByteMaskGradientEqualsTheMaskProduct) {
+  for (auto dtype : {torch::kFloat, torch::kDouble})
+    for (int64_t n : {7, 40000 + 3}) {
+      Tensor x0 = torch::randn({n}, dtype);
+      Tensor g = torch::randn({n}, dtype);
+      g.index_put_({0}, INFINITY);
+      Tensor x = x0.clone().requires_grad_(true);
+      torch::manual_seed(3);
+      Tensor y = torch::dropout(x, 0.25, true);
+      ASSERT_TRUE(y.grad_fn());
+      EXPECT_EQ(y.grad_fn()->name(), "NativeDropoutBackward0");
+      y.backward(g);
+      Tensor wide = torch::stack({x0, x0}, 1).requires_grad_(true);
+      torch::manual_seed(3);
+      Tensor ys = torch::dropout(wide.select(1, 0), 0.25, true);
+      EXPECT_EQ(ys.grad_fn()->name(), "MulBackward0");
+      ys.backward(g);
+      EXPECT_TENSOR_EQ(y.detach(), ys.detach());
+      EXPECT_TENSOR_EQ(x.grad(), wide.grad().select(1, 0));
+    }
+}
+
 TEST(NnDropout, FeatureDropoutZeroesWholeChannels) {
   torch::manual_seed(9);
   Tensor x = torch::ones({8, 16, 5, 5});
