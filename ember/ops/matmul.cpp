@@ -65,6 +65,12 @@ Tensor gemm_into_new(const char* op, const Tensor& a, const Tensor& b, const Ten
                 " cannot be broadcast to the result shape ", shape_str(shape));
   }
   const bool use_init = init != nullptr && !is_zero(beta);
+  // The linear layer's bias + x @ w.t() (Note [Linear with a fused bias]).
+  if (use_init && beta.equal(Scalar(1)) && alpha.equal(Scalar(1)) && kernels::addmm_bias_f32(*init, a, b, c)) {
+    const Tensor init_t = *init;
+    if (autograd::needs_grad(a, b, init_t)) autograd::record_gemm(grad_fn_name(op), a, b, init_t, c, alpha, beta);
+    return c;
+  }
   if (use_init) {
     autograd::BelowAutogradGuard no_grad;  // the op records one node below
     c.copy_(init->expand(shape));

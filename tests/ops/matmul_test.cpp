@@ -54,10 +54,10 @@ TEST(Matmul, BroadcastingCases) {
 TEST(Matmul, NonContiguous) {
   for (const auto& dt : kDtypes) {
     check_case("mm_t_" + dt, [](const std::vector<Tensor>& in) { return torch::mm(in[0].t(), in[1].t()); });
-    check_case("matmul_tb_" + dt,
-               [](const std::vector<Tensor>& in) { return in[0].transpose(-1, -2).matmul(in[1]); });
-    check_case("matmul_exp_" + dt,
-               [](const std::vector<Tensor>& in) { return torch::matmul(in[0].expand({5, 2, 3}), in[1]); });
+    check_case("matmul_tb_" + dt, [](const std::vector<Tensor>& in) { return in[0].transpose(-1, -2).matmul(in[1]); });
+    check_case("matmul_exp_" + dt, [](const std::vector<Tensor>& in) {
+      return torch::matmul(in[0].expand({5, 2, 3}), in[1]);
+    });
     check_case("mm_slice_" + dt, [](const std::vector<Tensor>& in) {
       return torch::mm(in[0].slice(1, 0, std::nullopt, 2), in[1].slice(0, 0, std::nullopt, 2));
     });
@@ -164,8 +164,9 @@ TEST(Matmul, Einsum) {
 
 TEST(Matmul, TensordotAndChains) {
   check_case("tensordot_int", [](const std::vector<Tensor>& in) { return torch::tensordot(in[0], in[1], 2); });
-  check_case("tensordot_lists",
-             [](const std::vector<Tensor>& in) { return torch::tensordot(in[0], in[1], {1, 0}, {0, 2}); });
+  check_case("tensordot_lists", [](const std::vector<Tensor>& in) {
+    return torch::tensordot(in[0], in[1], {1, 0}, {0, 2});
+  });
   check_case("tensordot_0", [](const std::vector<Tensor>& in) { return torch::tensordot(in[0], in[1], 0); });
   check_case("tensordot_f64", [](const std::vector<Tensor>& in) { return torch::tensordot(in[0], in[1], {2}, {1}); });
   check_case("multi_dot", [](const std::vector<Tensor>& in) { return torch::multi_dot(in); });
@@ -177,8 +178,7 @@ TEST(Matmul, Errors) {
   EXPECT_EMBER_ERROR(torch::mm(a, b), "mm", "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
   EXPECT_EMBER_ERROR(torch::mm(a, torch::zeros({3, 5}, torch::kDouble)), "mm", "same dtype", "float32", "float64");
   EXPECT_EMBER_ERROR(torch::mm(a, torch::zeros({3})), "mm", "mat2 must be a matrix");
-  EXPECT_EMBER_ERROR(torch::mm(torch::zeros({2, 2}, torch::kBool), torch::zeros({2, 2}, torch::kBool)), "mm",
-                     "Bool");
+  EXPECT_EMBER_ERROR(torch::mm(torch::zeros({2, 2}, torch::kBool), torch::zeros({2, 2}, torch::kBool)), "mm", "Bool");
   EXPECT_EMBER_ERROR(torch::bmm(a, b), "bmm", "batch1 must be a 3D tensor");
   EXPECT_EMBER_ERROR(torch::bmm(torch::zeros({2, 2, 3}), torch::zeros({3, 3, 4})), "bmm", "same number of batches",
                      "2 and 3");
@@ -207,8 +207,8 @@ TEST(Matmul, Errors) {
   EXPECT_EMBER_ERROR(torch::baddbmm(torch::zeros({3, 2, 4}), torch::zeros({2, 2, 3}), torch::zeros({2, 3, 4})),
                      "baddbmm");
   EXPECT_EMBER_ERROR(torch::addmv(torch::zeros({2}), a, torch::zeros({4})), "addmv", "size mismatch");
-  EXPECT_EMBER_ERROR(torch::addbmm(torch::zeros({2, 4}), torch::zeros({2, 2, 3}), torch::zeros({3, 3, 4})),
-                     "addbmm", "same number of batches");
+  EXPECT_EMBER_ERROR(torch::addbmm(torch::zeros({2, 4}), torch::zeros({2, 2, 3}), torch::zeros({3, 3, 4})), "addbmm",
+                     "same number of batches");
   EXPECT_EMBER_ERROR(torch::tensordot(a, b, {1}, {0}), "tensordot", "contracted dimensions need to match",
                      "size 3 in dim 1", "size 4 in dim 0");
   EXPECT_EMBER_ERROR(torch::tensordot(a, b, {1}, {0, 1}), "tensordot", "same length");
@@ -238,9 +238,8 @@ TEST(Matmul, EinsumErrors) {
 void check_vector_cases() {
   for (const std::string dt : {"f32", "f64"}) {
     check_case("vm_t_" + dt, [](const std::vector<Tensor>& in) { return torch::matmul(in[0], in[1].t()); });
-    check_case("vm_tx_" + dt, [](const std::vector<Tensor>& in) {
-      return torch::matmul(in[0].slice(0, 0, std::nullopt, 2), in[1]);
-    });
+    check_case("vm_tx_" + dt,
+               [](const std::vector<Tensor>& in) { return torch::matmul(in[0].slice(0, 0, std::nullopt, 2), in[1]); });
     check_case("mv_strided_" + dt, [](const std::vector<Tensor>& in) {
       return torch::mv(in[0].slice(1, 0, std::nullopt, 2), in[1].slice(0, 0, std::nullopt, 3));
     });
@@ -272,4 +271,44 @@ TEST(Matmul, TransposedLargeMatchesContiguous) {
   Tensor r1 = torch::mm(a.t(), b.t());
   Tensor r2 = torch::mm(a.t().contiguous(), b.t().contiguous());
   EXPECT_TENSOR_CLOSE(r1, r2);
+}
+
+// Note [Linear with a fused bias]: float32 bias + a @ b through oneDNN's matmul
+// (when float32 GEMMs go to oneDNN) against the same product in float64, for the
+// layouts linear produces (w.t()) and the others the path accepts or declines
+// (a transposed, a strided bias, a [1, n] bias, empty and single-element dims).
+TEST(Matmul, AddmmWithBiasMatchesFloat64) {
+  struct Case {
+    int64_t m, k, n;
+    bool a_t, b_t;
+  };
+  const std::vector<Case> cases = {{64, 300, 128, false, true}, {33, 17, 5, true, false}, {1, 7, 9, false, true},
+                                   {8, 1, 3, true, true},       {5, 4, 1, false, false},  {129, 64, 70, false, true}};
+  torch::manual_seed(3);
+  for (const Case& c : cases) {
+    Tensor a = c.a_t ? torch::randn({c.k, c.m}).t() : torch::randn({c.m, c.k});
+    Tensor b = c.b_t ? torch::randn({c.n, c.k}).t() : torch::randn({c.k, c.n});
+    const Tensor wide = torch::randn({c.n, 2});
+    for (const Tensor& bias : {torch::randn({c.n}), torch::randn({1, c.n}), wide.select(1, 1)}) {
+      const Tensor got = torch::addmm(bias, a, b);
+      const Tensor want =
+          torch::addmm(bias.to(torch::kDouble), a.to(torch::kDouble), b.to(torch::kDouble)).to(torch::kFloat);
+      EXPECT_TRUE(torch::allclose(got, want, 1e-4, 1e-4)) << c.m << "x" << c.k << "x" << c.n;
+    }
+  }
+  // The linear layer's forward and backward in float32, against float64.
+  Tensor x = torch::randn({16, 40}), w = torch::randn({24, 40}), bias = torch::randn({24});
+  Tensor x32 = x.clone().requires_grad_(true), w32 = w.clone().requires_grad_(true),
+         b32 = bias.clone().requires_grad_(true);
+  Tensor x64 = x.to(torch::kDouble).requires_grad_(true), w64 = w.to(torch::kDouble).requires_grad_(true),
+         b64 = bias.to(torch::kDouble).requires_grad_(true);
+  Tensor y32 = torch::linear(x32, w32, b32), y64 = torch::linear(x64, w64, b64);
+  EXPECT_EQ(y32.grad_fn()->name(), "AddmmBackward0");
+  EXPECT_TRUE(torch::allclose(y32, y64.detach().to(torch::kFloat), 1e-5, 1e-5));
+  Tensor g = torch::randn({16, 24});
+  y32.backward(g);
+  y64.backward(g.to(torch::kDouble));
+  EXPECT_TRUE(torch::allclose(w32.grad(), w64.grad().to(torch::kFloat), 1e-4, 1e-4));
+  EXPECT_TRUE(torch::allclose(b32.grad(), b64.grad().to(torch::kFloat), 1e-4, 1e-4));
+  EXPECT_TRUE(torch::allclose(x32.grad(), x64.grad().to(torch::kFloat), 1e-4, 1e-4));
 }

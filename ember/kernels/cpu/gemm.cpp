@@ -3,16 +3,20 @@
 #include <cblas.h>
 #include <dnnl.h>
 
+#include <dnnl.hpp>
+
 #include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include "ember/core/dispatch.h"
 #include "ember/core/parallel.h"
 #include "ember/ops/copy.h"
+#include "ember/ops/factory.h"
 
 // Note [SGEMM backend choice]
 // float32 GEMM: oneDNN's dnnl_sgemm when the call runs on one thread,
@@ -247,6 +251,46 @@ void generic_gemm(const Problem& p, const Tensor& a, const Tensor& b, const Tens
 }  // namespace
 
 const char* sgemm_backend() { return sgemm_uses_dnnl() ? "oneDNN" : "OpenBLAS"; }
+
+bool addmm_bias_f32(const Tensor& bias, const Tensor& a, const Tensor& b, const Tensor& c) {
+  if (c.dim() != 2 || a.dim() != 2 || b.dim() != 2 || c.scalar_type() != kFloat || a.scalar_type() != kFloat ||
+      b.scalar_type() != kFloat || bias.scalar_type() != kFloat || !c.is_contiguous())
+    return false;
+  const int64_t m = c.size(0), n = c.size(1), k = a.size(1);
+  if (m == 0 || n == 0 || k == 0 || m > INT32_MAX || n > INT32_MAX || k > INT32_MAX) return false;
+  // One value per column: [n] or [1, n], unit stride.
+  if (bias.numel() != n || bias.dim() < 1 || bias.dim() > 2 || bias.size(-1) != n || (n > 1 && bias.stride(-1) != 1))
+    return false;
+  const MatLayout la = layout_of(m, k, a.stride(0), a.stride(1)), lb = layout_of(k, n, b.stride(0), b.stride(1));
+  if (!la.ok || !lb.ok || !sgemm_uses_dnnl()) return false;
+  using dnnl::memory;
+  const auto f32 = memory::data_type::f32;
+  auto strides = [](const MatLayout& l) { return l.trans ? memory::dims{1, l.ld} : memory::dims{l.ld, 1}; };
+  static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  const memory::desc a_md({m, k}, f32, strides(la)), b_md({k, n}, f32, strides(lb));
+  const memory::desc bias_md({1, n}, f32, memory::dims{n, 1}), c_md({m, n}, f32, memory::dims{n, 1});
+  // The scratchpad (packed panels) comes from Ember's caching allocator, as the
+  // convolutions' buffers do: oneDNN's own would map fresh pages per call.
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  dnnl::matmul::primitive_desc pd;
+  try {
+    pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(a_md, b_md, bias_md, c_md), attr, engine);
+  } catch (const dnnl::error&) {
+    return false;  // no implementation for this case: the GEMM path serves it
+  }
+  const Tensor scratch = empty({static_cast<int64_t>(pd.scratchpad_desc().get_size())}, TensorOptions().dtype(kByte));
+  dnnl::stream stream(engine);
+  const auto mem = [&](const memory::desc& d, const Tensor& t) { return memory(d, engine, const_cast<void*>(t.data_ptr())); };
+  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, mem(a_md, a)},
+                                       {DNNL_ARG_WEIGHTS, mem(b_md, b)},
+                                       {DNNL_ARG_BIAS, mem(bias_md, bias)},
+                                       {DNNL_ARG_DST, mem(c_md, c)}};
+  if (scratch.numel() > 0) args.emplace(DNNL_ARG_SCRATCHPAD, mem(pd.scratchpad_desc(), scratch));
+  dnnl::matmul(pd).execute(stream, args);
+  stream.wait();
+  return true;
+}
 
 void gemm_batched(const Tensor& a_in, const Tensor& b_in, const Tensor& c, const Scalar& alpha,
                   const Scalar& beta) {

@@ -17,6 +17,19 @@ namespace ember::kernels {
 // kernel (half/bfloat16 accumulate in float, integers in their own type).
 void gemm_batched(const Tensor& a, const Tensor& b, const Tensor& c, const Scalar& alpha, const Scalar& beta);
 
+// Note [Linear with a fused bias]
+// c = bias + a @ b for 2-D float32 a, b (a unit stride in each), a contiguous
+// c and a bias of one value per column (stride 1): the linear layer's forward.
+// When float32 GEMMs go to oneDNN (Note [SGEMM backend choice]) this runs one
+// oneDNN matmul that adds the bias in its epilogue, instead of copying the
+// broadcast bias into c and running the GEMM with beta = 1 — a pass writing c
+// and one reading it back (W10's four linears: ~0.5 ms of a 50 ms step), and
+// oneDNN's brgemm matmul is faster than its sgemm on x @ w.t() with a long
+// contraction (M1's [64, 3136] x [3136, 128]: 285 -> 216 us). Returns false,
+// having done nothing, for any other case. Sums are formed in another order
+// than bias-then-products, so results differ by rounding only.
+bool addmm_bias_f32(const Tensor& bias, const Tensor& a, const Tensor& b, const Tensor& c);
+
 // Which library serves float32 at the current thread count: "oneDNN" or
 // "OpenBLAS" (Note [SGEMM backend choice] in gemm.cpp).
 const char* sgemm_backend();
