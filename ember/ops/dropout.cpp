@@ -128,7 +128,7 @@ autograd::variable_list dropout_mask_backward(const autograd::FormulaNode& n, co
   const Tensor mask = n.saved(0);
   const double scale = n.scalars[0].toDouble();
   Tensor grad = g[0];
-  const bool fused = !grad.requires_grad() && grad.sizes().equals(mask.sizes()) &&
+  const bool fused = !grad.requires_grad() && !batching::is_batched(grad) && grad.sizes().equals(mask.sizes()) &&
                      (grad.scalar_type() == kFloat || grad.scalar_type() == kDouble);
   if (!fused) return {grad * (mask.to(grad.scalar_type()) * scale)};
   grad = grad.contiguous();

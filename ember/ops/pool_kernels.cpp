@@ -19,6 +19,8 @@
 #include "ember/ember.h"
 #include "ember/kernels/cpu/vec_math.h"
 #include "ember/ops/pool_kernels.h"
+#include "ember/vmap/batched_tensor.h"
+#include "ember/vmap/rules_nn.h"
 
 namespace ember::pool {
 
@@ -228,7 +230,25 @@ variable_list max_gather_formula(const FormulaNode& n, const variable_list& g) {
 
 }  // namespace
 
+// Note [Pooling gradients under vmap]
+// The pooling ops refuse vmap, but their backward formulas call these kernels
+// with whatever gradient arrives, and vmap over a vjp (func::vjp's vjp_fn)
+// sends a batched one. The kernels read raw memory, so a batched operand runs
+// them per sample (batching::per_sample_loop); before, the batch dim was read
+// as part of the planes and the result was silently wrong.
+template <typename F>
+Tensor per_sample(const char* op, std::initializer_list<const Tensor*> in, const F& f) {
+  return batching::per_sample_loop(in, op, [&](const std::vector<Tensor>& a) { return std::vector<Tensor>{f(a)}; })[0];
+}
+bool any_batched_operand(std::initializer_list<const Tensor*> in) {
+  for (const Tensor* t : in)
+    if (t != nullptr && t->defined() && batching::is_batched(*t)) return true;
+  return false;
+}
+
 Tensor avg_forward(const Tensor& x_, const PoolSpec& s) {
+  if (any_batched_operand({&x_})) [[unlikely]]
+    return per_sample("avg_pool", {&x_}, [&](const std::vector<Tensor>& a) { return avg_forward(a[0], s); });
   const Tensor x = x_.contiguous();
   const Windows w = windows(s);
   Tensor y = empty(with_spatial(x, s.nd, s.out_size), x.options());
@@ -254,6 +274,8 @@ Tensor avg_forward(const Tensor& x_, const PoolSpec& s) {
 }
 
 Tensor avg_backward(const Tensor& g_, const PoolSpec& s) {
+  if (any_batched_operand({&g_})) [[unlikely]]
+    return per_sample("avg_pool_backward", {&g_}, [&](const std::vector<Tensor>& a) { return avg_backward(a[0], s); });
   const Tensor g = g_.contiguous();
   const Windows w = windows(s);
   Tensor gi = zeros(with_spatial(g, s.nd, s.in_size), g.options());
@@ -400,7 +422,8 @@ Tensor max_positions_backward(const Tensor& g_, const Tensor& pos, const PoolSpe
 variable_list max_positions_formula(const FormulaNode& n, const variable_list& g) {
   const PoolSpec s = PoolSpec::unpack(n.ints);
   const Tensor pos = n.saved(0);
-  if (!GradMode::is_enabled() && g[0].scalar_type() == ScalarType::Float) return {max_positions_backward(g[0], pos, s)};
+  if (!GradMode::is_enabled() && g[0].scalar_type() == ScalarType::Float && !batching::is_batched(g[0]))
+    return {max_positions_backward(g[0], pos, s)};
   return {max_scatter(g[0], positions_to_indices(pos, windows(s)), s.in_size)};  // differentiable
 }
 
@@ -436,6 +459,11 @@ Tensor max_forward_values(const Tensor& x_, const PoolSpec& s, const char* node_
 }
 
 Tensor max_scatter(const Tensor& g_, const Tensor& indices, IntArrayRef in_size) {
+  if (any_batched_operand({&g_, &indices})) [[unlikely]] {
+    const DimVector size(in_size);
+    return per_sample("max_pool_backward", {&g_, &indices},
+                      [&](const std::vector<Tensor>& a) { return max_scatter(a[0], a[1], size); });
+  }
   const Tensor g = g_.contiguous(), ix = indices.contiguous();
   const int64_t nd = static_cast<int64_t>(in_size.size());
   // Each plane is zeroed right before its scatter, while it is in cache: a separate
@@ -469,6 +497,9 @@ Tensor max_scatter(const Tensor& g_, const Tensor& indices, IntArrayRef in_size)
 }
 
 Tensor max_gather(const Tensor& gi_, const Tensor& indices, int64_t nd) {
+  if (any_batched_operand({&gi_, &indices})) [[unlikely]]
+    return per_sample("max_pool_backward_backward", {&gi_, &indices},
+                      [&](const std::vector<Tensor>& a) { return max_gather(a[0], a[1], nd); });
   const Tensor gi = gi_.contiguous(), ix = indices.contiguous();
   Tensor out = empty(ix.sizes(), gi.options());
   int64_t planes = 1;

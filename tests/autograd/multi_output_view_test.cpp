@@ -122,3 +122,20 @@ TEST(MultiOutputView, DoubleBackwardThroughTheJoinedGradient) {
   Tensor a = x.detach().narrow(1, 0, 2), c = x.detach().narrow(1, 2, 2);
   EXPECT_TENSOR_EQ(ggx, cat({2 * c + 2 * a, 2 * a}, 1));
 }
+
+TEST(MultiOutputView, BatchedCotangentsUnderVmap) {
+  // vmap over a vjp: the node receives batched gradients and must build a
+  // batched result (cat / stack under vmap), not write them through raw pointers.
+  Tensor x = leaf({3, 4}).detach();
+  auto f = [](const autograd::variable_list& in) {
+    auto p = in[0].split(1, 1);
+    return autograd::variable_list{p[0] * 2 + p[3], in[0].unbind(0)[1]};
+  };
+  func::VjpResult r = func::vjp(f, {x});
+  Tensor ct0 = arange(6, f64()).view({2, 3, 1}), ct1 = arange(8, f64()).view({2, 4}) + 10;
+  const autograd::variable_list batched = vmap(r.vjp_fn)({ct0, ct1});
+  for (int64_t b = 0; b < 2; ++b) {
+    const autograd::variable_list one = r.vjp_fn({ct0[b], ct1[b]});
+    EXPECT_TENSOR_EQ(batched[0][b], one[0]);
+  }
+}

@@ -161,3 +161,24 @@ TEST(Conv, Float32BackwardSubsetsMatchFloat64) {
       }
     }
 }
+
+// vmap over a vjp through a float32 convolution: batched gradients take the
+// composite backward (Note [Pooling gradients under vmap] has the same case).
+TEST(Conv, Float32BackwardUnderVmapOfVjp) {
+  ember::manual_seed(2);
+  Tensor x = ember::randn({2, 3, 7, 7}), w = ember::randn({4, 3, 3, 3}), b = ember::randn({4});
+  ember::func::VjpResult r = ember::func::vjp(
+      [](const std::vector<Tensor>& in) {
+        return std::vector<Tensor>{ember::conv2d(in[0], in[1], in[2], {1, 1}, {1, 1})};
+      },
+      {x, w, b});
+  Tensor cts = ember::randn({3, 2, 4, 7, 7});
+  const std::vector<Tensor> batched = ember::vmap(r.vjp_fn)({cts});
+  for (int64_t k = 0; k < 3; ++k) {
+    const std::vector<Tensor> one = r.vjp_fn({cts[k]});
+    for (size_t i = 0; i < 3; ++i)
+      EXPECT_TRUE(ember::allclose(batched[i][k], one[i], 1e-4, 1e-4))
+          << k << " " << i << " max diff " << (batched[i][k] - one[i]).abs().max().item<double>() << " max "
+          << one[i].abs().max().item<double>();
+  }
+}

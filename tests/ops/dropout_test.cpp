@@ -142,3 +142,15 @@ TEST(NnDropout, AlphaDropoutKeepsMoments) {
   Tensor d = torch::alpha_dropout(ones, 0.5, true);
   EXPECT_LE(std::get<0>(torch::unique(d)).numel(), 2);
 }
+
+// vmap over a vjp through dropout: the byte-mask node receives batched
+// gradients and multiplies them with the ruled ops.
+TEST(NnDropout, ByteMaskUnderVmapOfVjp) {
+  Tensor x = torch::randn({50}, torch::kDouble);
+  torch::manual_seed(4);
+  ember::func::VjpResult r = ember::func::vjp(
+      [](const std::vector<Tensor>& in) { return std::vector<Tensor>{torch::dropout(in[0], 0.5, true)}; }, {x});
+  Tensor cts = torch::randn({3, 50}, torch::kDouble);
+  const std::vector<Tensor> batched = ember::vmap(r.vjp_fn)({cts});
+  for (int64_t b = 0; b < 3; ++b) EXPECT_TENSOR_EQ(batched[0][b], r.vjp_fn({cts[b]})[0]);
+}

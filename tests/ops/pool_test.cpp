@@ -189,3 +189,34 @@ TEST(Pool, MaxPoolPositionsGradientsMatchStoredIndices) {
       EXPECT_NE(grads[0].abs().sum().item<float>(), 0.0f);
     }
 }
+
+// vmap over a vjp through max pooling (values-only path, one-byte positions):
+// the node receives batched gradients.
+TEST(Pool, MaxPoolPositionsUnderVmapOfVjp) {
+  ember::manual_seed(6);
+  Tensor x = ember::randn({2, 3, 6, 6});
+  ember::func::VjpResult r = ember::func::vjp(
+      [](const std::vector<Tensor>& in) {
+        return std::vector<Tensor>{ember::max_pool2d(in[0], {2, 2})};
+      },
+      {x});
+  Tensor cts = ember::randn({4, 2, 3, 3, 3});
+  const std::vector<Tensor> batched = ember::vmap(r.vjp_fn)({cts});
+  for (int64_t b = 0; b < 4; ++b) EXPECT_TENSOR_EQ(batched[0][b], r.vjp_fn({cts[b]})[0]);
+}
+
+TEST(Pool, AvgPoolAndStoredIndicesUnderVmapOfVjp) {
+  ember::manual_seed(8);
+  Tensor x = ember::randn({2, 3, 6, 6}, ember::kDouble);
+  for (int which = 0; which < 2; ++which) {
+    ember::func::VjpResult r = ember::func::vjp(
+        [which](const std::vector<Tensor>& in) {
+          return std::vector<Tensor>{which == 0 ? ember::avg_pool2d(in[0], {2, 2})
+                                                : std::get<0>(ember::max_pool2d_with_indices(in[0], {2, 2}))};
+        },
+        {x});
+    Tensor cts = ember::randn({4, 2, 3, 3, 3}, ember::kDouble);
+    const std::vector<Tensor> batched = ember::vmap(r.vjp_fn)({cts});
+    for (int64_t b = 0; b < 4; ++b) EXPECT_TENSOR_EQ(batched[0][b], r.vjp_fn({cts[b]})[0]) << which;
+  }
+}

@@ -5,6 +5,7 @@
 #include "ember/core/shape.h"
 #include "ember/ember.h"
 #include "ember/ops/mem_overlap.h"
+#include "ember/vmap/batched_tensor.h"
 
 namespace ember::autograd {
 
@@ -87,15 +88,17 @@ Tensor join_piece_grads(const FormulaNode& n, const variable_list& g, bool stack
   const int64_t d = n.ints[0];
   const DimVector& sizes = self_sizes(n);
   const Tensor* like = nullptr;
-  bool differentiable = false;
+  bool composite = false;
   for (const Tensor& t : g)
     if (t.defined()) {
       like = like ? like : &t;
-      differentiable = differentiable || t.requires_grad();
+      composite = composite || t.requires_grad() || batching::is_batched(t);
     }
   if (like == nullptr) return Tensor();
   auto piece_len = [&](size_t i) { return stacked ? int64_t(1) : n.ints[i + 1]; };
-  if (differentiable) {  // create_graph: stack / cat record their own backward
+  // create_graph: stack / cat record their own backward; under vmap (batched
+  // gradients) they are the ruled ops.
+  if (composite) {
     variable_list parts;
     for (size_t i = 0; i < g.size(); ++i) {
       if (g[i].defined()) {
