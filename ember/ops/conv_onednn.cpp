@@ -2,10 +2,9 @@
 #include <dnnl.hpp>
 #include <optional>
 #include <unordered_map>
-#include <vector>
 
+#include "ember/kernels/cpu/onednn.h"
 #include "ember/ops/conv_kernels.h"
-#include "ember/ops/factory.h"
 
 namespace ember::conv {
 
@@ -15,11 +14,8 @@ using dnnl::memory;
 using tag = memory::format_tag;
 using dt = memory::data_type;
 
-// One CPU engine for the process; immutable once built.
-const dnnl::engine& cpu_engine() {
-  static const dnnl::engine e(dnnl::engine::kind::cpu, 0);
-  return e;
-}
+using kernels::onednn_engine;
+using kernels::OnednnBuffers;
 
 memory::dims to_dims(IntArrayRef s) { return memory::dims(s.begin(), s.end()); }
 
@@ -58,30 +54,15 @@ memory::dims odims(IntArrayRef v, int64_t minus = 0) {
   return r;
 }
 
-// Buffers for one call's blocked-layout copies, from Ember's caching allocator:
-// oneDNN's own allocation of a multi-megabyte buffer mapped fresh pages on every
-// call (page faults and zeroing were ~5 % of a small CNN's training step). The
-// tensors live until the call returns, after the stream has finished.
-class Buffers {
- public:
-  memory make(const memory::desc& d) {
-    keep_.push_back(empty({static_cast<int64_t>(d.get_size())}, TensorOptions().dtype(kByte)));
-    return memory(d, cpu_engine(), keep_.back().data_ptr());
-  }
-
- private:
-  std::vector<Tensor> keep_;
-};
-
 // Memory in the layout `want`, reordered from `user` when it differs.
-memory as_layout(memory user, const memory::desc& want, dnnl::stream& s, Buffers& b) {
+memory as_layout(memory user, const memory::desc& want, dnnl::stream& s, OnednnBuffers& b) {
   if (user.get_desc() == want) return user;
   memory m = b.make(want);
   dnnl::reorder(user, m).execute(s, user, m);
   return m;
 }
 
-memory wrap(const Tensor& t) { return memory(plain_desc(t), cpu_engine(), t.data_ptr()); }
+memory wrap(const Tensor& t) { return memory(plain_desc(t), onednn_engine(), t.data_ptr()); }
 
 // Whether oneDNN's shape rule (dst - kr + pl + pr) / s + 1 == src holds with
 // pr = pl for each spatial dim of a (large, small) pair of sizes.
@@ -100,10 +81,10 @@ bool onednn_supports(const Tensor& input, const ConvParams&) { return input.scal
 
 void forward_onednn(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out,
                     const ConvParams& p) {
-  dnnl::stream s(cpu_engine());
-  Buffers b;
+  dnnl::stream s(onednn_engine());
+  OnednnBuffers b;
   memory src = wrap(input), dst = wrap(out);
-  memory wts(weight_desc(weight, p.groups, p.transposed), cpu_engine(), weight.data_ptr());
+  memory wts(weight_desc(weight, p.groups, p.transposed), onednn_engine(), weight.data_ptr());
   const memory::desc src_any = any_like(src.get_desc()), dst_any = any_like(dst.get_desc());
   const memory::desc w_any = any_like(wts.get_desc());
   const memory::desc b_md = bias.defined() ? plain_desc(bias) : memory::desc();
@@ -116,7 +97,7 @@ void forward_onednn(const Tensor& input, const Tensor& weight, const Tensor& bia
     const bool dst_plain = pd.dst_desc() == dst.get_desc();
     memory dst_m = dst_plain ? dst : b.make(pd.dst_desc());
     std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src_m}, {DNNL_ARG_WEIGHTS, w_m}, {DNNL_ARG_DST, dst_m}};
-    if (bias.defined()) args.emplace(DNNL_ARG_BIAS, memory(b_md, cpu_engine(), bias.data_ptr()));
+    if (bias.defined()) args.emplace(DNNL_ARG_BIAS, memory(b_md, onednn_engine(), bias.data_ptr()));
     prim.execute(s, args);
     if (!dst_plain) dnnl::reorder(dst_m, dst).execute(s, dst_m, dst);
     s.wait();
@@ -127,14 +108,14 @@ void forward_onednn(const Tensor& input, const Tensor& weight, const Tensor& bia
     auto d = bias.defined()
                  ? dnnl::convolution_forward::desc(prop, algo, src_any, w_any, b_md, dst_any, strides, dil, pad, pad)
                  : dnnl::convolution_forward::desc(prop, algo, src_any, w_any, dst_any, strides, dil, pad, pad);
-    dnnl::convolution_forward::primitive_desc pd(d, cpu_engine());
+    dnnl::convolution_forward::primitive_desc pd(d, onednn_engine());
     run(pd, dnnl::convolution_forward(pd));
   } else {
     const auto algo = dnnl::algorithm::deconvolution_direct;
     auto d = bias.defined()
                  ? dnnl::deconvolution_forward::desc(prop, algo, src_any, w_any, b_md, dst_any, strides, dil, pad, pad)
                  : dnnl::deconvolution_forward::desc(prop, algo, src_any, w_any, dst_any, strides, dil, pad, pad);
-    dnnl::deconvolution_forward::primitive_desc pd(d, cpu_engine());
+    dnnl::deconvolution_forward::primitive_desc pd(d, onednn_engine());
     run(pd, dnnl::deconvolution_forward(pd));
   }
 }
@@ -156,10 +137,10 @@ bool onednn_backward_ok(const Tensor& input, const Tensor& grad_out, IntArrayRef
 
 void backward_onednn(const Tensor& input, const Tensor& weight, const Tensor& grad_out, const Tensor& gx,
                      const Tensor& gw, const Tensor& gb, const ConvParams& p) {
-  dnnl::stream s(cpu_engine());
-  Buffers b;
+  dnnl::stream s(onednn_engine());
+  OnednnBuffers b;
   memory src = wrap(input), ddst = wrap(grad_out);
-  memory wts(weight_desc(weight, p.groups, false), cpu_engine(), weight.data_ptr());
+  memory wts(weight_desc(weight, p.groups, false), onednn_engine(), weight.data_ptr());
   const memory::desc src_any = any_like(src.get_desc()), ddst_any = any_like(ddst.get_desc());
   const memory::desc w_any = any_like(wts.get_desc());
   const memory::desc b_md = gb.defined() ? plain_desc(gb) : memory::desc();
@@ -169,7 +150,7 @@ void backward_onednn(const Tensor& input, const Tensor& weight, const Tensor& gr
   auto fd = gb.defined()
                 ? dnnl::convolution_forward::desc(prop, algo, src_any, w_any, b_md, ddst_any, strides, dil, pad, pad)
                 : dnnl::convolution_forward::desc(prop, algo, src_any, w_any, ddst_any, strides, dil, pad, pad);
-  dnnl::convolution_forward::primitive_desc fpd(fd, cpu_engine());
+  dnnl::convolution_forward::primitive_desc fpd(fd, onednn_engine());
   // grad_out reordered once for both primitives when they want the same layout.
   std::optional<memory> ddst_blocked;
   auto diff_dst_as = [&](const memory::desc& want) {
@@ -178,7 +159,7 @@ void backward_onednn(const Tensor& input, const Tensor& weight, const Tensor& gr
   };
   if (gx.defined()) {
     dnnl::convolution_backward_data::desc dd(algo, src_any, w_any, ddst_any, strides, dil, pad, pad);
-    dnnl::convolution_backward_data::primitive_desc pd(dd, cpu_engine(), fpd);
+    dnnl::convolution_backward_data::primitive_desc pd(dd, onednn_engine(), fpd);
     memory dsrc = wrap(gx);
     const bool plain = pd.diff_src_desc() == dsrc.get_desc();
     memory dsrc_m = plain ? dsrc : b.make(pd.diff_src_desc());
@@ -192,14 +173,14 @@ void backward_onednn(const Tensor& input, const Tensor& weight, const Tensor& gr
         gb.defined()
             ? dnnl::convolution_backward_weights::desc(algo, src_any, w_any, b_md, ddst_any, strides, dil, pad, pad)
             : dnnl::convolution_backward_weights::desc(algo, src_any, w_any, ddst_any, strides, dil, pad, pad);
-    dnnl::convolution_backward_weights::primitive_desc pd(bd, cpu_engine(), fpd);
-    memory dw(weight_desc(gw, p.groups, false), cpu_engine(), gw.data_ptr());
+    dnnl::convolution_backward_weights::primitive_desc pd(bd, onednn_engine(), fpd);
+    memory dw(weight_desc(gw, p.groups, false), onednn_engine(), gw.data_ptr());
     const bool w_plain = pd.diff_weights_desc() == dw.get_desc();
     memory dw_m = w_plain ? dw : b.make(pd.diff_weights_desc());
     std::unordered_map<int, memory> args{{DNNL_ARG_SRC, as_layout(src, pd.src_desc(), s, b)},
                                          {DNNL_ARG_DIFF_DST, diff_dst_as(pd.diff_dst_desc())},
                                          {DNNL_ARG_DIFF_WEIGHTS, dw_m}};
-    if (gb.defined()) args.emplace(DNNL_ARG_DIFF_BIAS, memory(b_md, cpu_engine(), gb.data_ptr()));
+    if (gb.defined()) args.emplace(DNNL_ARG_DIFF_BIAS, memory(b_md, onednn_engine(), gb.data_ptr()));
     dnnl::convolution_backward_weights(pd).execute(s, args);
     if (!w_plain) dnnl::reorder(dw_m, dw).execute(s, dw_m, dw);
   }

@@ -3,6 +3,7 @@
 // plain dropout of a float tensor, one pass for both: Note [Dropout with a
 // byte mask]).
 #include "ember/ops/dropout.h"
+#include "ember/autograd/raw_backward.h"
 #include "ember/core/record_scope.h"
 
 #include <algorithm>
@@ -128,7 +129,7 @@ autograd::variable_list dropout_mask_backward(const autograd::FormulaNode& n, co
   const Tensor mask = n.saved(0);
   const double scale = n.scalars[0].toDouble();
   Tensor grad = g[0];
-  const bool fused = !grad.requires_grad() && !batching::is_batched(grad) && grad.sizes().equals(mask.sizes()) &&
+  const bool fused = autograd::raw_backward_ok(g) && grad.sizes().equals(mask.sizes()) &&
                      (grad.scalar_type() == kFloat || grad.scalar_type() == kDouble);
   if (!fused) return {grad * (mask.to(grad.scalar_type()) * scale)};
   grad = grad.contiguous();

@@ -1,4 +1,5 @@
 #include "ember/ops/lstm_layer.h"
+#include "ember/autograd/raw_backward.h"
 
 #include <vector>
 
@@ -226,7 +227,7 @@ autograd::variable_list backward_fused(const autograd::FormulaNode& n, const aut
 }
 
 autograd::variable_list lstm_layer_backward(const autograd::FormulaNode& n, const autograd::variable_list& grads) {
-  if (GradMode::is_enabled()) return backward_through_composite(n, grads);
+  if (!autograd::raw_backward_ok(grads)) return backward_through_composite(n, grads);
   return n.saved(kWhh).dtype() == kFloat ? backward_fused<float>(n, grads) : backward_fused<double>(n, grads);
 }
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ember/autograd/formula_node.h"
+#include "ember/autograd/raw_backward.h"
 #include "ember/core/parallel.h"
 #include "ember/ember.h"
 #include "ember/kernels/cpu/vec_math.h"
@@ -422,7 +423,7 @@ Tensor max_positions_backward(const Tensor& g_, const Tensor& pos, const PoolSpe
 variable_list max_positions_formula(const FormulaNode& n, const variable_list& g) {
   const PoolSpec s = PoolSpec::unpack(n.ints);
   const Tensor pos = n.saved(0);
-  if (!GradMode::is_enabled() && g[0].scalar_type() == ScalarType::Float && !batching::is_batched(g[0]))
+  if (autograd::raw_backward_ok(g) && g[0].scalar_type() == ScalarType::Float)
     return {max_positions_backward(g[0], pos, s)};
   return {max_scatter(g[0], positions_to_indices(pos, windows(s)), s.in_size)};  // differentiable
 }

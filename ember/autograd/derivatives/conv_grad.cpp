@@ -1,8 +1,8 @@
 #include "ember/autograd/derivatives/conv_grad.h"
+#include "ember/autograd/raw_backward.h"
 
 #include "ember/autograd/formula_node.h"
 #include "ember/ember.h"
-#include "ember/vmap/batched_tensor.h"
 
 namespace ember::autograd {
 
@@ -39,8 +39,7 @@ conv::ConvParams unpack(const FormulaNode& n) {
 Tensor weight_grad(const Tensor& img, const Tensor& small, IntArrayRef kernel, const conv::ConvParams& p) {
   const int64_t nd = static_cast<int64_t>(kernel.size());
   const int64_t N = img.size(0), G = p.groups, Cg = img.size(1) / G, Os = small.size(1);
-  if (!GradMode::is_enabled() && !batching::is_batched(img) && !batching::is_batched(small) &&
-      conv::onednn_weight_grad_ok(img, small, kernel, p)) {
+  if (raw_backward_ok({&img, &small}) && conv::onednn_weight_grad_ok(img, small, kernel, p)) {
     DimVector shape{Os, Cg};
     for (int64_t k : kernel) shape.push_back(k);
     Tensor gw = empty(shape, img.options());
@@ -68,8 +67,7 @@ variable_list convolution_backward(const FormulaNode& n, const variable_list& g)
   // First order, float32: oneDNN's backward primitives directly (one reorder of gy, the
   // bias gradient from the weight pass). With a graph, the composite below keeps every
   // piece differentiable.
-  // (A gradient batched by vmap over a vjp takes the composite, whose ops have batching rules.)
-  if (!GradMode::is_enabled() && !batching::is_batched(gy) && x.numel() > 0 && w.numel() > 0 && gy.numel() > 0 &&
+  if (raw_backward_ok(g) && x.numel() > 0 && w.numel() > 0 && gy.numel() > 0 &&
       conv::onednn_backward_ok(x, gy, kernel, p) && w.scalar_type() == gy.scalar_type() &&
       (n.needs_input_grad(1) || !n.needs_input_grad(2))) {
     if (n.needs_input_grad(0)) gx = empty(x.sizes(), x.options());

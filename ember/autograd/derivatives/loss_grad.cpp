@@ -1,4 +1,5 @@
 #include "ember/autograd/derivatives/loss_grad.h"
+#include "ember/autograd/raw_backward.h"
 
 #include "ember/autograd/formula_node.h"
 #include "ember/ember.h"
@@ -15,9 +16,9 @@ variable_list softmax_backward(const FormulaNode& n, const variable_list& g) {
   const Tensor y = n.saved(0);
   const int64_t d = n.ints[0];
   // First order along the last dim: one pass per row (Note [Softmax backward rows]).
-  if (!GradMode::is_enabled() && y.dim() > 0 && d == y.dim() - 1 &&
+  if (raw_backward_ok(g) && y.dim() > 0 && d == y.dim() - 1 &&
       (y.scalar_type() == kFloat || y.scalar_type() == kDouble) && g[0].scalar_type() == y.scalar_type() &&
-      g[0].sizes() == y.sizes() && !batching::is_batched(g[0]) && !batching::is_batched(y))
+      g[0].sizes() == y.sizes() && !batching::is_batched(y))
     return {ember::detail::softmax_backward_lastdim(g[0], y)};
   return {y * (g[0] - (g[0] * y).sum({d}, true))};
 }

@@ -1,4 +1,5 @@
 #include "ember/autograd/derivatives/nn_grad.h"
+#include "ember/autograd/raw_backward.h"
 
 #include "ember/autograd/formula_node.h"
 #include "ember/ember.h"
@@ -33,7 +34,7 @@ variable_list batch_norm_backward(const FormulaNode& n, const variable_list& gra
   const bool training = n.ints[0] != 0;
   const bool ni = n.needs_input_grad(0), nw = n.needs_input_grad(1), nb = n.needs_input_grad(2);
   const bool fast_dtype = (x.dtype() == kFloat || x.dtype() == kDouble) && g.dtype() == x.dtype();
-  if (training && !GradMode::is_enabled() && fast_dtype) {
+  if (training && raw_backward_ok(grads) && fast_dtype) {
     auto [gi, gw, gb] = ember::detail::batch_norm_backward_fast(g, x, w, mean, invstd, ni, nw, nb);
     return {gi, gw, gb};
   }
@@ -67,7 +68,7 @@ variable_list layer_norm_backward(const FormulaNode& n, const variable_list& gra
   const int64_t k = n.ints[0];
   const double eps = n.scalars[0].toDouble();
   const bool fast_dtype = (x.dtype() == kFloat || x.dtype() == kDouble) && g.dtype() == x.dtype();
-  if (!GradMode::is_enabled() && fast_dtype) {
+  if (raw_backward_ok(grads) && fast_dtype) {
     auto [gi, gw, gb] = ember::detail::layer_norm_backward_fast(
         g, x, k, w, n.saved(2), n.saved(3), n.needs_input_grad(0), n.needs_input_grad(1), n.needs_input_grad(2));
     return {gi, gw, gb};

@@ -1,11 +1,11 @@
 #include "ember/autograd/derivatives/shape_grad.h"
+#include "ember/autograd/raw_backward.h"
 
 #include "ember/autograd/copy_slices.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/core/shape.h"
 #include "ember/ember.h"
 #include "ember/ops/mem_overlap.h"
-#include "ember/vmap/batched_tensor.h"
 
 namespace ember::autograd {
 
@@ -88,17 +88,12 @@ Tensor join_piece_grads(const FormulaNode& n, const variable_list& g, bool stack
   const int64_t d = n.ints[0];
   const DimVector& sizes = self_sizes(n);
   const Tensor* like = nullptr;
-  bool composite = false;
   for (const Tensor& t : g)
-    if (t.defined()) {
-      like = like ? like : &t;
-      composite = composite || t.requires_grad() || batching::is_batched(t);
-    }
+    if (t.defined() && like == nullptr) like = &t;
   if (like == nullptr) return Tensor();
   auto piece_len = [&](size_t i) { return stacked ? int64_t(1) : n.ints[i + 1]; };
-  // create_graph: stack / cat record their own backward; under vmap (batched
-  // gradients) they are the ruled ops.
-  if (composite) {
+  // Otherwise stack / cat, which record their own backward (Note [Raw backward paths]).
+  if (!raw_backward_ok(g)) {
     variable_list parts;
     for (size_t i = 0; i < g.size(); ++i) {
       if (g[i].defined()) {

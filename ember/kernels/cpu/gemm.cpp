@@ -3,8 +3,6 @@
 #include <cblas.h>
 #include <dnnl.h>
 
-#include <dnnl.hpp>
-
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -15,8 +13,8 @@
 
 #include "ember/core/dispatch.h"
 #include "ember/core/parallel.h"
+#include "ember/kernels/cpu/onednn.h"
 #include "ember/ops/copy.h"
-#include "ember/ops/factory.h"
 
 // Note [SGEMM backend choice]
 // float32 GEMM: oneDNN's dnnl_sgemm when the call runs on one thread,
@@ -150,12 +148,16 @@ void vector_gemm(const Problem& p, const T* A, const T* B, T* C, T alpha, T beta
   if (beta == T(0)) std::fill(C, C + m * n, T(0));
   if (n == 1) {  // C[m] = op(A) [m x k] . B[:, 0]
     const int64_t incx = p.lb.trans ? 1 : p.lb.ld;
-    if (!p.la.trans) gemv<T>(false, m, k, alpha, A, p.la.ld, B, incx, beta, C);
-    else gemv<T>(true, k, m, alpha, A, p.la.ld, B, incx, beta, C);  // A^T stored k x m
-  } else {  // m == 1: C[n] = op(B)^T [n x k] . A[0, :]
+    if (!p.la.trans)
+      gemv<T>(false, m, k, alpha, A, p.la.ld, B, incx, beta, C);
+    else
+      gemv<T>(true, k, m, alpha, A, p.la.ld, B, incx, beta, C);  // A^T stored k x m
+  } else {                                                       // m == 1: C[n] = op(B)^T [n x k] . A[0, :]
     const int64_t incx = p.la.trans ? p.la.ld : 1;
-    if (!p.lb.trans) gemv<T>(true, k, n, alpha, B, p.lb.ld, A, incx, beta, C);
-    else gemv<T>(false, n, k, alpha, B, p.lb.ld, A, incx, beta, C);  // B^T stored n x k
+    if (!p.lb.trans)
+      gemv<T>(true, k, n, alpha, B, p.lb.ld, A, incx, beta, C);
+    else
+      gemv<T>(false, n, k, alpha, B, p.lb.ld, A, incx, beta, C);  // B^T stored n x k
   }
 }
 
@@ -266,11 +268,10 @@ bool addmm_bias_f32(const Tensor& bias, const Tensor& a, const Tensor& b, const 
   using dnnl::memory;
   const auto f32 = memory::data_type::f32;
   auto strides = [](const MatLayout& l) { return l.trans ? memory::dims{1, l.ld} : memory::dims{l.ld, 1}; };
-  static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  const dnnl::engine& engine = onednn_engine();
   const memory::desc a_md({m, k}, f32, strides(la)), b_md({k, n}, f32, strides(lb));
   const memory::desc bias_md({1, n}, f32, memory::dims{n, 1}), c_md({m, n}, f32, memory::dims{n, 1});
-  // The scratchpad (packed panels) comes from Ember's caching allocator, as the
-  // convolutions' buffers do: oneDNN's own would map fresh pages per call.
+  // The scratchpad (packed panels) comes from Ember's caching allocator (OnednnBuffers).
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
   dnnl::matmul::primitive_desc pd;
@@ -279,21 +280,22 @@ bool addmm_bias_f32(const Tensor& bias, const Tensor& a, const Tensor& b, const 
   } catch (const dnnl::error&) {
     return false;  // no implementation for this case: the GEMM path serves it
   }
-  const Tensor scratch = empty({static_cast<int64_t>(pd.scratchpad_desc().get_size())}, TensorOptions().dtype(kByte));
+  OnednnBuffers buffers;
   dnnl::stream stream(engine);
-  const auto mem = [&](const memory::desc& d, const Tensor& t) { return memory(d, engine, const_cast<void*>(t.data_ptr())); };
+  const auto mem = [&](const memory::desc& d, const Tensor& t) {
+    return memory(d, engine, const_cast<void*>(t.data_ptr()));
+  };
   std::unordered_map<int, memory> args{{DNNL_ARG_SRC, mem(a_md, a)},
                                        {DNNL_ARG_WEIGHTS, mem(b_md, b)},
                                        {DNNL_ARG_BIAS, mem(bias_md, bias)},
                                        {DNNL_ARG_DST, mem(c_md, c)}};
-  if (scratch.numel() > 0) args.emplace(DNNL_ARG_SCRATCHPAD, mem(pd.scratchpad_desc(), scratch));
+  if (pd.scratchpad_desc().get_size() > 0) args.emplace(DNNL_ARG_SCRATCHPAD, buffers.make(pd.scratchpad_desc()));
   dnnl::matmul(pd).execute(stream, args);
   stream.wait();
   return true;
 }
 
-void gemm_batched(const Tensor& a_in, const Tensor& b_in, const Tensor& c, const Scalar& alpha,
-                  const Scalar& beta) {
+void gemm_batched(const Tensor& a_in, const Tensor& b_in, const Tensor& c, const Scalar& alpha, const Scalar& beta) {
   const int64_t nd = c.dim();
   EMBER_INTERNAL_ASSERT(nd >= 2 && a_in.dim() == nd && b_in.dim() == nd, "gemm_batched: rank mismatch");
   EMBER_INTERNAL_ASSERT(c.is_contiguous() && a_in.dtype() == c.dtype() && b_in.dtype() == c.dtype(),
@@ -335,11 +337,16 @@ void gemm_batched(const Tensor& a_in, const Tensor& b_in, const Tensor& c, const
   for (int64_t v : {m, n, k, p.la.ld, p.lb.ld})
     if (v > kMaxBlas) return portable();
   switch (c.dtype()) {
-    case kFloat: return blas_gemm<float>(p, a, b, c, alpha.to<float>(), beta.to<float>());
-    case kDouble: return blas_gemm<double>(p, a, b, c, alpha.to<double>(), beta.to<double>());
-    case kComplexFloat: return blas_gemm<complex64>(p, a, b, c, alpha.to<complex64>(), beta.to<complex64>());
-    case kComplexDouble: return blas_gemm<complex128>(p, a, b, c, alpha.to<complex128>(), beta.to<complex128>());
-    default: return portable();
+    case kFloat:
+      return blas_gemm<float>(p, a, b, c, alpha.to<float>(), beta.to<float>());
+    case kDouble:
+      return blas_gemm<double>(p, a, b, c, alpha.to<double>(), beta.to<double>());
+    case kComplexFloat:
+      return blas_gemm<complex64>(p, a, b, c, alpha.to<complex64>(), beta.to<complex64>());
+    case kComplexDouble:
+      return blas_gemm<complex128>(p, a, b, c, alpha.to<complex128>(), beta.to<complex128>());
+    default:
+      return portable();
   }
 }
 
