@@ -15,6 +15,7 @@
 #include "ember/ops/copy.h"
 #include "ember/ops/elementwise.h"
 #include "ember/ops/factory.h"
+#include "ember/ops/grad_in_place.h"
 #include "ember/ops/type_promotion.h"
 #include "ember/vmap/batching_rules.h"
 
@@ -449,6 +450,13 @@ Tensor threshold_backward(const Tensor& grad_output, const Tensor& self, const S
   BinaryArgs args;
   args.alpha = threshold;
   return binary(k_threshold_backward, grad_output, self, nullptr, false, args, threshold);
+}
+void threshold_backward_into_grad(const Tensor& grad_output, const Tensor& self, const Scalar& threshold) {
+  EMBER_INTERNAL_ASSERT(fast_binary_operands(k_threshold_backward, grad_output, self),
+                        "threshold_backward_into_grad: operands must be dense and alike");
+  BinaryArgs args;
+  args.alpha = threshold;
+  binary_inplace_fast(k_threshold_backward, grad_output, self, args);
 }
 
 // ---- isclose / allclose / equal ------------------------------------------------------

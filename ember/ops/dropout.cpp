@@ -128,12 +128,14 @@ Tensor noise_for(const char* op, IntArrayRef shape, const TensorOptions& options
 autograd::variable_list dropout_mask_backward(const autograd::FormulaNode& n, const autograd::variable_list& g) {
   const Tensor mask = n.saved(0);
   const double scale = n.scalars[0].toDouble();
+  // Over the gradient when the formula owns it (Note [Gradients overwritten in place]).
+  const bool overwrite = autograd::can_overwrite_grad(g[0]);
   Tensor grad = g[0];
   const bool fused = autograd::raw_backward_ok(g) && grad.sizes().equals(mask.sizes()) &&
                      (grad.scalar_type() == kFloat || grad.scalar_type() == kDouble);
   if (!fused) return {grad * (mask.to(grad.scalar_type()) * scale)};
+  Tensor r = overwrite ? grad : empty(grad.sizes(), grad.options());
   grad = grad.contiguous();
-  Tensor r = empty(grad.sizes(), grad.options());
   const uint8_t* m = static_cast<const uint8_t*>(mask.data_ptr());
   dispatch_floating(grad.dtype(), "native_dropout_backward", [&](auto tag) {
     using T = EMBER_TYPE(tag);

@@ -4,6 +4,7 @@
 #include "ember/autograd/formula_node.h"
 #include "ember/ember.h"
 #include "ember/ops/embedding.h"
+#include "ember/ops/grad_in_place.h"
 #include "ember/ops/nn_util.h"
 #include "ember/ops/normalization.h"
 #include "ember/ops/normalization_backward.h"
@@ -92,7 +93,14 @@ variable_list hardtanh_backward(const FormulaNode& n, const variable_list& g) {
 }
 
 variable_list threshold_formula(const FormulaNode& n, const variable_list& g) {
-  return {threshold_backward(g[0], n.saved(0), n.scalars[0])};
+  Tensor rebuilt;
+  const Tensor& self = n.saved_ref(0, rebuilt);
+  if (can_overwrite_grad(g[0]) && self.is_contiguous() && self.dtype() == g[0].dtype() &&
+      self.sizes().equals(g[0].sizes())) {  // Note [Gradients overwritten in place]
+    threshold_backward_into_grad(g[0], self, n.scalars[0]);
+    return {g[0]};
+  }
+  return {threshold_backward(g[0], self, n.scalars[0])};
 }
 
 variable_list embedding_backward(const FormulaNode& n, const variable_list& g) {
