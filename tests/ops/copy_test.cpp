@@ -95,3 +95,62 @@ TEST(TransposeCopy, IntoASliceOfAPackedBuffer) {
     EXPECT_TRUE(others.eq(-7.0).all().item<bool>()) << dtype_name(dt);
   }
 }
+
+namespace {
+
+// Every element of a equals, bit for bit, the element of b at the same index; both
+// walked through their own sizes and strides.
+::testing::AssertionResult same_strided_elements(const Tensor& a, const Tensor& b) {
+  if (!a.sizes().equals(b.sizes())) return ::testing::AssertionFailure() << "sizes differ";
+  const int64_t nd = a.dim(), n = a.numel();
+  const size_t item = a.itemsize();
+  const auto* pa = static_cast<const unsigned char*>(a.data_ptr());
+  const auto* pb = static_cast<const unsigned char*>(b.data_ptr());
+  std::vector<int64_t> idx(static_cast<size_t>(nd), 0);
+  for (int64_t lin = 0; lin < n; ++lin) {
+    int64_t oa = 0, ob = 0;
+    for (int64_t k = 0; k < nd; ++k) {
+      oa += idx[static_cast<size_t>(k)] * a.stride(k);
+      ob += idx[static_cast<size_t>(k)] * b.stride(k);
+    }
+    if (std::memcmp(pa + oa * item, pb + ob * item, item) != 0)
+      return ::testing::AssertionFailure() << "element " << lin << " differs";
+    for (int64_t k = nd - 1; k >= 0; --k) {
+      if (++idx[static_cast<size_t>(k)] < a.size(k)) break;
+      idx[static_cast<size_t>(k)] = 0;
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+}  // namespace
+
+// The loop engine steps whole rows along the second dim inline (TensorIterator::
+// serial_for_each); with two threads the chunk boundaries fall inside rows and
+// inside runs of rows. Copies and products into and out of the slots of a packed
+// buffer (short contiguous rows, large outer strides), against element walks.
+TEST(LoopEngine, ShortRowsOfPermutedOperandsAcrossThreadChunks) {
+  const int threads = get_num_threads();
+  for (int t : {1, 2}) {
+    set_num_threads(t);
+    for (const std::vector<int64_t>& s :
+         {std::vector<int64_t>{37, 5, 3, 3, 24}, std::vector<int64_t>{128, 16, 3, 4, 64},
+          std::vector<int64_t>{9, 2, 3, 1, 7}}) {
+      Tensor buf = base(s, kFloat);
+      const Tensor slots = buf.permute({2, 1, 3, 0, 4});  // (3, N, H, T, hd)
+      const Tensor src = base({slots.size(1), slots.size(2), slots.size(3), slots.size(4)}, kFloat) + 0.5;
+      Tensor slot = slots.select(0, 2);
+      slot.copy_(src);
+      EXPECT_TRUE(same_strided_elements(slot, src)) << "copy_ into slot, " << t << " threads";
+      const Tensor untouched = base(s, kFloat).permute({2, 1, 3, 0, 4});
+      EXPECT_TRUE(same_strided_elements(slots.select(0, 0), untouched.select(0, 0)));
+      EXPECT_TRUE(same_strided_elements(slots.select(0, 1), untouched.select(0, 1)));
+      const Tensor q = slots.select(0, 1);
+      const Tensor scaled = q * 0.125;
+      EXPECT_TRUE(same_strided_elements(scaled, untouched.select(0, 1).contiguous() * 0.125))
+          << "product of a slot, " << t << " threads";
+      EXPECT_TRUE(same_strided_elements(q.contiguous(), untouched.select(0, 1))) << "contiguous() of a slot";
+    }
+  }
+  set_num_threads(threads);
+}
