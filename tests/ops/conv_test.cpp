@@ -183,18 +183,18 @@ TEST(Conv, Float32BackwardUnderVmapOfVjp) {
   }
 }
 
-// Note [Convolutions in batch chunks]: a float32 batch whose output exceeds the
-// chunk size (4 MiB) runs through oneDNN in pieces; here 300 samples of 16 KiB
-// (chunks of 256 and 44) and a transposed convolution of 20 KiB samples, against
-// the float64 (im2col) path.
+// Note [Convolutions in batch chunks]: a float32 batch whose output exceeds 16 MiB
+// runs through oneDNN in chunks of about 4 MiB; here 1100 samples of 16 KiB (chunks
+// of 256, the last of 76) and a transposed convolution of 1000 samples of 19.2 KiB,
+// against the float64 (im2col) path.
 TEST(Conv, LargeFloat32BatchesInChunksMatchFloat64) {
   torch::manual_seed(12);
-  const Tensor x = torch::randn({300, 8, 16, 16}), w = torch::randn({16, 8, 3, 3}), b = torch::randn({16});
+  const Tensor x = torch::randn({1100, 8, 16, 16}), w = torch::randn({16, 8, 3, 3}), b = torch::randn({16});
   const Tensor y = torch::conv2d(x, w, b, 1, 1);
   const Tensor ref = torch::conv2d(x.to(torch::kDouble), w.to(torch::kDouble), b.to(torch::kDouble), 1, 1);
   EXPECT_TRUE(torch::allclose(y.to(torch::kDouble), ref, 1e-4, 1e-4));
-  const Tensor xt = torch::randn({260, 16, 10, 10}), wt = torch::randn({16, 5, 4, 4});
-  const Tensor yt = torch::conv_transpose2d(xt, wt, {}, 2, 1);  // [260, 5, 20, 20]
+  const Tensor xt = torch::randn({1000, 16, 10, 10}), wt = torch::randn({16, 12, 4, 4});
+  const Tensor yt = torch::conv_transpose2d(xt, wt, {}, 2, 1);  // [1000, 12, 20, 20]
   const Tensor reft = torch::conv_transpose2d(xt.to(torch::kDouble), wt.to(torch::kDouble), {}, 2, 1);
   EXPECT_TRUE(torch::allclose(yt.to(torch::kDouble), reft, 1e-4, 1e-4));
 }
