@@ -157,6 +157,17 @@ bool is_dense(const Windows& w) {
   return true;
 }
 
+// Note [Prefetching the next plane]
+// Dense max pooling reads plane after plane, but the hardware prefetcher did not carry
+// the stream from one plane to the next under the vectorised row kernel's masked
+// loads: with planes of a few hundred bytes every plane began with a trip to memory
+// ([1000, 64, 14, 14] pooled 2 x 2: 11.7 ms, 4.5 GB/s, against 1.6 ms for a sum over
+// it). The plane loops touch the next plane's lines while this one is pooled: 2.5 ms.
+inline void prefetch_plane(const void* plane, int64_t bytes) {
+  const char* c = static_cast<const char*>(plane);
+  for (int64_t b = 0; b < bytes; b += 64) __builtin_prefetch(c + b);
+}
+
 // The vectorised row kernel's arguments for output row oh of a dense pooling.
 kernels::vec::MaxPoolRow row_args(const Windows& w, int64_t oh) {
   const int64_t OH = w.ax[1].out, OW = w.ax[2].out, h0 = w.ax[1].first[0], w0 = w.ax[2].first[0];
@@ -324,6 +335,7 @@ std::tuple<Tensor, Tensor> max_forward(const Tensor& x_, const PoolSpec& s, cons
         T* yo = yp + p * w.osize();
         int64_t* io = ixp + p * w.osize();
         if (dense) {
+          if (p + 1 < p1) prefetch_plane(xi + w.isize(), w.isize() * static_cast<int64_t>(sizeof(T)));
           max_plane_dense(xi, yo, io, w);
           continue;
         }
@@ -446,6 +458,7 @@ Tensor max_forward_values(const Tensor& x_, const PoolSpec& s, const char* node_
   uint8_t* pp = grad ? pos.data_ptr<uint8_t>() : nullptr;
   parallel_for(0, planes, plane_grain(w), [&](int64_t p0, int64_t p1) {
     for (int64_t p = p0; p < p1; ++p) {
+      if (p + 1 < p1) prefetch_plane(xp + (p + 1) * isize, isize * static_cast<int64_t>(sizeof(float)));
       kernels::vec::MaxPoolRow r = plane_args(w);
       r.pos = pp != nullptr ? pp + p * osize : nullptr;
       row_kernel(xp + p * isize, yp + p * osize, nullptr, r);

@@ -14,7 +14,8 @@ namespace {
 inline __mmask16 lanes(int64_t n) { return n >= 16 ? __mmask16(0xFFFF) : static_cast<__mmask16>((1u << n) - 1u); }
 
 // x[0], x[sw], ..., x[15 * sw] for the lanes in m; lanes outside m read nothing.
-inline __m512 load_strided(const float* x, int64_t sw, int64_t n, __mmask16 m, __m512i gather_index) {
+[[gnu::always_inline]] inline __m512 load_strided(const float* x, int64_t sw, int64_t n, __mmask16 m,
+                                                  __m512i gather_index) {
   if (sw == 1) return _mm512_maskz_loadu_ps(m, x);
   if (sw == 2) {
     // Lane l needs x[2l]: the last of n lanes reads x[2n - 2], so 2n - 1 elements.
@@ -25,6 +26,86 @@ inline __m512 load_strided(const float* x, int64_t sw, int64_t n, __mmask16 m, _
     return _mm512_permutex2var_ps(lo, even, hi);
   }
   return _mm512_mask_i32gather_ps(_mm512_setzero_ps(), m, gather_index, x, 4);
+}
+
+// The running max over a window of sixteen lanes: load(k) gives each lane's element
+// at window offset k = i * in_w + j. PyTorch's rule: a larger value or a NaN replaces
+// the running max. best_k is the offset of each lane's max, best_pos its window
+// position i * kw + j.
+struct WindowMax {
+  __m512 best;
+  __m512i best_k, best_pos;
+};
+template <typename Load>
+[[gnu::always_inline]] inline WindowMax window_max(const Load& load, int64_t kh, int64_t kw, int64_t in_w) {
+  WindowMax r{load(0), _mm512_setzero_si512(), _mm512_setzero_si512()};
+  for (int64_t i = 0; i < kh; ++i)
+    for (int64_t j = i == 0 ? 1 : 0; j < kw; ++j) {
+      const int64_t k = i * in_w + j;
+      const __m512 v = load(k);
+      const __mmask16 take = _mm512_cmp_ps_mask(v, r.best, _CMP_GT_OQ) | _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+      r.best = _mm512_mask_mov_ps(r.best, take, v);
+      r.best_k = _mm512_mask_mov_epi32(r.best_k, take, _mm512_set1_epi32(static_cast<int32_t>(k)));
+      r.best_pos = _mm512_mask_mov_epi32(r.best_pos, take, _mm512_set1_epi32(static_cast<int32_t>(i * kw + j)));
+    }
+  return r;
+}
+
+// Stores sixteen lanes (those in m) of outputs, positions and flat indices; the flat
+// index of lane l is origin + lane_off[l] + best_k[l].
+[[gnu::always_inline]] inline void store_lanes(const WindowMax& w, __mmask16 m, float* y, uint8_t* pos, int64_t* idx,
+                                               int64_t origin, __m512i lane_off_lo, __m512i lane_off_hi) {
+  _mm512_mask_storeu_ps(y, m, w.best);
+  if (pos != nullptr) _mm512_mask_cvtepi32_storeu_epi8(pos, m, w.best_pos);
+  if (idx == nullptr) return;
+  const __m512i o = _mm512_set1_epi64(origin);
+  const __m512i lo =
+      _mm512_add_epi64(_mm512_add_epi64(o, lane_off_lo), _mm512_cvtepi32_epi64(_mm512_castsi512_si256(w.best_k)));
+  const __m512i hi =
+      _mm512_add_epi64(_mm512_add_epi64(o, lane_off_hi), _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(w.best_k, 1)));
+  _mm512_mask_storeu_epi64(idx, static_cast<__mmask8>(m), lo);
+  _mm512_mask_storeu_epi64(idx + 8, static_cast<__mmask8>(m >> 8), hi);
+}
+
+// Short rows (Note [Vectorised max pool rows]): with at most eight outputs per row and
+// stride 1 or 2, two output rows share a register (lanes [0, out) the first, [out,
+// 2 out) the second; output rows are consecutive in y). Each window offset is two
+// masked loads and one permute; a 7-wide row (a 14 x 14 plane pooled 2 x 2) used 7 of
+// 16 lanes before. Returns the number of rows done (an even count).
+// kSW, kKH, kKW as in max_pool_row_impl.
+template <int64_t kSW, int64_t kKH, int64_t kKW>
+int64_t max_pool_row_pairs(const float* x, float* y, int64_t* idx, const MaxPoolRow& r_) {
+  MaxPoolRow r = r_;  // a local copy, as in max_pool_row_impl
+  if constexpr (kSW != 0) r.sw = kSW;
+  if constexpr (kKH != 0) r.kh = kKH;
+  if constexpr (kKW != 0) r.kw = kKW;
+  if ((r.sw != 1 && r.sw != 2) || r.out > 8 || r.rows < 2) return 0;
+  const int64_t out = r.out;
+  alignas(64) int32_t pick[16];
+  alignas(64) int64_t off[16];
+  for (int64_t l = 0; l < 16; ++l) {
+    const bool second = l >= out && l < 2 * out;
+    const int64_t c = second ? l - out : (l < out ? l : 0);
+    pick[l] = static_cast<int32_t>((second ? 16 : 0) + c * r.sw);
+    off[l] = (second ? r.row_step : 0) + c * r.sw;
+  }
+  const __m512i pick_v = _mm512_load_si512(pick);
+  const __m512i off_lo = _mm512_load_si512(off), off_hi = _mm512_load_si512(off + 8);
+  const __mmask16 span = lanes(r.sw * (out - 1) + 1), m = lanes(2 * out);
+  int64_t row = 0;
+  for (; row + 1 < r.rows; row += 2) {
+    const int64_t start = r.start + row * r.row_step;
+    const float* a = x + start;
+    const float* b = a + r.row_step;
+    const WindowMax w = window_max(
+        [&](int64_t k) __attribute__((always_inline)) {
+          return _mm512_permutex2var_ps(_mm512_maskz_loadu_ps(span, a + k), pick_v, _mm512_maskz_loadu_ps(span, b + k));
+        },
+        r.kh, r.kw, r.in_w);
+    store_lanes(w, m, y + row * out, r.pos != nullptr ? r.pos + row * out : nullptr,
+                idx != nullptr ? idx + row * out : nullptr, start, off_lo, off_hi);
+  }
+  return row;
 }
 
 // kSW, kKH, kKW: the stride and window fixed at compile time (0: read from r). With
@@ -38,10 +119,10 @@ void max_pool_row_impl(const float* x, float* y, int64_t* idx, const MaxPoolRow&
   if constexpr (kKW != 0) r.kw = kKW;
   const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   const __m512i gather_index = _mm512_mullo_epi32(lane, _mm512_set1_epi32(static_cast<int32_t>(r.sw)));
-  const __m512i lane64_lo = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
-  const __m512i lane64_hi = _mm512_setr_epi64(8, 9, 10, 11, 12, 13, 14, 15);
   const __m512i sw64 = _mm512_set1_epi64(r.sw);
-  for (int64_t row = 0; row < r.rows; ++row) {
+  const __m512i off_lo = _mm512_mullo_epi64(_mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7), sw64);
+  const __m512i off_hi = _mm512_mullo_epi64(_mm512_setr_epi64(8, 9, 10, 11, 12, 13, 14, 15), sw64);
+  for (int64_t row = max_pool_row_pairs<kSW, kKH, kKW>(x, y, idx, r_); row < r.rows; ++row) {
     const int64_t start = r.start + row * r.row_step;
     float* yr = y + row * r.out;
     uint8_t* pr = r.pos != nullptr ? r.pos + row * r.out : nullptr;
@@ -50,30 +131,12 @@ void max_pool_row_impl(const float* x, float* y, int64_t* idx, const MaxPoolRow&
       const int64_t n = r.out - o < 16 ? r.out - o : 16;
       const __mmask16 m = lanes(n);
       const float* base = x + start + o * r.sw;
-      __m512 best = load_strided(base, r.sw, n, m, gather_index);
-      __m512i best_k = _mm512_setzero_si512();    // window offset i * W + j of each lane's max
-      __m512i best_pos = _mm512_setzero_si512();  // its window position i * kw + j
-      for (int64_t i = 0; i < r.kh; ++i)
-        for (int64_t j = i == 0 ? 1 : 0; j < r.kw; ++j) {
-          const int64_t k = i * r.in_w + j;
-          const __m512 v = load_strided(base + k, r.sw, n, m, gather_index);
-          // PyTorch's rule: a larger value or a NaN replaces the running max.
-          const __mmask16 take = _mm512_cmp_ps_mask(v, best, _CMP_GT_OQ) | _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
-          best = _mm512_mask_mov_ps(best, take, v);
-          best_k = _mm512_mask_mov_epi32(best_k, take, _mm512_set1_epi32(static_cast<int32_t>(k)));
-          best_pos = _mm512_mask_mov_epi32(best_pos, take, _mm512_set1_epi32(static_cast<int32_t>(i * r.kw + j)));
-        }
-      _mm512_mask_storeu_ps(yr + o, m, best);
-      if (pr != nullptr) _mm512_mask_cvtepi32_storeu_epi8(pr + o, m, best_pos);
-      if (ir == nullptr) continue;
+      const WindowMax w = window_max(
+          [&](int64_t k) __attribute__((always_inline)) { return load_strided(base + k, r.sw, n, m, gather_index); },
+          r.kh, r.kw, r.in_w);
       // Flat index in the plane: start + (o + lane) * sw + k.
-      const __m512i origin = _mm512_set1_epi64(start + o * r.sw);
-      const __m512i lo = _mm512_add_epi64(_mm512_add_epi64(origin, _mm512_mullo_epi64(lane64_lo, sw64)),
-                                          _mm512_cvtepi32_epi64(_mm512_castsi512_si256(best_k)));
-      const __m512i hi = _mm512_add_epi64(_mm512_add_epi64(origin, _mm512_mullo_epi64(lane64_hi, sw64)),
-                                          _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(best_k, 1)));
-      _mm512_mask_storeu_epi64(ir + o, static_cast<__mmask8>(m), lo);
-      _mm512_mask_storeu_epi64(ir + o + 8, static_cast<__mmask8>(m >> 8), hi);
+      store_lanes(w, m, yr + o, pr != nullptr ? pr + o : nullptr, ir != nullptr ? ir + o : nullptr, start + o * r.sw,
+                  off_lo, off_hi);
     }
   }
 }

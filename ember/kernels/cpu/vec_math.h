@@ -51,7 +51,9 @@ UnaryF32 softmax_row_f32(bool log);
 // Note [Max pooling positions].
 // `rows` output rows are done in one call, the input windows of each row_step
 // elements after the previous row's, and y / idx / pos advancing by `out`: the
-// per-call set-up was most of the time for narrow rows (7 outputs each).
+// per-call set-up was most of the time for narrow rows (7 outputs each). Rows of at most
+// eight outputs with stride 1 or 2 then go two to a register (a 14 x 14 plane pooled
+// 2 x 2 filled 7 of 16 lanes): [64, 64, 14, 14] 167 -> 130 us.
 struct MaxPoolRow {
   int64_t out, start, sw, kh, kw, in_w;
   uint8_t* pos = nullptr;
