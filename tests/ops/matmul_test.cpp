@@ -312,3 +312,24 @@ TEST(Matmul, AddmmWithBiasMatchesFloat64) {
   EXPECT_TRUE(torch::allclose(b32.grad(), b64.grad().to(torch::kFloat), 1e-4, 1e-4));
   EXPECT_TRUE(torch::allclose(x32.grad(), x64.grad().to(torch::kFloat), 1e-4, 1e-4));
 }
+
+// Note [Tall transposed-A products]: A^T B with M >= 2N and K >= 256 runs on oneDNN's
+// matmul primitive (one thread); a linear layer's weight gradient is that shape. Against
+// float64, with B plain and transposed, and a slice of a wider buffer as A.
+TEST(Matmul, TallTransposedAMatchesFloat64) {
+  torch::manual_seed(4);
+  const int threads = torch::get_num_threads();
+  for (int t : {1, 2}) {
+    torch::set_num_threads(t);
+    const Tensor wide = torch::randn({300, 700});
+    for (const Tensor& a : {torch::randn({256, 512}).t(), wide.narrow(1, 3, 600).t()}) {  // [512, 256], [600, 300]
+      const int64_t m = a.size(0), k = a.size(1), n = m / 4;
+      for (const Tensor& b : {torch::randn({k, n}), torch::randn({n, k}).t()}) {
+        const Tensor got = torch::mm(a, b);
+        const Tensor want = torch::mm(a.to(torch::kDouble), b.to(torch::kDouble)).to(torch::kFloat);
+        EXPECT_TRUE(torch::allclose(got, want, 1e-4, 1e-3)) << m << "x" << k << "x" << n << ", " << t << " threads";
+      }
+    }
+  }
+  torch::set_num_threads(threads);
+}

@@ -161,6 +161,50 @@ void vector_gemm(const Problem& p, const T* A, const T* B, T* C, T alpha, T beta
   }
 }
 
+// c = a * b (+ bias, one value per column, when given) as one oneDNN matmul primitive;
+// a and b in any BLAS layout, c dense row-major. The scratchpad (packed panels) comes
+// from Ember's caching allocator (OnednnBuffers). False when oneDNN has no
+// implementation for the case; nothing was written then.
+bool onednn_matmul(const float* a, const MatLayout& la, const float* b, const MatLayout& lb, const float* bias,
+                   float* c, int64_t m, int64_t n, int64_t k) {
+  using dnnl::memory;
+  const auto f32 = memory::data_type::f32;
+  auto strides = [](const MatLayout& l) { return l.trans ? memory::dims{1, l.ld} : memory::dims{l.ld, 1}; };
+  const dnnl::engine& engine = onednn_engine();
+  const memory::desc a_md({m, k}, f32, strides(la)), b_md({k, n}, f32, strides(lb));
+  const memory::desc bias_md = bias != nullptr ? memory::desc({1, n}, f32, memory::dims{n, 1}) : memory::desc();
+  const memory::desc c_md({m, n}, f32, memory::dims{n, 1});
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  dnnl::matmul::primitive_desc pd;
+  try {
+    pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(a_md, b_md, bias_md, c_md), attr, engine);
+  } catch (const dnnl::error&) {
+    return false;
+  }
+  OnednnBuffers buffers;
+  dnnl::stream stream(engine);
+  const auto mem = [&](const memory::desc& d, const float* ptr) { return memory(d, engine, const_cast<float*>(ptr)); };
+  std::unordered_map<int, memory> args{
+      {DNNL_ARG_SRC, mem(a_md, a)}, {DNNL_ARG_WEIGHTS, mem(b_md, b)}, {DNNL_ARG_DST, mem(c_md, c)}};
+  if (bias != nullptr) args.emplace(DNNL_ARG_BIAS, mem(bias_md, bias));
+  if (pd.scratchpad_desc().get_size() > 0) args.emplace(DNNL_ARG_SCRATCHPAD, buffers.make(pd.scratchpad_desc()));
+  dnnl::matmul(pd).execute(stream, args);
+  stream.wait();
+  return true;
+}
+
+// Note [Tall transposed-A products]
+// dnnl_sgemm is slow when A is transposed and C is tall and narrow: a linear layer's
+// weight gradient gy^T x with gy [2048, 1024] (C [1024, 256], K = 2048) ran at 183
+// GFLOP/s on one core, oneDNN's matmul primitive (brgemm) at 217. Measured, one
+// thread (sgemm / matmul GFLOP/s): A^T (M x K) B, M x N x K = 1024 x 256 x 2048
+// 183/217, 2048 x 256 x 2048 168/214, 4096 x 256 x 2048 186/212, 1024 x 128 x 512
+// 227/245, 768 x 256 x 2048 226/227; with N >= M or small K the primitive was level
+// or a few percent slower (256 x 1024 x 2048 225/214, 3136 x 128 x 64 257/249), so
+// only M >= 2N with K >= 256 take it.
+bool tall_transposed_a(const Problem& p) { return p.nbatch == 1 && p.la.trans && p.m >= 2 * p.n && p.k >= 256; }
+
 template <typename T>
 void blas_gemm(const Problem& p, const Tensor& a, const Tensor& b, const Tensor& c, T alpha, T beta) {
   const T* pa = base_ptr<T>(a);
@@ -176,6 +220,9 @@ void blas_gemm(const Problem& p, const Tensor& a, const Tensor& b, const Tensor&
       if ((m == 1 || n == 1) && !(std::is_same_v<T, float> && use_dnnl)) return vector_gemm<T>(p, A, B, C, alpha, beta);
     }
     if constexpr (std::is_same_v<T, float>) {
+      if (use_dnnl && alpha == 1.0f && beta == 0.0f && tall_transposed_a(p) &&
+          onednn_matmul(A, p.la, B, p.lb, nullptr, C, m, n, k))
+        return;
       if (use_dnnl) {
         dnnl_status_t st = dnnl_sgemm(p.la.trans ? 'T' : 'N', p.lb.trans ? 'T' : 'N', m, n, k, alpha, A, p.la.ld, B,
                                       p.lb.ld, beta, C, n);
@@ -265,34 +312,8 @@ bool addmm_bias_f32(const Tensor& bias, const Tensor& a, const Tensor& b, const 
     return false;
   const MatLayout la = layout_of(m, k, a.stride(0), a.stride(1)), lb = layout_of(k, n, b.stride(0), b.stride(1));
   if (!la.ok || !lb.ok || !sgemm_uses_dnnl()) return false;
-  using dnnl::memory;
-  const auto f32 = memory::data_type::f32;
-  auto strides = [](const MatLayout& l) { return l.trans ? memory::dims{1, l.ld} : memory::dims{l.ld, 1}; };
-  const dnnl::engine& engine = onednn_engine();
-  const memory::desc a_md({m, k}, f32, strides(la)), b_md({k, n}, f32, strides(lb));
-  const memory::desc bias_md({1, n}, f32, memory::dims{n, 1}), c_md({m, n}, f32, memory::dims{n, 1});
-  // The scratchpad (packed panels) comes from Ember's caching allocator (OnednnBuffers).
-  dnnl::primitive_attr attr;
-  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-  dnnl::matmul::primitive_desc pd;
-  try {
-    pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(a_md, b_md, bias_md, c_md), attr, engine);
-  } catch (const dnnl::error&) {
-    return false;  // no implementation for this case: the GEMM path serves it
-  }
-  OnednnBuffers buffers;
-  dnnl::stream stream(engine);
-  const auto mem = [&](const memory::desc& d, const Tensor& t) {
-    return memory(d, engine, const_cast<void*>(t.data_ptr()));
-  };
-  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, mem(a_md, a)},
-                                       {DNNL_ARG_WEIGHTS, mem(b_md, b)},
-                                       {DNNL_ARG_BIAS, mem(bias_md, bias)},
-                                       {DNNL_ARG_DST, mem(c_md, c)}};
-  if (pd.scratchpad_desc().get_size() > 0) args.emplace(DNNL_ARG_SCRATCHPAD, buffers.make(pd.scratchpad_desc()));
-  dnnl::matmul(pd).execute(stream, args);
-  stream.wait();
-  return true;
+  return onednn_matmul(static_cast<const float*>(a.data_ptr()), la, static_cast<const float*>(b.data_ptr()), lb,
+                       static_cast<const float*>(bias.data_ptr()), static_cast<float*>(c.data_ptr()), m, n, k);
 }
 
 void gemm_batched(const Tensor& a_in, const Tensor& b_in, const Tensor& c, const Scalar& alpha, const Scalar& beta) {
