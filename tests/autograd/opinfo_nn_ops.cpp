@@ -6,6 +6,7 @@
 #include "ember/ops/embedding.h"
 #include "ember/ops/linear.h"
 #include "ember/ops/normalization.h"
+#include "ember/ops/relu_dropout.h"
 #include "opinfo.h"
 
 namespace ember::testing {
@@ -81,6 +82,13 @@ RegisterOps reg({
          return ember::dropout(x[0], 0.3, true);
        },
        {{4, 5}}),
+    op(
+        "relu_dropout(train, seeded)",
+        [](const variable_list& x) {
+          manual_seed(0);
+          return ember::relu_dropout(x[0], 0.3, true);
+        },
+        {{4, 5}}, "ReluDropoutBackward0"),
     op("feature_dropout(seeded)",
        [](const variable_list& x) {
          manual_seed(0);

@@ -3,12 +3,15 @@
 // moments), reproducibility under manual_seed, the gradient and the errors.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "common/test_util.h"
 #include "ember/ops/activation.h"
 #include "ember/ops/dropout.h"
 #include "ember/ops/embedding.h"
 #include "ember/ops/linear.h"
 #include "ember/ops/normalization.h"
+#include "ember/ops/relu_dropout.h"
 #include "ember/torch.h"
 
 using ember::Tensor;
@@ -153,4 +156,74 @@ TEST(NnDropout, ByteMaskUnderVmapOfVjp) {
   Tensor cts = torch::randn({3, 50}, torch::kDouble);
   const std::vector<Tensor> batched = ember::vmap(r.vjp_fn)({cts});
   for (int64_t b = 0; b < 3; ++b) EXPECT_TENSOR_EQ(batched[0][b], r.vjp_fn({cts[b]})[0]);
+}
+
+// Same bytes: -0 against +0 and NaN payloads too.
+bool same_bits(const Tensor& a, const Tensor& b) {
+  const Tensor x = a.detach().contiguous(), y = b.detach().contiguous();
+  return x.sizes().equals(y.sizes()) && x.dtype() == y.dtype() &&
+         std::memcmp(x.data_ptr(), y.data_ptr(), static_cast<size_t>(x.numel()) * x.itemsize()) == 0;
+}
+
+// Note [Relu then dropout]: relu_dropout(x) is dropout(relu(x)) after the same seed, bit
+// for bit: values (NaN, -0 and exact zeros in x), gradients (with inf and NaN in the
+// incoming gradient), double backward and forward-mode tangents.
+TEST(NnDropout, ReluDropoutEqualsDropoutOfRelu) {
+  for (auto dtype : {torch::kFloat, torch::kDouble})
+    for (int64_t n : {9, 40000 + 5}) {
+      Tensor x0 = torch::randn({n}, dtype);
+      x0.index_put_({0}, NAN);
+      x0.index_put_({1}, -0.0);
+      x0.index_put_({2}, 0.0);
+      Tensor g = torch::randn({n}, dtype);
+      g.index_put_({3}, INFINITY);
+      g.index_put_({4}, NAN);
+      Tensor x = x0.clone().requires_grad_(true), xr = x0.clone().requires_grad_(true);
+      torch::manual_seed(5);
+      Tensor y = ember::relu_dropout(x, 0.3, true);
+      ASSERT_TRUE(y.grad_fn());
+      EXPECT_EQ(y.grad_fn()->name(), "ReluDropoutBackward0");
+      torch::manual_seed(5);
+      Tensor yr = torch::dropout(torch::relu(xr), 0.3, true);
+      EXPECT_TRUE(same_bits(y, yr));
+      const Tensor gx = torch::autograd::grad({y}, {x}, {g}, true, true)[0];
+      const Tensor gr = torch::autograd::grad({yr}, {xr}, {g}, true, true)[0];
+      EXPECT_TRUE(same_bits(gx, gr));
+      // The fused one-pass backward (no graph) equals the composite too.
+      const Tensor gx1 = torch::autograd::grad({y}, {x}, {g}, true)[0];
+      EXPECT_TRUE(same_bits(gx1, gr));
+      // Double backward: d/dg of <gx, v>.
+      const Tensor v = torch::randn({n}, dtype);
+      Tensor gg = g.nan_to_num().clone().requires_grad_(true), ggr = gg.detach().clone().requires_grad_(true);
+      const Tensor a = torch::autograd::grad({y}, {x}, {gg}, true, true)[0];
+      const Tensor b = torch::autograd::grad({yr}, {xr}, {ggr}, true, true)[0];
+      EXPECT_TRUE(torch::equal(torch::autograd::grad({(a * v).sum()}, {gg})[0],
+                               torch::autograd::grad({(b * v).sum()}, {ggr})[0]));
+    }
+  // Not training, p = 0, no autograd: the two ops.
+  Tensor x = torch::randn({5, 3});
+  EXPECT_TRUE(torch::equal(ember::relu_dropout(x, 0.5, false), torch::relu(x)));
+  EXPECT_TRUE(torch::equal(ember::relu_dropout(x, 0.0, true), torch::relu(x)));
+  EXPECT_THROW(ember::relu_dropout(x, 1.5, true), ember::Error);
+}
+
+// The transformer layers take the one-pass path for relu; a relu given as a callable
+// takes the two ops. Same seed, same outputs and parameter gradients.
+TEST(NnDropout, TransformerFeedForwardFusedEqualsTwoOps) {
+  auto run = [](bool callable) {
+    torch::manual_seed(9);
+    auto opts = torch::nn::TransformerEncoderLayerOptions(16, 2).dim_feedforward(32).dropout(0.2);
+    if (callable) opts.activation([](const Tensor& t) { return torch::relu(t); });
+    torch::nn::TransformerEncoderLayer layer(opts);
+    layer->train();
+    Tensor src = torch::randn({5, 3, 16});
+    Tensor out = layer(src);
+    out.pow(2).sum().backward();
+    std::vector<Tensor> r{out.detach()};
+    for (const auto& p : layer->parameters()) r.push_back(p.grad().clone());
+    return r;
+  };
+  const auto fused = run(false), two = run(true);
+  ASSERT_EQ(fused.size(), two.size());
+  for (size_t i = 0; i < fused.size(); ++i) EXPECT_TRUE(torch::allclose(fused[i], two[i], 1e-6, 1e-6)) << i;
 }

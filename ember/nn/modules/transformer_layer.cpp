@@ -3,6 +3,7 @@
 #include <variant>
 
 #include "ember/ops/operators.h"
+#include "ember/ops/relu_dropout.h"
 #include "ember/ops/unary.h"
 
 namespace ember::nn {
@@ -17,6 +18,14 @@ Tensor apply_transformer_activation(const TransformerActivation& activation, con
 }
 
 namespace {
+// The feed-forward block's activation and dropout. relu then dropout while training is
+// one pass (Note [Relu then dropout], same values and gradients); otherwise the two ops.
+Tensor activation_then_dropout(const TransformerActivation& activation, Dropout& drop, const Tensor& h) {
+  if (std::holds_alternative<enumtype::kReLU>(activation) && drop->is_training() && !drop->options.inplace())
+    return relu_dropout(h, drop->options.p(), true);
+  return drop(apply_transformer_activation(activation, h));
+}
+
 template <typename Options>
 MultiheadAttentionOptions attention_options(const Options& o) {
   return MultiheadAttentionOptions(o.d_model(), o.nhead()).dropout(o.dropout()).batch_first(o.batch_first());
@@ -72,7 +81,7 @@ Tensor TransformerEncoderLayerImpl::sa_block(const Tensor& x, const Tensor& mask
 }
 
 Tensor TransformerEncoderLayerImpl::ff_block(const Tensor& x) {
-  return dropout2(linear2(dropout(detail::apply_transformer_activation(options.activation(), linear1(x)))));
+  return dropout2(linear2(detail::activation_then_dropout(options.activation(), dropout, linear1(x))));
 }
 
 Tensor TransformerEncoderLayerImpl::forward(const Tensor& src, const Tensor& src_mask,
@@ -134,7 +143,7 @@ Tensor TransformerDecoderLayerImpl::mha_block(const Tensor& x, const Tensor& mem
 }
 
 Tensor TransformerDecoderLayerImpl::ff_block(const Tensor& x) {
-  return dropout3(linear2(dropout(detail::apply_transformer_activation(options.activation(), linear1(x)))));
+  return dropout3(linear2(detail::activation_then_dropout(options.activation(), dropout, linear1(x))));
 }
 
 Tensor TransformerDecoderLayerImpl::forward(const Tensor& tgt, const Tensor& memory, const Tensor& tgt_mask,
