@@ -11,25 +11,35 @@ using namespace ember;
 
 namespace {
 
-// Every element of dst (contiguous) equals, bit for bit, the element of src at the same
-// index, found through src's sizes and strides.
-::testing::AssertionResult same_elements(const Tensor& dst, const Tensor& src) {
-  const int64_t nd = src.dim(), n = src.numel();
-  const size_t item = src.itemsize();
-  const auto* d = static_cast<const unsigned char*>(dst.data_ptr());
-  const auto* s = static_cast<const unsigned char*>(src.data_ptr());
+// Every element of a equals, bit for bit, the element of b at the same index; both
+// walked through their own sizes and strides.
+::testing::AssertionResult same_strided_elements(const Tensor& a, const Tensor& b) {
+  if (!a.sizes().equals(b.sizes())) return ::testing::AssertionFailure() << "sizes differ";
+  const int64_t nd = a.dim(), n = a.numel();
+  const size_t item = a.itemsize();
+  const auto* pa = static_cast<const unsigned char*>(a.data_ptr());
+  const auto* pb = static_cast<const unsigned char*>(b.data_ptr());
   std::vector<int64_t> idx(static_cast<size_t>(nd), 0);
   for (int64_t lin = 0; lin < n; ++lin) {
-    int64_t off = 0;
-    for (int64_t k = 0; k < nd; ++k) off += idx[static_cast<size_t>(k)] * src.stride(k);
-    if (std::memcmp(d + lin * item, s + off * item, item) != 0)
+    int64_t oa = 0, ob = 0;
+    for (int64_t k = 0; k < nd; ++k) {
+      oa += idx[static_cast<size_t>(k)] * a.stride(k);
+      ob += idx[static_cast<size_t>(k)] * b.stride(k);
+    }
+    if (std::memcmp(pa + oa * item, pb + ob * item, item) != 0)
       return ::testing::AssertionFailure() << "element " << lin << " differs";
     for (int64_t k = nd - 1; k >= 0; --k) {
-      if (++idx[static_cast<size_t>(k)] < src.size(k)) break;
+      if (++idx[static_cast<size_t>(k)] < a.size(k)) break;
       idx[static_cast<size_t>(k)] = 0;
     }
   }
   return ::testing::AssertionSuccess();
+}
+
+// Every element of dst (contiguous) equals, bit for bit, the element of src at the same
+// index, found through src's sizes and strides.
+::testing::AssertionResult same_elements(const Tensor& dst, const Tensor& src) {
+  return same_strided_elements(dst, src);
 }
 
 Tensor base(std::vector<int64_t> sizes, ScalarType dt) {
@@ -95,35 +105,6 @@ TEST(TransposeCopy, IntoASliceOfAPackedBuffer) {
     EXPECT_TRUE(others.eq(-7.0).all().item<bool>()) << dtype_name(dt);
   }
 }
-
-namespace {
-
-// Every element of a equals, bit for bit, the element of b at the same index; both
-// walked through their own sizes and strides.
-::testing::AssertionResult same_strided_elements(const Tensor& a, const Tensor& b) {
-  if (!a.sizes().equals(b.sizes())) return ::testing::AssertionFailure() << "sizes differ";
-  const int64_t nd = a.dim(), n = a.numel();
-  const size_t item = a.itemsize();
-  const auto* pa = static_cast<const unsigned char*>(a.data_ptr());
-  const auto* pb = static_cast<const unsigned char*>(b.data_ptr());
-  std::vector<int64_t> idx(static_cast<size_t>(nd), 0);
-  for (int64_t lin = 0; lin < n; ++lin) {
-    int64_t oa = 0, ob = 0;
-    for (int64_t k = 0; k < nd; ++k) {
-      oa += idx[static_cast<size_t>(k)] * a.stride(k);
-      ob += idx[static_cast<size_t>(k)] * b.stride(k);
-    }
-    if (std::memcmp(pa + oa * item, pb + ob * item, item) != 0)
-      return ::testing::AssertionFailure() << "element " << lin << " differs";
-    for (int64_t k = nd - 1; k >= 0; --k) {
-      if (++idx[static_cast<size_t>(k)] < a.size(k)) break;
-      idx[static_cast<size_t>(k)] = 0;
-    }
-  }
-  return ::testing::AssertionSuccess();
-}
-
-}  // namespace
 
 // The loop engine steps whole rows along the second dim inline (TensorIterator::
 // serial_for_each); with two threads the chunk boundaries fall inside rows and
