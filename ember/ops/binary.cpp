@@ -2,6 +2,7 @@
 // compute dtype and output handling, then one kernel from the table in
 // ops/binary.def (kernels in kernels/cpu/binary_kernels*.cpp).
 #include "ember/ops/binary.h"
+#include "ember/autograd/raw_backward.h"
 #include "ember/core/record_scope.h"
 #include "ember/ops/mem_overlap.h"
 
@@ -451,12 +452,13 @@ Tensor threshold_backward(const Tensor& grad_output, const Tensor& self, const S
   args.alpha = threshold;
   return binary(k_threshold_backward, grad_output, self, nullptr, false, args, threshold);
 }
-void threshold_backward_into_grad(const Tensor& grad_output, const Tensor& self, const Scalar& threshold) {
-  EMBER_INTERNAL_ASSERT(fast_binary_operands(k_threshold_backward, grad_output, self),
-                        "threshold_backward_into_grad: operands must be dense and alike");
+Tensor threshold_backward_over_grad(const Tensor& grad_output, const Tensor& self, const Scalar& threshold) {
+  if (!autograd::can_overwrite_grad(grad_output) || !fast_binary_operands(k_threshold_backward, grad_output, self))
+    return threshold_backward(grad_output, self, threshold);
   BinaryArgs args;
   args.alpha = threshold;
   binary_inplace_fast(k_threshold_backward, grad_output, self, args);
+  return grad_output;
 }
 
 // ---- isclose / allclose / equal ------------------------------------------------------

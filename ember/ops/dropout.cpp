@@ -199,21 +199,6 @@ autograd::variable_list dropout_mask_jvp(const autograd::FormulaNode& n, const a
   return {dropout_mask_composite(t[0], n.saved(0), n.scalars[0].toDouble())};
 }
 
-Tensor dropout_with_mask(const Tensor& input, double p) {
-  const double scale = 1.0 / (1.0 - p);
-  Tensor mask = empty(input.sizes(), input.options().dtype(kBool));
-  Tensor out;
-  {
-    autograd::BelowAutogradGuard below;
-    out = make_noise(input.sizes(), input.options(), p, scale, 0.0, input, mask);
-  }
-  auto node = autograd::record("NativeDropoutBackward0", &dropout_mask_backward, {input}, {out});
-  node->jvp = &dropout_mask_jvp;
-  node->save(mask);
-  node->scalars = {Scalar(scale)};
-  return out;
-}
-
 // Note [Relu then dropout]
 // dropout(relu(x)), the feed-forward block of a transformer layer, in one pass: relu's
 // result is not written and read back, and one mask byte per element holds both
@@ -246,6 +231,24 @@ autograd::variable_list relu_dropout_backward(const autograd::FormulaNode& n, co
 autograd::variable_list relu_dropout_jvp(const autograd::FormulaNode& n, const autograd::variable_list& t,
                                          const autograd::variable_list&) {
   return {relu_dropout_composite(t[0], n.saved(0), n.scalars[0].toDouble())};
+}
+
+// The byte-mask forward of both nodes: one pass writing the result and the mask,
+// then the node (NativeDropoutBackward0, or with relu_first ReluDropoutBackward0).
+Tensor dropout_with_mask(const Tensor& input, double p, bool relu_first = false) {
+  const double scale = 1.0 / (1.0 - p);
+  Tensor mask = empty(input.sizes(), input.options().dtype(relu_first ? kByte : kBool));
+  Tensor out;
+  {
+    autograd::BelowAutogradGuard below;
+    out = make_noise(input.sizes(), input.options(), p, scale, 0.0, input, mask, relu_first);
+  }
+  auto node = relu_first ? autograd::record("ReluDropoutBackward0", &relu_dropout_backward, {input}, {out})
+                         : autograd::record("NativeDropoutBackward0", &dropout_mask_backward, {input}, {out});
+  node->jvp = relu_first ? &relu_dropout_jvp : &dropout_mask_jvp;
+  node->save(mask);
+  node->scalars = {Scalar(scale)};
+  return out;
 }
 
 // [N, C, 1, ..., 1]: one draw per channel.
@@ -319,23 +322,14 @@ Tensor& dropout_(Tensor& input, double p, bool train) {
 Tensor relu_dropout(const Tensor& input, double p, bool train) {
   EMBER_CHECK(input.defined(), "relu_dropout: expected a defined tensor");
   EMBER_CHECK(p >= 0 && p <= 1, "relu_dropout: dropout probability has to be between 0 and 1, but got ", p);
+  EMBER_CHECK(!train || p == 0 || input.is_floating_point(), "relu_dropout: expected a floating point input, got ",
+              input.dtype(), " of shape ", shape_str(input.sizes()));
   const bool one_pass = train && p > 0 && p < 1 && autograd::needs_grad(input) && !batching::random_in_vmap() &&
                         !batching::is_batched(input) && input.is_contiguous() && input.numel() > 0 &&
                         (input.scalar_type() == kFloat || input.scalar_type() == kDouble);
   if (!one_pass) return dropout(relu(input), p, train);
   EMBER_RECORD_COMPOSITE_OP("relu_dropout", input);
-  const double scale = 1.0 / (1.0 - p);
-  Tensor mask = empty(input.sizes(), input.options().dtype(kByte));
-  Tensor out;
-  {
-    autograd::BelowAutogradGuard below;
-    out = make_noise(input.sizes(), input.options(), p, scale, 0.0, input, mask, true);
-  }
-  auto node = autograd::record("ReluDropoutBackward0", &relu_dropout_backward, {input}, {out});
-  node->jvp = &relu_dropout_jvp;
-  node->save(mask);
-  node->scalars = {Scalar(scale)};
-  return out;
+  return dropout_with_mask(input, p, /*relu_first=*/true);
 }
 Tensor feature_dropout(const Tensor& input, double p, bool train) {
   Tensor in = input;

@@ -1,13 +1,14 @@
 #pragma once
-// Backward kernels that write their result over the incoming gradient, for
-// formulas that own it (autograd::can_overwrite_grad, Note [Gradients
-// overwritten in place] in autograd/raw_backward.h).
+// Backward kernels that may write their result over the incoming gradient
+// (Note [Gradients overwritten in place] in autograd/raw_backward.h).
 #include "ember/core/tensor.h"
 
 namespace ember {
 
-// grad_output = self <= threshold ? 0 : grad_output, in place. Both dense, of
-// one dtype and shape (the caller checked).
-void threshold_backward_into_grad(const Tensor& grad_output, const Tensor& self, const Scalar& threshold);
+// threshold_backward(grad_output, self, threshold) — written over grad_output when
+// autograd::can_overwrite_grad allows it and the two are dense and alike (then the
+// result is grad_output itself), else into a new tensor. For derivative formulas only:
+// the caller hands over its reference to grad_output.
+Tensor threshold_backward_over_grad(const Tensor& grad_output, const Tensor& self, const Scalar& threshold);
 
 }  // namespace ember

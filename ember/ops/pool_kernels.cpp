@@ -252,14 +252,9 @@ template <typename F>
 Tensor per_sample(const char* op, std::initializer_list<const Tensor*> in, const F& f) {
   return batching::per_sample_loop(in, op, [&](const std::vector<Tensor>& a) { return std::vector<Tensor>{f(a)}; })[0];
 }
-bool any_batched_operand(std::initializer_list<const Tensor*> in) {
-  for (const Tensor* t : in)
-    if (t != nullptr && t->defined() && batching::is_batched(*t)) return true;
-  return false;
-}
 
 Tensor avg_forward(const Tensor& x_, const PoolSpec& s) {
-  if (any_batched_operand({&x_})) [[unlikely]]
+  if (batching::any_batched(x_)) [[unlikely]]
     return per_sample("avg_pool", {&x_}, [&](const std::vector<Tensor>& a) { return avg_forward(a[0], s); });
   const Tensor x = x_.contiguous();
   const Windows w = windows(s);
@@ -286,7 +281,7 @@ Tensor avg_forward(const Tensor& x_, const PoolSpec& s) {
 }
 
 Tensor avg_backward(const Tensor& g_, const PoolSpec& s) {
-  if (any_batched_operand({&g_})) [[unlikely]]
+  if (batching::any_batched(g_)) [[unlikely]]
     return per_sample("avg_pool_backward", {&g_}, [&](const std::vector<Tensor>& a) { return avg_backward(a[0], s); });
   const Tensor g = g_.contiguous();
   const Windows w = windows(s);
@@ -473,7 +468,7 @@ Tensor max_forward_values(const Tensor& x_, const PoolSpec& s, const char* node_
 }
 
 Tensor max_scatter(const Tensor& g_, const Tensor& indices, IntArrayRef in_size) {
-  if (any_batched_operand({&g_, &indices})) [[unlikely]] {
+  if (batching::any_batched(g_, indices)) [[unlikely]] {
     const DimVector size(in_size);
     return per_sample("max_pool_backward", {&g_, &indices},
                       [&](const std::vector<Tensor>& a) { return max_scatter(a[0], a[1], size); });
@@ -511,7 +506,7 @@ Tensor max_scatter(const Tensor& g_, const Tensor& indices, IntArrayRef in_size)
 }
 
 Tensor max_gather(const Tensor& gi_, const Tensor& indices, int64_t nd) {
-  if (any_batched_operand({&gi_, &indices})) [[unlikely]]
+  if (batching::any_batched(gi_, indices)) [[unlikely]]
     return per_sample("max_pool_backward_backward", {&gi_, &indices},
                       [&](const std::vector<Tensor>& a) { return max_gather(a[0], a[1], nd); });
   const Tensor gi = gi_.contiguous(), ix = indices.contiguous();

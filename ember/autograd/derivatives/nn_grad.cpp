@@ -94,13 +94,7 @@ variable_list hardtanh_backward(const FormulaNode& n, const variable_list& g) {
 
 variable_list threshold_formula(const FormulaNode& n, const variable_list& g) {
   Tensor rebuilt;
-  const Tensor& self = n.saved_ref(0, rebuilt);
-  if (can_overwrite_grad(g[0]) && self.is_contiguous() && self.dtype() == g[0].dtype() &&
-      self.sizes().equals(g[0].sizes())) {  // Note [Gradients overwritten in place]
-    threshold_backward_into_grad(g[0], self, n.scalars[0]);
-    return {g[0]};
-  }
-  return {threshold_backward(g[0], self, n.scalars[0])};
+  return {threshold_backward_over_grad(g[0], n.saved_ref(0, rebuilt), n.scalars[0])};
 }
 
 variable_list embedding_backward(const FormulaNode& n, const variable_list& g) {

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "ember/autograd/formula_node.h"
-#include "ember/autograd/raw_backward.h"
 #include "ember/ember.h"
 #include "ember/kernels/cpu/unary_kernels.h"
 #include "ember/ops/grad_in_place.h"
@@ -24,17 +23,6 @@ Tensor tanh_grad(const Tensor& grad, const Tensor& result) {
 }
 Tensor sigmoid_grad(const Tensor& grad, const Tensor& result) {
   return result.is_complex() ? grad * (result * (1 - result)).conj() : sigmoid_backward(grad, result);
-}
-
-// relu from its result: threshold_backward, over the gradient when the formula
-// owns it (Note [Gradients overwritten in place]).
-Tensor relu_grad(const Tensor& grad, const Tensor& result) {
-  if (can_overwrite_grad(grad) && result.is_contiguous() && result.dtype() == grad.dtype() &&
-      result.sizes().equals(grad.sizes())) {
-    threshold_backward_into_grad(grad, result, 0);
-    return grad;
-  }
-  return threshold_backward(grad, result, 0);
 }
 
 // sgn(z) = z / |z|: zero derivative for real inputs; for complex z (z != 0)

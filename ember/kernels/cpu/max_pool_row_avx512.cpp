@@ -81,16 +81,23 @@ int64_t max_pool_row_pairs(const float* x, float* y, int64_t* idx, const MaxPool
   if constexpr (kKW != 0) r.kw = kKW;
   if ((r.sw != 1 && r.sw != 2) || r.out > 8 || r.rows < 2) return 0;
   const int64_t out = r.out;
-  alignas(64) int32_t pick[16];
-  alignas(64) int64_t off[16];
-  for (int64_t l = 0; l < 16; ++l) {
-    const bool second = l >= out && l < 2 * out;
-    const int64_t c = second ? l - out : (l < out ? l : 0);
-    pick[l] = static_cast<int32_t>((second ? 16 : 0) + c * r.sw);
-    off[l] = (second ? r.row_step : 0) + c * r.sw;
-  }
-  const __m512i pick_v = _mm512_load_si512(pick);
-  const __m512i off_lo = _mm512_load_si512(off), off_hi = _mm512_load_si512(off + 8);
+  // Lane l < out reads column l of the first row, out <= l < 2 out column l - out of
+  // the second (its load is the permute's second operand: +16); built in registers,
+  // as this runs once per plane.
+  const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const __m512i out_v = _mm512_set1_epi32(static_cast<int32_t>(out));
+  const __mmask16 first = _mm512_cmplt_epi32_mask(lane, out_v);
+  const __mmask16 second = lanes(2 * out) & static_cast<__mmask16>(~first);
+  const __m512i col = _mm512_mask_sub_epi32(_mm512_maskz_mov_epi32(first, lane), second, lane, out_v);
+  const __m512i col_sw = _mm512_mullo_epi32(col, _mm512_set1_epi32(static_cast<int32_t>(r.sw)));
+  const __m512i pick_v = _mm512_mask_add_epi32(col_sw, second, col_sw, _mm512_set1_epi32(16));
+  const __m512i step = _mm512_set1_epi64(r.row_step);
+  const __m512i off_lo =
+      _mm512_mask_add_epi64(_mm512_cvtepi32_epi64(_mm512_castsi512_si256(col_sw)), static_cast<__mmask8>(second),
+                            _mm512_cvtepi32_epi64(_mm512_castsi512_si256(col_sw)), step);
+  const __m512i off_hi = _mm512_mask_add_epi64(_mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(col_sw, 1)),
+                                               static_cast<__mmask8>(second >> 8),
+                                               _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(col_sw, 1)), step);
   const __mmask16 span = lanes(r.sw * (out - 1) + 1), m = lanes(2 * out);
   int64_t row = 0;
   for (; row + 1 < r.rows; row += 2) {
