@@ -8,9 +8,6 @@
 // conv weight and pooling gradients, before). Otherwise the formula runs its
 // composite of differentiable ops, which have batching rules. One predicate, so
 // every fast path asks the same question.
-#include <initializer_list>
-#include <vector>
-
 #include "ember/autograd/accumulate_grad.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/tensor.h"
@@ -18,17 +15,10 @@
 
 namespace ember::autograd {
 
-inline bool raw_backward_ok(std::initializer_list<const Tensor*> operands) {
-  if (GradMode::is_enabled()) return false;
-  for (const Tensor* t : operands)
-    if (t->defined() && batching::is_batched(*t)) return false;
-  return true;
-}
-inline bool raw_backward_ok(const std::vector<Tensor>& grads) {
-  if (GradMode::is_enabled()) return false;
-  for (const Tensor& t : grads)
-    if (t.defined() && batching::is_batched(t)) return false;
-  return true;
+// The operands: tensors, the gradient list, or pointers (batching::any_batched's forms).
+template <typename... Operands>
+inline bool raw_backward_ok(const Operands&... operands) {
+  return !GradMode::is_enabled() && !batching::any_batched(operands...);
 }
 
 // Note [Gradients overwritten in place]
@@ -43,7 +33,7 @@ inline bool raw_backward_ok(const std::vector<Tensor>& grads) {
 // differentiable backward must not mutate a tensor its graph records. The
 // formula returns the same tensor as its result.
 inline bool can_overwrite_grad(const Tensor& grad) {
-  return grad.defined() && raw_backward_ok({&grad}) && owns_gradient_memory(grad);
+  return grad.defined() && raw_backward_ok(grad) && owns_gradient_memory(grad);
 }
 
 }  // namespace ember::autograd

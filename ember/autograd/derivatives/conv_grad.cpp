@@ -39,7 +39,7 @@ conv::ConvParams unpack(const FormulaNode& n) {
 Tensor weight_grad(const Tensor& img, const Tensor& small, IntArrayRef kernel, const conv::ConvParams& p) {
   const int64_t nd = static_cast<int64_t>(kernel.size());
   const int64_t N = img.size(0), G = p.groups, Cg = img.size(1) / G, Os = small.size(1);
-  if (raw_backward_ok({&img, &small}) && conv::onednn_weight_grad_ok(img, small, kernel, p)) {
+  if (raw_backward_ok(img, small) && conv::onednn_weight_grad_ok(img, small, kernel, p)) {
     DimVector shape{Os, Cg};
     for (int64_t k : kernel) shape.push_back(k);
     Tensor gw = empty(shape, img.options());
