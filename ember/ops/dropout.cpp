@@ -5,6 +5,7 @@
 #include "ember/ops/dropout.h"
 #include "ember/autograd/raw_backward.h"
 #include "ember/core/record_scope.h"
+#include "ember/ops/dropout_draws.h"
 #include "ember/ops/relu_dropout.h"
 
 #include <algorithm>
@@ -29,6 +30,23 @@
 #include "ember/vmap/rules_random.h"
 
 namespace ember {
+
+namespace detail {
+DropoutDraws next_dropout_draws(double p) {
+  DropoutDraws d;
+  const double q = (1.0 - p) * 4294967296.0;
+  d.keep_all = q >= 4294967296.0;
+  d.cut = d.keep_all ? 0u : static_cast<uint32_t>(q);
+  const std::pair<uint64_t, uint64_t> draw_key = default_generator().with_engine([](std::mt19937_64& eng) {
+    const uint64_t k = eng();
+    return std::pair<uint64_t, uint64_t>(k, eng());
+  });
+  d.key = draw_key.first;
+  d.stream = draw_key.second;
+  return d;
+}
+}  // namespace detail
+
 namespace {
 
 // A tensor of `shape` holding `keep_value` with probability 1 - p and
@@ -45,16 +63,12 @@ Tensor make_noise(IntArrayRef shape, const TensorOptions& options, double p, dou
                   const Tensor& scaled = Tensor(), const Tensor& mask = Tensor(), bool relu_first = false) {
   Tensor noise = empty(shape, options);
   const int64_t n = noise.numel();
-  const double q = (1.0 - p) * 4294967296.0;
-  const bool keep_all = q >= 4294967296.0;
-  const uint32_t cut = keep_all ? 0u : static_cast<uint32_t>(q);
   // Plain variables, not a structured binding: the lambdas below capture them,
   // which clang 14 (the fuzz build's compiler) does not allow for bindings.
-  const std::pair<uint64_t, uint64_t> draw_key = default_generator().with_engine([](std::mt19937_64& eng) {
-    const uint64_t k = eng();
-    return std::pair<uint64_t, uint64_t>(k, eng());
-  });
-  const uint64_t key = draw_key.first, stream = draw_key.second;
+  const detail::DropoutDraws dd = detail::next_dropout_draws(p);
+  const bool keep_all = dd.keep_all;
+  const uint32_t cut = dd.cut;
+  const uint64_t key = dd.key, stream = dd.stream;
   dispatch_floating(noise.dtype(), "dropout", [&](auto tag) {
     using T = EMBER_TYPE(tag);
     T* out = noise.data_ptr<T>();

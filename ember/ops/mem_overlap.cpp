@@ -9,15 +9,18 @@
 namespace ember::ops {
 
 bool is_non_overlapping_and_dense(const Tensor& t) {
-  if (t.is_contiguous()) return true;
+  return t.is_contiguous() || is_non_overlapping_and_dense(t.sizes(), t.strides());
+}
+
+bool is_non_overlapping_and_dense(IntArrayRef sizes, IntArrayRef strides) {
   DimVector dims;
-  for (int64_t d = 0; d < t.dim(); ++d)
-    if (t.size(d) != 1) dims.push_back(d);
-  std::sort(dims.begin(), dims.end(), [&](int64_t a, int64_t b) { return t.stride(a) < t.stride(b); });
+  for (int64_t d = 0; d < static_cast<int64_t>(sizes.size()); ++d)
+    if (sizes[d] != 1) dims.push_back(d);
+  std::sort(dims.begin(), dims.end(), [&](int64_t a, int64_t b) { return strides[a] < strides[b]; });
   int64_t expected = 1;
   for (int64_t d : dims) {
-    if (t.stride(d) != expected) return false;
-    expected *= t.size(d);
+    if (strides[d] != expected) return false;
+    expected *= sizes[d];
   }
   return true;
 }

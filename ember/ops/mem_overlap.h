@@ -24,6 +24,8 @@ enum class MemOverlap {
 // True when the elements fill a byte range without gaps or repeats, in some
 // order of the dims (a permutation of a contiguous layout).
 bool is_non_overlapping_and_dense(const Tensor& t);
+// The same question for a layout not yet allocated.
+bool is_non_overlapping_and_dense(IntArrayRef sizes, IntArrayRef strides);
 
 MemOverlap overlap_status(const Tensor& a, const Tensor& b);
 

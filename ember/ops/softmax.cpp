@@ -13,7 +13,7 @@
 #include "ember/core/dispatch.h"
 #include "ember/core/parallel.h"
 #include "ember/ember.h"
-#include "ember/kernels/cpu/vec_math.h"
+#include "ember/kernels/cpu/softmax_row.h"
 #include "ember/vmap/batching_rules.h"
 
 namespace ember {
@@ -26,37 +26,10 @@ namespace {
 // -inf - -inf = NaN. That is exactly what PyTorch's CPU kernels return.
 template <typename T, bool kLog>
 void softmax_lastdim(const T* in, T* out, int64_t rows, int64_t n) {
-  using Acc = opmath_t<T>;
   const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n, 1));
-  if constexpr (std::is_same_v<T, float>) {
-    if (const auto row = kernels::vec::softmax_row_f32(kLog)) {  // Note [Vectorised softmax rows]
-      parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
-        for (int64_t r = begin; r < end; ++r) row(in + r * n, out + r * n, n);
-      });
-      return;
-    }
-  }
+  const auto row = kernels::softmax_row_fn<T, kLog>();
   parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
-    for (int64_t r = begin; r < end; ++r) {
-      const T* x = in + r * n;
-      T* y = out + r * n;
-      Acc mx = -INFINITY;
-      for (int64_t i = 0; i < n; ++i) mx = std::max(mx, static_cast<Acc>(x[i]));
-      Acc sum = 0;
-      if constexpr (kLog) {
-        for (int64_t i = 0; i < n; ++i) sum += std::exp(static_cast<Acc>(x[i]) - mx);
-        const Acc shift = mx + std::log(sum);
-        for (int64_t i = 0; i < n; ++i) y[i] = static_cast<T>(static_cast<Acc>(x[i]) - shift);
-      } else {
-        for (int64_t i = 0; i < n; ++i) {
-          const Acc e = std::exp(static_cast<Acc>(x[i]) - mx);
-          y[i] = static_cast<T>(e);
-          sum += e;
-        }
-        const Acc inv = Acc(1) / sum;
-        for (int64_t i = 0; i < n; ++i) y[i] = static_cast<T>(static_cast<Acc>(y[i]) * inv);
-      }
-    }
+    for (int64_t r = begin; r < end; ++r) row(in + r * n, out + r * n, n);
   });
 }
 

@@ -12,7 +12,7 @@
 
 #include "ember/core/parallel.h"
 #include "ember/ember.h"
-#include "ember/kernels/cpu/lane_sum.h"
+#include "ember/kernels/cpu/softmax_row.h"
 
 namespace ember::detail {
 
@@ -23,11 +23,7 @@ void rows(const T* g, const T* y, T* out, int64_t nrows, int64_t n) {
   const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n, 1));
   parallel_for(0, nrows, grain, [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r) {
-      const T* gr = g + r * n;
-      const T* yr = y + r * n;
-      T* o = out + r * n;
-      const T s = kernels::lane_sum<T>(n, [&](int64_t j) { return gr[j] * yr[j]; });
-      for (int64_t j = 0; j < n; ++j) o[j] = yr[j] * (gr[j] - s);
+      kernels::softmax_backward_row<T>(g + r * n, y + r * n, out + r * n, n);
     }
   });
 }

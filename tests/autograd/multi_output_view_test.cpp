@@ -139,3 +139,22 @@ TEST(MultiOutputView, BatchedCotangentsUnderVmap) {
     EXPECT_TENSOR_EQ(batched[0][b], one[0]);
   }
 }
+
+// Gradients that arrive as the pieces of one buffer laid out as the input (the fused
+// attention's q|k|v, Note [Fused attention]) are that buffer, not a copy; pieces of one
+// buffer in another order are not mistaken for it.
+TEST(MultiOutputView, GradientsThatArePiecesOfOneBufferAreTaken) {
+  Tensor x = leaf({3, 4});
+  auto p = x.unbind(0);
+  Tensor G = arange(12, f64()).view({3, 4}) + 1.0;
+  Tensor in_order = autograd::grad({p[0], p[1], p[2]}, {x}, {G[0], G[1], G[2]})[0];
+  EXPECT_TENSOR_EQ(in_order, G);
+  EXPECT_EQ(in_order.data_ptr(), G.data_ptr());
+  Tensor swapped = autograd::grad({p[0], p[1], p[2]}, {x}, {G[0], G[2], G[1]})[0];
+  EXPECT_TENSOR_EQ(swapped, stack({G[0], G[2], G[1]}));
+  // A transposed buffer: pieces of the right sizes, strides unlike the input's.
+  Tensor Gt = (arange(12, f64()).view({4, 3}) + 1.0).t();
+  Tensor transposed = autograd::grad({p[0], p[1], p[2]}, {x}, {Gt[0], Gt[1], Gt[2]})[0];
+  EXPECT_TENSOR_EQ(transposed, Gt);
+  EXPECT_TRUE(transposed.is_contiguous());
+}

@@ -1,6 +1,7 @@
 // OpInfo entries for multi-head attention, the transformer layers (float64 modules in
 // eval mode, differentiated w.r.t. their inputs; parameter gradients are checked in
 // tests/nn/transformer_test.cpp), the interpolate modes and pixel (un)shuffle.
+#include "ember/ops/attention.h"
 #include "opinfo.h"
 
 namespace ember::testing {
@@ -79,6 +80,37 @@ RegisterOps reg({
          return cat({out.reshape({-1}), w.reshape({-1})});
        },
        {{2, 2, 4}, {3, 2, 3}, {3, 2, 5}, {12}, {4, 4}, {4}, {4, 4}, {4, 3}, {4, 5}}),
+    [] {
+      OpInfo o = op("scaled_dot_product_attention",
+                    [](const variable_list& x) { return scaled_dot_product_attention(x[0], x[1], x[2]); },
+                    {{2, 3, 4}, {2, 5, 4}, {2, 5, 3}});
+      o.grad_fn_name = "ScaledDotProductAttentionBackward0";
+      return o;
+    }(),
+    op("scaled_dot_product_attention(mask, scale, broadcast)",
+       [](const variable_list& x) {
+         Tensor mask = tensor({0.5, -1.0, 0.0, 2.0, -0.5, 1.0}).to(kDouble).view({2, 3});
+         return scaled_dot_product_attention(x[0], x[1], x[2], mask, 0.0, false, 0.7);
+       },
+       {{2, 1, 2, 4}, {3, 3, 4}, {1, 3, 3, 2}}),
+    op("scaled_dot_product_attention(causal)",
+       [](const variable_list& x) { return scaled_dot_product_attention(x[0], x[1], x[2], {}, 0.0, true); },
+       {{2, 4, 3}, {2, 3, 3}, {2, 3, 2}}),
+    op("scaled_dot_product_attention(dropout, seeded)",
+       [](const variable_list& x) {
+         manual_seed(0);
+         return scaled_dot_product_attention(x[0], x[1], x[2], {}, 0.3);
+       },
+       {{2, 3, 4}, {2, 5, 4}, {2, 5, 3}}),
+    op(
+        "multi_head_attention_forward(self, dropout, no weights)",
+        [](const variable_list& x) {
+          manual_seed(0);
+          F::MultiheadAttentionForwardFuncOptions o(4, 2, x[1], x[2], {}, {}, false, 0.25, x[3], x[4]);
+          o.training(true).need_weights(false);
+          return std::get<0>(F::multi_head_attention_forward(x[0], x[0], x[0], o));
+        },
+        with_proj({{3, 2, 4}})),
     op("TransformerEncoderLayer",
        [](const variable_list& x) {
          static auto m = eval_double(nn::TransformerEncoderLayer(

@@ -72,6 +72,35 @@ TEST(NNMultiheadAttention, SelfAttentionGolden) {
   expect_input_grad(x, "mha_self.grad_x");
 }
 
+// Without need_weights the heads go through scaled_dot_product_attention (Note [Fused
+// attention]); in training, after the same seed, it drops the same weights as the path
+// that returns them: same output and gradients, packed or separate projections.
+TEST(NNMultiheadAttention, NoWeightsPathEqualsWeightsPath) {
+  torch::manual_seed(8);
+  MultiheadAttention m(MultiheadAttentionOptions(8, 2).dropout(0.3));
+  m->to(torch::kDouble);
+  m->train();
+  Tensor x = torch::randn({5, 3, 8}, torch::kDouble).requires_grad_();
+  Tensor kv = torch::randn({4, 3, 8}, torch::kDouble).requires_grad_();
+  Tensor mask = torch::randn({5, 4}, torch::kDouble);
+  for (bool self : {true, false}) {
+    SCOPED_TRACE(self ? "self-attention" : "separate key/value");
+    const Tensor& k = self ? x : kv;
+    std::vector<Tensor> inputs = m->parameters();
+    inputs.push_back(x);
+    if (!self) inputs.push_back(kv);
+    torch::manual_seed(4);
+    Tensor a = std::get<0>(m(x, k, k, Tensor(), true, self ? Tensor() : mask));
+    torch::manual_seed(4);
+    Tensor b = std::get<0>(m(x, k, k, Tensor(), false, self ? Tensor() : mask));
+    EXPECT_TENSOR_CLOSE_TOL(b, a, 1e-12, 1e-12);
+    Tensor g = torch::randn(a.sizes(), torch::kDouble);
+    auto ga = torch::autograd::grad({a}, inputs, {g}, true, false, true);
+    auto gb = torch::autograd::grad({b}, inputs, {g}, true, false, true);
+    for (size_t i = 0; i < inputs.size(); ++i) EXPECT_TENSOR_CLOSE_TOL(gb[i], ga[i], 1e-12, 1e-12);
+  }
+}
+
 TEST(NNMultiheadAttention, BoolMasksPerHeadWeightsGolden) {
   const auto& g = golden();
   MultiheadAttention m(8, 2);

@@ -82,6 +82,25 @@ variable_list select_backward_fn(const FormulaNode& n, const variable_list& g) {
 variable_list slice_backward_fn(const FormulaNode& n, const variable_list& g) {
   return {slice_backward(g[0], self_sizes(n), n.ints[0], n.ints[1], n.ints[2], n.ints[3])};
 }
+// The tensor whose pieces along d the gradients g are, when they are exactly that: one
+// storage, each piece where select(d, i) of a tensor of `sizes` and `strides` would put
+// it. Undefined otherwise.
+Tensor whole_of_pieces(const variable_list& g, IntArrayRef sizes, IntArrayRef strides, int64_t d) {
+  const Tensor& first = g[0];
+  if (!first.defined()) return Tensor();
+  DimVector piece_sizes(sizes), piece_strides(strides);
+  piece_sizes.erase(d);
+  piece_strides.erase(d);
+  for (size_t i = 0; i < g.size(); ++i) {
+    const Tensor& t = g[i];
+    if (!t.defined() || t.scalar_type() != first.scalar_type() || t.impl()->storage() != first.impl()->storage() ||
+        !t.sizes().equals(piece_sizes) || !t.strides().equals(piece_strides) ||
+        t.storage_offset() != first.storage_offset() + static_cast<int64_t>(i) * strides[static_cast<size_t>(d)])
+      return Tensor();
+  }
+  return first.as_strided(sizes, strides, first.storage_offset());
+}
+
 // Saved shapes: 0 self's sizes, 1 the strides to build the gradient with;
 // ints: dim, then (Split) the pieces' lengths (Note [Multi-output views]).
 Tensor join_piece_grads(const FormulaNode& n, const variable_list& g, bool stacked) {
@@ -109,8 +128,12 @@ Tensor join_piece_grads(const FormulaNode& n, const variable_list& g, bool stack
     }
     return stacked ? stack(parts, d) : cat(parts, d);
   }
-  Tensor r = empty_strided(sizes, n.shapes[1], like->options());
   BelowAutogradGuard below;
+  // Gradients written as the pieces of one buffer laid out as r would be (the fused
+  // attention's q|k|v, Note [Fused attention]) are that buffer: no copy.
+  if (stacked)
+    if (Tensor whole = whole_of_pieces(g, sizes, n.shapes[1], d); whole.defined()) return whole;
+  Tensor r = empty_strided(sizes, n.shapes[1], like->options());
   int64_t start = 0;
   for (size_t i = 0; i < g.size(); ++i) {
     Tensor part = stacked ? r.select(d, static_cast<int64_t>(i)) : r.narrow(d, start, piece_len(i));

@@ -299,6 +299,19 @@ void generic_gemm(const Problem& p, const Tensor& a, const Tensor& b, const Tens
 
 }  // namespace
 
+void gemm_raw(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
+              const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
+  const dnnl_status_t st =
+      dnnl_sgemm(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  EMBER_INTERNAL_ASSERT(st == dnnl_success, "dnnl_sgemm failed with status ", static_cast<int>(st));
+}
+void gemm_raw(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha, const double* a, int64_t lda,
+              const double* b, int64_t ldb, double beta, double* c, int64_t ldc) {
+  cblas_dgemm(CblasRowMajor, cblas_trans(trans_a), cblas_trans(trans_b), static_cast<int>(m), static_cast<int>(n),
+              static_cast<int>(k), alpha, a, static_cast<int>(lda), b, static_cast<int>(ldb), beta, c,
+              static_cast<int>(ldc));
+}
+
 const char* sgemm_backend() { return sgemm_uses_dnnl() ? "oneDNN" : "OpenBLAS"; }
 
 bool addmm_bias_f32(const Tensor& bias, const Tensor& a, const Tensor& b, const Tensor& c) {

@@ -30,6 +30,16 @@ void gemm_batched(const Tensor& a, const Tensor& b, const Tensor& c, const Scala
 // than bias-then-products, so results differ by rounding only.
 bool addmm_bias_f32(const Tensor& bias, const Tensor& a, const Tensor& b, const Tensor& c);
 
+// One product c = alpha * op(a) @ op(b) + beta * c of row-major matrices given by raw
+// pointers and leading dimensions (op = transpose when trans_*), run on the calling
+// thread's terms: for fused kernels that loop over many small products themselves
+// (Note [Fused attention]). float32 goes to oneDNN's sgemm, the one-thread choice of
+// Note [SGEMM backend choice]; float64 to OpenBLAS. Sizes must fit in 32 bits.
+void gemm_raw(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
+              const float* b, int64_t ldb, float beta, float* c, int64_t ldc);
+void gemm_raw(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha, const double* a, int64_t lda,
+              const double* b, int64_t ldb, double beta, double* c, int64_t ldc);
+
 // Which library serves float32 at the current thread count: "oneDNN" or
 // "OpenBLAS" (Note [SGEMM backend choice] in gemm.cpp).
 const char* sgemm_backend();

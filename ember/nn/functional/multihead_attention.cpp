@@ -6,16 +6,19 @@
 // for batch_first, (N, T, E), possibly as a slice of the packed q|k|v output)
 // and are only *viewed* as (N, H, T, hd); the batched GEMM takes any strides
 // (Note [GEMM operand layouts]), so the scores, softmax and the product with v
-// run without copying the projections. The one copy left is merging the heads
+// run without copying the projections. With the weights asked for, the one copy left is merging the heads
 // back into rows for the output projection. For self-attention the three
 // heads are one unbind of the packed output, so backward builds their
-// gradients in one buffer (Note [Multi-output views]). The result equals PyTorch's up to
-// rounding: the 1/sqrt(head_dim) scaling is a multiplication of q.
+// gradients in one buffer (Note [Multi-output views]). Without need_weights the heads
+// go through scaled_dot_product_attention (Note [Fused attention]), which also writes
+// the heads' outputs so that their merge is a view. The result equals PyTorch's up to
+// rounding: the 1/sqrt(head_dim) scaling is a multiplication of q, or the GEMM's alpha.
 #include "ember/nn/functional/multihead_attention.h"
 
 #include <cmath>
 #include <limits>
 
+#include "ember/ops/attention.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/dropout.h"
 #include "ember/ops/factory.h"
@@ -229,7 +232,8 @@ std::tuple<Tensor, Tensor> multi_head_attention_forward(const Tensor& query, con
     return t.reshape({N, H, t.size(1), hd});
   };
   const bool packed = !packed_heads.empty();
-  Tensor q4 = (packed ? packed_heads[0] : heads(qp)) * (1.0 / std::sqrt(static_cast<double>(hd)));
+  const double scale = 1.0 / std::sqrt(static_cast<double>(hd));
+  Tensor q4 = packed ? packed_heads[0] : heads(qp);
   Tensor k4 = o.static_k().defined() ? static_heads(o.static_k(), "static_k") : packed ? packed_heads[1] : heads(kp);
   Tensor v4 = o.static_v().defined() ? static_heads(o.static_v(), "static_v") : packed ? packed_heads[2] : heads(vp);
   if (o.add_zero_attn()) {
@@ -241,11 +245,17 @@ std::tuple<Tensor, Tensor> multi_head_attention_forward(const Tensor& query, con
   const int64_t S = k4.size(2);
   Tensor mask = merge_masks(attn_mask, kpm, N, S, q4.scalar_type());
 
-  Tensor scores = matmul(q4, k4.transpose(-2, -1));  // (N, H, L, S)
-  if (mask.defined()) scores = scores + mask;
-  Tensor attn = softmax(scores, -1);
-  if (o.training() && o.dropout_p() > 0.0) attn = dropout(attn, o.dropout_p(), true);
-  Tensor out4 = matmul(attn, v4);  // (N, H, L, hd)
+  const double p = o.training() ? o.dropout_p() : 0.0;
+  Tensor attn, out4;  // (N, H, L, S), (N, H, L, hd)
+  if (o.need_weights()) {
+    Tensor scores = matmul(q4 * scale, k4.transpose(-2, -1));
+    if (mask.defined()) scores = scores + mask;
+    attn = softmax(scores, -1);
+    if (p > 0.0) attn = dropout(attn, p, true);
+    out4 = matmul(attn, v4);
+  } else {  // Note [Fused attention]: the same values, without the weights
+    out4 = scaled_dot_product_attention(q4, k4, v4, mask, p, false, scale);
+  }
 
   EMBER_CHECK(o.out_proj_weight().defined(), kOp, ": out_proj_weight is undefined");
   Tensor merged = bf ? out4.permute({0, 2, 1, 3}).reshape({N * L, E}) : out4.permute({2, 0, 1, 3}).reshape({L * N, E});
