@@ -263,7 +263,15 @@ Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, cons
 
   int64_t count = 1;
   for (int64_t s : batch) count *= s;
-  const bool fits = std::max({L, S, E, Ev}) <= INT32_MAX && count > 0 && std::min({L, S, E, Ev}) > 0;
+  // OpenBLAS (float64) takes 32-bit sizes and leading dimensions; oneDNN 64-bit ones.
+  auto max_stride = [](const Tensor& t) {
+    int64_t m = 0;
+    for (int64_t s : t.strides()) m = std::max(m, s);
+    return m;
+  };
+  const bool fits = std::max({L, S, E, Ev}) <= INT32_MAX && count > 0 && std::min({L, S, E, Ev}) > 0 &&
+                    (query.scalar_type() == kFloat || std::max({max_stride(query), max_stride(key), max_stride(value),
+                                                                count * L * std::max(E, Ev)}) <= INT32_MAX);
   const bool fused = (query.scalar_type() == kFloat || query.scalar_type() == kDouble) && fits && dropout_p < 1 &&
                      !batching::any_batched(query, key, value, attn_mask) &&
                      !(dropout_p > 0 && batching::random_in_vmap()) &&

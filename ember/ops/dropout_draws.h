@@ -11,7 +11,6 @@ struct DropoutDraws {
   uint64_t key = 0, stream = 0;
   uint32_t cut = 0;
   bool keep_all = false;  // (1 - p) * 2^32 rounds to 2^32: every element is kept, no draw needed
-  bool kept(uint32_t draw) const { return keep_all || draw < cut; }
 };
 
 // The key and stream of one call (two draws of the default generator) and the cut for p.

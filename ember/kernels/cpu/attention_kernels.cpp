@@ -123,9 +123,8 @@ void attention_backward(const AttentionProblem<T>& p, const T* probs, const bool
   parallel_for(0, p.batch, grain_of(L, S, p.E), [&](int64_t b0, int64_t b1) {
     std::vector<T> dropped(static_cast<size_t>(p.drop ? LS : 0)), ds(static_cast<size_t>(LS));
     Blocks<T> blocks;
-    const MatrixBatch<const T> dout_b = dout;
     for (int64_t b = b0; b < b1; ++b) {
-      const T* go = dense(dout_b, b, L, p.Ev, blocks.dout);
+      const T* go = dense(dout, b, L, p.Ev, blocks.dout);
       const T* pr = probs + b * LS;
       const bool* kb = p.drop ? kept + b * LS : nullptr;
       if (dv.data != nullptr) {  // dv = dropped^T dout
