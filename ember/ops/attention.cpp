@@ -212,7 +212,10 @@ autograd::variable_list attention_backward(const autograd::FormulaNode& n, const
   const DimVector batch = batch_of(probs);
   const Tensor qm = as_matrices(q, batch), km = as_matrices(k, batch), vm = as_matrices(v, batch);
   const Tensor go = as_matrices(gout, batch);
-  auto [dq, dk, dv] = gradient_buffers(n, q, k, v, batch);
+  // Named elements, not a structured binding: the lambda below uses them, which clang 14
+  // (the fuzz build's compiler) does not allow for bindings.
+  const std::array<Tensor, 3> grads = gradient_buffers(n, q, k, v, batch);
+  const Tensor &dq = grads[0], &dk = grads[1], &dv = grads[2];
   dispatch_floating(q.dtype(), "scaled_dot_product_attention_backward", [&](auto tag) {
     using T = EMBER_TYPE(tag);
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
