@@ -37,6 +37,7 @@
 #include "ember/core/record_scope.h"
 #include "ember/core/shape.h"
 #include "ember/kernels/cpu/attention_kernels.h"
+#include "ember/kernels/cpu/gemm.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/dropout.h"
 #include "ember/ops/dropout_draws.h"
@@ -98,18 +99,8 @@ template <typename T>
 kernels::MatrixBatch<T> matrices(const Tensor& t) {
   kernels::MatrixBatch<T> m;
   m.data = static_cast<T*>(t.data_ptr());
-  const int64_t nb = t.dim() - 2;
-  int64_t count = 1;
-  for (int64_t d = 0; d < nb; ++d) count *= t.size(d);
-  m.offsets.resize(static_cast<size_t>(count));
-  for (int64_t i = 0; i < count; ++i) {
-    int64_t rem = i, o = 0;
-    for (int64_t d = nb - 1; d >= 0; --d) {
-      o += (rem % t.size(d)) * t.stride(d);
-      rem /= t.size(d);
-    }
-    m.offsets[static_cast<size_t>(i)] = o;
-  }
+  m.offsets = kernels::batch_offsets(t, t.sizes().slice(0, static_cast<size_t>(t.dim() - 2)));
+  for (int64_t& o : m.offsets) o -= t.storage_offset();
   m.ld = t.size(-2) == 1 ? std::max<int64_t>(1, t.size(-1)) : t.stride(-2);
   return m;
 }

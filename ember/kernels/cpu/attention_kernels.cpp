@@ -97,7 +97,8 @@ void attention_forward(const AttentionProblem<T>& p, const MatrixBatch<T>& out, 
   parallel_for(0, p.batch, grain_of(L, S, p.E), [&](int64_t b0, int64_t b1) {
     std::vector<T> s(static_cast<size_t>(LS)), own(probs ? 0 : static_cast<size_t>(LS));
     std::vector<uint32_t> draws(static_cast<size_t>(p.drop ? S : 0));
-    std::unique_ptr<bool[]> own_bits(p.drop && !kept ? new bool[static_cast<size_t>(S)] : nullptr);
+    // Keep bits of one row when the caller does not keep them.
+    std::unique_ptr<bool[]> own_bits = p.drop && !kept ? std::make_unique<bool[]>(static_cast<size_t>(S)) : nullptr;
     Blocks<T> blocks;
     for (int64_t b = b0; b < b1; ++b) {
       scores(p, b, s.data(), blocks);

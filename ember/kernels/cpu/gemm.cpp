@@ -78,23 +78,6 @@ MatLayout layout_of(int64_t rows, int64_t cols, int64_t sr, int64_t sc) {
   return {};
 }
 
-// Element offsets of every matrix in the batch (batch dims may have any strides, incl. 0).
-std::vector<int64_t> batch_offsets(const Tensor& t, IntArrayRef batch) {
-  int64_t nb = 1;
-  for (int64_t s : batch) nb *= s;
-  std::vector<int64_t> off(static_cast<size_t>(nb), t.storage_offset());
-  const int64_t nd = static_cast<int64_t>(batch.size());
-  for (int64_t i = 0; i < nb; ++i) {
-    int64_t rem = i, o = t.storage_offset();
-    for (int64_t d = nd - 1; d >= 0; --d) {
-      o += (rem % batch[d]) * t.stride(d);
-      rem /= batch[d];
-    }
-    off[static_cast<size_t>(i)] = o;
-  }
-  return off;
-}
-
 template <typename T>
 T* base_ptr(const Tensor& t) {
   // Offsets from batch_offsets already include storage_offset.
@@ -298,6 +281,22 @@ void generic_gemm(const Problem& p, const Tensor& a, const Tensor& b, const Tens
 }
 
 }  // namespace
+
+std::vector<int64_t> batch_offsets(const Tensor& t, IntArrayRef batch) {
+  int64_t nb = 1;
+  for (int64_t s : batch) nb *= s;
+  std::vector<int64_t> off(static_cast<size_t>(nb), t.storage_offset());
+  const int64_t nd = static_cast<int64_t>(batch.size());
+  for (int64_t i = 0; i < nb; ++i) {
+    int64_t rem = i, o = t.storage_offset();
+    for (int64_t d = nd - 1; d >= 0; --d) {
+      o += (rem % batch[d]) * t.stride(d);
+      rem /= batch[d];
+    }
+    off[static_cast<size_t>(i)] = o;
+  }
+  return off;
+}
 
 void gemm_raw(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
               const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {

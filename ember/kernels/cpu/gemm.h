@@ -8,6 +8,8 @@
 // copy; only matrices with no unit stride are copied. c is always contiguous
 // (the op layer owns it). beta == 0 means c is write-only: NaN/garbage in c
 // never reaches the result, as in BLAS and PyTorch.
+#include <vector>
+
 #include "ember/core/tensor.h"
 
 namespace ember::kernels {
@@ -39,6 +41,10 @@ void gemm_raw(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float
               const float* b, int64_t ldb, float beta, float* c, int64_t ldc);
 void gemm_raw(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha, const double* a, int64_t lda,
               const double* b, int64_t ldb, double beta, double* c, int64_t ldc);
+
+// Element offsets (storage_offset included) of every matrix of t over its leading dims
+// `batch`, in row-major batch order; batch dims may have any strides, 0 included.
+std::vector<int64_t> batch_offsets(const Tensor& t, IntArrayRef batch);
 
 // Which library serves float32 at the current thread count: "oneDNN" or
 // "OpenBLAS" (Note [SGEMM backend choice] in gemm.cpp).
