@@ -112,15 +112,24 @@ std::tuple<Tensor, Tensor, Tensor> layer_norm_backward_fast(const Tensor& grad, 
                                                             const Tensor& mean, const Tensor& rstd, bool need_input,
                                                             bool need_weight, bool need_bias) {
   const ScalarType ct = compute_dtype(input, "layer_norm_backward");
-  const Tensor x = as_compute(input, ct), g = as_compute(grad, ct);
+  const Tensor x = as_compute(input, ct);
   int64_t cols = 1;
   for (int64_t d = x.dim() - normalized_dims; d < x.dim(); ++d) cols *= x.size(d);
+  // A gradient broadcast over the rows (y.sum().backward() sends an expanded scalar) is
+  // read as its one row instead of being copied out to the input's size.
+  const int64_t lead = x.dim() - normalized_dims;
+  bool same_rows = grad.dim() == x.dim() && !grad.is_contiguous();
+  for (int64_t d = 0; same_rows && d < lead; ++d) same_rows = grad.stride(d) == 0 || grad.size(d) == 1;
+  Tensor g = grad;
+  for (int64_t d = 0; same_rows && d < lead; ++d) g = g.select(0, 0);
+  g = as_compute(g, ct);
+  const int64_t g_row_stride = same_rows ? 0 : cols;
   const int64_t rows = cols == 0 ? 0 : x.numel() / cols;
   const IntArrayRef wshape = x.sizes().slice(static_cast<size_t>(x.dim() - normalized_dims));
   Tensor gi = need_input ? empty(x.sizes(), x.options()) : Tensor();
   Tensor gw = need_weight ? empty(wshape, x.options()) : Tensor();
   Tensor gb = need_bias ? empty(wshape, x.options()) : Tensor();
-  kernels::layer_norm_backward_rows(g, x, rows, cols, as_compute(mean, ct), as_compute(rstd, ct),
+  kernels::layer_norm_backward_rows(g, g_row_stride, x, rows, cols, as_compute(mean, ct), as_compute(rstd, ct),
                                     as_compute(weight, ct), gi, gw, gb);
   return {gi, gw, gb};
 }

@@ -75,6 +75,28 @@ TEST(NnLayerNorm, MatchesPyTorch) {
   EXPECT_EMBER_ERROR(torch::layer_norm(torch::randn({2, 3}), {3}, torch::ones({4})), "layer_norm", "weight");
 }
 
+// A gradient broadcast over the rows (y.sum().backward() sends an expanded scalar) is read
+// as one row; the gradients equal those from the same values laid out densely.
+TEST(NnLayerNorm, BroadcastGradientEqualsDenseOne) {
+  torch::manual_seed(3);
+  Tensor x = torch::randn({4, 3, 5}, torch::kDouble).requires_grad_();
+  Tensor w = torch::randn({5}, torch::kDouble).requires_grad_(), b = torch::randn({5}, torch::kDouble).requires_grad_();
+  Tensor y = torch::layer_norm(x, {5}, w, b);
+  for (const Tensor& g : {torch::ones({}, torch::kDouble).expand({4, 3, 5}),
+                          torch::randn({1, 1, 5}, torch::kDouble).expand({4, 3, 5}),
+                          torch::randn({4, 1, 5}, torch::kDouble).expand({4, 3, 5}),
+                          torch::randn({5}, torch::kDouble).expand({4, 3, 5})}) {
+    auto got = torch::autograd::grad({y}, {x, w, b}, {g}, true);
+    auto want = torch::autograd::grad({y}, {x, w, b}, {g.contiguous()}, true);
+    for (size_t i = 0; i < 3; ++i) EXPECT_TENSOR_CLOSE_TOL(got[i], want[i], 1e-14, 1e-14);
+  }
+  Tensor y2 = torch::layer_norm(x, {3, 5}, w.expand({3, 5}), b.expand({3, 5}));
+  Tensor g2 = torch::randn({1, 3, 5}, torch::kDouble).expand({4, 3, 5});
+  auto got = torch::autograd::grad({y2}, {x}, {g2}, true);
+  auto want = torch::autograd::grad({y2}, {x}, {g2.contiguous()});
+  EXPECT_TENSOR_CLOSE_TOL(got[0], want[0], 1e-14, 1e-14);
+}
+
 TEST(NnGroupNorm, MatchesPyTorch) {
   for (const auto& tag : kTags)
     check_nn_case("group_norm." + tag,

@@ -163,8 +163,9 @@ void layer_norm_rows(const Tensor& x, int64_t m, int64_t n, const Tensor& w, con
   });
 }
 
-void layer_norm_backward_rows(const Tensor& g, const Tensor& x, int64_t m, int64_t n, const Tensor& mean,
-                              const Tensor& rstd, const Tensor& w, Tensor& gi, Tensor& gw, Tensor& gb) {
+void layer_norm_backward_rows(const Tensor& g, int64_t g_row_stride, const Tensor& x, int64_t m, int64_t n,
+                              const Tensor& mean, const Tensor& rstd, const Tensor& w, Tensor& gi, Tensor& gw,
+                              Tensor& gb) {
   dispatch_f32_f64(x, "layer_norm_backward", [&](auto zero) {
     using T = decltype(zero);
     constexpr int64_t kBlock = 32;  // rows per partial sum of gw / gb
@@ -183,7 +184,7 @@ void layer_norm_backward_rows(const Tensor& g, const Tensor& x, int64_t m, int64
         double* accw = need_wb ? pw_part.data() + blk * n : nullptr;
         double* accb = need_wb ? pb_part.data() + blk * n : nullptr;
         for (int64_t r = blk * kBlock; r < std::min(m, (blk + 1) * kBlock); ++r) {
-          const T* gr = pg + r * n;
+          const T* gr = pg + r * g_row_stride;
           const T* xr = px + r * n;
           const T mu = pm[r], rs = pr[r];
           if (need_wb)

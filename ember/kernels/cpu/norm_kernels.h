@@ -27,7 +27,10 @@ void layer_norm_rows(const Tensor& x, int64_t m, int64_t n, const Tensor& w, con
 //   gi = rstd * (gx - mean(gx) - xhat * mean(gx * xhat)),  gx = g * w,
 //   gw = sum_rows g * xhat, gb = sum_rows g (summed per fixed block of rows, then
 //   blocks in order, so results do not depend on the thread count).
-void layer_norm_backward_rows(const Tensor& g, const Tensor& x, int64_t m, int64_t n, const Tensor& mean,
-                              const Tensor& rstd, const Tensor& w, Tensor& gi, Tensor& gw, Tensor& gb);
+// Row r of g starts at r * g_row_stride: n for a dense g, 0 when every row's gradient is
+// the same (g then holds one row).
+void layer_norm_backward_rows(const Tensor& g, int64_t g_row_stride, const Tensor& x, int64_t m, int64_t n,
+                              const Tensor& mean, const Tensor& rstd, const Tensor& w, Tensor& gi, Tensor& gw,
+                              Tensor& gb);
 
 }  // namespace ember::kernels
