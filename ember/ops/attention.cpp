@@ -74,12 +74,17 @@ Tensor additive_mask(const Tensor& mask, bool causal, int64_t L, int64_t S, cons
   return masked_fill(zeros(mask.sizes(), opts), logical_not(mask), -kInf);
 }
 
+// softmax(q k^T * scale + mask) with differentiable ops (mask additive or undefined).
+Tensor attention_weights(const Tensor& q, const Tensor& k, const Tensor& mask, double scale) {
+  Tensor s = matmul(q, k.transpose(-2, -1)) * scale;
+  if (mask.defined()) s = s + mask;
+  return softmax(s, -1);
+}
+
 // The math definition with differentiable ops.
 Tensor attention_composite(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, double p,
                            double scale) {
-  Tensor s = matmul(q, k.transpose(-2, -1)) * scale;
-  if (mask.defined()) s = s + mask;
-  Tensor w = softmax(s, -1);
+  Tensor w = attention_weights(q, k, mask, scale);
   if (p > 0) w = dropout(w, p, true);
   return matmul(w, v);
 }
@@ -174,9 +179,7 @@ autograd::variable_list attention_backward_composite(const autograd::FormulaNode
                                                      const Tensor& kept, const Tensor& mask, double scale, double keep,
                                                      bool causal) {
   const Tensor m = causal ? additive_mask({}, true, q.size(-2), k.size(-2), q.options()) : mask;
-  Tensor s = matmul(q, k.transpose(-2, -1)) * scale;
-  if (m.defined()) s = s + m;
-  const Tensor w = softmax(s, -1);
+  const Tensor w = attention_weights(q, k, m, scale);
   const Tensor factor = keep > 0 ? kept.to(q.scalar_type()) * keep : Tensor();
   Tensor dq, dk, dv;
   if (n.needs_input_grad(2)) dv = matmul((factor.defined() ? w * factor : w).transpose(-2, -1), gout);

@@ -201,7 +201,7 @@ Tensor dropout_mask_composite(const Tensor& g, const Tensor& mask, double scale)
 struct KeepRule {
   template <typename T>
   static T apply(uint32_t m, T g, T keep) {
-    return g * (m != 0u ? keep : T(0));
+    return detail::kept_times(m, g, keep);
   }
 };
 autograd::variable_list dropout_mask_backward(const autograd::FormulaNode& n, const autograd::variable_list& g) {

@@ -58,13 +58,13 @@ void scores(const AttentionProblem<T>& p, int64_t b, T* s, Blocks<T>& blocks) {
       std::fill(s + i * S + i + 1, s + (i + 1) * S, -std::numeric_limits<T>::infinity());
 }
 
-// y = x * (kept ? keep : 0) over n elements, a select of one width (the loop vectorises;
-// a branch on the bits, or values reloaded through captured references, did not).
+// y = x * (kept ? keep : 0) over n elements, dropout's product (the values are copied
+// to locals: reloaded through references the loop did not vectorise).
 template <typename T>
 void times_keep(const T* x, const bool* kept, T keep, T* y, int64_t n) {
   const auto* m = reinterpret_cast<const uint8_t*>(kept);
   const T k = keep;
-  for (int64_t e = 0; e < n; ++e) y[e] = x[e] * (m[e] != 0 ? k : T(0));
+  for (int64_t e = 0; e < n; ++e) y[e] = detail::kept_times<T>(m[e], x[e], k);
 }
 
 // Row i of matrix b times its dropout factor, its keep bits into kept_row: drawn as
