@@ -834,6 +834,21 @@ Tensor& Tensor::lerp_(const Tensor& end, const Scalar& weight) const {
   if (grad) autograd::record_lerp(self, Tensor(), end, weight, Tensor(), self);
   return self;
 }
+Tensor& Tensor::lerp_(const Tensor& end, const Tensor& weight) const {
+  Tensor& self = self_ref();
+  EMBER_RECORD_OP("lerp_", self, end, weight);
+  const bool grad = autograd::needs_grad(self, end, weight);
+  Tensor before;
+  if (grad) {
+    autograd::check_inplace(self, "lerp_");
+    // weight's gradient reads self as it was before the update; not detached, so
+    // the double backward still reaches self's history.
+    if (autograd::needs_grad(weight)) before = self.clone();
+  }
+  lerp_impl(self, end, weight, &self, true);
+  if (grad) autograd::record_lerp(self, before, end, 0, weight, self);
+  return self;
+}
 Tensor Tensor::addcmul(const Tensor& t1, const Tensor& t2, const Scalar& value) const {
   return ember::addcmul(*this, t1, t2, value);
 }

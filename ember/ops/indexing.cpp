@@ -357,6 +357,18 @@ Tensor index_put(const Tensor& self, OptionalTensorList indices, const Tensor& v
 }
 
 // ---- Tensor methods ----------------------------------------------------------
+namespace {
+// As at::index_put_ (and the free function above): the written tensor may share
+// memory with neither the values nor an index tensor, e.g. `x[i] = x[j]` or
+// `x[x[:2]] = 7` raise instead of reading elements already written.
+void assert_index_put_operands_apart(const Tensor& self, const std::vector<std::optional<Tensor>>& indices,
+                                     const Tensor* values) {
+  if (values != nullptr) ops::assert_no_overlap("index_put_", self, *values);
+  for (const std::optional<Tensor>& i : indices)
+    if (i && i->defined()) ops::assert_no_overlap("index_put_", self, *i);
+}
+}  // namespace
+
 Tensor Tensor::index(ArrayRef<TensorIndex> indices) const {
   std::vector<std::optional<Tensor>> tensors;
   Tensor v = apply_slicing(*this, indices, tensors);
@@ -373,6 +385,7 @@ Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Tensor& rhs) con
     ember::copy_(v, rhs);
     return self;
   }
+  assert_index_put_operands_apart(v, tensors, &rhs);
   // A write through a basic-indexing view records on the view: CopySlices
   // carries it to self (Note [Views and in-place]).
   if (autograd::needs_grad(v, rhs)) {
@@ -390,6 +403,7 @@ Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Scalar& value) c
     ember::fill_(v, value);
     return self;
   }
+  assert_index_put_operands_apart(v, tensors, nullptr);
   EMBER_CHECK(!value.isComplex() || is_complex(), "index_put_: cannot write a complex value into a ", dtype(),
               " tensor");
   if (autograd::needs_grad(v)) {

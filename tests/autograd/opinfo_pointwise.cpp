@@ -31,6 +31,9 @@ RegisterOps reg({
     op(
         "lerp_", [](const variable_list& x) { return (x[0] * 1).lerp_(x[1], 0.7); }, {{3, 4}, {3, 4}}, "LerpBackward0"),
     op(
+        "lerp_(tensor)", [](const variable_list& x) { return (x[0] * 1).lerp_(x[1], x[2]); }, {{3, 4}, {3, 4}, {4}},
+        "LerpBackward1"),
+    op(
         "addcmul", [](const variable_list& x) { return x[0].addcmul(x[1], x[2], 0.5); }, {{3, 4}, {3, 1}, {4}},
         "AddcmulBackward0"),
     op(

@@ -363,6 +363,13 @@ TEST(BinaryGolden, TernaryInplaceAndOut) {
     Tensor o = empty({0}, TensorOptions(kFloat));
     lerp_out(o, g["lerp:t:float32:self"], g["lerp:t:float32:t1"], g["lerp:t:float32:w"]);
     EXPECT_TENSOR_CLOSE(o, g["lerp:t:float32:out"]);
+    Tensor y = g["lerp:t:float32:self"].clone();
+    y.lerp_(g["lerp:t:float32:t1"], g["lerp:t:float32:w"]);
+    EXPECT_TENSOR_CLOSE(y, g["lerp:t:float32:out"]);
+    // In place, self's shape is the result's: a weight that broadcasts it larger is an error.
+    Tensor z = g["lerp:t:float32:t1"].clone();
+    EXPECT_THROW(z.lerp_(g["lerp:t:float32:t1"], g["lerp:t:float32:w"]), Error);
+    EXPECT_THROW(z.lerp_(g["lerp:t:float32:t1"], ones({4}, kDouble)), Error);
   }
   {
     Tensor x = g["addcmul:v2:float32:self"].clone();

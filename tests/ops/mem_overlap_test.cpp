@@ -351,6 +351,18 @@ void add_index_family(std::map<std::string, Case>& m) {
        {"scatter_add()", [=](Tensor& x) { x.slice(0, 0, 3).scatter_add_(0, r3, x.slice(0, 0, 6, 2)); }}},
       {"scatter_reduce_src_is_self", {"scatter_reduce()", [=](Tensor& x) { x.scatter_reduce_(0, r6, x, "sum"); }}},
       {"index_put_values_is_self", {"index_put_", [=](Tensor& x) { index_put_(x, {std::optional<Tensor>(r6)}, x); }}},
+      // x[i] = v through Tensor::index_put_ with TensorIndex
+      {"setitem_values_partial",
+       {"index_put_",
+        [=](Tensor& x) {
+          x.index_put_({l({0, 1})}, x.slice(0, 2, 4));
+        }}},
+      {"setitem_view_values_partial",
+       {"index_put_",
+        [=](Tensor& x) {
+          x.slice(0, 1).index_put_({l({0, 1})}, x.slice(0, 0, 2));
+        }}},
+      {"setitem_values_disjoint", {"index_put_", [=](Tensor& x) { x.slice(0, 0, 3).index_put_({r3}, x.slice(0, 3)); }}},
   };
   for (const auto& [name, op] : on_float) {
     auto f = op.second;
@@ -373,6 +385,7 @@ void add_index_family(std::map<std::string, Case>& m) {
           x.index_copy_(0, x.slice(0, 0, 2), l({5, 6}));
         }}},
       {"index_fill_index_is_self", {"index_fill_()", [=](Tensor& x) { x.index_fill_(0, x.slice(0, 0, 2), 7); }}},
+      {"setitem_index_is_self", {"index_put_", [=](Tensor& x) { x.index_put_({x.slice(0, 0, 2)}, 7); }}},
       {"index_add_index_is_self",
        {"index_add_()",
         [=](Tensor& x) {
@@ -427,7 +440,7 @@ TEST(MemOverlap, EveryCaseAsPyTorch) {
     const std::string base = n.size() > 6 && n.substr(n.size() - 6) == ":error" ? n.substr(0, n.size() - 6) : n;
     EXPECT_TRUE(cases.count(base)) << "golden case without a replay: " << n;
   }
-  EXPECT_EQ(checked, 102);
+  EXPECT_EQ(checked, 106);
 }
 
 // An error leaves the written-to tensor as it was.

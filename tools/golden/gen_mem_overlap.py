@@ -325,6 +325,10 @@ INDEX = {
     "scatter_add_src_non_dense": lambda x: x[:3].scatter_add_(0, I([2, 1, 0]), x[0:6:2]),
     "scatter_reduce_src_is_self": lambda x: x.scatter_reduce_(0, R6, x, "sum"),
     "index_put_values_is_self": lambda x: x.index_put_((R6,), x),
+    # x[i] = v (Tensor::index_put_ with TensorIndex in C++), on self and on a slice of it
+    "setitem_values_partial": lambda x: x.__setitem__(I([0, 1]), x[2:4]),
+    "setitem_view_values_partial": lambda x: x[1:].__setitem__(I([0, 1]), x[:2]),
+    "setitem_values_disjoint": lambda x: x[:3].__setitem__(I([2, 1, 0]), x[3:]),
 }
 for nm, f in INDEX.items():
     def run(f=f):
@@ -337,6 +341,7 @@ INDEX_INT = {  # int64 self read as an index
     "index_copy_index_is_self": lambda x: x.index_copy_(0, x[:2], I([5, 6])),
     "index_fill_index_is_self": lambda x: x.index_fill_(0, x[:2], 7),
     "index_add_index_is_self": lambda x: x.index_add_(0, x[:2], I([5, 6])),
+    "setitem_index_is_self": lambda x: x.__setitem__(x[:2], 7),
 }
 for nm, f in INDEX_INT.items():
     def run(f=f):

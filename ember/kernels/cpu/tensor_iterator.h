@@ -64,7 +64,8 @@ class TensorIterator {
   template <typename Loop>
   void serial_for_each(const Loop& loop, int64_t begin, int64_t end) const {
     if (begin >= end) return;
-    std::array<char*, kMaxOperands> ptrs;
+    // Zeroed: GCC 12 cannot see that the loops read only the first ntensors_.
+    std::array<char*, kMaxOperands> ptrs{};
     std::array<int64_t, kMaxOperands> inner;
     if (shape_.size() == 1) {  // one (coalesced) dim: a single call
       for (int i = 0; i < ntensors_; ++i) {
