@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
-#include <string>
 #include <type_traits>
 #include <unordered_map>
 #include <vector>
@@ -17,50 +16,26 @@
 #include "ember/ops/copy.h"
 
 // Note [SGEMM backend choice]
-// float32 GEMM: oneDNN's dnnl_sgemm when the call runs on one thread,
-// OpenBLAS' cblas_sgemm when it may use more; float64 and complex always go
-// to OpenBLAS. Chosen by measurement on this machine (Xeon with AVX-512,
-// 2 cores, shared with other builds: load average 4-10 during all runs, so
-// only same-run comparisons mean anything). Both libraries detect the CPU
-// without any environment variable here: the OpenMP build of OpenBLAS 0.3.21
-// reports core "SkylakeX", oneDNN 2.6.3 runs its AVX-512 kernels.
-// GFLOP/s medians, n x n x n, oneDNN / OpenBLAS, by wall time (runs A-E of
-// BENCHMARKS.md, "GEMM backend"; B-E interleave the libraries sample by
-// sample; run C is only there):
-//            1 thread                                 2 threads
-//    n       A          B          D          E         A          B          D          E
-//   256  53.4/74.4  89.4/75.3  30.1/32.3  44.2/41.2   31.9/13.4   2.9/3.1    1.5/1.5    2.6/2.1
-//  1024  82.7/57.5  72.4/70.1  36.4/34.8  45.4/36.2   28.3/41.3  35.7/52.0  19.2/26.4  21.7/29.8
-//  2048  85.9/73.8  42.4/42.5  36.4/37.0  38.4/38.0   38.0/39.4  33.5/34.9  33.2/33.5  34.8/36.4
-// Run F, one thread timed by thread CPU time (immune to time slicing, the
-// steadiest numbers here): 98.4/88.2, 96.6/90.8, 106.2/97.0 for n = 256,
-// 1024, 2048, so oneDNN is 7-10% faster on one thread. On two threads
-// OpenBLAS is faster at n = 1024 in every run (2048: a tie, 256: noise).
-// The W4 target of 150 GFLOP/s at n = 1024 on one thread was not reached on
-// the loaded machine by either library.
-// That comparison assumed OpenBLAS runs an AVX-512 kernel. It runs whatever
-// core OPENBLAS_CORETYPE names, else the one DYNAMIC_ARCH detects; the shells
-// of the 2026-11-26 VM (an AMD EPYC with AVX-512, detected as "Cooperlake")
-// export OPENBLAS_CORETYPE=Haswell, and its AVX2 kernel ran at half oneDNN's
-// speed on any thread count (W4 at n = 1024: 126 / 249 GFLOP/s on one thread,
-// 247 / 479 on two; n = 256 alike). So when the CPU has AVX-512 and OpenBLAS
-// did not take an AVX-512 core, oneDNN serves every thread count.
+// float32 GEMM goes to oneDNN (dnnl_sgemm, or its matmul primitive where
+// Note [Tall transposed-A products] or Note [Linear with a fused bias] say so)
+// on every thread count; float64 and complex go to OpenBLAS.
+// History, because the choice was once per thread count: on the first VMs
+// (Xeon with AVX-512, 2 cores, shared with builds, load 4-10) oneDNN was
+// 7-10 % faster on one thread (thread-CPU-time medians 98.4/88.2, 96.6/90.8,
+// 106.2/97.0 GFLOP/s oneDNN/OpenBLAS at n = 256, 1024, 2048) while OpenBLAS won
+// at n = 1024 on two threads (52.0 vs 35.7 GFLOP/s, BENCHMARKS.md "GEMM
+// backend"), so two threads went to OpenBLAS. On the AMD EPYC VMs of
+// 2026-11-26 (OpenBLAS 0.3.21 detects "Cooperlake" and runs its AVX-512
+// kernel) oneDNN wins on both thread counts, W4 in one quiet run, GFLOP/s
+// oneDNN / OpenBLAS:
+//             n = 256      1024       2048
+//   1 thread  258 / 243   258 / 246  258 / 246
+//   2 threads 500 / 311   491 / 387  505 / 468
+// and the workloads follow: W5's step at two threads ran 1030 steps/s on oneDNN
+// and 610-910 on OpenBLAS (bimodal from process to process), W10's
+// forward+backward 24.0 vs 25.0-26.0 ms.
 namespace ember::kernels {
 namespace {
-
-// OpenBLAS took an AVX-512 kernel, or the CPU has none for it to take.
-bool openblas_runs_avx512_if_any() {
-  static const bool ok = [] {
-    if (!__builtin_cpu_supports("avx512f")) return true;
-    const std::string core = openblas_get_corename();
-    for (const char* c : {"SkylakeX", "Cooperlake", "SapphireRapids"})
-      if (core == c) return true;
-    return false;
-  }();
-  return ok;
-}
-
-bool sgemm_uses_dnnl() { return get_num_threads() == 1 || !openblas_runs_avx512_if_any(); }
 
 // One matrix operand as BLAS sees it: row-major, optionally transposed.
 struct MatLayout {
@@ -116,12 +91,8 @@ CBLAS_TRANSPOSE cblas_trans(bool t) { return t ? CblasTrans : CblasNoTrans; }
 template <typename T>
 void gemv(bool trans, int64_t rows, int64_t cols, T alpha, const T* mat, int64_t ld, const T* x, int64_t incx, T beta,
           T* y) {
-  const CBLAS_TRANSPOSE tr = trans ? CblasTrans : CblasNoTrans;
-  if constexpr (std::is_same_v<T, float>) {
-    cblas_sgemv(CblasRowMajor, tr, rows, cols, alpha, mat, ld, x, incx, beta, y, 1);
-  } else {
-    cblas_dgemv(CblasRowMajor, tr, rows, cols, alpha, mat, ld, x, incx, beta, y, 1);
-  }
+  static_assert(std::is_same_v<T, double>, "float32 products go to oneDNN (Note [SGEMM backend choice])");
+  cblas_dgemv(CblasRowMajor, trans ? CblasTrans : CblasNoTrans, rows, cols, alpha, mat, ld, x, incx, beta, y, 1);
 }
 
 // C = op(A) @ op(B) when one side is a vector (n == 1 or m == 1).
@@ -194,26 +165,20 @@ void blas_gemm(const Problem& p, const Tensor& a, const Tensor& b, const Tensor&
   const T* pb = base_ptr<T>(b);
   T* pc = static_cast<T*>(c.data_ptr());
   const int64_t m = p.m, n = p.n, k = p.k;
-  [[maybe_unused]] const bool use_dnnl = sgemm_uses_dnnl();
   for_each_batch(p, [&](int64_t i) {
     const T* A = pa + p.oa[i];
     const T* B = pb + p.ob[i];
     T* C = pc + i * m * n;
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      if ((m == 1 || n == 1) && !(std::is_same_v<T, float> && use_dnnl)) return vector_gemm<T>(p, A, B, C, alpha, beta);
+    if constexpr (std::is_same_v<T, double>) {
+      // oneDNN's sgemm has its own gemv path; OpenBLAS' does not (Note [GEMV for vector products]).
+      if (m == 1 || n == 1) return vector_gemm<T>(p, A, B, C, alpha, beta);
     }
     if constexpr (std::is_same_v<T, float>) {
-      if (use_dnnl && alpha == 1.0f && beta == 0.0f && tall_transposed_a(p) &&
-          onednn_matmul(A, p.la, B, p.lb, nullptr, C, m, n, k))
+      if (alpha == 1.0f && beta == 0.0f && tall_transposed_a(p) && onednn_matmul(A, p.la, B, p.lb, nullptr, C, m, n, k))
         return;
-      if (use_dnnl) {
-        dnnl_status_t st = dnnl_sgemm(p.la.trans ? 'T' : 'N', p.lb.trans ? 'T' : 'N', m, n, k, alpha, A, p.la.ld, B,
-                                      p.lb.ld, beta, C, n);
-        EMBER_INTERNAL_ASSERT(st == dnnl_success, "dnnl_sgemm failed with status ", static_cast<int>(st));
-      } else {
-        cblas_sgemm(CblasRowMajor, cblas_trans(p.la.trans), cblas_trans(p.lb.trans), m, n, k, alpha, A, p.la.ld, B,
-                    p.lb.ld, beta, C, n);
-      }
+      const dnnl_status_t st = dnnl_sgemm(p.la.trans ? 'T' : 'N', p.lb.trans ? 'T' : 'N', m, n, k, alpha, A, p.la.ld, B,
+                                          p.lb.ld, beta, C, n);
+      EMBER_INTERNAL_ASSERT(st == dnnl_success, "dnnl_sgemm failed with status ", static_cast<int>(st));
     } else if constexpr (std::is_same_v<T, double>) {
       cblas_dgemm(CblasRowMajor, cblas_trans(p.la.trans), cblas_trans(p.lb.trans), m, n, k, alpha, A, p.la.ld, B,
                   p.lb.ld, beta, C, n);
@@ -311,7 +276,7 @@ void gemm_raw(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, doubl
               static_cast<int>(ldc));
 }
 
-const char* sgemm_backend() { return sgemm_uses_dnnl() ? "oneDNN" : "OpenBLAS"; }
+const char* sgemm_backend() { return "oneDNN"; }
 
 bool addmm_bias_f32(const Tensor& bias, const Tensor& a, const Tensor& b, const Tensor& c) {
   if (c.dim() != 2 || a.dim() != 2 || b.dim() != 2 || c.scalar_type() != kFloat || a.scalar_type() != kFloat ||
@@ -323,7 +288,7 @@ bool addmm_bias_f32(const Tensor& bias, const Tensor& a, const Tensor& b, const 
   if (bias.numel() != n || bias.dim() < 1 || bias.dim() > 2 || bias.size(-1) != n || (n > 1 && bias.stride(-1) != 1))
     return false;
   const MatLayout la = layout_of(m, k, a.stride(0), a.stride(1)), lb = layout_of(k, n, b.stride(0), b.stride(1));
-  if (!la.ok || !lb.ok || !sgemm_uses_dnnl()) return false;
+  if (!la.ok || !lb.ok) return false;
   return onednn_matmul(static_cast<const float*>(a.data_ptr()), la, static_cast<const float*>(b.data_ptr()), lb,
                        static_cast<const float*>(bias.data_ptr()), static_cast<float*>(c.data_ptr()), m, n, k);
 }

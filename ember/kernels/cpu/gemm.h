@@ -22,8 +22,8 @@ void gemm_batched(const Tensor& a, const Tensor& b, const Tensor& c, const Scala
 // Note [Linear with a fused bias]
 // c = bias + a @ b for 2-D float32 a, b (a unit stride in each), a contiguous
 // c and a bias of one value per column (stride 1): the linear layer's forward.
-// When float32 GEMMs go to oneDNN (Note [SGEMM backend choice]) this runs one
-// oneDNN matmul that adds the bias in its epilogue, instead of copying the
+// This runs one oneDNN matmul (float32 GEMMs are oneDNN's: Note [SGEMM backend
+// choice]) that adds the bias in its epilogue, instead of copying the
 // broadcast bias into c and running the GEMM with beta = 1 — a pass writing c
 // and one reading it back (W10's four linears: ~0.5 ms of a 50 ms step), and
 // oneDNN's brgemm matmul is faster than its sgemm on x @ w.t() with a long
@@ -35,8 +35,8 @@ bool addmm_bias_f32(const Tensor& bias, const Tensor& a, const Tensor& b, const 
 // One product c = alpha * op(a) @ op(b) + beta * c of row-major matrices given by raw
 // pointers and leading dimensions (op = transpose when trans_*), run on the calling
 // thread's terms: for fused kernels that loop over many small products themselves
-// (Note [Fused attention]). float32 goes to oneDNN's sgemm, the one-thread choice of
-// Note [SGEMM backend choice]; float64 to OpenBLAS. Sizes must fit in 32 bits.
+// (Note [Fused attention]). float32 goes to oneDNN's sgemm (Note [SGEMM backend
+// choice]); float64 to OpenBLAS. Sizes must fit in 32 bits.
 void gemm_raw(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
               const float* b, int64_t ldb, float beta, float* c, int64_t ldc);
 void gemm_raw(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha, const double* a, int64_t lda,
@@ -46,8 +46,7 @@ void gemm_raw(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, doubl
 // `batch`, in row-major batch order; batch dims may have any strides, 0 included.
 std::vector<int64_t> batch_offsets(const Tensor& t, IntArrayRef batch);
 
-// Which library serves float32 at the current thread count: "oneDNN" or
-// "OpenBLAS" (Note [SGEMM backend choice] in gemm.cpp).
+// Which library serves float32 GEMMs (Note [SGEMM backend choice] in gemm.cpp).
 const char* sgemm_backend();
 
 }  // namespace ember::kernels
