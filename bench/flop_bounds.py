@@ -8,9 +8,15 @@ turns them into the fastest time any framework could reach at the measured FP32
 peak (SPEC.md L0: `ember_bench L0`; pass it with --peak). Elementwise work,
 reductions and memory traffic are ignored, so real times are above these.
 
-Usage: python3 bench/flop_bounds.py [--peak GFLOP/s per core] [--libtorch CASE=VALUE ...]
+With --results (a bench/results/*.jsonl of bench/run.sh), a second table puts the nn
+issue's targets against the best LibTorch median in that file (stock or tuned) and says
+which share of the peak the target needs: above 100 % no code can reach it on this CPU.
+
+Usage: python3 bench/flop_bounds.py [--peak GFLOP/s per core] [--results FILE.jsonl]
 """
 import argparse
+import json
+import statistics
 
 
 def linear(m, k, n):  # [m, k] x [k, n]
@@ -73,9 +79,71 @@ def m1_step():
     return (c1 + c2 + fc1 + fc2) + (c1 + 2 * c2 + 2 * fc1 + 2 * fc2)
 
 
+# The nn issue's targets: (case, kind, factor): "speed" = Ember's rate >= factor x
+# LibTorch's, "time" = Ember's time <= factor x LibTorch's.
+TARGETS = [
+    ("W5.mlp_step", "speed", 1.5),
+    ("W6.cnn_step", "speed", 3.0),
+    ("W6.resnet18_ms", "time", 0.5),
+    ("W8.lstm_fwd", "time", 0.7),
+    ("W8.lstm_fwd+bwd", "time", 0.7),
+    ("W10.encoder_fwd", "time", 0.6),
+    ("W10.encoder_fwd+bwd", "time", 0.6),
+]
+
+
+def best_libtorch(path):
+    """{(case, threads): best median over LibTorch's configs} from a results file."""
+    samples = {}
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line.startswith("{"):
+                continue
+            r = json.loads(line)
+            if r.get("framework") != "libtorch":
+                continue
+            key = (r["case"], r["threads"], r["config"])
+            samples.setdefault(key, []).append((r["metric"], r["value"]))
+    best = {}
+    for (case, threads, _), vals in samples.items():
+        metric = vals[0][0]
+        med = statistics.median(v for _, v in vals)
+        faster = max if metric == "steps/s" else min
+        key = (case, threads)
+        best[key] = med if key not in best else faster(best[key], med)
+    return best
+
+
+def target_table(gflops, peak, path):
+    best = best_libtorch(path)
+    print()
+    print(f"| case | threads | LibTorch best median | target | GFLOP/s the target needs | share of {peak:g} x threads |")
+    print("|---|---|---|---|---|---|")
+    for case, kind, factor in TARGETS:
+        for threads in (1, 2):
+            if (case, threads) not in best:
+                continue
+            lt = best[(case, threads)]
+            if kind == "speed":  # lt in steps/s
+                need_rate = factor * lt
+                target = f">= {factor:g} x = {need_rate:.1f} steps/s"
+                need = gflops[case] * need_rate
+                shown = f"{lt:.1f} steps/s"
+            else:  # lt in ms
+                need_ms = factor * lt
+                target = f"<= {factor:g} x = {need_ms:.2f} ms"
+                need = gflops[case] / (need_ms / 1e3)
+                shown = f"{lt:.2f} ms"
+            share = need / (peak * threads)
+            mark = "**" if share > 1 else ""
+            print(f"| {case} | {threads} | {shown} | {target} | {need:.0f} | {mark}{share * 100:.0f} %{mark} |")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--peak", type=float, default=117.0, help="FP32 GFLOP/s of one core (SPEC.md L0)")
+    ap.add_argument("--results", help="a bench/run.sh results file: the targets against its LibTorch medians")
     args = ap.parse_args()
     w8f, w8fb = w8()
     w10f, w10fb = w10()
@@ -99,6 +167,8 @@ def main():
             print(f"| {name} | {gflop:.3f} | {t1 * 1e3:.1f} ms | {t2 * 1e3:.1f} ms |")
         else:
             print(f"| {name} | {gflop:.3f} | {1 / t1:.0f} steps/s | {1 / t2:.0f} steps/s |")
+    if args.results:
+        target_table({name: 2 * macs / 1e9 for name, macs, _ in rows}, args.peak, args.results)
 
 
 if __name__ == "__main__":
