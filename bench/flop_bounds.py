@@ -15,8 +15,9 @@ which share of the peak the target needs: above 100 % no code can reach it on th
 Usage: python3 bench/flop_bounds.py [--peak GFLOP/s per core] [--results FILE.jsonl]
 """
 import argparse
-import json
 import statistics
+
+from summarize import LOWER_IS_BETTER, read_samples
 
 
 def linear(m, k, n):  # [m, k] x [k, n]
@@ -94,22 +95,13 @@ TARGETS = [
 
 def best_libtorch(path):
     """{(case, threads): best median over LibTorch's configs} from a results file."""
-    samples = {}
-    with open(path) as f:
-        for line in f:
-            line = line.strip()
-            if not line.startswith("{"):
-                continue
-            r = json.loads(line)
-            if r.get("framework") != "libtorch":
-                continue
-            key = (r["case"], r["threads"], r["config"])
-            samples.setdefault(key, []).append((r["metric"], r["value"]))
+    samples, metric, _ = read_samples(path)
     best = {}
-    for (case, threads, _), vals in samples.items():
-        metric = vals[0][0]
-        med = statistics.median(v for _, v in vals)
-        faster = max if metric == "steps/s" else min
+    for (case, threads, config), values in samples.items():
+        if not config.startswith("libtorch/"):
+            continue
+        med = statistics.median(values)
+        faster = min if metric[case] in LOWER_IS_BETTER else max
         key = (case, threads)
         best[key] = med if key not in best else faster(best[key], med)
     return best

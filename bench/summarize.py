@@ -11,7 +11,8 @@ from collections import defaultdict
 LOWER_IS_BETTER = {"ns/op", "ms", "s"}
 
 
-def main(path):
+def read_samples(path):
+    """({(case, threads, "framework/config"): [values]}, {case: metric}, {case: why skipped})."""
     samples = defaultdict(list)
     metric = {}
     skipped = {}
@@ -27,6 +28,11 @@ def main(path):
             key = (r["case"], r["threads"])
             samples[key + ("%s/%s" % (r["framework"], r["config"]),)].append(r["value"])
             metric[r["case"]] = r["metric"]
+    return samples, metric, skipped
+
+
+def main(path):
+    samples, metric, skipped = read_samples(path)
 
     def stats(k):
         v = sorted(samples.get(k, []))
