@@ -4,7 +4,9 @@
 #include "ember/autograd/derivatives/nn_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/core/shape.h"
+#include "ember/kernels/cpu/binary_kernels.h"
 #include "ember/ops/binary.h"
+#include "ember/ops/elementwise.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/indexing.h"
 #include "ember/ops/mem_overlap.h"
@@ -60,6 +62,23 @@ Tensor& hardtanh_(Tensor& self, const Scalar& min_val, const Scalar& max_val) {
   }
   if (saved.defined()) autograd::record_hardtanh(self, saved, self, min_val.toDouble(), max_val.toDouble());
   return self;
+}
+
+Tensor hardtanh_backward(const Tensor& grad_output, const Tensor& self, const Scalar& min_val, const Scalar& max_val) {
+  EMBER_RECORD_OP("hardtanh_backward", grad_output, self);
+  EMBER_CHECK(grad_output.defined() && self.defined(), "hardtanh_backward: expected defined tensors");
+  EMBER_CHECK(grad_output.is_floating_point() && self.scalar_type() == grad_output.scalar_type(),
+              "hardtanh_backward: expected grad_output and self of one floating dtype, got ", grad_output.dtype(),
+              " and ", self.dtype());
+  // A graph to record (double backward) or a vmap: the same mask from differentiable,
+  // batchable ops; its derivative with respect to self is zero, as PyTorch's.
+  if (autograd::needs_grad(grad_output, self) || batching::any_batched(grad_output, self))
+    return grad_output * logical_not((self <= min_val) | (self >= max_val));
+  const DimVector shape = broadcast_shapes(grad_output.sizes(), self.sizes(), "hardtanh_backward");
+  const Tensor inputs[2] = {grad_output, self};
+  return ops::run_elementwise(
+      "hardtanh_backward", inputs, inputs, shape, grad_output.scalar_type(), nullptr, false,
+      [&](const kernels::TensorIterator& iter) { kernels::hardtanh_backward_kernel(iter, min_val, max_val); });
 }
 
 Tensor relu6(const Tensor& self) {

@@ -13,6 +13,9 @@ namespace ember {
 
 Tensor hardtanh(const Tensor& self, const Scalar& min_val = -1, const Scalar& max_val = 1);
 Tensor& hardtanh_(Tensor& self, const Scalar& min_val = -1, const Scalar& max_val = 1);
+// As at::hardtanh_backward: grad_output where min_val < self < max_val or self is NaN,
+// else 0; one pass over the two tensors (hardtanh's and relu6's backward).
+Tensor hardtanh_backward(const Tensor& grad_output, const Tensor& self, const Scalar& min_val, const Scalar& max_val);
 Tensor relu6(const Tensor& self);  // hardtanh(self, 0, 6)
 Tensor& relu6_(Tensor& self);
 // self > threshold ? self : value

@@ -2,7 +2,9 @@
 // values including NaN/inf and boundary points, and gradients.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <map>
+#include <vector>
 
 #include "nn_golden_check.h"
 
@@ -76,6 +78,29 @@ TEST(NnActivation, InPlaceAutograd) {
   EXPECT_ANY_THROW(torch::hardtanh_(leaf));
   Tensor z = torch::ones({2}).requires_grad_(true) * 2;
   EXPECT_EMBER_ERROR(torch::celu_(z), "celu_", "autograd");
+}
+
+// PyTorch's hardtanh_backward passes the gradient where min < x < max and where x is
+// NaN, and stops it on both bounds. Expected values printed by PyTorch 1.13 for
+// x = [nan, -2, -1, 0, 1, 2, 0.5] and a gradient of ones.
+TEST(NnActivation, HardtanhBackwardAtNanAndBounds) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<double> xs = {nan, -2, -1, 0, 1, 2, 0.5};
+  const Tensor want_hardtanh = torch::tensor({1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0}, torch::kDouble);
+  const Tensor want_relu6 = torch::tensor({1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0}, torch::kDouble);
+  for (bool create_graph : {false, true}) {  // the one-pass kernel, then the differentiable form
+    SCOPED_TRACE(create_graph);
+    Tensor x = torch::tensor(xs, torch::kDouble).requires_grad_(true);
+    auto g = torch::autograd::grad({torch::hardtanh(x)}, {x}, {torch::ones({7}, torch::kDouble)}, std::nullopt,
+                                   create_graph);
+    EXPECT_TENSOR_EQ(g[0], want_hardtanh);
+    g = torch::autograd::grad({torch::relu6(x)}, {x}, {torch::ones({7}, torch::kDouble)}, std::nullopt, create_graph);
+    EXPECT_TENSOR_EQ(g[0], want_relu6);
+  }
+  Tensor gx = torch::hardtanh_backward(torch::ones({7}), torch::tensor(xs, torch::kFloat), -1, 1);
+  EXPECT_TENSOR_EQ(gx, want_hardtanh.to(torch::kFloat));
+  EXPECT_EMBER_ERROR(torch::hardtanh_backward(torch::ones({2}), torch::ones({2}, torch::kDouble), -1, 1),
+                     "hardtanh_backward", "float32", "float64");
 }
 
 TEST(NnActivation, RreluTrainingDrawsSlopesInRange) {

@@ -88,8 +88,7 @@ variable_list layer_norm_backward(const FormulaNode& n, const variable_list& gra
 }
 
 variable_list hardtanh_backward(const FormulaNode& n, const variable_list& g) {
-  const Tensor x = n.saved(0);
-  return {g[0] * ((x > n.scalars[0]) & (x < n.scalars[1]))};
+  return {hardtanh_backward(g[0], n.saved(0), n.scalars[0], n.scalars[1])};
 }
 
 variable_list threshold_formula(const FormulaNode& n, const variable_list& g) {

@@ -23,20 +23,28 @@ using WideUnsigned = std::conditional_t<(sizeof(M) < 4), uint32_t, std::make_uns
 
 template <typename M>
 inline M add_wrap(M a, M b) {
-  if constexpr (kWrapInt<M>) return static_cast<M>(static_cast<WideUnsigned<M>>(a) + static_cast<WideUnsigned<M>>(b));
-  else if constexpr (std::is_same_v<M, bool>) return a || b;
-  else return a + b;
+  if constexpr (kWrapInt<M>)
+    return static_cast<M>(static_cast<WideUnsigned<M>>(a) + static_cast<WideUnsigned<M>>(b));
+  else if constexpr (std::is_same_v<M, bool>)
+    return a || b;
+  else
+    return a + b;
 }
 template <typename M>
 inline M sub_wrap(M a, M b) {
-  if constexpr (kWrapInt<M>) return static_cast<M>(static_cast<WideUnsigned<M>>(a) - static_cast<WideUnsigned<M>>(b));
-  else return a - b;
+  if constexpr (kWrapInt<M>)
+    return static_cast<M>(static_cast<WideUnsigned<M>>(a) - static_cast<WideUnsigned<M>>(b));
+  else
+    return a - b;
 }
 template <typename M>
 inline M mul_wrap(M a, M b) {
-  if constexpr (kWrapInt<M>) return static_cast<M>(static_cast<WideUnsigned<M>>(a) * static_cast<WideUnsigned<M>>(b));
-  else if constexpr (std::is_same_v<M, bool>) return a && b;
-  else return a * b;
+  if constexpr (kWrapInt<M>)
+    return static_cast<M>(static_cast<WideUnsigned<M>>(a) * static_cast<WideUnsigned<M>>(b));
+  else if constexpr (std::is_same_v<M, bool>)
+    return a && b;
+  else
+    return a * b;
 }
 template <typename M>
 inline M neg_wrap(M a) {
@@ -47,8 +55,8 @@ inline M neg_wrap(M a) {
 
 // Per-call values some functors read; the rest ignore them.
 struct BinaryArgs {
-  const char* op = "";   // for errors raised inside a kernel (integer division by zero)
-  Scalar alpha = 1;      // add_scaled: a + alpha * b; threshold_backward: the threshold
+  const char* op = "";        // for errors raised inside a kernel (integer division by zero)
+  Scalar alpha = 1;           // add_scaled: a + alpha * b; threshold_backward: the threshold
   double rtol = 0, atol = 0;  // isclose
   bool equal_nan = false;     // isclose
 };
@@ -60,9 +68,11 @@ struct BinaryArgs {
 #undef EMBER_BINARY_OP
 
 // Ternary kernels (binary_kernels_ternary.cpp); all operands share one dtype.
-void clamp_kernel(const TensorIterator& iter);  // out, self, min, max
-void lerp_kernel(const TensorIterator& iter);   // out, self, end, weight
+void clamp_kernel(const TensorIterator& iter);                              // out, self, min, max
+void lerp_kernel(const TensorIterator& iter);                               // out, self, end, weight
 void lerp_scalar_kernel(const TensorIterator& iter, const Scalar& weight);  // out, self, end
+// out, grad_output, self: the gradient where min < self < max or self is NaN, else 0 (as ATen).
+void hardtanh_backward_kernel(const TensorIterator& iter, const Scalar& min_val, const Scalar& max_val);
 void addcmul_kernel(const TensorIterator& iter, const Scalar& value);  // out, self, t1, t2
 void addcdiv_kernel(const TensorIterator& iter, const Scalar& value);  // out, self, t1, t2
 

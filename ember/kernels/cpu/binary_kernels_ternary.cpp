@@ -48,6 +48,15 @@ void lerp_scalar_kernel(const TensorIterator& iter, const Scalar& weight) {
   });
 }
 
+void hardtanh_backward_kernel(const TensorIterator& iter, const Scalar& min_val, const Scalar& max_val) {
+  dispatch_floating(iter.dtype(1), "hardtanh_backward", [&](auto tag) {
+    using T = EMBER_TYPE(tag);
+    using M = opmath_t<T>;
+    const M lo = min_val.to<M>(), hi = max_val.to<M>();
+    binary_loop<T, T, T>(iter, [lo, hi](M g, M x) { return x <= lo || x >= hi ? M(0) : g; });
+  });
+}
+
 void addcmul_kernel(const TensorIterator& iter, const Scalar& value) {
   dispatch_numeric(iter.dtype(1), "addcmul", [&](auto tag) {
     using T = EMBER_TYPE(tag);
