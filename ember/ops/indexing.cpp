@@ -327,6 +327,17 @@ Tensor& index_put_impl(Tensor& self, OptionalTensorList indices, const Tensor& v
 }
 }  // namespace ops
 
+namespace {
+// As at::index_put_: the written tensor may share memory with neither the values nor an
+// index tensor (ops/mem_overlap.h), e.g. `x[i] = x[j]` or `x[x[:2]] = 7` raise instead of
+// reading elements already written. For the free function and Tensor::index_put_.
+void assert_index_put_operands_apart(const Tensor& self, OptionalTensorList indices, const Tensor* values) {
+  if (values != nullptr) ops::assert_no_overlap("index_put_", self, *values);
+  for (const std::optional<Tensor>& i : indices)
+    if (i && i->defined()) ops::assert_no_overlap("index_put_", self, *i);
+}
+}  // namespace
+
 // The free function keeps at::index_put_'s dtype rule; Tensor::index_put_ converts
 // values to self's dtype, as Python's `x[i] = v` does.
 Tensor& index_put_(Tensor& self, OptionalTensorList indices, const Tensor& values, bool accumulate) {
@@ -335,9 +346,7 @@ Tensor& index_put_(Tensor& self, OptionalTensorList indices, const Tensor& value
               " for the destination and ", values.dtype(), " for the source.");
   if (batching::any_batched_index(self, indices) || batching::any_batched(values)) [[unlikely]]
     return batching::index_put_batched_(self, indices, values, accumulate, "index_put_");
-  ops::assert_no_overlap("index_put_", self, values);  // ops/mem_overlap.h
-  for (const std::optional<Tensor>& i : indices)
-    if (i && i->defined()) ops::assert_no_overlap("index_put_", self, *i);
+  assert_index_put_operands_apart(self, indices, &values);
   const bool grad = autograd::needs_grad(self, values);
   if (grad) autograd::check_inplace(self, "index_put_");
   {
@@ -357,18 +366,6 @@ Tensor index_put(const Tensor& self, OptionalTensorList indices, const Tensor& v
 }
 
 // ---- Tensor methods ----------------------------------------------------------
-namespace {
-// As at::index_put_ (and the free function above): the written tensor may share
-// memory with neither the values nor an index tensor, e.g. `x[i] = x[j]` or
-// `x[x[:2]] = 7` raise instead of reading elements already written.
-void assert_index_put_operands_apart(const Tensor& self, const std::vector<std::optional<Tensor>>& indices,
-                                     const Tensor* values) {
-  if (values != nullptr) ops::assert_no_overlap("index_put_", self, *values);
-  for (const std::optional<Tensor>& i : indices)
-    if (i && i->defined()) ops::assert_no_overlap("index_put_", self, *i);
-}
-}  // namespace
-
 Tensor Tensor::index(ArrayRef<TensorIndex> indices) const {
   std::vector<std::optional<Tensor>> tensors;
   Tensor v = apply_slicing(*this, indices, tensors);

@@ -134,6 +134,8 @@ RegisterOps reg({
         "HardtanhBackward0"),
     op(
         "relu6", [](const variable_list& x) { return ember::relu6(x[0]); }, {{3, 4}}, "HardtanhBackward0", -3, 8),
+    op("hardtanh_backward", [](const variable_list& x) { return ember::hardtanh_backward(x[0], x[1], -0.5, 0.7); },
+       {{3, 4}, {3, 4}}),
     op(
         "threshold", [](const variable_list& x) { return ember::threshold(x[0], 0.1, 2.0); }, {{3, 4}},
         "ThresholdBackward0"),
