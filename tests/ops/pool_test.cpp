@@ -157,30 +157,53 @@ TEST(Pool, VectorisedMaxRowsMatchScalar) {
 
 // max_pool1d/2d without indices keep one byte per output (Note [Max pooling
 // positions]); gradients must equal the stored-index path's bit for bit (ties,
-// NaNs, overlapping windows, 1-d), and so must double backward.
+// NaNs, overlapping windows, 1-d, padding and ceil_mode, whose border windows are
+// clipped, -inf in them), and so must double backward.
 TEST(Pool, MaxPoolPositionsGradientsMatchStoredIndices) {
   struct Case {
-    Ints size, kernel, stride;
+    Ints size, kernel, stride, padding = {0};
+    bool ceil_mode = false;
   };
   const std::vector<Case> cases = {
-      {{2, 3, 8, 8}, {2, 2}, {2, 2}},     {{2, 2, 9, 37}, {3, 3}, {2, 2}},  {{1, 2, 7, 40}, {3, 3}, {1, 1}},
-      {{1, 2, 9, 50}, {3, 2}, {2, 3}},    {{3, 4, 17}, {3}, {2}},           {{2, 1, 28, 28}, {2, 2}, {2, 2}},
-      {{1, 1, 40, 40}, {16, 16}, {8, 8}}, {{2, 3, 14, 14}, {2, 2}, {2, 2}}, {{1, 2, 9, 9}, {3, 3}, {1, 1}}};
+      {{2, 3, 8, 8}, {2, 2}, {2, 2}},
+      {{2, 2, 9, 37}, {3, 3}, {2, 2}},
+      {{1, 2, 7, 40}, {3, 3}, {1, 1}},
+      {{1, 2, 9, 50}, {3, 2}, {2, 3}},
+      {{3, 4, 17}, {3}, {2}},
+      {{2, 1, 28, 28}, {2, 2}, {2, 2}},
+      {{1, 1, 40, 40}, {16, 16}, {8, 8}},
+      {{2, 3, 14, 14}, {2, 2}, {2, 2}},
+      {{1, 2, 9, 9}, {3, 3}, {1, 1}},
+      // Padded (ResNet's stem is 3 x 3 / 2 with padding 1), also with ceil_mode and odd sizes.
+      {{2, 3, 12, 13}, {3, 3}, {2, 2}, {1, 1}},
+      {{1, 2, 7, 40}, {3, 3}, {1, 1}, {1, 1}},
+      {{1, 2, 9, 11}, {2, 2}, {2, 2}, {1, 1}, true},
+      {{2, 2, 10, 9}, {3, 2}, {2, 1}, {1, 0}, true},
+      {{1, 1, 5, 6}, {5, 5}, {1, 2}, {2, 2}},
+      {{3, 4, 17}, {3}, {2}, {1}},
+      {{2, 2, 9}, {4}, {3}, {2}, true}};
   torch::manual_seed(4);
   for (const auto& c : cases)
     for (const bool ties : {false, true}) {
-      SCOPED_TRACE(::testing::PrintToString(c.size) + " k" + ::testing::PrintToString(c.kernel) +
-                   (ties ? " ties" : ""));
+      SCOPED_TRACE(::testing::PrintToString(c.size) + " k" + ::testing::PrintToString(c.kernel) + " p" +
+                   ::testing::PrintToString(c.padding) + (c.ceil_mode ? " ceil" : "") + (ties ? " ties" : ""));
       Tensor x0 = ties ? torch::randint(0, 3, c.size).to(torch::kFloat) : torch::randn(c.size);
       Tensor flat = x0.view({-1});
       for (int64_t i = 7; i < flat.numel(); i += 31) flat[i] = std::numeric_limits<float>::quiet_NaN();
+      // The first row and column all -inf: clipped border windows of nothing but -inf.
+      if (!ties) {
+        x0.select(-1, 0).fill_(-std::numeric_limits<float>::infinity());
+        if (c.size.size() == 4) x0.select(-2, 0).fill_(-std::numeric_limits<float>::infinity());
+      }
       const bool one_d = c.size.size() == 3;
       auto pool = [&](const Tensor& x, bool with_indices) {
         if (one_d)
-          return with_indices ? std::get<0>(torch::max_pool1d_with_indices(x, c.kernel, c.stride))
-                              : torch::max_pool1d(x, c.kernel, c.stride);
-        return with_indices ? std::get<0>(torch::max_pool2d_with_indices(x, c.kernel, c.stride))
-                            : torch::max_pool2d(x, c.kernel, c.stride);
+          return with_indices
+                     ? std::get<0>(torch::max_pool1d_with_indices(x, c.kernel, c.stride, c.padding, 1, c.ceil_mode))
+                     : torch::max_pool1d(x, c.kernel, c.stride, c.padding, 1, c.ceil_mode);
+        return with_indices
+                   ? std::get<0>(torch::max_pool2d_with_indices(x, c.kernel, c.stride, c.padding, 1, c.ceil_mode))
+                   : torch::max_pool2d(x, c.kernel, c.stride, c.padding, 1, c.ceil_mode);
       };
       std::vector<Tensor> values, grads, grad_grads;
       for (const bool with_indices : {false, true}) {

@@ -150,6 +150,7 @@ void max_pool_row_impl(const float* x, float* y, int64_t* idx, const MaxPoolRow&
 
 void max_pool_row(const float* x, float* y, int64_t* idx, const MaxPoolRow& r) {
   if (r.sw == 2 && r.kh == 2 && r.kw == 2) return max_pool_row_impl<2, 2, 2>(x, y, idx, r);
+  if (r.sw == 2 && r.kh == 3 && r.kw == 3) return max_pool_row_impl<2, 3, 3>(x, y, idx, r);  // ResNet's stem
   max_pool_row_impl<0, 0, 0>(x, y, idx, r);
 }
 
