@@ -4,12 +4,26 @@
 // changes to saved tensors).
 #include <atomic>
 #include <cstddef>
+#include <memory>
 
 #include "ember/core/allocator.h"
 #include "ember/core/intrusive_ptr.h"
 #include "ember/core/object_pool.h"
 
 namespace ember {
+
+// Note [Derived copies of a storage]
+// A kernel may keep one copy of a storage's bytes in its own layout beside the
+// storage (oneDNN's packed convolution weights for inference, Note [Packed
+// convolution weights]), so that a weight used call after call is packed once.
+// The copy lives and dies with the storage, never outlives its bytes, and is not
+// global state. Whoever stores one records the version it was made from and
+// checks it on every use: every tensor op that writes bumps the version, the rule
+// autograd's saved-tensor check already relies on. Concurrent readers may race to
+// build one; each builds a correct copy and the last store wins.
+struct DerivedData {
+  virtual ~DerivedData() = default;
+};
 
 class StorageImpl : public RefCounted {
  public:
@@ -21,12 +35,18 @@ class StorageImpl : public RefCounted {
   size_t nbytes() const { return nbytes_; }
   uint32_t version() const { return version_.load(std::memory_order_relaxed); }
   void bump_version() { version_.fetch_add(1, std::memory_order_relaxed); }
+  // Note [Derived copies of a storage]; empty unless a kernel stored one.
+  std::shared_ptr<const DerivedData> derived() const { return derived_.load(std::memory_order_acquire); }
+  void set_derived(std::shared_ptr<const DerivedData> d) const {
+    derived_.store(std::move(d), std::memory_order_release);
+  }
   EMBER_POOLED_ALLOCATION(StorageImpl)
 
  private:
   DataPtr data_;
   size_t nbytes_;
   std::atomic<uint32_t> version_{0};
+  mutable std::atomic<std::shared_ptr<const DerivedData>> derived_;
 };
 
 using Storage = IntrusivePtr<StorageImpl>;

@@ -113,6 +113,7 @@ Tensor convolution_impl(const char* op, const Tensor& input_, const Tensor& weig
     EMBER_CHECK(s >= 0, op, ": output size is too small (computed ", shape_str(shape), " from input ",
                 shape_str(input.sizes()), " and weight ", shape_str(weight.sizes()), ")");
   Tensor out = empty(shape, input.options());
+  const bool record = autograd::needs_grad(input, weight, bias);
   {
     autograd::BelowAutogradGuard no_grad;
     if (out.numel() == 0) {
@@ -128,12 +129,12 @@ Tensor convolution_impl(const char* op, const Tensor& input_, const Tensor& weig
       const Tensor x = input.contiguous(), w = weight.contiguous();
       const Tensor b = bias.defined() ? bias.contiguous() : bias;
       if (conv::onednn_forward_ok(x, w, out, p))
-        conv::forward_onednn(x, w, b, out, p);
+        conv::forward_onednn(x, w, b, out, p, !record);
       else
         conv::forward_im2col(x, w, b, out, p);
     }
   }
-  if (autograd::needs_grad(input, weight, bias)) autograd::record_convolution(input, weight, bias, out, p);
+  if (record) autograd::record_convolution(input, weight, bias, out, p);
   return unbatched ? out.squeeze(0) : out;
 }
 

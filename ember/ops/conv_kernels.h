@@ -7,7 +7,9 @@
 // unbatched inputs and autograd.
 //   - float32: oneDNN convolution (forward), deconvolution (transposed
 //     forward) and convolution backward-data and backward-weights primitives. oneDNN caches
-//     primitives by descriptor, so building one per call is cheap.
+//     primitives by descriptor, so building one per call is cheap. In inference the
+//     packed weight is kept with the weight's storage, and 3 x 3 stride-1 convolutions
+//     run Winograd (Note [Packed convolution weights]).
 //   - float64 (oneDNN has no f64) and float32 cases oneDNN cannot express:
 //     im2col / col2im + GEMM, one (batch, group) at a time.
 // Weight layouts follow PyTorch: (O, C/groups, *k) for a convolution,
@@ -22,9 +24,14 @@ struct ConvParams {
   int64_t groups = 1;
 };
 
-// out = conv(input, weight) + bias (bias may be undefined).
+// out = conv(input, weight) + bias (bias may be undefined). inference: no gradient
+// will be asked of this call, so the weight's packed copy may be kept and reused
+// (Note [Packed convolution weights] in conv_onednn.cpp).
 void forward_onednn(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out,
-                    const ConvParams& p);
+                    const ConvParams& p, bool inference);
+// What the weight's storage holds for it now (tests look).
+enum class PackedWeightState { kNone, kDirect, kWinograd };
+PackedWeightState packed_weight_state(const Tensor& weight);
 // Whether oneDNN can run this case (float32 and its shape rule holds).
 bool onednn_forward_ok(const Tensor& input, const Tensor& weight, const Tensor& out, const ConvParams& p);
 void forward_im2col(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out,

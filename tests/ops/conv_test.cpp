@@ -1,11 +1,14 @@
 // Convolutions against PyTorch golden values (tools/golden/gen_conv.py): each
 // case carries its own configuration (<case>.cfg) and is replayed through
 // ember::convolution, forward and backward.
+#include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/golden.h"
 #include "common/test_util.h"
+#include "ember/ops/conv_kernels.h"
 #include "ember/torch.h"
 
 using ember::Tensor;
@@ -197,4 +200,118 @@ TEST(Conv, LargeFloat32BatchesInChunksMatchFloat64) {
   const Tensor yt = torch::conv_transpose2d(xt, wt, {}, 2, 1);  // [1000, 12, 20, 20]
   const Tensor reft = torch::conv_transpose2d(xt.to(torch::kDouble), wt.to(torch::kDouble), {}, 2, 1);
   EXPECT_TRUE(torch::allclose(yt.to(torch::kDouble), reft, 1e-4, 1e-4));
+}
+
+// Note [Packed convolution weights]: without a graph the packed weight is kept with
+// the weight's storage (direct on the first call, reused on the second, Winograd from
+// the third for 3 x 3 stride-1 convolutions with channels in multiples of 16); every
+// call must still match the float64 (im2col) path, and a recorded call must keep
+// nothing.
+TEST(Conv, InferencePackedWeightsMatchFloat64) {
+  using ember::conv::PackedWeightState;
+  struct Case {
+    std::vector<int64_t> x, w;
+    int64_t stride, padding;
+    bool winograd;
+  };
+  const std::vector<Case> cases = {{{1, 64, 20, 20}, {64, 64, 3, 3}, 1, 1, true},   // ResNet's stride-1 block shape
+                                   {{2, 32, 9, 11}, {48, 32, 3, 3}, 1, 0, true},    // odd sizes, no padding
+                                   {{1, 16, 7, 7}, {32, 16, 3, 3}, 2, 1, false},    // stride 2: direct only
+                                   {{1, 24, 10, 10}, {16, 24, 3, 3}, 1, 1, false},  // 24 channels: direct only
+                                   {{1, 3, 30, 30}, {64, 3, 7, 7}, 2, 3, false}};   // ResNet's stem
+  torch::manual_seed(21);
+  torch::NoGradGuard no_grad;
+  for (const auto& c : cases) {
+    SCOPED_TRACE(::testing::PrintToString(c.x) + " w" + ::testing::PrintToString(c.w));
+    const Tensor x = torch::randn(c.x).relu(), w = torch::randn(c.w) / std::sqrt(double(c.w[1] * 9));
+    const Tensor b = torch::randn({c.w[0]});
+    const Tensor ref =
+        torch::conv2d(x.to(torch::kDouble), w.to(torch::kDouble), b.to(torch::kDouble), c.stride, c.padding);
+    const PackedWeightState want[3] = {PackedWeightState::kDirect, PackedWeightState::kDirect,
+                                       c.winograd ? PackedWeightState::kWinograd : PackedWeightState::kDirect};
+    for (int call = 0; call < 4; ++call) {
+      const Tensor y = torch::conv2d(x, w, b, c.stride, c.padding);
+      EXPECT_EQ(ember::conv::packed_weight_state(w), want[std::min(call, 2)]) << "call " << call;
+      EXPECT_TRUE(torch::allclose(y.to(torch::kDouble), ref, 1e-5, 1e-5)) << "call " << call;
+    }
+  }
+  // A recorded call (the weight needs a gradient) keeps nothing.
+  torch::AutoGradMode enable(true);
+  const Tensor w = torch::randn({16, 16, 3, 3}).requires_grad_();
+  for (int call = 0; call < 3; ++call) torch::conv2d(torch::randn({1, 16, 8, 8}), w, {}, 1, 1);
+  EXPECT_EQ(ember::conv::packed_weight_state(w), PackedWeightState::kNone);
+}
+
+// A packed weight is used only while the weight's storage has not been written: each
+// way of changing a Conv2d's weight after Winograd is in use must show in the next
+// inference, which is compared with a convolution by a fresh copy of the weight.
+TEST(Conv, PackedWeightsFollowEveryWrite) {
+  torch::manual_seed(22);
+  torch::nn::Conv2d conv(torch::nn::Conv2dOptions(16, 32, 3).padding(1));
+  conv->eval();
+  const Tensor x = torch::randn({1, 16, 12, 12});
+  const std::vector<std::pair<std::string, std::function<void()>>> writes = {
+      {"mul_", [&] { conv->weight.mul_(2); }},
+      {"add_", [&] { conv->weight.add_(torch::ones_like(conv->weight)); }},
+      {"copy_", [&] { conv->weight.copy_(torch::randn(conv->weight.sizes())); }},
+      {"fill_", [&] { conv->weight.fill_(0.25); }},
+      {"normal_", [&] { conv->weight.normal_(); }},
+      {"clamp_", [&] { conv->weight.clamp_(-0.1, 0.05); }},
+      {"index_fill_",
+       [&] {
+         conv->weight.index_fill_(0, torch::tensor({int64_t(3), int64_t(7)}), 1.5);
+       }},
+      {"masked_fill_", [&] { conv->weight.masked_fill_(conv->weight > 0, 0.0); }},
+      {"a slice", [&] { conv->weight[5][2].uniform_(-3, 3); }},
+      {"data()", [&] { conv->weight.data().sub_(0.5); }},
+      {"kaiming_uniform_", [&] { torch::nn::init::kaiming_uniform_(conv->weight); }},
+      {"SGD step", [&] {
+         torch::AutoGradMode enable(true);
+         torch::optim::SGD opt(conv->parameters(), 0.5);
+         conv->train();
+         conv(x).square().sum().backward();
+         opt.step();
+         conv->eval();
+       }}};
+  for (const auto& [name, write] : writes) {
+    SCOPED_TRACE(name);
+    {
+      torch::NoGradGuard no_grad;
+      for (int call = 0; call < 3; ++call) conv(x);
+      EXPECT_EQ(ember::conv::packed_weight_state(conv->weight), ember::conv::PackedWeightState::kWinograd);
+    }
+    {
+      torch::NoGradGuard no_grad;
+      write();
+    }
+    torch::NoGradGuard no_grad;
+    const Tensor fresh = torch::conv2d(x, conv->weight.clone(), conv->bias, 1, 1);
+    // Winograd and direct round differently: the bound is relative to the output's scale,
+    // a stale weight would be off by about the scale itself.
+    const float scale = fresh.abs().max().item<float>();
+    for (int call = 0; call < 3; ++call)
+      EXPECT_LE((conv(x) - fresh).abs().max().item<float>(), 1e-5f * scale) << "call " << call;
+  }
+}
+
+// Inference on one model from two threads: each may pack the weight and store it;
+// every output must be right.
+TEST(Conv, PackedWeightsUnderConcurrentInference) {
+  torch::manual_seed(23);
+  const Tensor w = torch::randn({32, 32, 3, 3}) / 17.0, x = torch::randn({2, 1, 32, 10, 10});
+  const Tensor ref = torch::conv2d(x.to(torch::kDouble)[0], w.to(torch::kDouble), {}, 1, 1);
+  const Tensor ref1 = torch::conv2d(x.to(torch::kDouble)[1], w.to(torch::kDouble), {}, 1, 1);
+  std::vector<int> bad(2, 0);
+  auto work = [&](int t) {
+    torch::NoGradGuard no_grad;
+    for (int i = 0; i < 20; ++i) {
+      const Tensor y = torch::conv2d(x[t], w, {}, 1, 1).to(torch::kDouble);
+      bad[t] += torch::allclose(y, t == 0 ? ref : ref1, 1e-5, 1e-5) ? 0 : 1;
+    }
+  };
+  std::thread a(work, 0), b(work, 1);
+  a.join();
+  b.join();
+  EXPECT_EQ(bad[0], 0);
+  EXPECT_EQ(bad[1], 0);
 }
