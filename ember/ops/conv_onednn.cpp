@@ -86,57 +86,49 @@ namespace {
 
 // Note [Packed convolution weights]
 // oneDNN computes in blocked layouts, so every call reordered the weight from
-// PyTorch's (O, I, *k) into the primitive's. At batch 1 deep in a ResNet that
-// costs more than the convolution (512 x 512 x 3 x 3, 9.4 MB: 1.2 ms beside
-// 0.76 ms). When no gradient is recorded (inference), the packed weight is kept
-// beside the weight's storage (Note [Derived copies of a storage]) and reused while
-// the storage's version, the weight's address and layout and the primitive's
-// weight layout stay the same.
+// PyTorch's (O, I, *k) into the primitive's and built the primitive descriptor
+// anew. At batch 1 deep in a ResNet the reorder costs more than the convolution
+// (512 x 512 x 3 x 3, 9.4 MB: 1.2 ms beside 0.76 ms), and building a Winograd
+// descriptor took 0.6 ms. When no gradient is recorded (inference), the packed
+// weight and the descriptor of the primitive that reads it are kept beside the
+// weight's storage (Note [Derived copies of a storage]) and reused while the
+// storage's version, the weight's address and layout, the input and output layouts
+// and the parameters stay the same; another shape or a write to the weight builds
+// them anew.
 // A weight used twice unchanged is then repacked for Winograd (oneDNN's
 // convolution_winograd, F(2x2, 3x3) or F(4x4, 3x3)) when the convolution is
-// 3 x 3, stride 1, dilation 1, ungrouped, with channels in multiples of 16:
-// fewer multiplies, 0.34-0.66 ms where direct takes 0.76-0.91 ms for ResNet-18's
-// four stride-1 shapes at batch 1, and against a float64 reference its error
-// (rms 2-7e-7 relative) is no larger than direct's (4-9e-7). Packing for it is
-// slow (27 ms for 512 x 512 x 3 x 3), hence the wait for a second use: weights
-// that change between no-grad calls (a policy acting between updates) stay on
-// direct, whose packing costs what the per-call reorder did.
-struct PackedWeight : DerivedData {
+// 3 x 3, stride 1, dilation 1, ungrouped, with channels in multiples of 16: fewer
+// multiplies. In ResNet-18 at batch 1 (oneDNN's own timings inside the network,
+// where the weights come from memory) 0.49-0.68 ms against direct's 0.76-0.91 ms
+// at 56 x 56, 28 x 28 and 14 x 14, and 0.93 against 1.2 ms at 7 x 7, though its
+// packed weight is 1.8-4 x larger.
+// Against a float64 reference its error (rms 2-7e-7 relative) is no larger than
+// direct's (4-9e-7). Packing for it is slow (27 ms for 512 x 512 x 3 x 3), hence
+// the wait for a second use: weights that change between no-grad calls (a policy
+// acting between updates) stay on direct, whose packing costs what the per-call
+// reorder did.
+struct PackedConv : DerivedData {
+  // What it was made for.
   uint32_t version = 0;
   const void* data = nullptr;
-  memory::desc user, packed;
+  memory::desc user, src, dst;  // the weight's, input's and output's plain layouts
+  bool bias = false;
+  ConvParams params;
   bool winograd = false;
-  memory mem;
-  OnednnBuffers buffer;  // owns mem's bytes
+  // What it holds. The descriptor, not the primitive: one primitive object executed
+  // from two threads at once gave wrong outputs (PackedWeightsUnderConcurrentInference),
+  // so each call makes its own from this one, which oneDNN's primitive cache makes cheap.
+  dnnl::primitive_desc pd;
+  memory::desc src_want, dst_want;
+  memory weights;
+  OnednnBuffers buffer;  // owns the packed weight's bytes
   mutable std::atomic<int> uses{0};
   mutable std::atomic<bool> winograd_refused{false};  // oneDNN has no Winograd kernel for this case
 };
 
-// The packed copy of `weight` (whose plain layout is `user`), if one is current.
-std::shared_ptr<const PackedWeight> find_packed(const Tensor& weight, const memory::desc& user) {
-  auto d = std::dynamic_pointer_cast<const PackedWeight>(weight.impl()->storage()->derived());
-  if (d == nullptr || d->version != weight._version() || d->data != weight.data_ptr() || d->user != user)
-    return nullptr;
-  return d;
-}
-
-// `user` in the layout `want`, from the weight's packed copy or packed now and kept.
-memory packed_weight(const Tensor& weight, memory user, const memory::desc& want, bool winograd, dnnl::stream& s) {
-  if (auto d = find_packed(weight, user.get_desc()); d != nullptr && d->packed == want) {
-    d->uses.fetch_add(1, std::memory_order_relaxed);
-    return d->mem;
-  }
-  auto d = std::make_shared<PackedWeight>();
-  d->version = weight._version();
-  d->data = weight.data_ptr();
-  d->user = user.get_desc();
-  d->packed = want;
-  d->winograd = winograd;
-  d->mem = d->buffer.make(want);
-  dnnl::reorder(user, d->mem).execute(s, user, d->mem);
-  s.wait();
-  weight.impl()->storage()->set_derived(d);
-  return d->mem;
+bool same_params(const ConvParams& a, const ConvParams& b) {
+  return a.stride == b.stride && a.padding == b.padding && a.dilation == b.dilation &&
+         a.output_padding == b.output_padding && a.transposed == b.transposed && a.groups == b.groups;
 }
 
 bool winograd_shape(const Tensor& weight, const ConvParams& p) {
@@ -146,8 +138,91 @@ bool winograd_shape(const Tensor& weight, const ConvParams& p) {
   return weight.size(0) % 16 == 0 && weight.size(1) % 16 == 0;
 }
 
+// The primitive and packed weight of an inference convolution; reused when current.
+void forward_inference(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out,
+                       const ConvParams& p) {
+  dnnl::stream s(onednn_engine());
+  OnednnBuffers b;
+  memory src = wrap(input), dst = wrap(out);
+  memory wts(weight_desc(weight, p.groups, p.transposed), onednn_engine(), weight.data_ptr());
+  const StorageImpl& storage = *weight.impl()->storage();
+  auto known = std::dynamic_pointer_cast<const PackedConv>(storage.derived());
+  if (known != nullptr &&
+      (known->version != weight._version() || known->data != weight.data_ptr() || known->user != wts.get_desc() ||
+       known->src != src.get_desc() || known->dst != dst.get_desc() || known->bias != bias.defined() ||
+       !same_params(known->params, p)))
+    known = nullptr;
+  const bool winograd = known != nullptr && winograd_shape(weight, p) &&
+                        !known->winograd_refused.load(std::memory_order_relaxed) &&
+                        (known->winograd || known->uses.load(std::memory_order_relaxed) > 0);
+  if (known == nullptr || known->winograd != winograd) {
+    auto made = std::make_shared<PackedConv>();
+    made->version = weight._version();
+    made->data = weight.data_ptr();
+    made->user = wts.get_desc();
+    made->src = src.get_desc();
+    made->dst = dst.get_desc();
+    made->bias = bias.defined();
+    made->params = p;
+    const memory::desc src_any = any_like(src.get_desc()), dst_any = any_like(dst.get_desc());
+    const memory::desc w_any = any_like(wts.get_desc());
+    const memory::desc b_md = bias.defined() ? plain_desc(bias) : memory::desc();
+    const memory::dims strides = odims(p.stride), dil = odims(p.dilation, 1), pad = odims(p.padding);
+    const auto prop = dnnl::prop_kind::forward_inference;
+    auto keep = [&](const auto& pd) {
+      made->pd = pd;
+      made->src_want = pd.src_desc();
+      made->dst_want = pd.dst_desc();
+      made->weights = made->buffer.make(pd.weights_desc());
+      dnnl::reorder(wts, made->weights).execute(s, wts, made->weights);
+    };
+    if (p.transposed) {
+      const auto algo = dnnl::algorithm::deconvolution_direct;
+      auto d =
+          bias.defined()
+              ? dnnl::deconvolution_forward::desc(prop, algo, src_any, w_any, b_md, dst_any, strides, dil, pad, pad)
+              : dnnl::deconvolution_forward::desc(prop, algo, src_any, w_any, dst_any, strides, dil, pad, pad);
+      keep(dnnl::deconvolution_forward::primitive_desc(d, onednn_engine()));
+    } else {
+      auto pd_for = [&](dnnl::algorithm algo) {
+        auto d =
+            bias.defined()
+                ? dnnl::convolution_forward::desc(prop, algo, src_any, w_any, b_md, dst_any, strides, dil, pad, pad)
+                : dnnl::convolution_forward::desc(prop, algo, src_any, w_any, dst_any, strides, dil, pad, pad);
+        return dnnl::convolution_forward::primitive_desc(d, onednn_engine());
+      };
+      std::optional<dnnl::convolution_forward::primitive_desc> pd;
+      if (winograd) {
+        try {
+          pd = pd_for(dnnl::algorithm::convolution_winograd);
+          made->winograd = true;
+        } catch (const dnnl::error&) {
+          known->winograd_refused.store(true, std::memory_order_relaxed);
+        }
+      }
+      if (!pd) pd = pd_for(dnnl::algorithm::convolution_direct);
+      keep(*pd);
+    }
+    s.wait();
+    storage.set_derived(made);
+    known = made;
+  } else {
+    known->uses.fetch_add(1, std::memory_order_relaxed);
+  }
+  memory src_m = as_layout(src, known->src_want, s, b);
+  const bool dst_plain = known->dst_want == dst.get_desc();
+  memory dst_m = dst_plain ? dst : b.make(known->dst_want);
+  std::unordered_map<int, memory> args{
+      {DNNL_ARG_SRC, src_m}, {DNNL_ARG_WEIGHTS, known->weights}, {DNNL_ARG_DST, dst_m}};
+  if (bias.defined()) args.emplace(DNNL_ARG_BIAS, memory(plain_desc(bias), onednn_engine(), bias.data_ptr()));
+  dnnl::primitive(known->pd).execute(s, args);
+  if (!dst_plain) dnnl::reorder(dst_m, dst).execute(s, dst_m, dst);
+  s.wait();
+}
+
 void forward_batch(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out,
                    const ConvParams& p, bool inference) {
+  if (inference) return forward_inference(input, weight, bias, out, p);
   dnnl::stream s(onednn_engine());
   OnednnBuffers b;
   memory src = wrap(input), dst = wrap(out);
@@ -156,12 +231,11 @@ void forward_batch(const Tensor& input, const Tensor& weight, const Tensor& bias
   const memory::desc w_any = any_like(wts.get_desc());
   const memory::desc b_md = bias.defined() ? plain_desc(bias) : memory::desc();
   const memory::dims strides = odims(p.stride), dil = odims(p.dilation, 1), pad = odims(p.padding);
-  const auto prop = inference ? dnnl::prop_kind::forward_inference : dnnl::prop_kind::forward_training;
+  const auto prop = dnnl::prop_kind::forward_training;
 
-  auto run = [&](const auto& pd, auto prim, bool winograd) {
+  auto run = [&](const auto& pd, auto prim) {
     memory src_m = as_layout(src, pd.src_desc(), s, b);
-    memory w_m = inference ? packed_weight(weight, wts, pd.weights_desc(), winograd, s)
-                           : as_layout(wts, pd.weights_desc(), s, b);
+    memory w_m = as_layout(wts, pd.weights_desc(), s, b);
     const bool dst_plain = pd.dst_desc() == dst.get_desc();
     memory dst_m = dst_plain ? dst : b.make(pd.dst_desc());
     std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src_m}, {DNNL_ARG_WEIGHTS, w_m}, {DNNL_ARG_DST, dst_m}};
@@ -172,34 +246,19 @@ void forward_batch(const Tensor& input, const Tensor& weight, const Tensor& bias
   };
 
   if (!p.transposed) {
-    auto pd_for = [&](dnnl::algorithm algo) {
-      auto d = bias.defined()
-                   ? dnnl::convolution_forward::desc(prop, algo, src_any, w_any, b_md, dst_any, strides, dil, pad, pad)
-                   : dnnl::convolution_forward::desc(prop, algo, src_any, w_any, dst_any, strides, dil, pad, pad);
-      return dnnl::convolution_forward::primitive_desc(d, onednn_engine());
-    };
-    if (inference && winograd_shape(weight, p)) {
-      const auto known = find_packed(weight, wts.get_desc());
-      if (known != nullptr && !known->winograd_refused.load(std::memory_order_relaxed) &&
-          (known->winograd || known->uses.load(std::memory_order_relaxed) > 0)) {
-        std::optional<dnnl::convolution_forward::primitive_desc> pd;
-        try {
-          pd = pd_for(dnnl::algorithm::convolution_winograd);
-        } catch (const dnnl::error&) {
-          known->winograd_refused.store(true, std::memory_order_relaxed);
-        }
-        if (pd) return run(*pd, dnnl::convolution_forward(*pd), true);
-      }
-    }
-    const auto pd = pd_for(dnnl::algorithm::convolution_direct);
-    run(pd, dnnl::convolution_forward(pd), false);
+    const auto algo = dnnl::algorithm::convolution_direct;
+    auto d = bias.defined()
+                 ? dnnl::convolution_forward::desc(prop, algo, src_any, w_any, b_md, dst_any, strides, dil, pad, pad)
+                 : dnnl::convolution_forward::desc(prop, algo, src_any, w_any, dst_any, strides, dil, pad, pad);
+    dnnl::convolution_forward::primitive_desc pd(d, onednn_engine());
+    run(pd, dnnl::convolution_forward(pd));
   } else {
     const auto algo = dnnl::algorithm::deconvolution_direct;
     auto d = bias.defined()
                  ? dnnl::deconvolution_forward::desc(prop, algo, src_any, w_any, b_md, dst_any, strides, dil, pad, pad)
                  : dnnl::deconvolution_forward::desc(prop, algo, src_any, w_any, dst_any, strides, dil, pad, pad);
     dnnl::deconvolution_forward::primitive_desc pd(d, onednn_engine());
-    run(pd, dnnl::deconvolution_forward(pd), false);
+    run(pd, dnnl::deconvolution_forward(pd));
   }
 }
 
@@ -233,7 +292,7 @@ void forward_onednn(const Tensor& input, const Tensor& weight, const Tensor& bia
 }
 
 PackedWeightState packed_weight_state(const Tensor& weight) {
-  auto d = std::dynamic_pointer_cast<const PackedWeight>(weight.impl()->storage()->derived());
+  auto d = std::dynamic_pointer_cast<const PackedConv>(weight.impl()->storage()->derived());
   if (d == nullptr || d->version != weight._version() || d->data != weight.data_ptr()) return PackedWeightState::kNone;
   return d->winograd ? PackedWeightState::kWinograd : PackedWeightState::kDirect;
 }

@@ -215,7 +215,8 @@ TEST(Conv, InferencePackedWeightsMatchFloat64) {
     bool winograd;
   };
   const std::vector<Case> cases = {{{1, 64, 20, 20}, {64, 64, 3, 3}, 1, 1, true},   // ResNet's stride-1 block shape
-                                   {{2, 32, 9, 11}, {48, 32, 3, 3}, 1, 0, true},    // odd sizes, no padding
+                                   {{2, 32, 10, 11}, {48, 32, 3, 3}, 1, 0, true},   // odd sizes, no padding
+                                   {{1, 64, 7, 7}, {64, 64, 3, 3}, 1, 1, true},     // ResNet's last stage
                                    {{1, 16, 7, 7}, {32, 16, 3, 3}, 2, 1, false},    // stride 2: direct only
                                    {{1, 24, 10, 10}, {16, 24, 3, 3}, 1, 1, false},  // 24 channels: direct only
                                    {{1, 3, 30, 30}, {64, 3, 7, 7}, 2, 3, false}};   // ResNet's stem
@@ -294,24 +295,29 @@ TEST(Conv, PackedWeightsFollowEveryWrite) {
   }
 }
 
-// Inference on one model from two threads: each may pack the weight and store it;
-// every output must be right.
+// Inference on one weight from two threads (a 3 x 3 and a 1 x 1 convolution): each
+// may pack the weight and store it, both execute what is stored; every output must be
+// right. Executing one stored primitive object from both threads failed this.
 TEST(Conv, PackedWeightsUnderConcurrentInference) {
   torch::manual_seed(23);
-  const Tensor w = torch::randn({32, 32, 3, 3}) / 17.0, x = torch::randn({2, 1, 32, 10, 10});
-  const Tensor ref = torch::conv2d(x.to(torch::kDouble)[0], w.to(torch::kDouble), {}, 1, 1);
-  const Tensor ref1 = torch::conv2d(x.to(torch::kDouble)[1], w.to(torch::kDouble), {}, 1, 1);
-  std::vector<int> bad(2, 0);
-  auto work = [&](int t) {
-    torch::NoGradGuard no_grad;
-    for (int i = 0; i < 20; ++i) {
-      const Tensor y = torch::conv2d(x[t], w, {}, 1, 1).to(torch::kDouble);
-      bad[t] += torch::allclose(y, t == 0 ? ref : ref1, 1e-5, 1e-5) ? 0 : 1;
-    }
-  };
-  std::thread a(work, 0), b(work, 1);
-  a.join();
-  b.join();
-  EXPECT_EQ(bad[0], 0);
-  EXPECT_EQ(bad[1], 0);
+  for (const int64_t k : {3, 1}) {
+    SCOPED_TRACE(k);
+    const Tensor w = torch::randn({32, 32, k, k}) / 17.0, x = torch::randn({2, 1, 32, 12, 12});
+    const int64_t pad = k / 2;
+    const Tensor ref[2] = {torch::conv2d(x.to(torch::kDouble)[0], w.to(torch::kDouble), {}, 1, pad),
+                           torch::conv2d(x.to(torch::kDouble)[1], w.to(torch::kDouble), {}, 1, pad)};
+    std::vector<int> bad(2, 0);
+    auto work = [&](int t) {
+      torch::NoGradGuard no_grad;
+      for (int i = 0; i < 20; ++i) {
+        const Tensor y = torch::conv2d(x[t], w, {}, 1, pad).to(torch::kDouble);
+        bad[t] += torch::allclose(y, ref[t], 1e-5, 1e-5) ? 0 : 1;
+      }
+    };
+    std::thread a(work, 0), b(work, 1);
+    a.join();
+    b.join();
+    EXPECT_EQ(bad[0], 0);
+    EXPECT_EQ(bad[1], 0);
+  }
 }
