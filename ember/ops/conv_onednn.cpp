@@ -128,7 +128,7 @@ struct PackedConv : DerivedData {
   // differ: building a reorder's descriptor cost more than running it at batch 1.
   std::optional<dnnl::reorder::primitive_desc> src_reorder, dst_reorder;
   memory weights;
-  OnednnBuffers buffer;  // owns the packed weight's bytes
+  std::shared_ptr<OnednnBuffers> buffer;  // owns the packed weight's bytes
   mutable std::atomic<int> uses{0};
   mutable std::atomic<bool> winograd_refused{false};  // oneDNN has no Winograd kernel for this case
 };
@@ -154,15 +154,15 @@ void forward_inference(const Tensor& input, const Tensor& weight, const Tensor& 
   memory wts(weight_desc(weight, p.groups, p.transposed), onednn_engine(), weight.data_ptr());
   const StorageImpl& storage = *weight.impl()->storage();
   auto known = std::dynamic_pointer_cast<const PackedConv>(storage.derived());
-  if (known != nullptr &&
-      (known->version != weight._version() || known->data != weight.data_ptr() || known->user != wts.get_desc() ||
-       known->src != src.get_desc() || known->dst != dst.get_desc() || known->bias != bias.defined() ||
-       !same_params(known->params, p) || known->threads != get_num_threads()))
-    known = nullptr;
-  const bool winograd = known != nullptr && winograd_shape(weight, p) &&
-                        !known->winograd_refused.load(std::memory_order_relaxed) &&
+  // The stored weight is this one, unchanged; the stored call is this call; at this thread count.
+  const bool same_weight = known != nullptr && known->version == weight._version() &&
+                           known->data == weight.data_ptr() && known->user == wts.get_desc();
+  const bool same_call = same_weight && known->src == src.get_desc() && known->dst == dst.get_desc() &&
+                         known->bias == bias.defined() && same_params(known->params, p);
+  const bool refused = same_call && known->winograd_refused.load(std::memory_order_relaxed);
+  const bool winograd = same_call && winograd_shape(weight, p) && !refused &&
                         (known->winograd || known->uses.load(std::memory_order_relaxed) > 0);
-  if (known == nullptr || known->winograd != winograd) {
+  if (!same_call || known->threads != get_num_threads() || known->winograd != winograd) {
     auto made = std::make_shared<PackedConv>();
     made->version = weight._version();
     made->data = weight.data_ptr();
@@ -172,6 +172,10 @@ void forward_inference(const Tensor& input, const Tensor& weight, const Tensor& 
     made->bias = bias.defined();
     made->params = p;
     made->threads = get_num_threads();
+    made->winograd_refused.store(refused, std::memory_order_relaxed);
+    // Uses of this weight, unchanged, before this call (another thread count or input
+    // size is the same weight used again).
+    made->uses.store(same_weight ? known->uses.load(std::memory_order_relaxed) + 1 : 0, std::memory_order_relaxed);
     const memory::desc src_any = any_like(src.get_desc()), dst_any = any_like(dst.get_desc());
     const memory::desc w_any = any_like(wts.get_desc());
     const memory::desc b_md = bias.defined() ? plain_desc(bias) : memory::desc();
@@ -184,7 +188,15 @@ void forward_inference(const Tensor& input, const Tensor& weight, const Tensor& 
       const dnnl::engine& e = onednn_engine();
       if (made->src_want != made->src) made->src_reorder.emplace(e, made->src, e, made->src_want);
       if (made->dst_want != made->dst) made->dst_reorder.emplace(e, made->dst_want, e, made->dst);
-      made->weights = made->buffer.make(pd.weights_desc());
+      if (same_weight && known->weights.get_desc() == pd.weights_desc()) {
+        // Only the descriptor is new (another thread count or input size): the packing
+        // stands (a Winograd one took 27 ms to make).
+        made->weights = known->weights;
+        made->buffer = known->buffer;
+        return;
+      }
+      made->buffer = std::make_shared<OnednnBuffers>();
+      made->weights = made->buffer->make(pd.weights_desc());
       dnnl::reorder(wts, made->weights).execute(s, wts, made->weights);
     };
     if (p.transposed) {
@@ -207,7 +219,7 @@ void forward_inference(const Tensor& input, const Tensor& weight, const Tensor& 
           pd = pd_for(dnnl::algorithm::convolution_winograd, dst_any);
           made->winograd = true;
         } catch (const dnnl::error&) {
-          known->winograd_refused.store(true, std::memory_order_relaxed);
+          made->winograd_refused.store(true, std::memory_order_relaxed);
         }
       }
       // A first layer (few input channels, ResNet's 3 -> 64 stem) asks for the blocked

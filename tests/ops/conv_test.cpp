@@ -236,6 +236,20 @@ TEST(Conv, InferencePackedWeightsMatchFloat64) {
       EXPECT_TRUE(torch::allclose(y.to(torch::kDouble), ref, 1e-5, 1e-5)) << "call " << call;
     }
   }
+  // Another thread count builds another descriptor for the same packing; back and forth,
+  // each call still right and Winograd stays.
+  {
+    const Tensor x = torch::randn({1, 32, 14, 14}), w = torch::randn({32, 32, 3, 3}) / 17.0;
+    const Tensor ref = torch::conv2d(x.to(torch::kDouble), w.to(torch::kDouble), {}, 1, 1);
+    const int threads = torch::get_num_threads();
+    for (int call = 0; call < 8; ++call) {
+      torch::set_num_threads(call % 2 == 0 ? 1 : 2);
+      const Tensor y = torch::conv2d(x, w, {}, 1, 1);
+      EXPECT_TRUE(torch::allclose(y.to(torch::kDouble), ref, 1e-5, 1e-5)) << "call " << call;
+      if (call >= 2) EXPECT_EQ(ember::conv::packed_weight_state(w), PackedWeightState::kWinograd) << "call " << call;
+    }
+    torch::set_num_threads(threads);
+  }
   // A recorded call (the weight needs a gradient) keeps nothing.
   torch::AutoGradMode enable(true);
   const Tensor w = torch::randn({16, 16, 3, 3}).requires_grad_();
