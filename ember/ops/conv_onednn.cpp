@@ -4,7 +4,6 @@
 #include <dnnl.hpp>
 #include <memory>
 #include <optional>
-#include <string_view>
 #include <unordered_map>
 
 #include "ember/core/parallel.h"
@@ -81,6 +80,25 @@ bool shapes_consistent(IntArrayRef big, IntArrayRef small, IntArrayRef kernel, c
 }
 
 bool onednn_supports(const Tensor& input, const ConvParams&) { return input.scalar_type() == ScalarType::Float; }
+
+// The primitive descriptors, one place for the argument order. A zero bias descriptor
+// (memory::desc()) means no bias to oneDNN.
+dnnl::convolution_forward::primitive_desc forward_pd(dnnl::prop_kind prop, dnnl::algorithm algo,
+                                                     const memory::desc& src, const memory::desc& w,
+                                                     const memory::desc& b, const memory::desc& dst,
+                                                     const ConvParams& p) {
+  const memory::dims pad = odims(p.padding);
+  dnnl::convolution_forward::desc d(prop, algo, src, w, b, dst, odims(p.stride), odims(p.dilation, 1), pad, pad);
+  return {d, onednn_engine()};
+}
+dnnl::deconvolution_forward::primitive_desc deconvolution_pd(dnnl::prop_kind prop, const memory::desc& src,
+                                                             const memory::desc& w, const memory::desc& b,
+                                                             const memory::desc& dst, const ConvParams& p) {
+  const memory::dims pad = odims(p.padding);
+  dnnl::deconvolution_forward::desc d(prop, dnnl::algorithm::deconvolution_direct, src, w, b, dst, odims(p.stride),
+                                      odims(p.dilation, 1), pad, pad);
+  return {d, onednn_engine()};
+}
 
 }  // namespace
 
@@ -190,7 +208,7 @@ void forward_inference(const Tensor& input, const Tensor& weight, const Tensor& 
   const bool same_call = same_weight && known->src == src.get_desc() && known->dst == dst.get_desc() &&
                          known->bias == bias.defined() && same_params(known->params, p);
   const bool refused = same_call && known->winograd_refused.load(std::memory_order_relaxed);
-  const bool winograd = same_call && winograd_shape(weight, p) && !refused &&
+  const bool winograd = same_call && winograd_shape(weight, p) && winograd_available() && !refused &&
                         (known->winograd || known->uses.load(std::memory_order_relaxed) > 0);
   if (!same_call || known->threads != get_num_threads() || known->winograd != winograd) {
     auto made = std::make_shared<PackedConv>();
@@ -209,7 +227,6 @@ void forward_inference(const Tensor& input, const Tensor& weight, const Tensor& 
     const memory::desc src_any = any_like(src.get_desc()), dst_any = any_like(dst.get_desc());
     const memory::desc w_any = any_like(wts.get_desc());
     const memory::desc b_md = bias.defined() ? plain_desc(bias) : memory::desc();
-    const memory::dims strides = odims(p.stride), dil = odims(p.dilation, 1), pad = odims(p.padding);
     const auto prop = dnnl::prop_kind::forward_inference;
     auto keep = [&](const auto& pd) {
       made->pd = pd;
@@ -230,41 +247,18 @@ void forward_inference(const Tensor& input, const Tensor& weight, const Tensor& 
       dnnl::reorder(wts, made->weights).execute(s, wts, made->weights);
     };
     if (p.transposed) {
-      const auto algo = dnnl::algorithm::deconvolution_direct;
-      auto d =
-          bias.defined()
-              ? dnnl::deconvolution_forward::desc(prop, algo, src_any, w_any, b_md, dst_any, strides, dil, pad, pad)
-              : dnnl::deconvolution_forward::desc(prop, algo, src_any, w_any, dst_any, strides, dil, pad, pad);
-      keep(dnnl::deconvolution_forward::primitive_desc(d, onednn_engine()));
+      keep(deconvolution_pd(prop, src_any, w_any, b_md, dst_any, p));
     } else {
-      auto pd_for = [&](dnnl::algorithm algo, const memory::desc& dst_md) {
-        auto d = bias.defined()
-                     ? dnnl::convolution_forward::desc(prop, algo, src_any, w_any, b_md, dst_md, strides, dil, pad, pad)
-                     : dnnl::convolution_forward::desc(prop, algo, src_any, w_any, dst_md, strides, dil, pad, pad);
-        return dnnl::convolution_forward::primitive_desc(d, onednn_engine());
-      };
       std::optional<dnnl::convolution_forward::primitive_desc> pd;
       if (winograd) {
         try {
-          pd = pd_for(dnnl::algorithm::convolution_winograd, dst_any);
+          pd = forward_pd(prop, dnnl::algorithm::convolution_winograd, src_any, w_any, b_md, dst_any, p);
           made->winograd = true;
         } catch (const dnnl::error&) {
           made->winograd_refused.store(true, std::memory_order_relaxed);
         }
       }
-      // A first layer (few input channels, ResNet's 3 -> 64 stem) asks for the blocked
-      // nChw16c output: oneDNN then reads the NCHW input as is, and the blocked output
-      // reorders into NCHW faster than the channels-last one it picks by itself
-      // (1.14 -> 1.00 ms with the reorders at 224 x 224). Not where only oneDNN's
-      // reference kernel takes that layout (a CPU without AVX-512).
-      if (!pd && input.dim() == 4 && p.groups == 1 && input.size(1) < 16 && out.size(1) % 16 == 0) {
-        try {
-          pd = pd_for(dnnl::algorithm::convolution_direct, memory::desc(dst.get_desc().dims(), dt::f32, tag::nChw16c));
-          if (std::string_view(pd->impl_info_str()).substr(0, 3) == "ref") pd.reset();
-        } catch (const dnnl::error&) {
-        }
-      }
-      if (!pd) pd = pd_for(dnnl::algorithm::convolution_direct, dst_any);
+      if (!pd) pd = forward_pd(prop, dnnl::algorithm::convolution_direct, src_any, w_any, b_md, dst_any, p);
       keep(*pd);
     }
     s.wait();
@@ -294,7 +288,6 @@ void forward_batch(const Tensor& input, const Tensor& weight, const Tensor& bias
   const memory::desc src_any = any_like(src.get_desc()), dst_any = any_like(dst.get_desc());
   const memory::desc w_any = any_like(wts.get_desc());
   const memory::desc b_md = bias.defined() ? plain_desc(bias) : memory::desc();
-  const memory::dims strides = odims(p.stride), dil = odims(p.dilation, 1), pad = odims(p.padding);
   const auto prop = dnnl::prop_kind::forward_training;
 
   auto run = [&](const auto& pd, auto prim) {
@@ -309,30 +302,19 @@ void forward_batch(const Tensor& input, const Tensor& weight, const Tensor& bias
     s.wait();
   };
 
-  if (!p.transposed) {
-    auto pd_for = [&](dnnl::algorithm algo) {
-      auto d = bias.defined()
-                   ? dnnl::convolution_forward::desc(prop, algo, src_any, w_any, b_md, dst_any, strides, dil, pad, pad)
-                   : dnnl::convolution_forward::desc(prop, algo, src_any, w_any, dst_any, strides, dil, pad, pad);
-      return dnnl::convolution_forward::primitive_desc(d, onednn_engine());
-    };
-    std::optional<dnnl::convolution_forward::primitive_desc> pd;
-    if (training_algorithm(weight, p) == dnnl::algorithm::convolution_winograd) {
-      try {
-        pd = pd_for(dnnl::algorithm::convolution_winograd);
-      } catch (const dnnl::error&) {
-      }
-    }
-    if (!pd) pd = pd_for(dnnl::algorithm::convolution_direct);
-    run(*pd, dnnl::convolution_forward(*pd));
-  } else {
-    const auto algo = dnnl::algorithm::deconvolution_direct;
-    auto d = bias.defined()
-                 ? dnnl::deconvolution_forward::desc(prop, algo, src_any, w_any, b_md, dst_any, strides, dil, pad, pad)
-                 : dnnl::deconvolution_forward::desc(prop, algo, src_any, w_any, dst_any, strides, dil, pad, pad);
-    dnnl::deconvolution_forward::primitive_desc pd(d, onednn_engine());
-    run(pd, dnnl::deconvolution_forward(pd));
+  if (p.transposed) {
+    const auto pd = deconvolution_pd(prop, src_any, w_any, b_md, dst_any, p);
+    return run(pd, dnnl::deconvolution_forward(pd));
   }
+  std::optional<dnnl::convolution_forward::primitive_desc> pd;
+  if (training_algorithm(weight, p) == dnnl::algorithm::convolution_winograd) {
+    try {
+      pd = forward_pd(prop, dnnl::algorithm::convolution_winograd, src_any, w_any, b_md, dst_any, p);
+    } catch (const dnnl::error&) {
+    }
+  }
+  if (!pd) pd = forward_pd(prop, dnnl::algorithm::convolution_direct, src_any, w_any, b_md, dst_any, p);
+  run(*pd, dnnl::convolution_forward(*pd));
 }
 
 // Note [Convolutions in batch chunks]
@@ -394,7 +376,6 @@ void backward_onednn(const Tensor& input, const Tensor& weight, const Tensor& gr
   const memory::desc src_any = any_like(src.get_desc()), ddst_any = any_like(ddst.get_desc());
   const memory::desc w_any = any_like(wts.get_desc());
   const memory::desc b_md = gb.defined() ? plain_desc(gb) : memory::desc();
-  const memory::dims strides = odims(p.stride), dil = odims(p.dilation, 1), pad = odims(p.padding);
   // The three descriptors for one algorithm (Note [Winograd in training]): Winograd
   // when it applies and oneDNN takes all that are needed, else direct.
   struct Pds {
@@ -402,23 +383,16 @@ void backward_onednn(const Tensor& input, const Tensor& weight, const Tensor& gr
     std::optional<dnnl::convolution_backward_weights::primitive_desc> weights;
   };
   auto pds_for = [&](dnnl::algorithm algo) {
-    const auto prop = dnnl::prop_kind::forward_training;
-    auto fd = gb.defined()
-                  ? dnnl::convolution_forward::desc(prop, algo, src_any, w_any, b_md, ddst_any, strides, dil, pad, pad)
-                  : dnnl::convolution_forward::desc(prop, algo, src_any, w_any, ddst_any, strides, dil, pad, pad);
-    dnnl::convolution_forward::primitive_desc fpd(fd, onednn_engine());
+    const auto fpd = forward_pd(dnnl::prop_kind::forward_training, algo, src_any, w_any, b_md, ddst_any, p);
+    const memory::dims strides = odims(p.stride), dil = odims(p.dilation, 1), pad = odims(p.padding);
     Pds r;
-    if (gx.defined()) {
-      dnnl::convolution_backward_data::desc dd(algo, src_any, w_any, ddst_any, strides, dil, pad, pad);
-      r.data.emplace(dd, onednn_engine(), fpd);
-    }
-    if (gw.defined()) {
-      auto bd =
-          gb.defined()
-              ? dnnl::convolution_backward_weights::desc(algo, src_any, w_any, b_md, ddst_any, strides, dil, pad, pad)
-              : dnnl::convolution_backward_weights::desc(algo, src_any, w_any, ddst_any, strides, dil, pad, pad);
-      r.weights.emplace(bd, onednn_engine(), fpd);
-    }
+    if (gx.defined())
+      r.data.emplace(dnnl::convolution_backward_data::desc(algo, src_any, w_any, ddst_any, strides, dil, pad, pad),
+                     onednn_engine(), fpd);
+    if (gw.defined())
+      r.weights.emplace(
+          dnnl::convolution_backward_weights::desc(algo, src_any, w_any, b_md, ddst_any, strides, dil, pad, pad),
+          onednn_engine(), fpd);
     return r;
   };
   std::optional<Pds> pds;
