@@ -280,9 +280,18 @@ TEST(Conv, PackedWeightsFollowEveryWrite) {
       {"a slice", [&] { conv->weight[5][2].uniform_(-3, 3); }},
       {"data()", [&] { conv->weight.data().sub_(0.5); }},
       {"kaiming_uniform_", [&] { torch::nn::init::kaiming_uniform_(conv->weight); }},
-      {"SGD step", [&] {
+      {"SGD step",
+       [&] {
          torch::AutoGradMode enable(true);
          torch::optim::SGD opt(conv->parameters(), 0.5);
+         conv->train();
+         conv(x).square().sum().backward();
+         opt.step();
+         conv->eval();
+       }},
+      {"Adam step (fused kernel)", [&] {
+         torch::AutoGradMode enable(true);
+         torch::optim::Adam opt(conv->parameters(), torch::optim::AdamOptions(0.1));
          conv->train();
          conv(x).square().sum().backward();
          opt.step();
