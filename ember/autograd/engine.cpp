@@ -114,6 +114,14 @@ class NodeTable {
     Node::EngineSlot& slot = n->engine_slot();
     const void* owner = slot.owner.load(std::memory_order_relaxed);
     if (owner == this) return {&tasks_[slot.task], false};
+    // A node this pass already holds in the table stays there, even if the pass that
+    // had claimed it has since run it and let go: claiming it now would give the node
+    // a second task, and its gradients would be split between the two (a shared-graph
+    // pass then lost half of a leaf's gradient, Engine.ConcurrentBackwardOnASharedGraph).
+    if (hashed_ != 0) {
+      const Slot& s = slots_[probe(n)];
+      if (s.node == n) return {&tasks_[s.index], false};
+    }
     if (owner == nullptr && slot.owner.compare_exchange_strong(owner, this, std::memory_order_acquire)) {
       slot.task = static_cast<uint32_t>(tasks_.size());
       tasks_.push_back(NodeTask{n, 0, true, {}});
