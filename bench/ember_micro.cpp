@@ -31,8 +31,7 @@ W2Data& w2() {
 
 void BM_memcpy(benchmark::State& st) {
   auto& d = w2();
-  for (auto _ : st)
-    std::memcpy(d.c.data_ptr<float>(), d.a.data_ptr<float>(), kBytes);
+  for (auto _ : st) std::memcpy(d.c.data_ptr<float>(), d.a.data_ptr<float>(), kBytes);
   st.SetBytesProcessed(static_cast<int64_t>(st.iterations() * 2 * kBytes));
 }
 BENCHMARK(BM_memcpy)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -85,9 +84,12 @@ void BM_nograd_chain(benchmark::State& st) {
     torch::NoGradGuard guard;
     torch::Tensor v = x;
     for (int i = 0; i < 3000; ++i) {
-      if (i % 3 == 0) v = v * w;
-      else if (i % 3 == 1) v = v + b;
-      else v = torch::tanh(v);
+      if (i % 3 == 0)
+        v = v * w;
+      else if (i % 3 == 1)
+        v = v + b;
+      else
+        v = torch::tanh(v);
     }
     benchmark::DoNotOptimize(v);
   }
@@ -103,8 +105,8 @@ void BM_mm(benchmark::State& st) {
   torch::manual_seed(0);
   torch::Tensor A = torch::rand({n, n}), B = torch::rand({n, n});
   for (auto _ : st) benchmark::DoNotOptimize(torch::mm(A, B));
-  st.counters["FLOPS"] = benchmark::Counter(2.0 * n * n * n * static_cast<double>(st.iterations()),
-                                            benchmark::Counter::kIsRate);
+  st.counters["FLOPS"] =
+      benchmark::Counter(2.0 * n * n * n * static_cast<double>(st.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_mm)->ArgsProduct({{256, 1024, 2048}, {1, 2}})->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.3);
 

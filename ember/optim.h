@@ -18,6 +18,6 @@
 #include "ember/optim/schedulers/reduce_on_plateau_scheduler.h"
 #include "ember/optim/schedulers/step_lr.h"
 #include "ember/optim/schedulers/warmup_lr.h"
-#include "ember/optim/sgd.h"
 #include "ember/optim/serialize.h"
+#include "ember/optim/sgd.h"
 #include "ember/optim/swa_utils.h"

@@ -32,9 +32,12 @@ void w1(const bench::Options& o) {
                   torch::NoGradGuard guard;
                   torch::Tensor v = x;
                   for (int i = 0; i < 3000; ++i) {
-                    if (i % 3 == 0) v = v * w;
-                    else if (i % 3 == 1) v = v + b;
-                    else v = torch::tanh(v);
+                    if (i % 3 == 0)
+                      v = v * w;
+                    else if (i % 3 == 1)
+                      v = v + b;
+                    else
+                      v = torch::tanh(v);
                   }
                 }};
   c.target_sec = 0.2;
@@ -79,17 +82,15 @@ void w4(const bench::Options& o) {
     const float *pa = A.data_ptr<float>(), *pb = B.data_ptr<float>();
     float* pd = D.data_ptr<float>();
     const int in = static_cast<int>(n);
-    bench::run_case(o,
-                    {"W4.cblas_sgemm_" + sz, "GFLOP/s", bench::gflops(flop),
-                     [&] {
-                       cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, in, in, in, 1.f, pa, in, pb, in, 0.f,
-                                   pd, in);
-                     }},
-                    set_threads);
     bench::run_case(
-        o, {"W4.dnnl_sgemm_" + sz, "GFLOP/s", bench::gflops(flop),
-            [&] { dnnl_sgemm('N', 'N', n, n, n, 1.f, pa, n, pb, n, 0.f, pd, n); }},
+        o,
+        {"W4.cblas_sgemm_" + sz, "GFLOP/s", bench::gflops(flop),
+         [&] { cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, in, in, in, 1.f, pa, in, pb, in, 0.f, pd, in); }},
         set_threads);
+    bench::run_case(o,
+                    {"W4.dnnl_sgemm_" + sz, "GFLOP/s", bench::gflops(flop),
+                     [&] { dnnl_sgemm('N', 'N', n, n, n, 1.f, pa, n, pb, n, 0.f, pd, n); }},
+                    set_threads);
   }
 }
 
@@ -172,10 +173,9 @@ void w9(const bench::Options& o) {
   torch::manual_seed(0);
   torch::Tensor sig = torch::randn({160000}), win = torch::hann_window(400), x = torch::randn({256, 4096}), out;
   auto ms = [](double s) { return s * 1e3; };
-  bench::run_case(o,
-                  {"W9.stft", "ms", ms,
-                   [&] { out = torch::stft(sig, 400, 160, 400, win, true, "reflect", false, true, true); }},
-                  set_threads);
+  bench::run_case(
+      o, {"W9.stft", "ms", ms, [&] { out = torch::stft(sig, 400, 160, 400, win, true, "reflect", false, true, true); }},
+      set_threads);
   bench::run_case(o, {"W9.rfft_256x4096", "ms", ms, [&] { out = torch::fft::rfft(x); }}, set_threads);
 }
 

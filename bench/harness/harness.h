@@ -64,9 +64,7 @@ inline bool wants_group(const Options& o, const std::string& g) {
 
 using Clock = std::chrono::steady_clock;
 
-inline double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
+inline double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 struct Case {
   std::string name;    // "W4.mm_1024"

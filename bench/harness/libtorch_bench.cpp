@@ -29,9 +29,12 @@ void w1(const bench::Options& o) {
                   torch::NoGradGuard guard;
                   torch::Tensor v = x;
                   for (int i = 0; i < 3000; ++i) {
-                    if (i % 3 == 0) v = v * w;
-                    else if (i % 3 == 1) v = v + b;
-                    else v = torch::tanh(v);
+                    if (i % 3 == 0)
+                      v = v * w;
+                    else if (i % 3 == 1)
+                      v = v + b;
+                    else
+                      v = torch::tanh(v);
                   }
                 }};
   c.target_sec = 0.2;
@@ -44,9 +47,8 @@ void w2_w3(const bench::Options& o) {
   torch::manual_seed(0);
   torch::Tensor a = torch::rand({n}), b = torch::rand({n}), c = torch::empty({n});
   int cur_threads = 1;
-  bench::Case mc{"W2.memcpy", "GB/s", bench::gbps(2 * bench::kW2Bytes), [&] {
-                   bench::memcpy_threads(c.data_ptr<float>(), a.data_ptr<float>(), n, cur_threads);
-                 }};
+  bench::Case mc{"W2.memcpy", "GB/s", bench::gbps(2 * bench::kW2Bytes),
+                 [&] { bench::memcpy_threads(c.data_ptr<float>(), a.data_ptr<float>(), n, cur_threads); }};
   bench::run_case(o, mc, [&](int t) {
     cur_threads = t;
     set_threads(t);
@@ -68,9 +70,9 @@ void w4(const bench::Options& o) {
   for (int64_t n : {256, 1024, 2048}) {
     torch::manual_seed(0);
     torch::Tensor A = torch::rand({n, n}), B = torch::rand({n, n}), C;
-    bench::run_case(o, {"W4.mm_" + std::to_string(n), "GFLOP/s", bench::gflops(2.0 * n * n * n),
-                        [&] { C = torch::mm(A, B); }},
-                    set_threads);
+    bench::run_case(
+        o, {"W4.mm_" + std::to_string(n), "GFLOP/s", bench::gflops(2.0 * n * n * n), [&] { C = torch::mm(A, B); }},
+        set_threads);
   }
 }
 
@@ -153,10 +155,9 @@ void w9(const bench::Options& o) {
   torch::manual_seed(0);
   torch::Tensor sig = torch::randn({160000}), win = torch::hann_window(400), x = torch::randn({256, 4096}), out;
   auto ms = [](double s) { return s * 1e3; };
-  bench::run_case(o,
-                  {"W9.stft", "ms", ms,
-                   [&] { out = torch::stft(sig, 400, 160, 400, win, true, "reflect", false, true, true); }},
-                  set_threads);
+  bench::run_case(
+      o, {"W9.stft", "ms", ms, [&] { out = torch::stft(sig, 400, 160, 400, win, true, "reflect", false, true, true); }},
+      set_threads);
   bench::run_case(o, {"W9.rfft_256x4096", "ms", ms, [&] { out = torch::fft::rfft(x); }}, set_threads);
 }
 

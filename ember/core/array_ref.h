@@ -64,13 +64,21 @@ class ArrayRef {
 };
 
 template <typename T>
-bool operator==(ArrayRef<T> a, ArrayRef<T> b) { return a.equals(b); }
+bool operator==(ArrayRef<T> a, ArrayRef<T> b) {
+  return a.equals(b);
+}
 template <typename T>
-bool operator!=(ArrayRef<T> a, ArrayRef<T> b) { return !a.equals(b); }
+bool operator!=(ArrayRef<T> a, ArrayRef<T> b) {
+  return !a.equals(b);
+}
 template <typename T>
-bool operator==(ArrayRef<T> a, const std::vector<T>& b) { return a.equals(b); }
+bool operator==(ArrayRef<T> a, const std::vector<T>& b) {
+  return a.equals(b);
+}
 template <typename T>
-bool operator==(const std::vector<T>& a, ArrayRef<T> b) { return b.equals(a); }
+bool operator==(const std::vector<T>& a, ArrayRef<T> b) {
+  return b.equals(a);
+}
 
 using IntArrayRef = ArrayRef<int64_t>;
 

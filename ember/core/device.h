@@ -14,7 +14,7 @@ constexpr DeviceType kCUDA = DeviceType::CUDA;
 class Device {
  public:
   Device(DeviceType type, int8_t index = -1) : type_(type), index_(index) {}  // NOLINT
-  explicit Device(const std::string& spec);  // "cpu", "cuda", "cuda:1"
+  explicit Device(const std::string& spec);                                   // "cpu", "cuda", "cuda:1"
   DeviceType type() const { return type_; }
   int8_t index() const { return index_; }
   bool has_index() const { return index_ >= 0; }

@@ -21,33 +21,34 @@ namespace detail {
   case st:                   \
     return f(TypeTag<cpp>{});
 
-#define EMBER_INT_CASES_                \
-  EMBER_CASE_(ScalarType::Byte, uint8_t) \
-  EMBER_CASE_(ScalarType::Char, int8_t)  \
+#define EMBER_INT_CASES_                  \
+  EMBER_CASE_(ScalarType::Byte, uint8_t)  \
+  EMBER_CASE_(ScalarType::Char, int8_t)   \
   EMBER_CASE_(ScalarType::Short, int16_t) \
-  EMBER_CASE_(ScalarType::Int, int32_t)  \
+  EMBER_CASE_(ScalarType::Int, int32_t)   \
   EMBER_CASE_(ScalarType::Long, int64_t)
-#define EMBER_FLOAT_CASES_                 \
-  EMBER_CASE_(ScalarType::Float, float)    \
-  EMBER_CASE_(ScalarType::Double, double)  \
-  EMBER_CASE_(ScalarType::Half, Half)      \
+#define EMBER_FLOAT_CASES_                \
+  EMBER_CASE_(ScalarType::Float, float)   \
+  EMBER_CASE_(ScalarType::Double, double) \
+  EMBER_CASE_(ScalarType::Half, Half)     \
   EMBER_CASE_(ScalarType::BFloat16, BFloat16)
-#define EMBER_COMPLEX_CASES_                        \
+#define EMBER_COMPLEX_CASES_                       \
   EMBER_CASE_(ScalarType::ComplexFloat, complex64) \
   EMBER_CASE_(ScalarType::ComplexDouble, complex128)
 #define EMBER_BOOL_CASE_ EMBER_CASE_(ScalarType::Bool, bool)
 
-#define EMBER_DEFINE_DISPATCH_(fname, setname, ...)                   \
-  template <typename F>                                                \
-  decltype(auto) fname(ScalarType t, const char* op, F&& f) {          \
-    switch (t) {                                                       \
-      __VA_ARGS__                                                      \
-      default:                                                         \
-        detail::dispatch_error(op, t, setname);                        \
-    }                                                                  \
+#define EMBER_DEFINE_DISPATCH_(fname, setname, ...)           \
+  template <typename F>                                       \
+  decltype(auto) fname(ScalarType t, const char* op, F&& f) { \
+    switch (t) {                                              \
+      __VA_ARGS__                                             \
+      default:                                                \
+        detail::dispatch_error(op, t, setname);               \
+    }                                                         \
   }
 
-EMBER_DEFINE_DISPATCH_(dispatch_all, "all dtypes", EMBER_INT_CASES_ EMBER_FLOAT_CASES_ EMBER_COMPLEX_CASES_ EMBER_BOOL_CASE_)
+EMBER_DEFINE_DISPATCH_(dispatch_all, "all dtypes",
+                       EMBER_INT_CASES_ EMBER_FLOAT_CASES_ EMBER_COMPLEX_CASES_ EMBER_BOOL_CASE_)
 EMBER_DEFINE_DISPATCH_(dispatch_floating, "floating dtypes", EMBER_FLOAT_CASES_)
 EMBER_DEFINE_DISPATCH_(dispatch_floating_and_complex, "floating and complex dtypes",
                        EMBER_FLOAT_CASES_ EMBER_COMPLEX_CASES_)

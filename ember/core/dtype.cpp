@@ -11,16 +11,14 @@ size_t element_size(ScalarType t) {
 }
 
 const char* dtype_name(ScalarType t) {
-  static constexpr const char* kNames[] = {"uint8",     "int8",       "int16",   "int32",
-                                           "int64",     "float16",    "float32", "float64",
-                                           "complex64", "complex128", "bool",    "bfloat16"};
+  static constexpr const char* kNames[] = {"uint8",   "int8",    "int16",     "int32",      "int64", "float16",
+                                           "float32", "float64", "complex64", "complex128", "bool",  "bfloat16"};
   return t == ScalarType::Undefined ? "undefined" : kNames[static_cast<int>(t)];
 }
 
 const char* type_name_short(ScalarType t) {
-  static constexpr const char* kNames[] = {"Byte",   "Char",         "Short",         "Int",
-                                           "Long",   "Half",         "Float",         "Double",
-                                           "ComplexFloat", "ComplexDouble", "Bool", "BFloat16"};
+  static constexpr const char* kNames[] = {"Byte",  "Char",   "Short",        "Int",           "Long", "Half",
+                                           "Float", "Double", "ComplexFloat", "ComplexDouble", "Bool", "BFloat16"};
   return t == ScalarType::Undefined ? "Undefined" : kNames[static_cast<int>(t)];
 }
 
@@ -49,13 +47,11 @@ ScalarType to_complex_type(ScalarType t) {
 }
 
 ScalarType promote_types(ScalarType a, ScalarType b) {
-  EMBER_CHECK(a != ScalarType::Undefined && b != ScalarType::Undefined,
-              "promote_types: undefined dtype");
+  EMBER_CHECK(a != ScalarType::Undefined && b != ScalarType::Undefined, "promote_types: undefined dtype");
   if (a == b) return a;
   // Table in c10 order: u1 i1 i2 i4 i8 f2 f4 f8 c4 c8 b1 bf
-  constexpr ScalarType u1 = kByte, i1 = kChar, i2 = kShort, i4 = kInt, i8 = kLong, f2 = kHalf,
-                       f4 = kFloat, f8 = kDouble, c4 = kComplexFloat, c8 = kComplexDouble,
-                       b1 = kBool, bf = kBFloat16;
+  constexpr ScalarType u1 = kByte, i1 = kChar, i2 = kShort, i4 = kInt, i8 = kLong, f2 = kHalf, f4 = kFloat,
+                       f8 = kDouble, c4 = kComplexFloat, c8 = kComplexDouble, b1 = kBool, bf = kBFloat16;
   static constexpr ScalarType kTable[12][12] = {
       /* u1 */ {u1, i2, i2, i4, i8, f2, f4, f8, c4, c8, u1, bf},
       /* i1 */ {i2, i1, i2, i4, i8, f2, f4, f8, c4, c8, i1, bf},

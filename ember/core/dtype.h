@@ -46,15 +46,13 @@ constexpr ScalarType kBool = ScalarType::Bool;
 constexpr ScalarType kBFloat16 = ScalarType::BFloat16;
 
 size_t element_size(ScalarType t);
-const char* dtype_name(ScalarType t);      // "float32", as PyTorch prints torch.float32
+const char* dtype_name(ScalarType t);       // "float32", as PyTorch prints torch.float32
 const char* type_name_short(ScalarType t);  // "Float", as in CPUFloatType
 std::ostream& operator<<(std::ostream& os, ScalarType t);
 inline std::string toString(ScalarType t) { return type_name_short(t); }
 
 constexpr bool is_complex(ScalarType t) { return t == kComplexFloat || t == kComplexDouble; }
-constexpr bool is_floating_point(ScalarType t) {
-  return t == kHalf || t == kFloat || t == kDouble || t == kBFloat16;
-}
+constexpr bool is_floating_point(ScalarType t) { return t == kHalf || t == kFloat || t == kDouble || t == kBFloat16; }
 constexpr bool is_integral(ScalarType t, bool include_bool = false) {
   return (t >= kByte && t <= kLong) || (include_bool && t == kBool);
 }
@@ -80,9 +78,11 @@ void set_default_dtype(ScalarType t);
 // ---- C++ type <-> ScalarType -----------------------------------------------
 template <typename T>
 struct CppTypeToScalarType;
-#define EMBER_MAP_TYPE(cpp, st) \
-  template <>                   \
-  struct CppTypeToScalarType<cpp> { static constexpr ScalarType value = st; };
+#define EMBER_MAP_TYPE(cpp, st)             \
+  template <>                               \
+  struct CppTypeToScalarType<cpp> {         \
+    static constexpr ScalarType value = st; \
+  };
 EMBER_MAP_TYPE(uint8_t, kByte)
 EMBER_MAP_TYPE(int8_t, kChar)
 EMBER_MAP_TYPE(int16_t, kShort)
@@ -101,11 +101,17 @@ constexpr ScalarType scalar_type_of = CppTypeToScalarType<T>::value;
 
 // The type arithmetic is done in: float for the 16-bit floats, T otherwise.
 template <typename T>
-struct OpMath { using type = T; };
+struct OpMath {
+  using type = T;
+};
 template <>
-struct OpMath<Half> { using type = float; };
+struct OpMath<Half> {
+  using type = float;
+};
 template <>
-struct OpMath<BFloat16> { using type = float; };
+struct OpMath<BFloat16> {
+  using type = float;
+};
 template <typename T>
 using opmath_t = typename OpMath<T>::type;
 
@@ -118,9 +124,13 @@ constexpr bool is_complex_v = is_complex_t<T>::value;
 
 // float for complex64, double for complex128, T otherwise.
 template <typename T>
-struct ValueType { using type = T; };
+struct ValueType {
+  using type = T;
+};
 template <typename T>
-struct ValueType<std::complex<T>> { using type = T; };
+struct ValueType<std::complex<T>> {
+  using type = T;
+};
 template <typename T>
 using value_t = typename ValueType<T>::type;
 

@@ -7,8 +7,8 @@ void throw_error(const char*, int, const std::string& msg) {
 }
 
 void internal_error(const char* file, int line, const char* cond, const std::string& msg) {
-  throw Error(str("internal assert failed: ", cond, " at ", file, ":", line,
-                  msg.empty() ? "" : ": ", msg, " (this is a bug in Ember)"));
+  throw Error(str("internal assert failed: ", cond, " at ", file, ":", line, msg.empty() ? "" : ": ", msg,
+                  " (this is a bug in Ember)"));
 }
 
 }  // namespace ember::detail

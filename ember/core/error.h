@@ -40,18 +40,17 @@ std::string str(const Args&... args) {
 }  // namespace ember
 
 // User errors: throws ember::Error. The message should start with the op name.
-#define EMBER_CHECK(cond, ...)                                                \
-  do {                                                                        \
-    if (__builtin_expect(!(cond), 0))                                         \
-      ::ember::detail::throw_error(__FILE__, __LINE__, ::ember::str(__VA_ARGS__)); \
+#define EMBER_CHECK(cond, ...)                                                                                     \
+  do {                                                                                                             \
+    if (__builtin_expect(!(cond), 0)) ::ember::detail::throw_error(__FILE__, __LINE__, ::ember::str(__VA_ARGS__)); \
   } while (0)
 
 #define EMBER_ERROR(...) ::ember::detail::throw_error(__FILE__, __LINE__, ::ember::str(__VA_ARGS__))
 
 // Bugs in Ember itself; still throws (never aborts) so a process survives.
-#define EMBER_INTERNAL_ASSERT(cond, ...)                                                  \
-  do {                                                                                    \
-    if (__builtin_expect(!(cond), 0))                                                     \
+#define EMBER_INTERNAL_ASSERT(cond, ...)                                                     \
+  do {                                                                                       \
+    if (__builtin_expect(!(cond), 0))                                                        \
       ::ember::detail::internal_error(__FILE__, __LINE__, #cond, ::ember::str(__VA_ARGS__)); \
   } while (0)
 

@@ -61,7 +61,7 @@ struct Half {
   struct from_bits_t {};
   Half() = default;
   constexpr Half(uint16_t bits, from_bits_t) : x(bits) {}
-  Half(float f) : x(detail::float_to_half_bits(f)) {}  // NOLINT
+  Half(float f) : x(detail::float_to_half_bits(f)) {}               // NOLINT
   operator float() const { return detail::half_bits_to_float(x); }  // NOLINT
 };
 
@@ -70,7 +70,7 @@ struct BFloat16 {
   struct from_bits_t {};
   BFloat16() = default;
   constexpr BFloat16(uint16_t bits, from_bits_t) : x(bits) {}
-  BFloat16(float f) : x(detail::float_to_bf16_bits(f)) {}  // NOLINT
+  BFloat16(float f) : x(detail::float_to_bf16_bits(f)) {}           // NOLINT
   operator float() const { return detail::bf16_bits_to_float(x); }  // NOLINT
 };
 

@@ -35,7 +35,9 @@ class IntrusivePtr {
   IntrusivePtr(const IntrusivePtr& o) : p_(o.p_) { retain(); }
   IntrusivePtr(IntrusivePtr&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
   template <typename U>
-  IntrusivePtr(const IntrusivePtr<U>& o) : p_(o.get()) { retain(); }  // NOLINT
+  IntrusivePtr(const IntrusivePtr<U>& o) : p_(o.get()) {
+    retain();
+  }  // NOLINT
   // Takes the first reference to a fresh object (make_intrusive).
   struct Adopt {};
   IntrusivePtr(T* fresh, Adopt) : p_(fresh) { p_->refs_.store(1, std::memory_order_relaxed); }
@@ -64,8 +66,8 @@ class IntrusivePtr {
     if (p_) p_->refs_.fetch_add(1, std::memory_order_relaxed);
   }
   void release() {
-    if (p_ && (p_->refs_.load(std::memory_order_acquire) == 1 ||
-               p_->refs_.fetch_sub(1, std::memory_order_acq_rel) == 1))
+    if (p_ &&
+        (p_->refs_.load(std::memory_order_acquire) == 1 || p_->refs_.fetch_sub(1, std::memory_order_acq_rel) == 1))
       delete p_;
     p_ = nullptr;
   }

@@ -13,21 +13,24 @@ namespace ember {
 class IValue {
  public:
   IValue() = default;
-  IValue(bool v) : v_(v) {}                                       // NOLINT
-  IValue(int v) : v_(int64_t(v)) {}                               // NOLINT
-  IValue(int64_t v) : v_(v) {}                                    // NOLINT
-  IValue(double v) : v_(v) {}                                     // NOLINT
-  IValue(float v) : v_(double(v)) {}                              // NOLINT
-  IValue(std::string v) : v_(std::move(v)) {}                     // NOLINT
-  IValue(const char* v) : v_(std::string(v)) {}                   // NOLINT
-  IValue(std::vector<int64_t> v) : v_(std::move(v)) {}            // NOLINT
-  IValue(IntArrayRef v) : v_(v.vec()) {}                          // NOLINT
-  IValue(std::vector<double> v) : v_(std::move(v)) {}             // NOLINT
-  IValue(Tensor v) : v_(std::move(v)) {}                          // NOLINT
-  IValue(const Scalar& s) {                                       // NOLINT
-    if (s.isFloatingPoint()) v_ = s.toDouble();
-    else if (s.isBoolean()) v_ = s.toBool();
-    else v_ = s.toLong();
+  IValue(bool v) : v_(v) {}                             // NOLINT
+  IValue(int v) : v_(int64_t(v)) {}                     // NOLINT
+  IValue(int64_t v) : v_(v) {}                          // NOLINT
+  IValue(double v) : v_(v) {}                           // NOLINT
+  IValue(float v) : v_(double(v)) {}                    // NOLINT
+  IValue(std::string v) : v_(std::move(v)) {}           // NOLINT
+  IValue(const char* v) : v_(std::string(v)) {}         // NOLINT
+  IValue(std::vector<int64_t> v) : v_(std::move(v)) {}  // NOLINT
+  IValue(IntArrayRef v) : v_(v.vec()) {}                // NOLINT
+  IValue(std::vector<double> v) : v_(std::move(v)) {}   // NOLINT
+  IValue(Tensor v) : v_(std::move(v)) {}                // NOLINT
+  IValue(const Scalar& s) {                             // NOLINT
+    if (s.isFloatingPoint())
+      v_ = s.toDouble();
+    else if (s.isBoolean())
+      v_ = s.toBool();
+    else
+      v_ = s.toLong();
   }
 
   bool isNone() const { return v_.index() == 0; }

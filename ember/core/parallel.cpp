@@ -22,8 +22,7 @@ int get_num_threads() { return omp_in_parallel() ? 1 : omp_get_max_threads(); }
 int get_thread_num() { return omp_get_thread_num(); }
 bool in_parallel_region() { return omp_in_parallel(); }
 
-void parallel_for_impl(int64_t begin, int64_t end, int64_t grain,
-                       const std::function<void(int64_t, int64_t)>& f) {
+void parallel_for_impl(int64_t begin, int64_t end, int64_t grain, const std::function<void(int64_t, int64_t)>& f) {
   int64_t n = end - begin;
   int64_t max_chunks = (n + grain - 1) / std::max<int64_t>(grain, 1);
   int nthreads = static_cast<int>(std::min<int64_t>(omp_get_max_threads(), max_chunks));

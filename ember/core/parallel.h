@@ -15,8 +15,7 @@ int get_num_threads();
 int get_thread_num();
 bool in_parallel_region();
 
-void parallel_for_impl(int64_t begin, int64_t end, int64_t grain,
-                       const std::function<void(int64_t, int64_t)>& f);
+void parallel_for_impl(int64_t begin, int64_t end, int64_t grain, const std::function<void(int64_t, int64_t)>& f);
 
 template <typename F>
 inline void parallel_for(int64_t begin, int64_t end, int64_t grain, const F& f) {

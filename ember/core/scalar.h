@@ -36,9 +36,7 @@ class Scalar {
 
   Tag tag() const { return tag_; }
   bool isBoolean() const { return tag_ == Tag::Bool; }
-  bool isIntegral(bool include_bool = false) const {
-    return tag_ == Tag::Int || (include_bool && tag_ == Tag::Bool);
-  }
+  bool isIntegral(bool include_bool = false) const { return tag_ == Tag::Int || (include_bool && tag_ == Tag::Bool); }
   bool isFloatingPoint() const { return tag_ == Tag::Double; }
   bool isComplex() const { return tag_ == Tag::Complex; }
 
@@ -73,21 +71,28 @@ T Scalar::to() const {
   if constexpr (is_complex_v<T>) {
     using V = typename T::value_type;
     switch (tag_) {
-      case Tag::Complex: return T(static_cast<V>(re_), static_cast<V>(im_));
-      case Tag::Double: return T(static_cast<V>(d_), 0);
-      default: return T(static_cast<V>(i_), 0);
+      case Tag::Complex:
+        return T(static_cast<V>(re_), static_cast<V>(im_));
+      case Tag::Double:
+        return T(static_cast<V>(d_), 0);
+      default:
+        return T(static_cast<V>(i_), 0);
     }
   } else if constexpr (std::is_same_v<T, bool>) {
     switch (tag_) {
-      case Tag::Complex: return re_ != 0 || im_ != 0;
-      case Tag::Double: return d_ != 0;
-      default: return i_ != 0;
+      case Tag::Complex:
+        return re_ != 0 || im_ != 0;
+      case Tag::Double:
+        return d_ != 0;
+      default:
+        return i_ != 0;
     }
   } else if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
     return T(to<float>());
   } else {
     switch (tag_) {
-      case Tag::Complex: return Scalar(re_).to<T>();
+      case Tag::Complex:
+        return Scalar(re_).to<T>();
       case Tag::Double:
         if constexpr (std::is_integral_v<T>) {
           // Out-of-range float->int conversion is UB in C++; clamp NaN to 0 like a saturating cast.
@@ -98,7 +103,8 @@ T Scalar::to() const {
         } else {
           return static_cast<T>(d_);
         }
-      default: return static_cast<T>(i_);
+      default:
+        return static_cast<T>(i_);
     }
   }
 }

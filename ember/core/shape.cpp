@@ -33,8 +33,8 @@ int64_t checked_numel(IntArrayRef sizes, const char* op) {
 int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op, bool scalar_as_1d) {
   if (ndim == 0 && scalar_as_1d) ndim = 1;
   EMBER_CHECK(ndim > 0, op, ": dimension specified as ", dim, " but tensor has no dimensions");
-  EMBER_CHECK(dim >= -ndim && dim < ndim, op, ": Dimension out of range (expected to be in range of [",
-              -ndim, ", ", ndim - 1, "], but got ", dim, ")");
+  EMBER_CHECK(dim >= -ndim && dim < ndim, op, ": Dimension out of range (expected to be in range of [", -ndim, ", ",
+              ndim - 1, "], but got ", dim, ")");
   return dim < 0 ? dim + ndim : dim;
 }
 
@@ -45,8 +45,8 @@ DimVector broadcast_shapes(IntArrayRef a, IntArrayRef b, const char* op) {
     int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
     int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
     EMBER_CHECK(da == db || da == 1 || db == 1, op, ": The size of tensor a (", da,
-                ") must match the size of tensor b (", db, ") at non-singleton dimension ", i,
-                " (shapes ", shape_str(a), " and ", shape_str(b), ")");
+                ") must match the size of tensor b (", db, ") at non-singleton dimension ", i, " (shapes ",
+                shape_str(a), " and ", shape_str(b), ")");
     out[i] = da == 1 ? db : da;
   }
   return out;
@@ -62,8 +62,7 @@ DimVector infer_size(IntArrayRef shape, int64_t numel, const char* op) {
       infer = static_cast<int64_t>(i);
     } else {
       EMBER_CHECK(shape[i] >= 0, op, ": invalid shape dimension ", shape[i], " in ", shape_str(shape));
-      EMBER_CHECK(!__builtin_mul_overflow(known, shape[i], &known), op, ": shape ", shape_str(shape),
-                  " overflows");
+      EMBER_CHECK(!__builtin_mul_overflow(known, shape[i], &known), op, ": shape ", shape_str(shape), " overflows");
     }
   }
   if (infer >= 0) {
@@ -122,9 +121,9 @@ int64_t checked_extent(IntArrayRef sizes, IntArrayRef strides, const char* op) {
   for (size_t i = 0; i < sizes.size(); ++i) {
     EMBER_CHECK(strides[i] >= 0, op, ": negative strides are not supported, got ", shape_str(strides));
     int64_t span;
-    EMBER_CHECK(!__builtin_mul_overflow(sizes[i] - 1, strides[i], &span) &&
-                    !__builtin_add_overflow(extent, span, &extent),
-                op, ": sizes ", shape_str(sizes), " with strides ", shape_str(strides), " overflow");
+    EMBER_CHECK(
+        !__builtin_mul_overflow(sizes[i] - 1, strides[i], &span) && !__builtin_add_overflow(extent, span, &extent), op,
+        ": sizes ", shape_str(sizes), " with strides ", shape_str(strides), " overflow");
   }
   return extent;
 }

@@ -37,8 +37,8 @@ Scalar Tensor::item() const {
 }
 
 bool Tensor::is_nonzero() const {
-  EMBER_CHECK(numel() == 1, "is_nonzero: Boolean value of Tensor with ", numel() == 0 ? "no values" : "more than one value",
-              " is ambiguous");
+  EMBER_CHECK(numel() == 1, "is_nonzero: Boolean value of Tensor with ",
+              numel() == 0 ? "no values" : "more than one value", " is ambiguous");
   return item().toBool();
 }
 

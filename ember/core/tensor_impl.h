@@ -46,7 +46,10 @@ class TensorImpl : public RefCounted {
   // Replaces the geometry (used by view-in-place ops such as squeeze_, resize_).
   void set_geometry(IntArrayRef sizes, IntArrayRef strides, int64_t offset);
   void set_storage(Storage s) { storage_ = std::move(s); }
-  void set_dtype(ScalarType t) { dtype_ = t; itemsize_ = element_size(t); }
+  void set_dtype(ScalarType t) {
+    dtype_ = t;
+    itemsize_ = element_size(t);
+  }
 
   uint32_t version() const { return storage_->version(); }
   void bump_version() { storage_->bump_version(); }

@@ -19,15 +19,33 @@ class TensorOptions {
   TensorOptions(ScalarType t) : dtype_(t) {}   // NOLINT
   TensorOptions(Device d) : device_(d) {}      // NOLINT
   TensorOptions(DeviceType d) : device_(d) {}  // NOLINT
-  TensorOptions(Layout) {}                      // NOLINT
+  TensorOptions(Layout) {}                     // NOLINT
 
-  TensorOptions dtype(ScalarType t) const { auto o = *this; o.dtype_ = t; return o; }
-  TensorOptions dtype(std::optional<ScalarType> t) const { auto o = *this; o.dtype_ = t; return o; }
+  TensorOptions dtype(ScalarType t) const {
+    auto o = *this;
+    o.dtype_ = t;
+    return o;
+  }
+  TensorOptions dtype(std::optional<ScalarType> t) const {
+    auto o = *this;
+    o.dtype_ = t;
+    return o;
+  }
   template <typename T>
-  TensorOptions dtype() const { return dtype(scalar_type_of<T>); }
-  TensorOptions device(Device d) const { auto o = *this; o.device_ = d; return o; }
+  TensorOptions dtype() const {
+    return dtype(scalar_type_of<T>);
+  }
+  TensorOptions device(Device d) const {
+    auto o = *this;
+    o.device_ = d;
+    return o;
+  }
   TensorOptions layout(Layout) const { return *this; }
-  TensorOptions requires_grad(bool r) const { auto o = *this; o.requires_grad_ = r; return o; }
+  TensorOptions requires_grad(bool r) const {
+    auto o = *this;
+    o.requires_grad_ = r;
+    return o;
+  }
   TensorOptions pinned_memory(bool = true) const { return *this; }
   TensorOptions memory_format(MemoryFormat) const { return *this; }
 
@@ -38,7 +56,6 @@ class TensorOptions {
   bool requires_grad() const { return requires_grad_; }
   Layout layout() const { return kStrided; }
 
-
  private:
   std::optional<ScalarType> dtype_;
   Device device_ = kCPU;
@@ -47,7 +64,9 @@ class TensorOptions {
 
 inline TensorOptions dtype(ScalarType t) { return TensorOptions().dtype(t); }
 template <typename T>
-inline TensorOptions dtype() { return TensorOptions().dtype(scalar_type_of<T>); }
+inline TensorOptions dtype() {
+  return TensorOptions().dtype(scalar_type_of<T>);
+}
 inline TensorOptions device(Device d) { return TensorOptions().device(d); }
 inline TensorOptions requires_grad(bool r = true) { return TensorOptions().requires_grad(r); }
 inline TensorOptions layout(Layout l) { return TensorOptions().layout(l); }

@@ -92,10 +92,14 @@ Tensor contract_pair(Tensor l, Tensor r, const std::vector<bool>& sum_mask) {
   DimVector batch, lo, ro, con, rest;
   for (int64_t d = 0; d < g; ++d) {
     const bool lp = l.size(d) != 1, rp = r.size(d) != 1;
-    if (lp && rp) (sum_mask[d] ? con : batch).push_back(d);
-    else if (lp) lo.push_back(d);
-    else if (rp) ro.push_back(d);
-    else rest.push_back(d);
+    if (lp && rp)
+      (sum_mask[d] ? con : batch).push_back(d);
+    else if (lp)
+      lo.push_back(d);
+    else if (rp)
+      ro.push_back(d);
+    else
+      rest.push_back(d);
   }
   auto prod = [](const Tensor& t, const DimVector& dims) {
     int64_t p = 1;
@@ -146,8 +150,7 @@ Tensor einsum(std::string_view equation_in, TensorList tensors) {
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
-  EMBER_CHECK(terms.size() <= tensors.size(),
-              "einsum(): fewer operands were provided than specified in the equation");
+  EMBER_CHECK(terms.size() <= tensors.size(), "einsum(): fewer operands were provided than specified in the equation");
   EMBER_CHECK(terms.size() >= tensors.size(), "einsum(): more operands were provided than specified in the equation");
   EMBER_CHECK(!tensors.empty(), "einsum(): must provide at least one operand");
   for (const Tensor& t : tensors)
@@ -227,8 +230,8 @@ Tensor einsum(std::string_view equation_in, TensorList tensors) {
       global_of[d] = gd;
       if (set[gd]) {
         repeated = true;
-        EMBER_CHECK(sizes[gd] == t.size(d), "einsum(): subscript ", letter_char(l),
-                    " is repeated for operand ", i, " but the sizes don't match, ", sizes[gd], " != ", t.size(d));
+        EMBER_CHECK(sizes[gd] == t.size(d), "einsum(): subscript ", letter_char(l), " is repeated for operand ", i,
+                    " but the sizes don't match, ", sizes[gd], " != ", t.size(d));
         strides[gd] += t.stride(d);
       } else {
         set[gd] = true;
@@ -295,8 +298,8 @@ Tensor tensordot(const Tensor& a, const Tensor& b, IntArrayRef dims_a, IntArrayR
   EMBER_CHECK(dims_a.size() == dims_b.size(), "tensordot: both dimension lists should have same length");
   const uint64_t mask_a = dim_mask(dims_a, a.dim(), "tensordot");
   const uint64_t mask_b = dim_mask(dims_b, b.dim(), "tensordot");
-  EMBER_CHECK(a.dtype() == b.dtype(), "tensordot: expected both operands to have the same dtype, but got ",
-              a.dtype(), " and ", b.dtype());
+  EMBER_CHECK(a.dtype() == b.dtype(), "tensordot: expected both operands to have the same dtype, but got ", a.dtype(),
+              " and ", b.dtype());
   DimVector pa, pb, out_sizes;
   int64_t k = 1, fa = 1, fb = 1;
   for (int64_t d = 0; d < a.dim(); ++d)

@@ -42,20 +42,20 @@ Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, const std::
 // and `int64_t` give int64, `double` the default float dtype, `float` float32, `bool` bool.
 class TensorDataContainer {
  public:
-  TensorDataContainer(bool v) : TensorDataContainer(Scalar(v), kBool) {}                   // NOLINT
-  TensorDataContainer(uint8_t v) : TensorDataContainer(Scalar(v), kByte) {}                // NOLINT
-  TensorDataContainer(int8_t v) : TensorDataContainer(Scalar(v), kChar) {}                 // NOLINT
-  TensorDataContainer(int16_t v) : TensorDataContainer(Scalar(v), kShort) {}               // NOLINT
-  TensorDataContainer(int32_t v) : TensorDataContainer(Scalar(v), kLong) {}                // NOLINT
-  TensorDataContainer(long v) : TensorDataContainer(Scalar(int64_t(v)), kLong) {}          // NOLINT
-  TensorDataContainer(long long v) : TensorDataContainer(Scalar(int64_t(v)), kLong) {}     // NOLINT
-  TensorDataContainer(float v) : TensorDataContainer(Scalar(v), kFloat) {}                 // NOLINT
-  TensorDataContainer(double v) : TensorDataContainer(Scalar(v), get_default_dtype()) {}   // NOLINT
-  TensorDataContainer(Half v) : TensorDataContainer(Scalar(v), kHalf) {}                   // NOLINT
-  TensorDataContainer(BFloat16 v) : TensorDataContainer(Scalar(v), kBFloat16) {}           // NOLINT
-  TensorDataContainer(complex64 v) : TensorDataContainer(Scalar(v), kComplexFloat) {}      // NOLINT
-  TensorDataContainer(complex128 v) : TensorDataContainer(Scalar(v), kComplexDouble) {}    // NOLINT
-  TensorDataContainer(std::initializer_list<TensorDataContainer> list);                    // NOLINT
+  TensorDataContainer(bool v) : TensorDataContainer(Scalar(v), kBool) {}                  // NOLINT
+  TensorDataContainer(uint8_t v) : TensorDataContainer(Scalar(v), kByte) {}               // NOLINT
+  TensorDataContainer(int8_t v) : TensorDataContainer(Scalar(v), kChar) {}                // NOLINT
+  TensorDataContainer(int16_t v) : TensorDataContainer(Scalar(v), kShort) {}              // NOLINT
+  TensorDataContainer(int32_t v) : TensorDataContainer(Scalar(v), kLong) {}               // NOLINT
+  TensorDataContainer(long v) : TensorDataContainer(Scalar(int64_t(v)), kLong) {}         // NOLINT
+  TensorDataContainer(long long v) : TensorDataContainer(Scalar(int64_t(v)), kLong) {}    // NOLINT
+  TensorDataContainer(float v) : TensorDataContainer(Scalar(v), kFloat) {}                // NOLINT
+  TensorDataContainer(double v) : TensorDataContainer(Scalar(v), get_default_dtype()) {}  // NOLINT
+  TensorDataContainer(Half v) : TensorDataContainer(Scalar(v), kHalf) {}                  // NOLINT
+  TensorDataContainer(BFloat16 v) : TensorDataContainer(Scalar(v), kBFloat16) {}          // NOLINT
+  TensorDataContainer(complex64 v) : TensorDataContainer(Scalar(v), kComplexFloat) {}     // NOLINT
+  TensorDataContainer(complex128 v) : TensorDataContainer(Scalar(v), kComplexDouble) {}   // NOLINT
+  TensorDataContainer(std::initializer_list<TensorDataContainer> list);                   // NOLINT
   template <typename T>
   TensorDataContainer(const std::vector<T>& v) {  // NOLINT
     sizes_ = {static_cast<int64_t>(v.size())};

@@ -51,14 +51,14 @@ enum class TensorIndexType { None, Ellipsis, SymInt, Boolean, Slice, Tensor };
 
 class TensorIndex final {
  public:
-  TensorIndex(std::nullopt_t) : type_(TensorIndexType::None) {}  // NOLINT
+  TensorIndex(std::nullopt_t) : type_(TensorIndexType::None) {}         // NOLINT
   TensorIndex(EllipsisIndexType) : type_(TensorIndexType::Ellipsis) {}  // NOLINT
-  TensorIndex(const char* str);  // NOLINT: "..." only
+  TensorIndex(const char* str);                                         // NOLINT: "..." only
   template <typename T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
   TensorIndex(T integer) : integer_(static_cast<int64_t>(integer)), type_(TensorIndexType::SymInt) {}  // NOLINT
   template <typename T, std::enable_if_t<std::is_same_v<T, bool>, int> = 0>
-  TensorIndex(T boolean) : boolean_(boolean), type_(TensorIndexType::Boolean) {}  // NOLINT
-  TensorIndex(Slice slice) : slice_(slice), type_(TensorIndexType::Slice) {}  // NOLINT
+  TensorIndex(T boolean) : boolean_(boolean), type_(TensorIndexType::Boolean) {}              // NOLINT
+  TensorIndex(Slice slice) : slice_(slice), type_(TensorIndexType::Slice) {}                  // NOLINT
   TensorIndex(Tensor tensor) : tensor_(std::move(tensor)), type_(TensorIndexType::Tensor) {}  // NOLINT
 
   bool is_none() const { return type_ == TensorIndexType::None; }
@@ -105,7 +105,7 @@ Tensor where(const Tensor& condition, const Scalar& self, const Scalar& other);
 // out's dtype; out follows PyTorch's overlap rules (ops/mem_overlap.h).
 Tensor& where_out(Tensor& out, const Tensor& condition, const Tensor& self, const Tensor& other);
 std::vector<Tensor> where(const Tensor& condition);  // nonzero(condition) as one tensor per dim
-Tensor nonzero(const Tensor& self);                   // [n, ndim] int64 coordinates
+Tensor nonzero(const Tensor& self);                  // [n, ndim] int64 coordinates
 std::vector<Tensor> nonzero_numpy(const Tensor& self);
 Tensor argwhere(const Tensor& self);
 
@@ -121,10 +121,10 @@ Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& s
 Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& value, std::string_view reduce);
 Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
 Tensor& scatter_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
-Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
-                      std::string_view reduce, bool include_self = true);
-Tensor& scatter_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
-                        std::string_view reduce, bool include_self = true);
+Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce,
+                      bool include_self = true);
+Tensor& scatter_reduce_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, std::string_view reduce,
+                        bool include_self = true);
 
 // ---- whole-slice index ops (ops/indexing_select.cpp) ------------------------
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index);

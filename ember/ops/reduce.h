@@ -39,8 +39,7 @@ std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim = f
 Tensor min(const Tensor& self, const Tensor& other);
 Tensor amax(const Tensor& self, IntArrayRef dim = {}, bool keepdim = false);
 Tensor amin(const Tensor& self, IntArrayRef dim = {}, bool keepdim = false);
-std::tuple<Tensor, Tensor> aminmax(const Tensor& self, std::optional<int64_t> dim = std::nullopt,
-                                   bool keepdim = false);
+std::tuple<Tensor, Tensor> aminmax(const Tensor& self, std::optional<int64_t> dim = std::nullopt, bool keepdim = false);
 Tensor argmax(const Tensor& self, std::optional<int64_t> dim = std::nullopt, bool keepdim = false);
 Tensor argmin(const Tensor& self, std::optional<int64_t> dim = std::nullopt, bool keepdim = false);
 
@@ -48,12 +47,10 @@ Tensor argmin(const Tensor& self, std::optional<int64_t> dim = std::nullopt, boo
 // `correction` defaults to 1 (Bessel); unbiased=false means correction 0.
 Tensor var(const Tensor& self, bool unbiased = true);
 Tensor var(const Tensor& self, IntArrayRef dim, bool unbiased = true, bool keepdim = false);
-Tensor var(const Tensor& self, OptionalIntArrayRef dim, const std::optional<Scalar>& correction,
-           bool keepdim = false);
+Tensor var(const Tensor& self, OptionalIntArrayRef dim, const std::optional<Scalar>& correction, bool keepdim = false);
 Tensor std(const Tensor& self, bool unbiased = true);
 Tensor std(const Tensor& self, IntArrayRef dim, bool unbiased = true, bool keepdim = false);
-Tensor std(const Tensor& self, OptionalIntArrayRef dim, const std::optional<Scalar>& correction,
-           bool keepdim = false);
+Tensor std(const Tensor& self, OptionalIntArrayRef dim, const std::optional<Scalar>& correction, bool keepdim = false);
 std::tuple<Tensor, Tensor> var_mean(const Tensor& self, bool unbiased = true);
 std::tuple<Tensor, Tensor> var_mean(const Tensor& self, IntArrayRef dim, bool unbiased = true, bool keepdim = false);
 std::tuple<Tensor, Tensor> var_mean(const Tensor& self, OptionalIntArrayRef dim,

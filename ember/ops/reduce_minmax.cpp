@@ -32,8 +32,7 @@ Tensor amax_impl(const Tensor& self, uint64_t mask, bool keepdim, const char* op
 
 // Values and int64 indices along the reduced dims (row-major index when several).
 template <bool IsMax>
-std::tuple<Tensor, Tensor> arg_impl(const Tensor& self, uint64_t mask, bool keepdim, bool want_values,
-                                    const char* op) {
+std::tuple<Tensor, Tensor> arg_impl(const Tensor& self, uint64_t mask, bool keepdim, bool want_values, const char* op) {
   ops::check_nonempty_dims(self, mask, op);
   DimVector shape = ops::reduce_shape(self, mask, keepdim);
   Tensor values = want_values ? empty(shape, TensorOptions(self.dtype())) : Tensor();
@@ -43,8 +42,8 @@ std::tuple<Tensor, Tensor> arg_impl(const Tensor& self, uint64_t mask, bool keep
     using Ops = kernels::ArgMinMaxOps<T, IsMax>;
     int64_t* ix = indices.data_ptr<int64_t>();
     T* vx = want_values ? values.data_ptr<T>() : nullptr;
-    kernels::reduce_kernel(static_cast<const T*>(self.data_ptr()), kernels::make_reduce_plan(self, mask, true),
-                           Ops{}, [&](int64_t o, const typename Ops::acc_t& a) {
+    kernels::reduce_kernel(static_cast<const T*>(self.data_ptr()), kernels::make_reduce_plan(self, mask, true), Ops{},
+                           [&](int64_t o, const typename Ops::acc_t& a) {
                              ix[o] = a.idx < 0 ? 0 : a.idx;  // a reduction over nothing (0-dim input)
                              if (vx) vx[o] = kernels::convert<T>(a.v);
                            });
@@ -73,8 +72,7 @@ Tensor argext(const Tensor& self, std::optional<int64_t> dim, bool keepdim, cons
 template <bool IsMax>
 Tensor binary_extreme(const Tensor& a, const Tensor& b, const char* op) {
   const ScalarType t = result_type(a, b);
-  EMBER_CHECK(!is_complex(t), op, "(): not implemented for complex tensors (got ", a.dtype(), " and ", b.dtype(),
-              ")");
+  EMBER_CHECK(!is_complex(t), op, "(): not implemented for complex tensors (got ", a.dtype(), " and ", b.dtype(), ")");
   Tensor out = empty(broadcast_shapes(a.sizes(), b.sizes(), op), TensorOptions(t));
   Tensor ac = ops::cast_to(a, t), bc = ops::cast_to(b, t);
   kernels::TensorIterator iter({out}, {ac, bc});

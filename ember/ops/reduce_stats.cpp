@@ -43,8 +43,8 @@ std::tuple<Tensor, Tensor> moments(const Tensor& self, uint64_t mask, const std:
     R* v = static_cast<R*>(var.data_ptr());
     T* m = want_mean ? mean.data_ptr<T>() : nullptr;
     constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-    kernels::reduce_kernel(static_cast<const T*>(self.data_ptr()), kernels::make_reduce_plan(self, mask, false),
-                           Ops{}, [&](int64_t o, const typename Ops::acc_t& a) {
+    kernels::reduce_kernel(static_cast<const T*>(self.data_ptr()), kernels::make_reduce_plan(self, mask, false), Ops{},
+                           [&](int64_t o, const typename Ops::acc_t& a) {
                              const double div = std::max(a.n - corr, 0.0);
                              double r = a.n == 0 ? kNaN : a.m2 / div;
                              if (kind == Moment::Std) r = std::sqrt(r);

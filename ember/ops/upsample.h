@@ -11,7 +11,8 @@ Tensor upsample_nearest1d(const Tensor& input, IntArrayRef output_size, std::opt
 Tensor upsample_nearest2d(const Tensor& input, IntArrayRef output_size, std::optional<double> scales_h = std::nullopt,
                           std::optional<double> scales_w = std::nullopt);
 Tensor upsample_bilinear2d(const Tensor& input, IntArrayRef output_size, bool align_corners,
-                           std::optional<double> scales_h = std::nullopt, std::optional<double> scales_w = std::nullopt);
+                           std::optional<double> scales_h = std::nullopt,
+                           std::optional<double> scales_w = std::nullopt);
 Tensor upsample_bicubic2d(const Tensor& input, IntArrayRef output_size, bool align_corners,
                           std::optional<double> scales_h = std::nullopt, std::optional<double> scales_w = std::nullopt);
 

@@ -7,10 +7,18 @@
 namespace ember::testing {
 
 ScalarType parse_dtype(const std::string& n) {
-  static const std::map<std::string, ScalarType> kMap = {
-      {"bool", kBool},       {"uint8", kByte},       {"int8", kChar},          {"int16", kShort},
-      {"int32", kInt},       {"int64", kLong},       {"float16", kHalf},       {"bfloat16", kBFloat16},
-      {"float32", kFloat},   {"float64", kDouble},   {"complex64", kComplexFloat}, {"complex128", kComplexDouble}};
+  static const std::map<std::string, ScalarType> kMap = {{"bool", kBool},
+                                                         {"uint8", kByte},
+                                                         {"int8", kChar},
+                                                         {"int16", kShort},
+                                                         {"int32", kInt},
+                                                         {"int64", kLong},
+                                                         {"float16", kHalf},
+                                                         {"bfloat16", kBFloat16},
+                                                         {"float32", kFloat},
+                                                         {"float64", kDouble},
+                                                         {"complex64", kComplexFloat},
+                                                         {"complex128", kComplexDouble}};
   auto it = kMap.find(n);
   EMBER_CHECK(it != kMap.end(), "golden: unknown dtype '", n, "'");
   return it->second;

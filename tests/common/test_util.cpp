@@ -13,29 +13,38 @@ std::vector<double> to_vector(const Tensor& t) {
 
 double default_rtol(ScalarType t) {
   switch (t) {
-    case kHalf: return 1e-3;
-    case kBFloat16: return 1.6e-2;
+    case kHalf:
+      return 1e-3;
+    case kBFloat16:
+      return 1.6e-2;
     case kFloat:
-    case kComplexFloat: return 1.3e-6;
+    case kComplexFloat:
+      return 1.3e-6;
     case kDouble:
-    case kComplexDouble: return 1e-7;
-    default: return 0;
+    case kComplexDouble:
+      return 1e-7;
+    default:
+      return 0;
   }
 }
 double default_atol(ScalarType t) {
   switch (t) {
-    case kHalf: return 1e-5;
-    case kBFloat16: return 1e-5;
+    case kHalf:
+      return 1e-5;
+    case kBFloat16:
+      return 1e-5;
     case kFloat:
-    case kComplexFloat: return 1e-5;
+    case kComplexFloat:
+      return 1e-5;
     case kDouble:
-    case kComplexDouble: return 1e-7;
-    default: return 0;
+    case kComplexDouble:
+      return 1e-7;
+    default:
+      return 0;
   }
 }
 
-::testing::AssertionResult tensors_close(const Tensor& a, const Tensor& e, double rtol, double atol,
-                                         bool check_dtype) {
+::testing::AssertionResult tensors_close(const Tensor& a, const Tensor& e, double rtol, double atol, bool check_dtype) {
   if (a.defined() != e.defined()) return ::testing::AssertionFailure() << "one tensor is undefined";
   if (!a.defined()) return ::testing::AssertionSuccess();
   if (!a.sizes().equals(e.sizes()))
@@ -54,8 +63,8 @@ double default_atol(ScalarType t) {
     }
     std::ostringstream os;
     os.precision(17);
-    os << "mismatch at flat index " << (a.is_complex() ? i / 2 : i) << ": got " << x << ", expected " << y
-       << " (rtol " << rtol << ", atol " << atol << "), dtype " << a.dtype() << ", shape " << a.sizes();
+    os << "mismatch at flat index " << (a.is_complex() ? i / 2 : i) << ": got " << x << ", expected " << y << " (rtol "
+       << rtol << ", atol " << atol << "), dtype " << a.dtype() << ", shape " << a.sizes();
     return ::testing::AssertionFailure() << os.str();
   }
   return ::testing::AssertionSuccess();

@@ -22,22 +22,22 @@ double default_atol(ScalarType t);
 
 }  // namespace ember::testing
 
-#define EXPECT_TENSOR_CLOSE(actual, expected)                                                         \
-  EXPECT_TRUE(::ember::testing::tensors_close((actual), (expected),                                   \
-                                              ::ember::testing::default_rtol((expected).dtype()),     \
+#define EXPECT_TENSOR_CLOSE(actual, expected)                                                     \
+  EXPECT_TRUE(::ember::testing::tensors_close((actual), (expected),                               \
+                                              ::ember::testing::default_rtol((expected).dtype()), \
                                               ::ember::testing::default_atol((expected).dtype())))
 #define EXPECT_TENSOR_CLOSE_TOL(actual, expected, rtol, atol) \
   EXPECT_TRUE(::ember::testing::tensors_close((actual), (expected), (rtol), (atol)))
 #define EXPECT_TENSOR_EQ(actual, expected) EXPECT_TRUE(::ember::testing::tensors_close((actual), (expected), 0, 0))
 // Expects `stmt` to throw ember::Error whose message contains every given fragment.
-#define EXPECT_EMBER_ERROR(stmt, ...)                                                        \
-  do {                                                                                       \
-    try {                                                                                    \
-      stmt;                                                                                  \
-      ADD_FAILURE() << "expected ember::Error from: " #stmt;                                 \
-    } catch (const ::ember::Error& e_) {                                                     \
-      for (const std::string& frag_ : std::vector<std::string>{__VA_ARGS__})                 \
-        EXPECT_NE(std::string(e_.what()).find(frag_), std::string::npos)                     \
-            << "message '" << e_.what() << "' lacks '" << frag_ << "'";                      \
-    }                                                                                        \
+#define EXPECT_EMBER_ERROR(stmt, ...)                                        \
+  do {                                                                       \
+    try {                                                                    \
+      stmt;                                                                  \
+      ADD_FAILURE() << "expected ember::Error from: " #stmt;                 \
+    } catch (const ::ember::Error& e_) {                                     \
+      for (const std::string& frag_ : std::vector<std::string>{__VA_ARGS__}) \
+        EXPECT_NE(std::string(e_.what()).find(frag_), std::string::npos)     \
+            << "message '" << e_.what() << "' lacks '" << frag_ << "'";      \
+    }                                                                        \
   } while (0)

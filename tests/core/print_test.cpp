@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "ember/torch.h"
+
+// After the framework header: it names torch:: (and compiles against LibTorch too).
 #include "../../tools/golden/print_cases.h"
 
 namespace {

@@ -60,13 +60,16 @@ TEST(Views, ValuesMatchPyTorch) {
 
 TEST(Views, ShareStorageWithBase) {
   Tensor base = zeros({2, 3, 4});
-  std::vector<Tensor> views = {base.view({6, 4}),       base.reshape({4, 6}),   base.flatten(),
-                               base.unflatten(2, {2, 2}), base.permute({2, 1, 0}), base.movedim({0}, {2}),
-                               base.transpose(0, 1),     base[0].t(),            base.unsqueeze(1),
-                               base.narrow(1, 1, 2),     base.select(2, 3),      base.slice(2, 1, 4, 2),
-                               base.unfold(2, 2, 2),     base.as_strided({2, 2}, {1, 2}), base.diagonal(0, 1, 2),
-                               base.split(1, 0)[1],      base.chunk(2, 2)[1],    base.unbind(0)[1],
-                               base.contiguous(),        base.slice(1, 0, 1).expand({2, 5, 4})};
+  std::vector<Tensor> views = {base.view({6, 4}),       base.reshape({4, 6}),
+                               base.flatten(),          base.unflatten(2, {2, 2}),
+                               base.permute({2, 1, 0}), base.movedim({0}, {2}),
+                               base.transpose(0, 1),    base[0].t(),
+                               base.unsqueeze(1),       base.narrow(1, 1, 2),
+                               base.select(2, 3),       base.slice(2, 1, 4, 2),
+                               base.unfold(2, 2, 2),    base.as_strided({2, 2}, {1, 2}),
+                               base.diagonal(0, 1, 2),  base.split(1, 0)[1],
+                               base.chunk(2, 2)[1],     base.unbind(0)[1],
+                               base.contiguous(),       base.slice(1, 0, 1).expand({2, 5, 4})};
   for (size_t i = 0; i < views.size(); ++i) {
     SCOPED_TRACE("view #" + std::to_string(i));
     EXPECT_TRUE(shares_storage(views[i], base));
@@ -119,14 +122,14 @@ TEST(Views, GeometryAndEdgeCases) {
 TEST(Views, ErrorsMatchPyTorch) {
   Tensor x = zeros({2, 3});
   EXPECT_EMBER_ERROR(x.t().view({6}), "view", "is not compatible with input tensor's size [3, 2] and stride [1, 3]",
-                     "at least one dimension spans across two contiguous subspaces",
-                     "Use .reshape(...) instead.");
+                     "at least one dimension spans across two contiguous subspaces", "Use .reshape(...) instead.");
   EXPECT_EMBER_ERROR(x.view({4}), "shape '[4]' is invalid for input of size 6");
   EXPECT_EMBER_ERROR(x.view({-1, -1}), "only one dimension can be inferred");
   EXPECT_EMBER_ERROR(x.reshape({5}), "shape '[5]' is invalid for input of size 6");
   EXPECT_EMBER_ERROR(x.permute({0}), "permute", "number of dims don't match");
   EXPECT_EMBER_ERROR(x.permute({0, 0}), "permute");
-  EXPECT_EMBER_ERROR(x.expand({3, 3}), "expand", "expanded size of the tensor (3) must match the existing size (2) at non-singleton dimension 0.");
+  EXPECT_EMBER_ERROR(x.expand({3, 3}), "expand",
+                     "expanded size of the tensor (3) must match the existing size (2) at non-singleton dimension 0.");
   EXPECT_EMBER_ERROR(x.expand({-1, 2, 3}), "-1", "leading, non-existing dimension 0");
   EXPECT_EMBER_ERROR(x.narrow(1, 2, 2), "start (2) + length (2) exceeds dimension size (3).");
   EXPECT_EMBER_ERROR(x.narrow(1, 0, -1), "length must be non-negative");
@@ -145,7 +148,8 @@ TEST(Views, ErrorsMatchPyTorch) {
   EXPECT_EMBER_ERROR(x.unsqueeze(3), "Dimension out of range (expected to be in range of [-3, 2], but got 3)");
   EXPECT_EMBER_ERROR(full({}, 1.0).unbind(), "unbind", "tensor has no dimensions");
   EXPECT_EMBER_ERROR(x.flatten(1, 0), "flatten", "start_dim", "end_dim");
-  EXPECT_EMBER_ERROR(x.unflatten(1, {2, 2}), "unflatten: Provided sizes [2, 2] don't multiply up to the size of dim 1 (3) in the input tensor");
+  EXPECT_EMBER_ERROR(x.unflatten(1, {2, 2}),
+                     "unflatten: Provided sizes [2, 2] don't multiply up to the size of dim 1 (3) in the input tensor");
   EXPECT_EMBER_ERROR(x.unflatten(1, {-1, 2}), "don't multiply up to the size of dim 1 (3)");
   EXPECT_EQ(zeros({2, 0}).unflatten(1, {0, 5}).sizes(), IntArrayRef({2, 0, 5}));
 }

@@ -82,10 +82,10 @@ TEST(NnLayerNorm, BroadcastGradientEqualsDenseOne) {
   Tensor x = torch::randn({4, 3, 5}, torch::kDouble).requires_grad_();
   Tensor w = torch::randn({5}, torch::kDouble).requires_grad_(), b = torch::randn({5}, torch::kDouble).requires_grad_();
   Tensor y = torch::layer_norm(x, {5}, w, b);
-  for (const Tensor& g : {torch::ones({}, torch::kDouble).expand({4, 3, 5}),
-                          torch::randn({1, 1, 5}, torch::kDouble).expand({4, 3, 5}),
-                          torch::randn({4, 1, 5}, torch::kDouble).expand({4, 3, 5}),
-                          torch::randn({5}, torch::kDouble).expand({4, 3, 5})}) {
+  for (const Tensor& g :
+       {torch::ones({}, torch::kDouble).expand({4, 3, 5}), torch::randn({1, 1, 5}, torch::kDouble).expand({4, 3, 5}),
+        torch::randn({4, 1, 5}, torch::kDouble).expand({4, 3, 5}),
+        torch::randn({5}, torch::kDouble).expand({4, 3, 5})}) {
     auto got = torch::autograd::grad({y}, {x, w, b}, {g}, true);
     auto want = torch::autograd::grad({y}, {x, w, b}, {g.contiguous()}, true);
     for (size_t i = 0; i < 3; ++i) EXPECT_TENSOR_CLOSE_TOL(got[i], want[i], 1e-14, 1e-14);

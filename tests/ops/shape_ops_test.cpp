@@ -60,9 +60,11 @@ TEST(ShapeOpsCat, Errors) {
   EXPECT_EMBER_ERROR(cat(std::vector<Tensor>{}), "expected a non-empty list of Tensors");
   EXPECT_EMBER_ERROR(cat({full({}, 1.0)}), "zero-dimensional tensor (at position 0) cannot be concatenated");
   EXPECT_EMBER_ERROR(cat({a, a}, 2), "Dimension out of range");
-  EXPECT_EMBER_ERROR(stack({a, zeros({3, 3})}), "stack expects each tensor to be equal size, but got [2, 3] at entry 0 and [3, 3] at entry 1");
+  EXPECT_EMBER_ERROR(stack({a, zeros({3, 3})}),
+                     "stack expects each tensor to be equal size, but got [2, 3] at entry 0 and [3, 3] at entry 1");
   EXPECT_EMBER_ERROR(stack(std::vector<Tensor>{}), "stack", "non-empty TensorList");
-  EXPECT_EMBER_ERROR(block_diag({zeros({1, 1, 1})}), "Input tensors must have 2 or fewer dimensions. Input 0 has 3 dimensions");
+  EXPECT_EMBER_ERROR(block_diag({zeros({1, 1, 1})}),
+                     "Input tensors must have 2 or fewer dimensions. Input 0 has 3 dimensions");
 }
 
 TEST(ShapeOpsReorder, FlipRoll) {
@@ -106,7 +108,8 @@ TEST(ShapeOpsRepeat, RepeatTileInterleave) {
   EXPECT_TENSOR_EQ(g["ai"].repeat_interleave(L({2})), g["ri_tensor_flat"]);
   EXPECT_TENSOR_EQ(repeat_interleave(L({2, 0, 3})), g["ri_repeats_only"]);
   EXPECT_TENSOR_EQ(x.repeat_interleave(2, -2), g["ri_neg_dim"]);
-  EXPECT_EMBER_ERROR(a.repeat({2}), "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
+  EXPECT_EMBER_ERROR(a.repeat({2}),
+                     "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
   EXPECT_EMBER_ERROR(a.repeat({-1, 1}), "negative dimension -1");
   EXPECT_EMBER_ERROR(a.repeat_interleave(L({1, 2}), 1), "repeats must have the same size as input along dim");
   EXPECT_EMBER_ERROR(repeat_interleave(L({-1})), "repeats can not be negative");

@@ -53,15 +53,15 @@ std::map<std::string, GoldenCase> load_golden() {
 //    plumbing inside composites; Ember's C++ reads scalars directly.
 //  - resize_ / alias: out= resizing and aliasing plumbing.
 const std::set<std::string> kPyTorchInternals = {
-    "aten::as_strided", "aten::as_strided_", "aten::empty_strided",       "aten::resolve_conj",
-    "aten::resolve_neg", "aten::_conj",      "aten::item",                "aten::_local_scalar_dense",
-    "aten::result_type", "aten::resize_",    "aten::alias",
+    "aten::as_strided",  "aten::as_strided_", "aten::empty_strided", "aten::resolve_conj",
+    "aten::resolve_neg", "aten::_conj",       "aten::item",          "aten::_local_scalar_dense",
+    "aten::result_type", "aten::resize_",     "aten::alias",
 };
 
 // Cases where the Python frontend wraps a Python number into a tensor and
 // converts it (aten::to -> _to_copy -> copy_) before the op; the C++ API
 // passes a Scalar, in PyTorch's C++ frontend as in Ember.
-const std::set<std::string> kScalarWrapping = {"add_scalar", "mul_scalar_", "pow_",      "clamp",
+const std::set<std::string> kScalarWrapping = {"add_scalar", "mul_scalar_", "pow_",     "clamp",
                                                "clamp_min",  "clamp_",      "hardtanh_"};
 const std::set<std::string> kScalarWrappingOps = {"aten::to", "aten::_to_copy", "aten::copy_"};
 
@@ -419,10 +419,8 @@ std::map<std::string, MakeCase> cases() {
   c["upsample_bilinear2d"] = [] {
     Tensor x = t({1, 1, 3, 3});
     return Call([=] {
-      F::interpolate(x, F::InterpolateFuncOptions()
-                            .size(std::vector<int64_t>{5, 5})
-                            .mode(ember::kBilinear)
-                            .align_corners(false));
+      F::interpolate(
+          x, F::InterpolateFuncOptions().size(std::vector<int64_t>{5, 5}).mode(ember::kBilinear).align_corners(false));
     });
   };
   c["upsample_nearest2d"] = [] {

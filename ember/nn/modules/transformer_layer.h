@@ -9,9 +9,9 @@
 #include "ember/nn/cloneable.h"
 #include "ember/nn/modules/container/any.h"
 #include "ember/nn/modules/dropout.h"
-#include "ember/nn/modules/normalization.h"
 #include "ember/nn/modules/linear.h"
 #include "ember/nn/modules/multihead_attention.h"
+#include "ember/nn/modules/normalization.h"
 #include "ember/nn/options/transformer.h"
 #include "ember/nn/pimpl.h"
 
