@@ -1,6 +1,8 @@
 // float32 convolutions on oneDNN (Note [Convolution kernels]).
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <cstring>
 #include <dnnl.hpp>
 #include <memory>
 #include <optional>
@@ -115,7 +117,12 @@ namespace {
 // storage's version, the weight's address and layout, the input and output layouts,
 // the parameters and the thread count stay the same; another shape, thread count or
 // a write to the weight builds them anew (a descriptor built at one thread ran at
-// one thread when reused at two).
+// one thread when reused at two). A write through a raw pointer (a loader's memcpy
+// into data_ptr()) bumps no version, and a stale packing gives silently wrong outputs
+// (PackedWeightsFollowEveryWrite: off by the output's own scale), so the bits of 64
+// elements spread over the weight are kept too and compared on every call: a whole
+// new weight changes them; a raw edit of a few elements can pass unseen, as it does
+// autograd's saved-tensor check. 64 loads beside a convolution's millions.
 // A weight used twice unchanged is then repacked for Winograd (oneDNN's
 // convolution_winograd, F(2x2, 3x3) or F(4x4, 3x3)) when the convolution is
 // 3 x 3, stride 1, dilation 1, ungrouped, with channels in multiples of 16: fewer
@@ -128,6 +135,17 @@ namespace {
 // the wait for a second use: weights that change between no-grad calls (a policy
 // acting between updates) stay on direct, whose packing costs what the per-call
 // reorder did.
+using WeightSample = std::array<uint32_t, 64>;
+
+// The bits of 64 elements of a contiguous float32 weight, at the middles of 64 equal spans.
+WeightSample sample_of(const Tensor& w) {
+  WeightSample r{};
+  const auto* p = static_cast<const unsigned char*>(w.data_ptr());
+  const int64_t n = w.numel(), k = static_cast<int64_t>(r.size());
+  for (int64_t i = 0; i < k; ++i) std::memcpy(&r[static_cast<size_t>(i)], p + (2 * i + 1) * n / (2 * k) * 4, 4);
+  return r;
+}
+
 struct PackedConv : DerivedData {
   // What it was made for.
   uint32_t version = 0;
@@ -136,6 +154,7 @@ struct PackedConv : DerivedData {
   bool bias = false;
   ConvParams params;
   int threads = 0;  // oneDNN splits the work for the thread count when the descriptor is built
+  WeightSample sample{};
   bool winograd = false;
   // What it holds. The descriptor, not the primitive: one primitive object executed
   // from two threads at once gave wrong outputs (PackedWeightsUnderConcurrentInference),
@@ -203,8 +222,9 @@ void forward_inference(const Tensor& input, const Tensor& weight, const Tensor& 
   const StorageImpl& storage = *weight.impl()->storage();
   auto known = std::dynamic_pointer_cast<const PackedConv>(storage.derived());
   // The stored weight is this one, unchanged; the stored call is this call; at this thread count.
+  const WeightSample sample = sample_of(weight);
   const bool same_weight = known != nullptr && known->version == weight._version() &&
-                           known->data == weight.data_ptr() && known->user == wts.get_desc();
+                           known->data == weight.data_ptr() && known->user == wts.get_desc() && known->sample == sample;
   const bool same_call = same_weight && known->src == src.get_desc() && known->dst == dst.get_desc() &&
                          known->bias == bias.defined() && same_params(known->params, p);
   const bool refused = same_call && known->winograd_refused.load(std::memory_order_relaxed);
@@ -214,6 +234,7 @@ void forward_inference(const Tensor& input, const Tensor& weight, const Tensor& 
     auto made = std::make_shared<PackedConv>();
     made->version = weight._version();
     made->data = weight.data_ptr();
+    made->sample = sample;
     made->user = wts.get_desc();
     made->src = src.get_desc();
     made->dst = dst.get_desc();
@@ -348,7 +369,9 @@ void forward_onednn(const Tensor& input, const Tensor& weight, const Tensor& bia
 
 PackedWeightState packed_weight_state(const Tensor& weight) {
   auto d = std::dynamic_pointer_cast<const PackedConv>(weight.impl()->storage()->derived());
-  if (d == nullptr || d->version != weight._version() || d->data != weight.data_ptr()) return PackedWeightState::kNone;
+  if (d == nullptr || d->version != weight._version() || d->data != weight.data_ptr() ||
+      d->sample != sample_of(weight.contiguous()))
+    return PackedWeightState::kNone;
   return d->winograd ? PackedWeightState::kWinograd : PackedWeightState::kDirect;
 }
 

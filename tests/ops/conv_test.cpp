@@ -1,6 +1,7 @@
 // Convolutions against PyTorch golden values (tools/golden/gen_conv.py): each
 // case carries its own configuration (<case>.cfg) and is replayed through
 // ember::convolution, forward and backward.
+#include <cstring>
 #include <functional>
 #include <string>
 #include <thread>
@@ -279,6 +280,12 @@ TEST(Conv, PackedWeightsFollowEveryWrite) {
       {"masked_fill_", [&] { conv->weight.masked_fill_(conv->weight > 0, 0.0); }},
       {"a slice", [&] { conv->weight[5][2].uniform_(-3, 3); }},
       {"data()", [&] { conv->weight.data().sub_(0.5); }},
+      // A loader copying bytes in: no version bump, so only the sampled fingerprint sees it.
+      {"memcpy through data_ptr()",
+       [&] {
+         const Tensor v = torch::randn(conv->weight.sizes());
+         std::memcpy(conv->weight.data_ptr(), v.data_ptr(), static_cast<size_t>(v.numel()) * sizeof(float));
+       }},
       {"kaiming_uniform_", [&] { torch::nn::init::kaiming_uniform_(conv->weight); }},
       {"SGD step",
        [&] {
