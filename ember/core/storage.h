@@ -17,10 +17,10 @@ namespace ember {
 // storage (oneDNN's packed convolution weights for inference, Note [Packed
 // convolution weights]), so that a weight used call after call is packed once.
 // The copy lives and dies with the storage, never outlives its bytes, and is not
-// global state. Whoever stores one records the version it was made from and
-// checks it on every use: every tensor op that writes bumps the version, the rule
-// autograd's saved-tensor check already relies on. Concurrent readers may race to
-// build one; each builds a correct copy and the last store wins.
+// global state. Whoever stores one records the version it was made from and checks it
+// on every use (every tensor op that writes bumps it, as autograd's saved-tensor check
+// relies on; a write through data_ptr() bumps nothing, so the packed weights also compare
+// a sample of the bytes). Concurrent readers may race to build one; the last store wins.
 struct DerivedData {
   virtual ~DerivedData() = default;
 };
