@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "ember/torch.h"
+#include "harness/w1_chain.h"
 
 namespace {
 
@@ -82,18 +83,10 @@ void BM_nograd_chain(benchmark::State& st) {
   auto x = torch::full({1}, 0.5), w = torch::full({1}, 0.9), b = torch::full({1}, 0.1);
   for (auto _ : st) {
     torch::NoGradGuard guard;
-    torch::Tensor v = x;
-    for (int i = 0; i < 3000; ++i) {
-      if (i % 3 == 0)
-        v = v * w;
-      else if (i % 3 == 1)
-        v = v + b;
-      else
-        v = torch::tanh(v);
-    }
+    torch::Tensor v = bench::w1_chain(x, w, b);
     benchmark::DoNotOptimize(v);
   }
-  st.counters["ns_per_op"] = benchmark::Counter(static_cast<double>(st.iterations()) * 3000,
+  st.counters["ns_per_op"] = benchmark::Counter(static_cast<double>(st.iterations()) * bench::kW1Ops,
                                                 benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_nograd_chain)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseRealTime();

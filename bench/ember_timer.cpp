@@ -15,6 +15,7 @@
 #include "ember/profiler.h"
 #include "ember/torch.h"
 #include "ember/utils/benchmark.h"
+#include "harness/w1_chain.h"
 
 namespace bm = ember::utils::benchmark;
 
@@ -28,15 +29,7 @@ struct W1 {
     b.requires_grad_(true);
   }
   torch::Tensor chain() const {
-    torch::Tensor v = x;
-    for (int i = 0; i < 3000; ++i) {
-      if (i % 3 == 0)
-        v = v * w;
-      else if (i % 3 == 1)
-        v = v + b;
-      else
-        v = torch::tanh(v);
-    }
+    torch::Tensor v = bench::w1_chain(x, w, b);
     return v;
   }
   void nograd() const {

@@ -25,17 +25,9 @@ void w1(const bench::Options& o) {
   auto x = torch::full({1}, 0.5).requires_grad_(true);
   auto w = torch::full({1}, 0.9).requires_grad_(true);
   auto b = torch::full({1}, 0.1).requires_grad_(true);
-  bench::Case c{"W1.nograd_fwd", "ns/op", bench::ns_per_op(3000), [&] {
+  bench::Case c{"W1.nograd_fwd", "ns/op", bench::ns_per_op(bench::kW1Ops), [&] {
                   torch::NoGradGuard guard;
-                  torch::Tensor v = x;
-                  for (int i = 0; i < 3000; ++i) {
-                    if (i % 3 == 0)
-                      v = v * w;
-                    else if (i % 3 == 1)
-                      v = v + b;
-                    else
-                      v = torch::tanh(v);
-                  }
+                  bench::w1_chain(x, w, b);
                 }};
   c.target_sec = 0.2;
   bench::run_case(o, c, set_threads);
