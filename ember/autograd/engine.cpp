@@ -111,26 +111,21 @@ class NodeTable {
 
   // The node's task and whether it was just added (valid until the next insert).
   std::pair<NodeTask*, bool> insert(Node* n) {
+    // A node this pass holds, claimed or in the table, is found first: one held in the
+    // table stays there even if the pass that had claimed it has since run it and let
+    // go. Claiming it then would give the node a second task, and its gradients would be
+    // split between the two (a shared-graph pass lost half of a leaf's gradient,
+    // Engine.ConcurrentBackwardOnASharedGraph).
+    if (NodeTask* t = find(n)) return {t, false};
     Node::EngineSlot& slot = n->engine_slot();
     const void* owner = slot.owner.load(std::memory_order_relaxed);
-    if (owner == this) return {&tasks_[slot.task], false};
-    // A node this pass already holds in the table stays there, even if the pass that
-    // had claimed it has since run it and let go: claiming it now would give the node
-    // a second task, and its gradients would be split between the two (a shared-graph
-    // pass then lost half of a leaf's gradient, Engine.ConcurrentBackwardOnASharedGraph).
-    if (hashed_ != 0) {
-      const Slot& s = slots_[probe(n)];
-      if (s.node == n) return {&tasks_[s.index], false};
-    }
     if (owner == nullptr && slot.owner.compare_exchange_strong(owner, this, std::memory_order_acquire)) {
       slot.task = static_cast<uint32_t>(tasks_.size());
       tasks_.push_back(NodeTask{n, 0, true, {}});
       return {&tasks_.back(), true};
     }
     if (2 * (hashed_ + 1) > slots_.size()) grow();
-    Slot& s = slots_[probe(n)];
-    if (s.node == n) return {&tasks_[s.index], false};
-    s = {n, static_cast<uint32_t>(tasks_.size())};
+    slots_[probe(n)] = {n, static_cast<uint32_t>(tasks_.size())};  // an empty slot: find() did not see n
     ++hashed_;
     tasks_.push_back(NodeTask{n, 0, false, {}});
     return {&tasks_.back(), true};
