@@ -17,7 +17,12 @@ class Scalar {
   enum class Tag : uint8_t { Bool, Int, Double, Complex };
 
   Scalar() : Scalar(int64_t(0)) {}
-  Scalar(bool v) : tag_(Tag::Bool) { i_ = v; }  // NOLINT
+  // A template, as c10's: a plain Scalar(bool) would accept any pointer, so
+  // `t.norm("fro")` or `t.add("x")` would compile and mean `true`.
+  template <typename T, std::enable_if_t<std::is_same_v<T, bool>, int> = 0>
+  Scalar(T v) : tag_(Tag::Bool) {  // NOLINT
+    i_ = v;
+  }
   template <typename T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
   Scalar(T v) : tag_(Tag::Int) {  // NOLINT
     i_ = static_cast<int64_t>(v);
@@ -43,6 +48,8 @@ class Scalar {
   // The dtype a 0-dim tensor made from this scalar would get (int64, default float, complex).
   ScalarType type() const;
 
+  // Unchecked conversion (a static_cast; out-of-range doubles saturate into integers).
+  // Ops that store a user's value check it first with check_fits() below.
   template <typename T>
   T to() const;
   double toDouble() const { return to<double>(); }
@@ -110,5 +117,14 @@ T Scalar::to() const {
 }
 
 std::ostream& operator<<(std::ostream& os, const Scalar& s);
+
+// Whether `v` would overflow dtype `t` when stored into it (c10's checked_convert):
+// integers outside the type's range, finite doubles beyond its largest value, NaN or
+// infinity into an integer type, a complex value with an imaginary part into a real
+// type. Negative integers into uint8 wrap (fill_(-1) gives 255), as in PyTorch.
+bool overflows(const Scalar& v, ScalarType t);
+// Raises "<op>: value <v> cannot be converted to type <t> without overflow" when it does:
+// what fill_, full, masked_fill, index_fill, clamp and item<T>() check before storing.
+void check_fits(const Scalar& v, ScalarType t, const char* op);
 
 }  // namespace ember

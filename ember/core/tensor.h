@@ -94,7 +94,9 @@ class Tensor {
   Scalar item() const;
   template <typename T>
   T item() const {
-    return item().to<T>();
+    const Scalar v = item();
+    check_fits(v, scalar_type_of<T>, "item");  // c10's checked conversion: 300 is no uint8_t
+    return v.to<T>();
   }
 
   // ---- conversion and copies (ops/copy.cpp) --------------------------------

@@ -11,6 +11,7 @@
 #include "ember/autograd/derivatives/pointwise_grad.h"
 #include "ember/autograd/formula_node.h"
 
+#include "ember/core/dispatch.h"
 #include "ember/core/shape.h"
 #include "ember/kernels/cpu/binary_kernels.h"
 #include "ember/ops/copy.h"
@@ -57,8 +58,16 @@ struct Operand {
     else
       st.update(*scalar);
   }
+  // A Scalar is converted without fill_'s overflow check: arithmetic wraps the number,
+  // as PyTorch does (uint8 + 300 is 45, not an error).
   Tensor as_tensor(ScalarType t) const {
-    return tensor ? ops::cast(*tensor, t) : scalar_tensor(*scalar, TensorOptions(t));
+    if (tensor) return ops::cast(*tensor, t);
+    Tensor w = empty({}, TensorOptions(t));
+    dispatch_all(t, "binary", [&](auto tag) {
+      using T = EMBER_TYPE(tag);
+      *w.data_ptr<T>() = scalar->to<T>();
+    });
+    return w;
   }
   ScalarType dtype() const {
     if (tensor) return tensor->dtype();
@@ -545,6 +554,8 @@ Tensor clamp_scalar(const Tensor& self, const std::optional<Scalar>& min, const 
   if (max) st.update(*max);
   const ScalarType ct = st.result();
   check_clamp_dtype(ct, true);
+  if (min) check_fits(*min, ct, "clamp");
+  if (max) check_fits(*max, ct, "clamp");
   if (!max) return binary(quiet(k_clamp_min), self, *min, out, inplace);
   if (!min) return binary(quiet(k_clamp_max), self, *max, out, inplace);
   return ternary("clamp", self, scalar_tensor(*min, TensorOptions(ct)), scalar_tensor(*max, TensorOptions(ct)), ct, out,

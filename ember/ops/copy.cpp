@@ -126,9 +126,10 @@ Tensor contiguous(const Tensor& self) {
 namespace {
 void fill_kernel(Tensor& self, const Scalar& v) {
   EMBER_CHECK(self.defined(), "fill_: called on an undefined tensor");
-  if (self.numel() == 0) return;
   EMBER_CHECK(!(v.isComplex() && !self.is_complex()), "fill_: cannot fill a ", self.dtype(),
               " tensor with a complex value ", v);
+  check_fits(v, self.dtype(), "fill_");
+  if (self.numel() == 0) return;
   dispatch_all(self.dtype(), "fill_", [&](auto tag) {
     using T = EMBER_TYPE(tag);
     const T value = v.to<T>();

@@ -33,6 +33,7 @@ Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& value) {
               mask.dtype());
   EMBER_CHECK(!value.isComplex() || self.is_complex(), "masked_fill_: cannot fill a ", self.dtype(),
               " tensor with a complex value");
+  check_fits(value, self.dtype(), "masked_fill_");
   bool ok = mask.dim() <= self.dim();
   for (int64_t k = 0; ok && k < mask.dim(); ++k) {
     int64_t s = self.size(self.dim() - mask.dim() + k);

@@ -161,6 +161,7 @@ Tensor& index_fill_impl(Tensor& self, int64_t dim, const Tensor& index, const Sc
   ops::assert_no_overlap("index_fill_()", self, index);  // ops/mem_overlap.h
   EMBER_CHECK(!value.isComplex() || self.is_complex(), "index_fill_(): cannot fill a ", self.dtype(),
               " tensor with a complex value");
+  check_fits(value, self.dtype(), "index_fill_()");
   Tensor self1 = as_1d(self);
   const int64_t size = self1.size(d);
   check_range(index, size, true, [&](int64_t v) {

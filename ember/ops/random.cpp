@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -166,6 +167,25 @@ Tensor& bernoulli_(Tensor& self, double prob, OptGen g) {
   });
 }
 
+namespace {
+// PyTorch's bounds for random_(from, to) and randint on integer and bool dtypes: both
+// ends must be values of the dtype, so randint(0, 300, kByte) is an error rather than
+// values wrapped mod 256. (Floating dtypes beyond 2^mantissa only warn in PyTorch.)
+void check_random_bounds(ScalarType t, int64_t from, int64_t to) {
+  if (is_floating_point(t)) return;
+  int64_t lo = 0, hi = 1;  // bool
+  if (t != kBool) {
+    dispatch_integral(t, "random_", [&](auto tag) {
+      using T = EMBER_TYPE(tag);
+      lo = std::numeric_limits<T>::lowest();
+      hi = std::numeric_limits<T>::max();
+    });
+  }
+  EMBER_CHECK(from >= lo && from <= hi, "random_: from=", from, " is out of bounds for ", t);
+  EMBER_CHECK(to - 1 >= lo && to - 1 <= hi, "random_: to - 1=", to - 1, " is out of bounds for ", t);
+}
+}  // namespace
+
 Tensor& random_(Tensor& self, int64_t from, int64_t to, OptGen g) {
   if (batching::random_in_vmap()) [[unlikely]]
     return batching::fill_random_batched("random_", self, [&](IntArrayRef s) {
@@ -174,6 +194,7 @@ Tensor& random_(Tensor& self, int64_t from, int64_t to, OptGen g) {
     });
   EMBER_RECORD_OP("random_", self);
   EMBER_CHECK(from < to, "random_: expects 'from' to be less than 'to', but got from=", from, " >= to=", to);
+  check_random_bounds(self.dtype(), from, to);
   Generator gen = gen_or_default(g);
   const uint64_t range = static_cast<uint64_t>(to) - static_cast<uint64_t>(from);
   return fill_random(self, "random_", [&](Tensor& dst) {

@@ -101,7 +101,9 @@ RegisterOps reg({
     op("norm(inf, dim)", [](const variable_list& x) { return x[0].norm(std::optional<Scalar>(kInf), IntArrayRef{1}); },
        {{3, 4}}),
     op("norm(-inf)", [](const variable_list& x) { return x[0].norm(-kInf); }, {{3, 4}}),
-    op("norm(fro)", [](const variable_list& x) { return x[0].norm("fro"); }, {{3, 4}}),
+    // The free function: Tensor::norm has no string overload (x.norm("fro") used to
+    // compile as norm(true), the 1-norm, through Scalar's bool constructor).
+    op("norm(fro)", [](const variable_list& x) { return norm(x[0], "fro"); }, {{3, 4}}),
 });
 
 }  // namespace

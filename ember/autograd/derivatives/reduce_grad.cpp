@@ -130,8 +130,12 @@ variable_list logcumsumexp_backward(const FormulaNode& n, const variable_list& g
   if (grad.dim() == 0 || grad.numel() == 0) return {grad};
   const int64_t dim = n.ints[0];
   const Tensor self = n.saved(0), result = n.saved(1);
-  const double lowest = grad.dtype() == kDouble ? std::numeric_limits<double>::lowest()
-                                                : static_cast<double>(std::numeric_limits<float>::lowest());
+  // The dtype's own lowest value (fill_ rejects a float's lowest in a half tensor).
+  const ScalarType t = grad.scalar_type();
+  const double lowest = t == kDouble     ? std::numeric_limits<double>::lowest()
+                        : t == kHalf     ? -65504.0
+                        : t == kBFloat16 ? -3.38953138925153547590470800371487866880e+38
+                                         : static_cast<double>(std::numeric_limits<float>::lowest());
   const Tensor grad_min = full({}, lowest, grad.options());
   auto reverse_logcumsumexp = [dim](const Tensor& x) { return x.flip({dim}).logcumsumexp(dim).flip({dim}); };
   const Tensor log_abs_grad = grad.abs().log();
