@@ -93,12 +93,10 @@ Tensor full(IntArrayRef size, const Scalar& value, const TensorOptions& o) {
   return filled(size, value, opts);
 }
 
+// Unlike full(), the dtype does not follow the value: scalar_tensor(3) is float32, as in PyTorch.
 Tensor scalar_tensor(const Scalar& value, const TensorOptions& o) {
   EMBER_RECORD_OP("scalar_tensor");
-  TensorOptions opts = o.has_dtype() ? o
-                                     : o.dtype(value.isFloatingPoint() ? get_default_dtype()
-                                               : value.isComplex()     ? to_complex_type(get_default_dtype())
-                                                                       : value.type());
+  TensorOptions opts = o.has_dtype() ? o : o.dtype(get_default_dtype());
   return filled({}, value, opts);
 }
 
@@ -157,14 +155,20 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, const 
   const ScalarType dt = o.has_dtype() ? o.dtype() : (any_float ? get_default_dtype() : kLong);
   EMBER_CHECK(!is_complex(dt) && dt != kBool, "arange: not implemented for dtype ", dt);
   const double s = start.toDouble(), e = end.toDouble(), st = step.toDouble();
-  EMBER_CHECK(st != 0, "arange: step must be nonzero");
   EMBER_CHECK(std::isfinite(s) && std::isfinite(e), "arange: unsupported range: ", s, " -> ", e);
-  EMBER_CHECK((st > 0 && e >= s) || (st < 0 && e <= s),
-              "arange: upper bound and larger bound inconsistent with step sign (start=", s, ", end=", e, ", step=", st,
-              ")");
+  // An integer dtype truncates start, end and step to int64 first, as PyTorch does
+  // (arange(0, 5, 1.5, kLong) steps by 1); the length of a non-int64 integer result is
+  // still counted from the unrounded values, as in PyTorch.
+  const bool integral = is_integral(dt, /*include_bool=*/false);
+  const int64_t is = integral ? start.toLong() : 0, ie = integral ? end.toLong() : 0,
+                ist = integral ? step.toLong() : 0;
+  EMBER_CHECK(integral ? ist != 0 : st != 0, "arange: step must be nonzero");
+  const bool consistent =
+      integral ? (ist > 0 && ie >= is) || (ist < 0 && ie <= is) : (st > 0 && e >= s) || (st < 0 && e <= s);
+  EMBER_CHECK(consistent, "arange: upper bound and larger bound inconsistent with step sign (start=", start,
+              ", end=", end, ", step=", step, ")");
   int64_t n;
-  if (!any_float) {
-    const int64_t is = start.toLong(), ie = end.toLong(), ist = step.toLong();
+  if (integral && (!any_float || dt == kLong)) {
     n = ist > 0 ? (ie - is + ist - 1) / ist : (is - ie + (-ist) - 1) / (-ist);
   } else {
     n = static_cast<int64_t>(std::ceil((e - s) / st));
@@ -174,8 +178,7 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, const 
     using T = EMBER_TYPE(tag);
     T* p = t.data_ptr<T>();
     if constexpr (std::is_integral_v<T>) {
-      const int64_t is = start.toLong(), ist = any_float ? 0 : step.toLong();
-      for (int64_t i = 0; i < n; ++i) p[i] = any_float ? static_cast<T>(s + i * st) : static_cast<T>(is + i * ist);
+      for (int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(is + i * ist);
     } else {
       for (int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(s + static_cast<double>(i) * st);
     }
@@ -189,6 +192,10 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, const Ten
   const ScalarType dt = o.has_dtype() ? o.dtype() : get_default_dtype();
   Tensor t = empty({steps}, o.dtype(dt).requires_grad(false));
   if (steps == 0) return finish(t, o);
+  if (steps == 1) {  // the one value is `start` (the fill below would take it from `end`)
+    t.fill_(start);
+    return finish(t, o);
+  }
   dispatch_numeric(dt, "linspace", [&](auto tag) {
     using T = EMBER_TYPE(tag);
     T* p = t.data_ptr<T>();

@@ -59,7 +59,7 @@ class TensorDataContainer {
   template <typename T>
   TensorDataContainer(const std::vector<T>& v) {  // NOLINT
     sizes_ = {static_cast<int64_t>(v.size())};
-    dtype_ = v.empty() ? get_default_dtype() : TensorDataContainer(T(v[0])).dtype_;
+    dtype_ = TensorDataContainer(T{}).dtype_;  // from T, also when empty: vector<int64_t>{} is int64
     for (const T& x : v) values_.push_back(Scalar(x));
   }
   template <typename T>

@@ -188,6 +188,7 @@ std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool
   const int64_t len = dim_size(self, d);
   EMBER_CHECK(k >= 0 && k <= len, "topk(): selected index k out of range (k = ", k, ", size of dim ", d, " is ", len,
               ")");
+  if (self.dim() == 0) k = len;  // a 0-dim result holds one element whatever k is: (self, 0), as PyTorch returns
   Tensor values = empty(with_dim_size(self, d, k), TensorOptions(self.dtype()));
   Tensor indices = empty(with_dim_size(self, d, k), TensorOptions(kLong));
   if (k == 0) return with_selection_grad("TopkBackward0", self, {values, indices}, d, true);

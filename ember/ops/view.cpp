@@ -228,6 +228,7 @@ Tensor expand(const Tensor& self, IntArrayRef size) {
     }
     sz[i] = target;
   }
+  checked_numel(sz, "expand");  // a view of 2^62 x 4 elements would wrap numel() to 0
   return with_grad(ShapeGradOp::Expand, "ExpandBackward0", self, make_view(self, sz, st, self.storage_offset()));
 }
 

@@ -212,7 +212,7 @@ EMBER_FN_(BitXorOp, T, return static_cast<M>(a ^ b);)
 // Note [Shift amounts]
 // Shifting by a negative amount or by >= the bit width is undefined in C++.
 // Like current PyTorch: left shifts give 0, right shifts fill with the sign
-// bit (a >> (bits - 1)).
+// bit (a >> (bits - 1); 0 for unsigned types).
 template <typename M>
 constexpr bool shift_out_of_range(M b) {
   constexpr int kBits = sizeof(M) * 8;
@@ -223,8 +223,11 @@ constexpr bool shift_out_of_range(M b) {
 }
 EMBER_FN_(ShiftLeftOp, T, if (shift_out_of_range(b)) return M(0);
           return static_cast<M>(static_cast<std::make_unsigned_t<M>>(a) << b);)
-EMBER_FN_(ShiftRightOp, T, if (shift_out_of_range(b)) return static_cast<M>(a >> (sizeof(M) * 8 - 1));
-          return static_cast<M>(a >> b);)
+EMBER_FN_(
+    ShiftRightOp, T, if (shift_out_of_range(b)) {
+      if constexpr (std::is_signed_v<M>) return static_cast<M>(a >> (sizeof(M) * 8 - 1));
+      return M(0);
+    } return static_cast<M>(a >> b);)
 
 // ---- logical and comparisons (bool results) -----------------------------------------
 EMBER_FN_(LogicalAndOp, bool, return a != M(0) && b != M(0);)
