@@ -170,7 +170,7 @@ Tensor rrelu(const Tensor& self, const Scalar& lower, const Scalar& upper, bool 
   check_input("rrelu", self);
   EMBER_CHECK(self.is_floating_point(), "rrelu: expected a floating point input, got ", self.dtype());
   const Tensor noise = rrelu_noise(self, lower, upper, training, generator);
-  if (!training) return where(self >= 0, self, self * noise);
+  if (!training) return where(self > 0, self, self * noise);  // x == 0 takes the slope's gradient, as leaky_relu
   return self * noise;
 }
 Tensor& rrelu_(Tensor& self, const Scalar& lower, const Scalar& upper, bool training, OptGen generator) {

@@ -52,6 +52,18 @@ void check_args(const char* op, const Tensor& input, const Tensor& weight, const
                 ", dilation=", IntArrayRef(p.dilation));
   }
   const int64_t G = p.groups;
+  EMBER_CHECK(weight.size(0) >= 1, op, ": given groups=", G,
+              ", expected weight to be at least 1 at dimension 0, but got weight of size ", shape_str(weight.sizes()),
+              " instead");
+  for (int64_t i = 0; i < nd; ++i) {
+    // A zero-size kernel or a zero-size spatial input would give an output of bias
+    // values (or a bigger-than-input transposed output) from no data at all.
+    EMBER_CHECK(weight.size(i + 2) > 0, op, ": kernel size should be greater than zero, but got weight of size ",
+                shape_str(weight.sizes()));
+    EMBER_CHECK(
+        input.size(i + 2) > 0, op,
+        ": only zero batch or zero channel inputs are supported, but got input shape: ", shape_str(input.sizes()));
+  }
   EMBER_CHECK(weight.size(0) % G == 0, op, ": given groups=", G, ", expected weight to be divisible by ", G,
               " at dimension 0, but got weight of size ", shape_str(weight.sizes()), " instead");
   const int64_t in_ch = p.transposed ? weight.size(0) : weight.size(1) * G;

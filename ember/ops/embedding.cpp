@@ -193,7 +193,11 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(const Tensor& weight, c
       EMBER_CHECK(!starts.empty(), op, ": include_last_offset requires at least one offset");
   }
   const int64_t bags = static_cast<int64_t>(starts.size()) - 1;
+  EMBER_CHECK(!(mode == 2 && scale_grad_by_freq), op,
+              ": max mode does not support scaling the gradient by the frequency");
   if (psw.defined()) {
+    EMBER_CHECK(psw.dtype() == weight.dtype(), op, ": expected per_sample_weights of the weight's dtype ",
+                weight.dtype(), ", got ", psw.dtype());
     EMBER_CHECK(mode == 0, op,
                 ": embedding_bag: per_sample_weights was not None. per_sample_weights is only supported for "
                 "mode='sum' (got mode='",
@@ -201,7 +205,13 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(const Tensor& weight, c
     EMBER_CHECK(psw.numel() == n, op, ": expected per_sample_weights to have ", n, " elements, got ",
                 shape_str(psw.sizes()));
   }
-  const int64_t pad = padding_idx.value_or(-1);
+  int64_t pad = -1;   // none
+  if (padding_idx) {  // a negative padding_idx counts from the end, as in PyTorch
+    pad = *padding_idx;
+    EMBER_CHECK(pad >= -num_rows && pad < num_rows, op, ": padding_idx must be within the number of embeddings, -",
+                num_rows, " through ", num_rows - 1, ", but got ", pad);
+    if (pad < 0) pad += num_rows;
+  }
   // Bookkeeping: bag of each index, kept (non-padding) count of each bag.
   // Indices past the last bag's end (include_last_offset) belong to no bag.
   const int64_t used = std::min(starts.back(), n);

@@ -46,11 +46,13 @@ Tensor cosine_similarity(const Tensor& x1_in, const Tensor& x2_in, int64_t dim, 
   const Tensor x1 = x1_in.to(common).expand(shape);
   const Tensor x2 = x2_in.to(common).expand(shape);
   const int64_t d = wrap_dim(dim, static_cast<int64_t>(shape.size()), "cosine_similarity");
-  // As PyTorch (after scipy): x1.x2 / sqrt(max(|x1|^2 |x2|^2, eps^2)).
+  // As PyTorch 1.13: x1.x2 / (max(|x1|, eps) max(|x2|, eps)), each norm clamped on its
+  // own. Clamping the squared norms before the square root gives the same values and a
+  // zero (not 0 * inf) gradient through a clamped norm.
   const Tensor w12 = (x1 * x2).sum({d});
   const Tensor w1 = (x1 * x1).sum({d});
   const Tensor w2 = (x2 * x2).sum({d});
-  return w12 / clamp(w1 * w2, eps * eps).sqrt();
+  return w12 / (clamp(w1, eps * eps).sqrt() * clamp(w2, eps * eps).sqrt());
 }
 
 Tensor cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const Tensor& target, double margin,

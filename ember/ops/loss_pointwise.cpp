@@ -234,12 +234,14 @@ Tensor multilabel_margin_loss(const Tensor& self, const Tensor& target, int64_t 
     const int64_t* tp = t.data_ptr<int64_t>();
     Tensor mask = zeros({n, c}, TensorOptions(kDouble));
     double* mp = mask.data_ptr<double>();
+    // Every entry must be a class or -1, also after the -1 that ends a row's list (PyTorch).
+    for (int64_t k = 0; k < n * c; ++k)
+      EMBER_CHECK(tp[k] >= -1 && tp[k] < c, op, ": target ", tp[k], " is out of range for ", c, " classes (input ",
+                  shape_str(self.sizes()), ", target ", shape_str(target.sizes()), ")");
     for (int64_t i = 0; i < n; ++i) {
       for (int64_t j = 0; j < c; ++j) {
         const int64_t cls = tp[i * c + j];
         if (cls < 0) break;
-        EMBER_CHECK(cls < c, op, ": target ", cls, " is out of range for ", c, " classes (input ",
-                    shape_str(self.sizes()), ", target ", shape_str(target.sizes()), ")");
         mp[i * c + cls] = 1;
       }
     }

@@ -58,8 +58,16 @@ Tensor batch_norm(const Tensor& input, const std::optional<Tensor>& weight_opt, 
   EMBER_CHECK(training || (running_mean.defined() && running_var.defined()), op,
               ": running_mean and running_var must be defined in evaluation mode");
   if (training)
-    EMBER_CHECK(n * s > 1, op, ": Expected more than 1 value per channel when training, got input size ",
+    EMBER_CHECK(n * s != 1, op, ": Expected more than 1 value per channel when training, got input size ",
                 shape_str(input.sizes()));
+  if (input.numel() == 0) {
+    // An empty batch: an empty result that still depends on the parameters (their
+    // gradients are zeros), running statistics untouched, as PyTorch does.
+    Tensor out = input.clone();
+    if (weight.defined() && c > 0) out = out * weight.select(0, 0);
+    if (bias.defined() && c > 0) out = out + bias.select(0, 0);
+    return out;
+  }
 
   const Tensor x = as_compute(input, ct);
   Tensor mean, invstd;

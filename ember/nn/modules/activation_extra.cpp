@@ -1,6 +1,7 @@
 #include "ember/nn/modules/activation_extra.h"
 
 #include "ember/core/error.h"
+#include "ember/core/shape.h"
 #include "ember/nn/functional/activation_extra.h"
 #include "ember/ops/factory.h"
 
@@ -15,6 +16,12 @@ void print_inplace(std::ostream& stream, bool inplace, const char* separator) {
 
 void SoftsignImpl::pretty_print(std::ostream& stream) const { stream << "torch::nn::Softsign()"; }
 Tensor SoftsignImpl::forward(const Tensor& input) { return F::softsign(input); }
+void Softmax2dImpl::pretty_print(std::ostream& stream) const { stream << "torch::nn::Softmax2d()"; }
+Tensor Softmax2dImpl::forward(const Tensor& input) {
+  EMBER_CHECK(input.dim() == 3 || input.dim() == 4, "Softmax2d: expected a 3D or 4D input, got shape ",
+              shape_str(input.sizes()));
+  return F::softmax(input, -3);
+}
 void TanhshrinkImpl::pretty_print(std::ostream& stream) const { stream << "torch::nn::Tanhshrink()"; }
 Tensor TanhshrinkImpl::forward(const Tensor& input) { return F::tanhshrink(input); }
 void LogSigmoidImpl::pretty_print(std::ostream& stream) const { stream << "torch::nn::LogSigmoid()"; }

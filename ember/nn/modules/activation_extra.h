@@ -24,6 +24,7 @@ namespace ember::nn {
 EMBER_NN_PLAIN_ACTIVATION(Softsign);
 EMBER_NN_PLAIN_ACTIVATION(Tanhshrink);
 EMBER_NN_PLAIN_ACTIVATION(LogSigmoid);
+EMBER_NN_PLAIN_ACTIVATION(Softmax2d);  // softmax over the channels of [C, H, W] or [N, C, H, W]
 #undef EMBER_NN_PLAIN_ACTIVATION
 
 // `inplace` ones take the input by value so the in-place form can write into it.
