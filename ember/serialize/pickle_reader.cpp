@@ -1,8 +1,11 @@
 #include "ember/serialize/pickle_reader.h"
 
+#include <algorithm>
 #include <bit>
+#include <charconv>
 #include <cstring>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
@@ -66,10 +69,42 @@ class Unpickler {
   }
   std::string line() {
     const size_t nl = bytes_.find('\n', pos_);
-    if (nl == std::string_view::npos) fail("truncated GLOBAL: no newline");
+    if (nl == std::string_view::npos) fail("truncated text argument (GLOBAL, INT or LONG): no newline");
     std::string s(bytes_.substr(pos_, nl - pos_));
     pos_ = nl + 1;
     return s;
+  }
+
+  // A decimal INT / LONG argument: an Int when it fits int64; a larger positive one
+  // becomes the little-endian two's complement bytes LONG1 would have carried (the
+  // legacy format's magic number is such a LONG), so both spellings read the same.
+  uint32_t text_int(const std::string& text) {
+    const bool negative = !text.empty() && text[0] == '-';
+    const std::string_view digits = std::string_view(text).substr(negative ? 1 : 0);
+    if (digits.empty() || digits.size() > 64 ||
+        !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      fail("INT/LONG argument '", text.substr(0, 40), "' is not a decimal integer");
+    int64_t v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec == std::errc() && end == text.data() + text.size()) return make_int(v);
+    if (negative) fail("INT/LONG argument ", text.substr(0, 40), " is below the int64 range");
+    std::string decimal(digits), bytes;
+    while (!(decimal.size() == 1 && decimal[0] == '0')) {  // divide by 256, collecting remainders
+      std::string quotient;
+      int rem = 0;
+      for (char c : decimal) {
+        rem = rem * 10 + (c - '0');
+        if (!quotient.empty() || rem >= 256) quotient.push_back(static_cast<char>('0' + rem / 256));
+        rem %= 256;
+      }
+      bytes.push_back(static_cast<char>(rem));
+      decimal = quotient.empty() ? "0" : quotient;
+    }
+    if (uint8_t(bytes.back()) & 0x80) bytes.push_back('\0');  // keep it positive, as LONG1 does
+    PickleObject o;
+    o.kind = PickleKind::Bytes;
+    o.s = std::move(bytes);
+    return make(std::move(o));
   }
 
   uint32_t make(PickleObject o) {
@@ -146,7 +181,7 @@ class Unpickler {
 void Unpickler::global(const std::string& module, const std::string& name) {
   const bool allowed = (module == "collections" && name == "OrderedDict") ||
                        (module == "torch._utils" && (name == "_rebuild_tensor_v2" || name == "_rebuild_parameter")) ||
-                       (module == "torch" && is_storage_name(name));
+                       (module == "torch" && (is_storage_name(name) || name == "Size"));
   if (!allowed) fail("global '", module, " ", name, "' is not allowed");
   PickleObject o;
   o.kind = PickleKind::Global;
@@ -207,6 +242,11 @@ void Unpickler::reduce() {
     PickleObject o;
     o.kind = PickleKind::Dict;
     push(make(std::move(o)));
+  } else if (fn == "torch Size") {  // torch.Size((2, 3)) is the tuple it wraps
+    if (args.size() != 1 || obj(args[0]).kind != PickleKind::Tuple) fail("torch.Size takes one tuple");
+    for (uint32_t item : obj(args[0]).items)
+      if (obj(item).kind != PickleKind::Int) fail("torch.Size holds a value that is not an integer");
+    push(args[0]);
   } else if (fn == "torch._utils _rebuild_tensor_v2") {
     push(rebuild_tensor(args));
   } else if (fn == "torch._utils _rebuild_parameter") {
@@ -310,6 +350,20 @@ PickleGraph Unpickler::run() {
       case 'J':
         push(make_int(le<int32_t>()));
         break;
+      case 'I':
+      case 'L': {  // INT, LONG: decimal text (protocols 0 and 1); "I01" / "I00" are True / False
+        std::string text = line();
+        if (op == 'L' && !text.empty() && text.back() == 'L') text.pop_back();
+        if (op == 'I' && (text == "00" || text == "01")) {
+          PickleObject o;
+          o.kind = PickleKind::Bool;
+          o.i = text == "01";
+          push(make(std::move(o)));
+          break;
+        }
+        push(text_int(text));
+        break;
+      }
       case 'K':
         push(make_int(u8()));
         break;
@@ -474,7 +528,11 @@ void flatten_into(const PickleGraph& g, uint32_t id, const std::string& prefix, 
     case PickleKind::Tensor:
       out.emplace_back(prefix, o.tensor);
       break;
-    case PickleKind::Dict:
+    case PickleKind::Dict: {
+      // Python's dict semantics: a key set twice keeps its first place and its last
+      // value, so a file that sets 'w' twice loads the tensor torch.load sees.
+      std::vector<std::pair<std::string, uint32_t>> entries;
+      std::unordered_map<std::string, size_t> place;  // key (tagged by its kind) -> entry
       for (size_t k = 0; k + 1 < o.items.size(); k += 2) {
         const PickleObject& key = g.at(o.items[k]);
         std::string name;
@@ -484,9 +542,15 @@ void flatten_into(const PickleGraph& g, uint32_t id, const std::string& prefix, 
           name = std::to_string(key.i);
         else
           EMBER_ERROR("unpickler: '", source, "' has a dict key that is neither a string nor an integer");
-        flatten_into(g, o.items[k + 1], join(name), depth + 1, budget, out, source);
+        const auto [it, fresh] = place.try_emplace((key.kind == PickleKind::String ? "s" : "i") + name, entries.size());
+        if (fresh)
+          entries.emplace_back(std::move(name), o.items[k + 1]);
+        else
+          entries[it->second].second = o.items[k + 1];
       }
+      for (const auto& [name, value] : entries) flatten_into(g, value, join(name), depth + 1, budget, out, source);
       break;
+    }
     case PickleKind::List:
     case PickleKind::Tuple:
       for (size_t k = 0; k < o.items.size(); ++k)
@@ -513,6 +577,11 @@ NamedTensors flatten_tensors(const PickleGraph& graph, const std::string& source
   NamedTensors out;
   size_t budget = 4 * graph.objects.size() + 1024;
   flatten_into(graph, graph.root, "", 0, budget, out, source);
+  // Nesting can still make two names equal ({'b': {'c.d': x}, 'b.c': {'d': y}}); a
+  // lookup by name would then see whichever came first, so that is an error.
+  std::unordered_set<std::string_view> names;
+  for (const auto& [name, tensor] : out)
+    EMBER_CHECK(names.insert(name).second, "unpickler: '", source, "' holds two tensors named '", name, "'");
   return out;
 }
 

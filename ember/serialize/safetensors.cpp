@@ -141,19 +141,29 @@ SafetensorsContents load_safetensors_from_buffer(std::string_view bytes, const s
   const std::string_view buffer = bytes.substr(8 + header_len);
 
   if (json_depth(text) > kMaxJsonDepth) fail("header JSON nests deeper than ", kMaxJsonDepth, " levels");
-  // Duplicate keys would silently overwrite each other in the parsed object,
-  // so record them while parsing.
+  // Duplicate keys would silently overwrite each other in the parsed object (a
+  // second "dtype" in an entry, a second tensor name), so record them while
+  // parsing, in every object: one key set per object still open.
   std::optional<std::string> duplicate;
-  std::set<std::string> top_keys;
+  bool duplicate_is_name = false;
+  std::vector<std::set<std::string>> open_objects;
   ordered_json::parser_callback_t cb = [&](int depth, ordered_json::parse_event_t ev, ordered_json& parsed) {
-    if (ev == ordered_json::parse_event_t::key && depth == 1 && parsed.is_string()) {
-      if (!top_keys.insert(parsed.get<std::string>()).second && !duplicate) duplicate = parsed.get<std::string>();
+    if (ev == ordered_json::parse_event_t::object_start) {
+      open_objects.emplace_back();
+    } else if (ev == ordered_json::parse_event_t::object_end) {
+      if (!open_objects.empty()) open_objects.pop_back();
+    } else if (ev == ordered_json::parse_event_t::key && parsed.is_string() && !open_objects.empty()) {
+      if (!open_objects.back().insert(parsed.get<std::string>()).second && !duplicate) {
+        duplicate = parsed.get<std::string>();
+        duplicate_is_name = depth == 1;
+      }
     }
     return true;
   };
   ordered_json header = ordered_json::parse(text.begin(), text.end(), cb, /*allow_exceptions=*/false);
   if (header.is_discarded()) fail("header is not well-formed JSON");
-  if (duplicate) fail("duplicate tensor name '", *duplicate, "'");
+  if (duplicate && duplicate_is_name) fail("duplicate tensor name '", *duplicate, "'");
+  if (duplicate) fail("duplicate key '", *duplicate, "' inside an entry or __metadata__");
   if (!header.is_object()) fail("header is not a JSON object");
 
   SafetensorsContents out;

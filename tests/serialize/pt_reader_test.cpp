@@ -122,6 +122,62 @@ TEST(PtReaderTest, RebuildChecksBoundsAgainstTheStorage) {
   EXPECT_NO_THROW(one_tensor_from_pickle(rebuild_pickle(6, 6, {0, 5}, {5, 1})));
 }
 
+// The body of rebuild_pickle (no protocol header, no STOP): one tensor on the stack.
+std::string rebuild_body(int numel, int offset, std::vector<int> size, std::vector<int> stride) {
+  const std::string p = rebuild_pickle(numel, offset, std::move(size), std::move(stride));
+  return p.substr(2, p.size() - 3);
+}
+
+NamedTensors tensors_from_pickle(const std::string& pickle) {
+  auto loader = [](const std::string& key, ScalarType dtype, int64_t numel) { return arange(numel).to(dtype); };
+  return flatten_tensors(unpickle(pickle, loader, "t.pkl"), "t.pkl");
+}
+
+// A key set twice keeps the last value, as Python's dict (and so torch.load) does.
+TEST(PtReaderTest, DuplicateDictKeysKeepTheLastValue) {
+  auto str = [](const std::string& text) {  // BINUNICODE (short strings only)
+    return "X"s + static_cast<char>(text.size()) + std::string(3, '\0') + text;
+  };
+  const std::string w = str("w"), v = str("v");
+  const NamedTensors t = tensors_from_pickle("\x80\x02}(" + w + rebuild_body(6, 1, {1}, {1}) + v +
+                                             rebuild_body(6, 3, {1}, {1}) + w + rebuild_body(6, 2, {1}, {1}) + "u.");
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t[0].first, "w");
+  EXPECT_TENSOR_EQ(t[0].second, tensor({2.f}));
+  EXPECT_EQ(t[1].first, "v");
+  EXPECT_TENSOR_EQ(t[1].second, tensor({3.f}));
+  // {'b': {'c.d': x}, 'b.c': {'d': y}}: two different keys flatten to one name.
+  const std::string b = str("b"), cd = str("c.d"), bc = str("b.c"), d = str("d");
+  EXPECT_EMBER_ERROR(tensors_from_pickle("\x80\x02}(" + b + "}" + cd + rebuild_body(6, 1, {1}, {1}) + "s" + bc + "}" +
+                                         d + rebuild_body(6, 2, {1}, {1}) + "su."),
+                     "two tensors named 'b.c.d'");
+}
+
+// Protocols 0 and 1 spell integers as decimal text (INT, LONG); torch.Size is a tuple.
+TEST(PtReaderTest, TextIntegersAndTorchSize) {
+  auto root = [](std::string_view p) {
+    const PickleGraph g = unpickle(p, nullptr, "t.pkl");
+    return g.at(g.root);
+  };
+  EXPECT_EQ(root("I-42\n."sv).i, -42);
+  EXPECT_EQ(root("I01\n."sv).kind, PickleKind::Bool);
+  EXPECT_EQ(root("I01\n."sv).i, 1);
+  EXPECT_EQ(root("L7L\n."sv).i, 7);
+  // The legacy format's magic number 0x1950a86a20f9469cfc6c, as LONG1 carries it.
+  const PickleObject magic = root("L119547037146038801333356L\n."sv);
+  EXPECT_EQ(magic.kind, PickleKind::Bytes);
+  EXPECT_EQ(magic.s, "\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19"s);
+  EXPECT_EMBER_ERROR(unpickle("I4x2\n."sv, nullptr, "t.pkl"), "not a decimal integer");
+  EXPECT_EMBER_ERROR(unpickle("I5."sv, nullptr, "t.pkl"), "no newline");
+  const PickleObject size = root("ctorch\nSize\n((K\x02K\x03ttR."sv);
+  EXPECT_EQ(size.kind, PickleKind::Tuple);
+  EXPECT_EQ(size.items.size(), 2u);
+  EXPECT_EMBER_ERROR(unpickle("ctorch\nSize\n((X\x01\x00\x00\x00"
+                              "attR."sv,
+                              nullptr, "t.pkl"),
+                     "torch.Size holds");
+}
+
 TEST(PtReaderTest, MalformedPicklesAreErrorsNotCrashes) {
   auto bad = [](std::string_view p, const std::string& fragment) {
     SCOPED_TRACE(fragment);

@@ -91,6 +91,11 @@ TEST(SafetensorsTest, RejectsMalformedFiles) {
           R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},"a":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})",
           f4 + f4),
       "duplicate tensor name 'a'");
+  // A field repeated inside an entry or in __metadata__ would let the last one win silently.
+  bad(make_file(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4],"dtype":"I32"}})", f4),
+      "duplicate key 'dtype'");
+  bad(make_file(R"({"__metadata__":{"k":"1","k":"2"},"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})", f4),
+      "duplicate key 'k'");
   bad(make_file(R"({"a":{"dtype":"F31","shape":[1],"data_offsets":[0,4]}})", f4), "unknown dtype 'F31'");
   bad(make_file(R"({"a":{"dtype":"F32","shape":[-1],"data_offsets":[0,4]}})", f4), "non-negative integer");
   bad(make_file(R"({"a":{"dtype":"F32","shape":[1.5],"data_offsets":[0,4]}})", f4), "non-negative integer");
