@@ -160,6 +160,9 @@ class Optimizer {
   // A fresh, empty per-parameter state of this optimizer's kind (null for an
   // optimizer without per-parameter state); loaders fill it through visit().
   virtual std::unique_ptr<OptimizerParamState> make_param_state() const { return nullptr; }
+  // Whether every tensor in a parameter's state has that parameter's shape (the
+  // moment buffers of SGD, Adam, ...; not LBFGS's flat history). load() checks it.
+  virtual bool state_tensors_shaped_like_params() const { return true; }
 
   // Serialization of options and state (Note [Optimizer state as named values]).
   // Implemented by the serialization module (ember/serialize); until it lands

@@ -12,8 +12,11 @@
 // current parameters by position, so a checkpoint restores into a freshly
 // built model and optimizer.
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "ember/core/error.h"
+#include "ember/core/shape.h"
 #include "ember/optim/optimizer.h"
 #include "ember/serialize/archive.h"
 
@@ -41,14 +44,24 @@ class Saver final : public StateVisitor {
   std::string prefix_;
 };
 
+// Reads what the state's visit() asks for and remembers the names it asked for, so
+// load() can reject an archive holding fields this optimizer's state does not have
+// (a state saved by another optimizer). With `shape` set, every state tensor read
+// must have that shape (the parameter's).
 class Loader final : public StateVisitor {
  public:
-  Loader(serialize::InputArchive& a, std::string prefix) : a_(a), prefix_(std::move(prefix)) {}
+  Loader(serialize::InputArchive& a, std::string prefix, const Tensor* shape = nullptr)
+      : a_(a), prefix_(std::move(prefix)), shape_(shape) {}
   void tensor(std::string_view name, Tensor& v) override {
+    names_.emplace_back(name);
     Tensor t;  // a fresh tensor: the archive allocates it (state is never aliased)
-    if (a_.try_read(key(name), t)) v = t;
+    if (!a_.try_read(key(name), t)) return;
+    EMBER_CHECK(!shape_ || t.sizes() == shape_->sizes(), "Optimizer::load: state '", key(name), "' has shape ",
+                shape_str(t.sizes()), " but its parameter has shape ", shape_str(shape_->sizes()));
+    v = t;
   }
   void tensors(std::string_view name, std::deque<Tensor>& vs) override {
+    lists_.emplace_back(name);
     IValue n;
     if (!a_.try_read(key(name) + ".size", n)) return;
     vs.clear();
@@ -60,25 +73,40 @@ class Loader final : public StateVisitor {
   }
   void integer(std::string_view name, int64_t& v) override {
     IValue x;
-    if (a_.try_read(key(name), x)) v = x.toInt();
+    if (read(name, x)) v = x.toInt();
   }
   void real(std::string_view name, double& v) override {
     IValue x;
-    if (a_.try_read(key(name), x)) v = x.toDouble();
+    if (read(name, x)) v = x.toDouble();
   }
   void flag(std::string_view name, bool& v) override {
     IValue x;
-    if (a_.try_read(key(name), x)) v = x.toBool();
+    if (read(name, x)) v = x.toBool();
   }
   void text(std::string_view name, std::string& v) override {
     IValue x;
-    if (a_.try_read(key(name), x)) v = x.toStringRef();
+    if (read(name, x)) v = x.toStringRef();
+  }
+
+  // Whether `rest` (a key below the prefix) is one of the fields visited.
+  bool visited(std::string_view rest) const {
+    for (const std::string& n : names_)
+      if (rest == n) return true;
+    for (const std::string& n : lists_)
+      if (rest.size() > n.size() && rest.substr(0, n.size()) == n && rest[n.size()] == '.') return true;
+    return false;
   }
 
  private:
+  bool read(std::string_view name, IValue& x) {
+    names_.emplace_back(name);
+    return a_.try_read(key(name), x);
+  }
   std::string key(std::string_view name) const { return prefix_ + std::string(name); }
   serialize::InputArchive& a_;
   std::string prefix_;
+  const Tensor* shape_;
+  std::vector<std::string> names_, lists_;
 };
 
 }  // namespace
@@ -105,6 +133,7 @@ void Optimizer::save(serialize::OutputArchive& archive) const {
 }
 
 void Optimizer::load(serialize::InputArchive& archive) {
+  const std::vector<std::string> keys = archive.keys();
   size_t index = 0;
   for (size_t g = 0; g < param_groups_.size(); ++g) {
     OptimizerParamGroup& group = param_groups_[g];
@@ -120,8 +149,12 @@ void Optimizer::load(serialize::InputArchive& archive) {
       const std::string sp = "state." + std::to_string(index) + ".";
       auto fresh = make_param_state();
       if (fresh) {
-        Loader s(archive, sp);
+        Loader s(archive, sp, state_tensors_shaped_like_params() ? &p : nullptr);
         fresh->visit(s);
+        for (const std::string& k : keys)
+          if (k.size() > sp.size() && k.compare(0, sp.size(), sp) == 0 && k != sp + "present")
+            EMBER_CHECK(s.visited(std::string_view(k).substr(sp.size())), "Optimizer::load: the archive's '", k,
+                        "' is not part of this optimizer's state (was it saved by a different optimizer?)");
         // Only parameters that had state when saved get it back (PyTorch's
         // state is lazy: a parameter that never took a step has none).
         IValue present;

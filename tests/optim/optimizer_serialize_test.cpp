@@ -104,5 +104,35 @@ TEST(OptimSerialize, MismatchedGroupsAreAnError) {
   EXPECT_EMBER_ERROR(opt_b.load(in), "Optimizer::load", "has 1 parameters but the archive has 3");
 }
 
+// A state saved by another optimizer, or for parameters of other shapes, is an error
+// at load time, not a confusing failure (after half-updated buffers) in the next step.
+TEST(OptimSerialize, StateOfAnotherOptimizerOrShapeIsAnError) {
+  auto a = make_params();
+  optim::SGD sgd(a, optim::SGDOptions(0.01).momentum(0.9));
+  take_step(sgd, a);
+  serialize::OutputArchive out;
+  sgd.save(out);
+  const std::string bytes = out.save_to_buffer();
+  auto load_into = [&](optim::Optimizer& opt) {
+    serialize::InputArchive in;
+    in.load_from(bytes.data(), bytes.size());
+    opt.load(in);
+  };
+  auto b = clone_params(a);
+  optim::Adam adam(b, optim::AdamOptions(0.01));
+  EXPECT_EMBER_ERROR(load_into(adam), "Optimizer::load", "momentum_buffer", "not part of this optimizer's state");
+  optim::Adagrad adagrad(b, optim::AdagradOptions(0.01));
+  EXPECT_EMBER_ERROR(load_into(adagrad), "Optimizer::load", "momentum_buffer");
+
+  // Same optimizer, same group sizes, a parameter of another shape.
+  std::vector<Tensor> c = {randn({3, 4}, kDouble).requires_grad_(), randn({5}, kDouble).requires_grad_(),
+                           randn({2}, kDouble).requires_grad_()};
+  optim::SGD sgd_c(c, optim::SGDOptions(0.01).momentum(0.9));
+  EXPECT_EMBER_ERROR(load_into(sgd_c), "Optimizer::load", "shape [4, 3]", "parameter has shape [3, 4]");
+
+  optim::SGD sgd_b(b, optim::SGDOptions(0.01).momentum(0.9));
+  EXPECT_NO_THROW(load_into(sgd_b));
+}
+
 }  // namespace
 }  // namespace ember
