@@ -122,6 +122,14 @@ TEST(DataSampler, DistributedRandomCoversEverySampleAcrossRanks) {
   }
   EXPECT_EQ(draws, 12u);
   EXPECT_EQ(covered.size(), 10u);
+  // More replicas than samples: the padding is longer than the dataset and wraps
+  // around it (2 samples over 5 ranks, 1 each), never past its end.
+  for (size_t rank = 0; rank < 5; ++rank) {
+    DistributedRandomSampler s(2, 5, rank);
+    const Indices mine = drain(s, 4);
+    ASSERT_EQ(mine.size(), 1u);
+    EXPECT_LT(mine[0], 2u) << "rank " << rank;
+  }
 }
 
 TEST(DataSampler, DistributedRandomShuffleFollowsEpoch) {

@@ -32,8 +32,10 @@ void DistributedRandomSampler::populate_indices() {
   const size_t count = num_replicas_ == 1 ? size_ : local * num_replicas_;
   all_indices_.resize(count);
   std::iota(all_indices_.begin(), all_indices_.end(), 0);
-  // Padding so every replica gets the same number of samples repeats the start.
-  for (size_t i = size_; i < count; ++i) all_indices_[i] = i - size_;
+  // Padding so every replica gets the same number of samples repeats the start, as
+  // often as needed: with more replicas than samples the padding is longer than the
+  // dataset (size 1 over 4 replicas pads 3), so it wraps instead of running past the end.
+  for (size_t i = size_; i < count; ++i) all_indices_[i] = (i - size_) % size_;
   begin_index_ = rank_ * local;
   end_index_ = begin_index_ + local;
   sample_index_ = begin_index_;
