@@ -75,6 +75,15 @@ struct Operand {
   }
 };
 
+// An operand of an in-place op with autograd that shares self's storage (a.mul_(a),
+// c[0].add_(c[1]) on rows of one tensor): its formula must read the values before
+// the update, so it is cloned first (the clone is recorded against its history).
+// Without this the saved operand held the result: silently wrong gradients.
+Tensor unaliased(const Tensor& operand, const Tensor& self) {
+  if (!operand.defined() || !self.defined() || operand.impl()->storage() != self.impl()->storage()) return operand;
+  return operand.clone();
+}
+
 void check_defined(const char* op, Operand a, Operand b) {
   EMBER_CHECK((!a.tensor || a.tensor->defined()) && (!b.tensor || b.tensor->defined()), op,
               ": expected defined tensors");
@@ -183,6 +192,7 @@ Tensor binary(const BinarySpec& op, Operand a, Operand b, Tensor* out, bool inpl
     // The formulas read self as it was before the update: a clone recorded
     // against self's old history, so double backward differentiates through it.
     inputs[0] = inputs[0].clone();
+    inputs[1] = unaliased(inputs[1], a_in);
   }
   const Tensor operands[2] = {a_in, b_in};  // Note [Elementwise overlap]
   Tensor r = ops::run_elementwise(op.name, operands, inputs, shape, rt, out, inplace,
@@ -840,37 +850,58 @@ Tensor& Tensor::lerp_(const Tensor& end, const Scalar& weight) const {
   Tensor& self = self_ref();
   EMBER_RECORD_OP("lerp_", self, end);
   const bool grad = autograd::needs_grad(self, end);
-  if (grad) autograd::check_inplace(self, "lerp_");
-  lerp_impl(self, end, weight, &self, true);
-  if (grad) autograd::record_lerp(self, Tensor(), end, weight, Tensor(), self);
+  Tensor e = end;
+  if (grad) {
+    autograd::check_inplace(self, "lerp_");
+    e = unaliased(end, self);
+  }
+  lerp_impl(self, e, weight, &self, true);
+  if (grad) autograd::record_lerp(self, Tensor(), e, weight, Tensor(), self);
   return self;
 }
 Tensor& Tensor::lerp_(const Tensor& end, const Tensor& weight) const {
   Tensor& self = self_ref();
   EMBER_RECORD_OP("lerp_", self, end, weight);
   const bool grad = autograd::needs_grad(self, end, weight);
-  Tensor before;
+  Tensor before, e = end, w = weight;
   if (grad) {
     autograd::check_inplace(self, "lerp_");
     // weight's gradient reads self as it was before the update; not detached, so
     // the double backward still reaches self's history.
     if (autograd::needs_grad(weight)) before = self.clone();
+    e = unaliased(end, self);
+    w = unaliased(weight, self);
   }
-  lerp_impl(self, end, weight, &self, true);
-  if (grad) autograd::record_lerp(self, before, end, 0, weight, self);
+  lerp_impl(self, e, w, &self, true);
+  if (grad) autograd::record_lerp(self, before, e, 0, w, self);
   return self;
 }
 Tensor Tensor::addcmul(const Tensor& t1, const Tensor& t2, const Scalar& value) const {
   return ember::addcmul(*this, t1, t2, value);
 }
+namespace {
+// addcmul_ / addcdiv_ on self with autograd: the operands' formulas read them before
+// the update, so one that shares self's storage is cloned first (unaliased above).
+template <typename Impl, typename Record>
+Tensor& addc_inplace(const char* op, Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value, Impl impl,
+                     Record record) {
+  const bool grad = autograd::needs_grad(self, t1, t2) && (self.is_floating_point() || self.is_complex());
+  Tensor a1 = t1, a2 = t2;
+  if (grad) {
+    autograd::check_inplace(self, op);
+    a1 = unaliased(t1, self);
+    a2 = unaliased(t2, self);
+  }
+  impl(self, a1, a2, value, &self, true);
+  if (grad) record(self, a1, a2, value, self);
+  return self;
+}
+}  // namespace
+
 Tensor& Tensor::addcmul_(const Tensor& t1, const Tensor& t2, const Scalar& value) const {
   Tensor& self = self_ref();
   EMBER_RECORD_OP("addcmul_", self, t1, t2);
-  const bool grad = autograd::needs_grad(self, t1, t2) && (is_floating_point() || is_complex());
-  if (grad) autograd::check_inplace(self, "addcmul_");
-  addcmul_impl(self, t1, t2, value, &self, true);
-  if (grad) autograd::record_addcmul(self, t1, t2, value, self);
-  return self;
+  return addc_inplace("addcmul_", self, t1, t2, value, addcmul_impl, autograd::record_addcmul);
 }
 Tensor Tensor::addcdiv(const Tensor& t1, const Tensor& t2, const Scalar& value) const {
   return ember::addcdiv(*this, t1, t2, value);
@@ -878,11 +909,7 @@ Tensor Tensor::addcdiv(const Tensor& t1, const Tensor& t2, const Scalar& value) 
 Tensor& Tensor::addcdiv_(const Tensor& t1, const Tensor& t2, const Scalar& value) const {
   Tensor& self = self_ref();
   EMBER_RECORD_OP("addcdiv_", self, t1, t2);
-  const bool grad = autograd::needs_grad(self, t1, t2) && (is_floating_point() || is_complex());
-  if (grad) autograd::check_inplace(self, "addcdiv_");
-  addcdiv_impl(self, t1, t2, value, &self, true);
-  if (grad) autograd::record_addcdiv(self, t1, t2, value, self);
-  return self;
+  return addc_inplace("addcdiv_", self, t1, t2, value, addcdiv_impl, autograd::record_addcdiv);
 }
 
 // ---- operators declared as Tensor members (free operators: ops/operators.h) -----------

@@ -1,6 +1,7 @@
 #pragma once
 // Output handling shared by every elementwise op: fresh results, out= tensors
 // and in-place updates, with PyTorch's shape and casting rules.
+#include "ember/autograd/forward_ad.h"
 #include "ember/core/tensor.h"
 #include "ember/kernels/cpu/tensor_iterator.h"
 #include "ember/ops/mem_overlap.h"
@@ -56,7 +57,12 @@ Tensor run_elementwise(const char* op, ArrayRef<Tensor> operands, ArrayRef<Tenso
   Tensor target = alias ? empty_cpu(shape, rt) : r;
   kernels::TensorIterator iter(ArrayRef<Tensor>(&target, 1), inputs);
   kernel(iter);
-  if (alias) r.copy_(target);
+  if (alias) {
+    // The op's own work: a copy recorded by autograd would put a CopySlices on r
+    // (a view) that cuts the gradient of the values r held, under the op's node.
+    autograd::BelowAutogradGuard below;
+    r.copy_(target);
+  }
   finish_out(out, r);
   return has_out ? *out : r;
 }
