@@ -2,6 +2,8 @@
 
 #include "ember/autograd/autograd_meta.h"
 #include "ember/autograd/grad_mode.h"
+#include "ember/core/error.h"
+#include "ember/core/shape.h"
 
 namespace ember::autograd {
 
@@ -20,17 +22,21 @@ variable_list AccumulateGrad::apply(variable_list&& grads) {
   AutogradMeta& m = materialize_meta(variable_);
   for (auto& hook : m.leaf_hooks) {
     Tensor r = hook(g);
-    if (r.defined()) g = r;
+    if (!r.defined()) continue;
+    // As PyTorch: a hook may replace the gradient, not change what it is a gradient of.
+    EMBER_CHECK(r.sizes() == g.sizes(), "backward: a hook has changed the size of value (was ", shape_str(g.sizes()),
+                ", got ", shape_str(r.sizes()), ")");
+    EMBER_CHECK(r.dtype() == g.dtype(), "backward: a hook has changed the type of value (was ", g.dtype(), ", got ",
+                r.dtype(), ")");
+    g = r;
   }
   std::lock_guard<std::mutex> lock(m.mu);
   if (!m.grad.defined()) {
-    if (GradMode::is_enabled()) {
-      m.grad = g;  // create_graph: keep the gradient's own graph
-    } else {
-      // Steal the buffer when nothing else can see it; otherwise copy, so later
-      // in-place accumulation never writes into another tensor's memory.
-      m.grad = owns_gradient_memory(g) ? g : g.clone();
-    }
+    // Steal the buffer when nothing else can see it; otherwise copy, so .grad never
+    // aliases a tensor the user holds (a grad_outputs tensor, an expanded one shared
+    // by two leaves) and later in-place accumulation or zero_grad() never writes into
+    // another tensor's memory. Under create_graph the clone keeps the gradient's graph.
+    m.grad = owns_gradient_memory(g) ? g : g.clone();
   } else if (GradMode::is_enabled()) {
     m.grad = m.grad.add(g);  // out of place, so the grad's own graph stays valid (double backward)
   } else {

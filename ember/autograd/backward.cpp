@@ -29,6 +29,12 @@ std::pair<edge_list, variable_list> make_roots(const variable_list& tensors, con
     } else {
       EMBER_CHECK(g.sizes().equals(t.sizes()), op, ": Mismatch in shape: grad_output[", i, "] has a shape of ",
                   shape_str(g.sizes()), " and output[", i, "] has a shape of ", shape_str(t.sizes()));
+      // A complex gradient for a real output (or the reverse) has no meaning; other
+      // dtype differences are cast, as in PyTorch.
+      EMBER_CHECK(g.is_complex() == t.is_complex(), op,
+                  ": For complex Tensors, both grad_output and output are required to have the same dtype. "
+                  "Mismatch in dtype: grad_output[",
+                  i, "] has a dtype of ", g.dtype(), " and output[", i, "] has a dtype of ", t.dtype());
     }
     roots.push_back(std::move(e));
     grads.push_back(std::move(g));
