@@ -1,3 +1,3 @@
 #pragma once
 // LibTorch compatibility header (target Ember::torch_compat): <torch/autograd.h> is Ember.
-#include <ember/torch.h>
+#include <torch/ember_prelude.h>

@@ -1,4 +1,4 @@
 #pragma once
 // LibTorch compatibility header (target Ember::torch_compat): <torch/data.h> is Ember.
 // torch::data::Dataset / BatchDataset are declared by <ember/data.h>.
-#include <ember/torch.h>
+#include <torch/ember_prelude.h>
