@@ -73,7 +73,9 @@ void wrap_outputs(const std::shared_ptr<Node>& node, AutogradContext& ctx, const
     // An input returned unchanged is wrapped in a fresh view so the input keeps its own history.
     if (is_input && !dirty) out = ops::make_view(out, out.sizes(), out.strides(), out.storage_offset());
     if (!is_executable) continue;
-    if (ctx.non_differentiable_.count(impl)) {
+    // Outputs marked non-differentiable, and those of an integer or bool dtype (which
+    // cannot require grad, as in PyTorch), get no history and no gradient.
+    if (ctx.non_differentiable_.count(impl) || !(out.is_floating_point() || out.is_complex())) {
       node->add_input_metadata_undefined();
       continue;
     }

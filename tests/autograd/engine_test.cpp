@@ -60,9 +60,22 @@ struct SumFn : autograd::Function<SumFn> {
   }
 };
 
+// An integer output: it cannot require grad (PyTorch gives requires_grad=False).
+struct RoundToLongFn : autograd::Function<RoundToLongFn> {
+  static Tensor forward(AutogradContext* ctx, Tensor x) { return x.round().to(kLong); }
+  static variable_list backward(AutogradContext* ctx, variable_list g) { return {Tensor()}; }
+};
+
 Tensor leaf(std::initializer_list<double> v) { return tensor(std::vector<double>(v), kDouble).requires_grad_(); }
 
 }  // namespace
+
+TEST(Engine, CustomFunctionIntegerOutputDoesNotRequireGrad) {
+  Tensor y = RoundToLongFn::apply(leaf({1.4, 2.6}));
+  EXPECT_FALSE(y.requires_grad());
+  EXPECT_TENSOR_EQ(y, tensor({1, 3}));
+  EXPECT_EMBER_ERROR(y.sum().backward(), "does not require grad");
+}
 
 TEST(Engine, CustomFunctionGradients) {
   Tensor a = leaf({1, 2, 3}), b = leaf({4, 5, 6});
