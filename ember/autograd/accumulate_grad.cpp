@@ -2,8 +2,7 @@
 
 #include "ember/autograd/autograd_meta.h"
 #include "ember/autograd/grad_mode.h"
-#include "ember/core/error.h"
-#include "ember/core/shape.h"
+#include "ember/autograd/tensor_hook.h"
 
 namespace ember::autograd {
 
@@ -20,16 +19,7 @@ variable_list AccumulateGrad::apply(variable_list&& grads) {
   Tensor g = std::move(grads[0]);
   if (!g.defined()) return {};
   AutogradMeta& m = materialize_meta(variable_);
-  for (auto& hook : m.leaf_hooks) {
-    Tensor r = hook(g);
-    if (!r.defined()) continue;
-    // As PyTorch: a hook may replace the gradient, not change what it is a gradient of.
-    EMBER_CHECK(r.sizes() == g.sizes(), "backward: a hook has changed the size of value (was ", shape_str(g.sizes()),
-                ", got ", shape_str(r.sizes()), ")");
-    EMBER_CHECK(r.dtype() == g.dtype(), "backward: a hook has changed the type of value (was ", g.dtype(), ", got ",
-                r.dtype(), ")");
-    g = r;
-  }
+  for (auto& hook : m.leaf_hooks) g = run_tensor_hook(hook, g);
   std::lock_guard<std::mutex> lock(m.mu);
   if (!m.grad.defined()) {
     // Steal the buffer when nothing else can see it; otherwise copy, so .grad never

@@ -2,8 +2,11 @@
 
 #include <atomic>
 
+#include "ember/autograd/tensor_hook.h"
+#include "ember/core/error.h"
 #include "ember/core/fast_thread_local.h"
 #include "ember/core/record_scope.h"
+#include "ember/core/shape.h"
 
 namespace ember::autograd {
 
@@ -77,16 +80,23 @@ void Node::remove_retain_grad_hook(uint32_t output_nr) {
   if (hooks_) std::erase_if(hooks_->retain_grad, [output_nr](const auto& h) { return h.first == output_nr; });
 }
 
+Tensor run_tensor_hook(const std::function<Tensor(const Tensor&)>& hook, const Tensor& grad) {
+  Tensor r = hook(grad);
+  if (!r.defined()) return grad;
+  EMBER_CHECK(r.sizes() == grad.sizes(), "backward: a hook has changed the size of value (was ",
+              shape_str(grad.sizes()), ", got ", shape_str(r.sizes()), ")");
+  EMBER_CHECK(r.dtype() == grad.dtype(), "backward: a hook has changed the type of value (was ", grad.dtype(), ", got ",
+              r.dtype(), ")");
+  return r;
+}
+
 variable_list Node::operator()(variable_list&& grads) {
   profiler::RecordScope scope;
   if (profiler::is_profiling()) [[unlikely]]
     scope.start_named(name(), sequence_nr_ == UINT64_MAX ? -1 : static_cast<int64_t>(sequence_nr_), true);
   if (!hooks_) return apply(std::move(grads));
   for (auto& [nr, hook] : hooks_->tensor_pre) {
-    if (nr < grads.size() && grads[nr].defined()) {
-      Tensor r = hook(grads[nr]);
-      if (r.defined()) grads[nr] = r;
-    }
+    if (nr < grads.size() && grads[nr].defined()) grads[nr] = run_tensor_hook(hook, grads[nr]);
   }
   for (auto& [nr, hook] : hooks_->retain_grad)
     if (nr < grads.size() && grads[nr].defined()) hook(grads[nr]);

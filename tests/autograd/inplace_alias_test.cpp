@@ -98,6 +98,11 @@ TEST(InplaceAlias, HooksAndRootGradientsAreChecked) {
   Tensor y = ones({3}).requires_grad_();
   y.register_hook([](const Tensor& g) { return g.to(kDouble); });
   EXPECT_EMBER_ERROR((y * 2).sum().backward(), "hook", "type");
+  // The same check for a hook on a non-leaf (a node's tensor pre-hook).
+  Tensor w = ones({3}).requires_grad_();
+  Tensor mid = w * 3;
+  mid.register_hook([](const Tensor&) { return ones({2, 3}); });
+  EXPECT_EMBER_ERROR(mid.sum().backward(), "hook", "size");
   // A complex gradient for a real output: PyTorch's "both grad_output and output are required to have the same dtype"
   Tensor z = ones({2}).requires_grad_();
   EXPECT_EMBER_ERROR((z * 2).backward(ones({2}, kComplexFloat)), "backward", "same dtype");
