@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ember/core/scalar.h"
+#include "ember/core/tensor_accessor.h"
 #include "ember/core/tensor_impl.h"
 #include "ember/core/tensor_options.h"
 
@@ -91,6 +92,16 @@ class Tensor {
   const T* const_data_ptr() const {
     return data_ptr<T>();
   }
+  // `t.accessor<float, 2>()[i][j]`: the accessor points into this tensor's sizes
+  // and strides, so it is not available on a temporary (as LibTorch).
+  template <typename T, size_t N>
+  TensorAccessor<T, N> accessor() const& {
+    static_assert(N > 0, "accessor is used for indexing tensor, for scalars use *data_ptr<T>()");
+    EMBER_CHECK(dim() == static_cast<int64_t>(N), "TensorAccessor expected ", N, " dims but tensor has ", dim());
+    return TensorAccessor<T, N>(data_ptr<std::remove_const_t<T>>(), sizes().data(), strides().data());
+  }
+  template <typename T, size_t N>
+  TensorAccessor<T, N> accessor() && = delete;
   Scalar item() const;
   template <typename T>
   T item() const {
@@ -181,6 +192,10 @@ class Tensor {
   Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Scalar& v) const;
   Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Tensor& rhs) const;
   Tensor& index_put_(std::initializer_list<indexing::TensorIndex> indices, const Scalar& v) const;
+  // One index tensor (or nullopt for a whole dim) per leading dim, as at::index_put_:
+  // `x.index_put_({rows, cols}, v, /*accumulate=*/true)` adds duplicates' values.
+  Tensor& index_put_(ArrayRef<std::optional<Tensor>> indices, const Tensor& values, bool accumulate) const;
+  Tensor index_put(ArrayRef<std::optional<Tensor>> indices, const Tensor& values, bool accumulate) const;
   Tensor masked_select(const Tensor& mask) const;
   Tensor masked_fill(const Tensor& mask, const Scalar& value) const;
   Tensor masked_fill(const Tensor& mask, const Tensor& value) const;
@@ -329,6 +344,10 @@ class Tensor {
   Tensor std(bool unbiased = true) const;
   Tensor std(IntArrayRef dim, bool unbiased = true, bool keepdim = false) const;
   Tensor std(OptionalIntArrayRef dim, const std::optional<Scalar>& correction, bool keepdim = false) const;
+  // `t.var(1)` reduces dim 1, as LibTorch's C++-only overloads: without them the
+  // int would convert to `bool unbiased` before it converts to IntArrayRef.
+  Tensor var(int dim) const { return var(IntArrayRef{dim}); }
+  Tensor std(int dim) const { return std(IntArrayRef{dim}); }
   Tensor norm(const Scalar& p = 2) const;
   Tensor norm(const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim = false) const;
   Tensor logsumexp(IntArrayRef dim, bool keepdim = false) const;

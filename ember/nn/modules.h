@@ -12,6 +12,7 @@
 #include "ember/nn/modules/distance.h"
 #include "ember/nn/modules/dropout.h"
 #include "ember/nn/modules/embedding.h"
+#include "ember/nn/modules/fold.h"
 #include "ember/nn/modules/instancenorm.h"
 #include "ember/nn/modules/linear.h"
 #include "ember/nn/modules/local_response_norm.h"

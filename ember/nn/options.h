@@ -7,6 +7,7 @@
 #include "ember/nn/options/distance.h"
 #include "ember/nn/options/dropout.h"
 #include "ember/nn/options/embedding.h"
+#include "ember/nn/options/fold.h"
 #include "ember/nn/options/instancenorm.h"
 #include "ember/nn/options/linear.h"
 #include "ember/nn/options/local_response_norm.h"

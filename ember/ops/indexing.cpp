@@ -416,5 +416,11 @@ Tensor& Tensor::index_put_(std::initializer_list<TensorIndex> indices, const Ten
 Tensor& Tensor::index_put_(std::initializer_list<TensorIndex> indices, const Scalar& v) const {
   return index_put_(ArrayRef<TensorIndex>(indices), v);
 }
+Tensor& Tensor::index_put_(OptionalTensorList indices, const Tensor& values, bool accumulate) const {
+  return ember::index_put_(self_ref(), indices, values, accumulate);
+}
+Tensor Tensor::index_put(OptionalTensorList indices, const Tensor& values, bool accumulate) const {
+  return ember::index_put(*this, indices, values, accumulate);
+}
 
 }  // namespace ember

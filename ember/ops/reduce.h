@@ -59,6 +59,11 @@ std::tuple<Tensor, Tensor> std_mean(const Tensor& self, bool unbiased = true);
 std::tuple<Tensor, Tensor> std_mean(const Tensor& self, IntArrayRef dim, bool unbiased = true, bool keepdim = false);
 std::tuple<Tensor, Tensor> std_mean(const Tensor& self, OptionalIntArrayRef dim,
                                     const std::optional<Scalar>& correction, bool keepdim = false);
+// `var(t, 1)` reduces dim 1 (LibTorch's C++-only overloads; see Tensor::var(int)).
+inline Tensor var(const Tensor& self, int dim) { return var(self, IntArrayRef{dim}); }
+inline Tensor std(const Tensor& self, int dim) { return std(self, IntArrayRef{dim}); }
+inline std::tuple<Tensor, Tensor> var_mean(const Tensor& self, int dim) { return var_mean(self, IntArrayRef{dim}); }
+inline std::tuple<Tensor, Tensor> std_mean(const Tensor& self, int dim) { return std_mean(self, IntArrayRef{dim}); }
 // Vector norms: p = 0 (count of non-zeros), 1, 2, inf, -inf or any other p; nullopt means 2.
 Tensor norm(const Tensor& self, const Scalar& p = 2);
 Tensor norm(const Tensor& self, const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim = false);

@@ -29,7 +29,6 @@ class TransformerEncoderImpl : public Cloneable<TransformerEncoderImpl> {
  public:
   void reset() override;
   void reset_parameters();
-  void pretty_print(std::ostream& stream) const override { stream << "torch::nn::TransformerEncoder"; }
 
   TransformerEncoderOptions options;
   ModuleList layers = nullptr;
@@ -54,7 +53,6 @@ class TransformerDecoderImpl : public Cloneable<TransformerDecoderImpl> {
  public:
   void reset() override;
   void reset_parameters();
-  void pretty_print(std::ostream& stream) const override { stream << "torch::nn::TransformerDecoder"; }
 
   TransformerDecoderOptions options;
   ModuleList layers = nullptr;
@@ -80,7 +78,6 @@ class TransformerImpl : public Cloneable<TransformerImpl> {
   void reset() override;
   // xavier_uniform_ on every parameter with more than one dim, as PyTorch.
   void reset_parameters();
-  void pretty_print(std::ostream& stream) const override { stream << "torch::nn::Transformer"; }
 
   // A float (sz, sz) mask: 0 on and below the diagonal, -inf above (no attending to later positions).
   static Tensor generate_square_subsequent_mask(int64_t sz);

@@ -72,10 +72,6 @@ void TransformerEncoderLayerImpl::reset_parameters() {
   norm2->reset_parameters();
 }
 
-void TransformerEncoderLayerImpl::pretty_print(std::ostream& stream) const {
-  stream << "torch::nn::TransformerEncoderLayer";
-}
-
 Tensor TransformerEncoderLayerImpl::sa_block(const Tensor& x, const Tensor& mask, const Tensor& key_padding_mask) {
   return dropout1(std::get<0>(self_attn(x, x, x, key_padding_mask, /*need_weights=*/false, mask)));
 }
@@ -127,10 +123,6 @@ void TransformerDecoderLayerImpl::reset_parameters() {
   norm1->reset_parameters();
   norm2->reset_parameters();
   norm3->reset_parameters();
-}
-
-void TransformerDecoderLayerImpl::pretty_print(std::ostream& stream) const {
-  stream << "torch::nn::TransformerDecoderLayer";
 }
 
 Tensor TransformerDecoderLayerImpl::sa_block(const Tensor& x, const Tensor& mask, const Tensor& key_padding_mask) {

@@ -40,7 +40,6 @@ class TransformerEncoderLayerImpl : public Cloneable<TransformerEncoderLayerImpl
  public:
   void reset() override;
   void reset_parameters();
-  void pretty_print(std::ostream& stream) const override;
 
   TransformerEncoderLayerOptions options;
   MultiheadAttention self_attn = nullptr;
@@ -75,7 +74,6 @@ class TransformerDecoderLayerImpl : public Cloneable<TransformerDecoderLayerImpl
  public:
   void reset() override;
   void reset_parameters();
-  void pretty_print(std::ostream& stream) const override;
 
   TransformerDecoderLayerOptions options;
   MultiheadAttention self_attn = nullptr;

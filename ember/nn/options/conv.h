@@ -1,12 +1,14 @@
 #pragma once
 // Options of Conv1d/2d/3d and ConvTranspose1d/2d/3d, as torch::nn::ConvNdOptions:
-// Conv2dOptions(1, 32, 3).stride(1).padding(1) or .padding(torch::kSame).
+// Conv2dOptions(1, 32, 3).stride(1).padding(1) or .padding(torch::kSame); and of
+// F::conv2d / F::conv_transpose2d: Conv2dFuncOptions().bias(b).stride(2).
 #include <cstdint>
 #include <initializer_list>
 #include <variant>
 
 #include "ember/core/arg.h"
 #include "ember/core/expanding_array.h"
+#include "ember/core/tensor.h"
 #include "ember/nn/enum.h"
 
 namespace ember::nn {
@@ -75,5 +77,37 @@ struct ConvTransposeOptions {
 using ConvTranspose1dOptions = ConvTransposeOptions<1>;
 using ConvTranspose2dOptions = ConvTransposeOptions<2>;
 using ConvTranspose3dOptions = ConvTransposeOptions<3>;
+
+namespace functional {
+
+template <size_t D>
+struct ConvFuncOptions {
+  TORCH_ARG(Tensor, bias) = Tensor();
+  TORCH_ARG(ExpandingArray<D>, stride) = 1;
+  TORCH_ARG(conv_padding_t<D>, padding) = ExpandingArray<D>(0);
+
+ public:
+  auto padding(std::initializer_list<int64_t> list) -> decltype(*this) { return padding(ExpandingArray<D>(list)); }
+  TORCH_ARG(ExpandingArray<D>, dilation) = 1;
+  TORCH_ARG(int64_t, groups) = 1;
+};
+using Conv1dFuncOptions = ConvFuncOptions<1>;
+using Conv2dFuncOptions = ConvFuncOptions<2>;
+using Conv3dFuncOptions = ConvFuncOptions<3>;
+
+template <size_t D>
+struct ConvTransposeFuncOptions {
+  TORCH_ARG(Tensor, bias) = Tensor();
+  TORCH_ARG(ExpandingArray<D>, stride) = 1;
+  TORCH_ARG(ExpandingArray<D>, padding) = 0;
+  TORCH_ARG(ExpandingArray<D>, output_padding) = 0;
+  TORCH_ARG(int64_t, groups) = 1;
+  TORCH_ARG(ExpandingArray<D>, dilation) = 1;
+};
+using ConvTranspose1dFuncOptions = ConvTransposeFuncOptions<1>;
+using ConvTranspose2dFuncOptions = ConvTransposeFuncOptions<2>;
+using ConvTranspose3dFuncOptions = ConvTransposeFuncOptions<3>;
+
+}  // namespace functional
 
 }  // namespace ember::nn
