@@ -5,6 +5,7 @@
 #include "ember/autograd/accumulate_grad.h"
 #include "ember/core/fast_thread_local.h"
 #include "ember/ops/view.h"
+#include "ember/vmap/batched_tensor.h"
 
 namespace ember {
 namespace autograd {
@@ -148,12 +149,22 @@ bool Tensor::is_leaf() const {
   return m == nullptr || autograd::current_grad_fn(*this, *m) == nullptr;
 }
 
-Tensor Tensor::detach() const { return ops::make_view(*this, sizes(), strides(), storage_offset()); }
+Tensor Tensor::detach() const {
+  // Under vmap the logical tensor only views sample 0: detach the physical
+  // tensor and keep the batch (Note [vmap hooks]).
+  if (batching::any_batched(*this)) [[unlikely]] {
+    const batching::BatchedMeta* b = batching::batched_meta(*this);
+    return batching::make_batched(b->value.detach(), b->bdim, b->level);
+  }
+  return ops::make_view(*this, sizes(), strides(), storage_offset());
+}
 
 Tensor& Tensor::detach_() const {
   if (auto* m = get_meta(self_ref())) {
+    EMBER_CHECK(!m->view_base.defined() && !m->view_created_in_no_grad,
+                "detach_: Can't detach views in-place. Use detach() instead (tensor of shape ", shape_str(sizes()),
+                ", ", dtype(), ")");
     m->grad_fn.reset();
-    m->view_base = Tensor();  // no longer regenerated from its base (Note [Views and in-place])
     m->requires_grad = false;
     m->output_nr = 0;
   }

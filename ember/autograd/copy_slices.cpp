@@ -2,9 +2,11 @@
 
 #include "ember/autograd/derivatives/layout_grad.h"
 #include "ember/autograd/grad_mode.h"
+#include "ember/core/shape.h"
 #include "ember/ops/copy.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/view.h"
+#include "ember/vmap/batched_tensor.h"
 
 namespace ember::autograd {
 
@@ -29,7 +31,19 @@ variable_list CopySlices::apply(variable_list&& grads) {
   variable_list out(num_outputs());
   const Tensor& grad = grads.at(0);
   if (!grad.defined()) return out;  // an undefined gradient is zero everywhere
-  Tensor result = empty_strided(base_sizes_, base_strides_, grad.options());
+  Tensor result;
+  if (batching::any_batched(grad)) [[unlikely]] {
+    // Under vmap (jacrev of a write into a fresh buffer) the result must be
+    // batched too; a batched zeros is laid out contiguously, so the slice
+    // below maps onto it only for a contiguous base.
+    EMBER_CHECK(base_strides_ == contiguous_strides(base_sizes_),
+                "CopySlices: vmap over the backward of an in-place write into a view of a non-contiguous base is not "
+                "supported (base of shape ",
+                shape_str(base_sizes_), ")");
+    result = grad.new_zeros(base_sizes_);
+  } else {
+    result = empty_strided(base_sizes_, base_strides_, grad.options());
+  }
   result.copy_(grad);
   Tensor slice = result.as_strided(view_sizes_, view_strides_, result.storage_offset() + view_offset_);
   variable_list fn_grads(fn_->num_inputs());
@@ -49,9 +63,10 @@ void set_view_base(const Tensor& self, const Tensor& view) {
   if (!view.is_floating_point() && !view.is_complex()) return;
   if (view.impl()->storage() != self.impl()->storage() || view.is_same(self)) return;  // e.g. reshape that copied
   AutogradMeta* sm = get_meta(self);
+  // A view made in no_grad mode (or from such a view) may not be written in place
+  // with grad mode on, whether or not its base requires grad, as PyTorch.
   if (!GradMode::is_enabled() || (sm && sm->view_created_in_no_grad)) {
-    if (self.requires_grad() || (sm && sm->view_created_in_no_grad))
-      materialize_meta(view).view_created_in_no_grad = true;
+    materialize_meta(view).view_created_in_no_grad = true;
     return;
   }
   Tensor root = sm && sm->view_base.defined() ? sm->view_base : self;

@@ -74,9 +74,10 @@ void wrap_outputs(const std::shared_ptr<Node>& node, AutogradContext& ctx, const
     if (is_input && !dirty) out = ops::make_view(out, out.sizes(), out.strides(), out.storage_offset());
     if (!is_executable) continue;
     // Outputs marked non-differentiable, and those of an integer or bool dtype (which
-    // cannot require grad, as in PyTorch), get no history and no gradient.
+    // cannot require grad, as in PyTorch), get no history. Their metadata is still
+    // recorded so backward sees zeros for them when grads are materialized, as LibTorch.
     if (ctx.non_differentiable_.count(impl) || !(out.is_floating_point() || out.is_complex())) {
-      node->add_input_metadata_undefined();
+      node->add_input_metadata(out);
       continue;
     }
     if (dirty) {

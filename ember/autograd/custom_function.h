@@ -66,20 +66,28 @@ class CppNode : public Node {
           grads[i] = zeros(input_metadata(i).shape, TensorOptions(input_metadata(i).dtype));
     variable_list out = T::backward(&ctx_, std::move(grads));
     const size_t num_args = is_tensor_arg_.size();
-    EMBER_CHECK(out.size() >= num_args, "function ", name(),
-                " backward returned an incorrect number of gradients (expected ", num_args, ", got ", out.size(), ")");
+    // Extra gradients are allowed only when undefined, as LibTorch's CppNode.
+    if (out.size() > num_args) {
+      bool all_undefined = true;
+      for (size_t i = num_args; i < out.size(); ++i) all_undefined &= !out[i].defined();
+      if (all_undefined) out.resize(num_args);
+    }
+    EMBER_CHECK(out.size() == num_args, "function ", name(), " returned an incorrect number of gradients (expected ",
+                num_args, ", got ", out.size(), ")");
     variable_list result;
     for (size_t i = 0; i < num_args; ++i) {
       if (!is_tensor_arg_[i]) {
-        EMBER_CHECK(!out[i].defined(), "function ", name(), " backward returned a gradient for argument ", i,
-                    ", which is not a tensor");
+        EMBER_CHECK(!out[i].defined(), "function ", name(),
+                    " returned a gradient different that is defined at position ", i + 1,
+                    ", but the corresponding forward input was not a Variable");
         continue;
       }
       result.push_back(out[i]);
     }
     return result;
   }
-  std::string name() const override { return demangle_type_name(typeid(T).name()); }
+  // LibTorch's name for the node, so `grad_fn()->name()` prints the same.
+  std::string name() const override { return "torch::autograd::CppNode<" + demangle_type_name(typeid(T).name()) + ">"; }
   void release_variables() override {
     ctx_.saved_.clear();
     ctx_.has_freed_buffers_ = true;

@@ -4,6 +4,8 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/fast_thread_local.h"
 #include "ember/ember.h"
+#include "ember/ops/mem_overlap.h"
+#include "ember/vmap/batched_tensor.h"
 
 namespace ember::autograd::forward_ad {
 
@@ -43,6 +45,40 @@ Tensor fw_grad(const Tensor& t, uint64_t level) {
   return m->fw_grad;
 }
 
+namespace {
+// An in-place write into a view that has no tangent yet: as PyTorch, the base
+// gets one (zeros where it had none, laid out as the base), and the view's
+// tangent becomes the matching view of it, so the base sees the written
+// tangent too (e.g. `c.narrow(0, 1, 2).copy_(dual)` into a fresh buffer c).
+// Returns false when the base's layout cannot be mirrored (overlapping or
+// sparse strides): the view alone keeps the tangent then.
+bool write_through_base_tangent(const Tensor& view, AutogradMeta& m, const Tensor& tangent, uint64_t gen) {
+  const Tensor& base = m.view_base;
+  // Under jacfwd the tangent is batched, and so must the base's be: a batched
+  // zeros has contiguous logical strides, so the base must be contiguous.
+  const bool batched = batching::is_batched(tangent);
+  if (!(batched ? base.is_contiguous() : ops::is_non_overlapping_and_dense(base))) return false;
+  AutogradMeta& bm = materialize_meta(base);
+  SuspendGuard sg;
+  const bool has = bm.fw_generation == gen && bm.fw_grad.defined();
+  if (!has || !bm.fw_grad.strides().equals(base.strides()) || (batched && !batching::is_batched(bm.fw_grad))) {
+    Tensor bt = batched ? tangent.new_zeros(base.sizes()) : empty_strided(base.sizes(), base.strides(), base.options());
+    if (has)
+      bt.copy_(bm.fw_grad);
+    else if (!batched)
+      bt.zero_();
+    bm.fw_grad = bt;
+    bm.fw_generation = gen;
+  }
+  Tensor vt = bm.fw_grad.as_strided(view.sizes(), view.strides(),
+                                    bm.fw_grad.storage_offset() + view.storage_offset() - base.storage_offset());
+  vt.copy_(tangent);
+  m.fw_grad = vt;
+  m.fw_generation = gen;
+  return true;
+}
+}  // namespace
+
 void set_fw_grad(const Tensor& t, const Tensor& tangent, uint64_t level, bool is_inplace_op) {
   check_level(level, "set_fw_grad");
   const uint64_t gen = detail::g_generation.load();
@@ -61,6 +97,7 @@ void set_fw_grad(const Tensor& t, const Tensor& tangent, uint64_t level, bool is
     m.fw_grad.copy_(tangent);
     return;
   }
+  if (is_inplace_op && m.view_base.defined() && write_through_base_tangent(t, m, tangent, gen)) return;
   m.fw_grad = tangent.scalar_type() == t.scalar_type() ? tangent : tangent.to(t.scalar_type());
   m.fw_generation = gen;
 }

@@ -27,14 +27,21 @@ struct EnableGradGuard : AutoGradMode {
 };
 
 // Inference mode: no graph recording in the scope. Ember has no separate
-// "inference tensor" kind, so this is a grad-mode guard with LibTorch's name.
+// "inference tensor" kind, so this is a grad-mode guard with LibTorch's name
+// plus the thread-local flag InferenceMode::is_enabled() reports.
 class InferenceMode {
  public:
-  explicit InferenceMode(bool enabled = true) : guard_(!enabled) {}
+  explicit InferenceMode(bool enabled = true) : guard_(!enabled), prev_(is_enabled()) { set_enabled(enabled); }
+  ~InferenceMode() { set_enabled(prev_); }
+  InferenceMode(const InferenceMode&) = delete;
+  InferenceMode& operator=(const InferenceMode&) = delete;
+  // True inside an InferenceMode scope only; a plain NoGradGuard does not count (as c10).
   static bool is_enabled();
 
  private:
+  static void set_enabled(bool enabled);
   AutoGradMode guard_;
+  bool prev_;
 };
 
 namespace autograd {

@@ -100,7 +100,12 @@ void Optimizer::zero_grad() {
     for (auto& p : group.params()) {
       Tensor& g = p.mutable_grad();
       if (g.defined()) {
-        g.detach_();
+        // As torch.optim: a gradient with history is cut from it; one without (possibly
+        // a view, e.g. a bucket view) only stops requiring grad.
+        if (g.grad_fn())
+          g.detach_();
+        else
+          g.requires_grad_(false);
         g.zero_();
       }
     }

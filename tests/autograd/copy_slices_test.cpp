@@ -166,6 +166,32 @@ TEST(CopySlices, ViewsOfLeavesAndNoGradViewsRaise) {
   EXPECT_EQ(a[1].sum().item<double>(), 0.0);
 }
 
+TEST(CopySlices, NoGradViewsOfPlainTensorsRaiseToo) {
+  // PyTorch flags every view made in no_grad mode, whether or not its base requires
+  // grad: `with torch.no_grad(): v = torch.randn(3)[:2]` then `v.mul_(w)` raises.
+  Tensor plain = values({1, 2, 3});
+  Tensor v;
+  {
+    NoGradGuard ng;
+    v = plain.slice(0, 0, 2);
+  }
+  EXPECT_EMBER_ERROR(v.mul_(leaf({2})), "view was created in no_grad mode");
+  v.mul_(2.0);  // no operand requires grad: nothing is recorded, nothing to refuse
+  EXPECT_TENSOR_EQ(plain, values({2, 4, 3}));
+}
+
+TEST(CopySlices, DetachInPlaceRefusesViews) {
+  // torch: "Can't detach views in-place. Use detach() instead."
+  Tensor a = leaf({2, 2}).clone();
+  EXPECT_EMBER_ERROR(a[0].detach_(), "detach_", "views in-place");
+  Tensor plain = values({1, 2});
+  EXPECT_EMBER_ERROR(plain.slice(0, 0, 1).detach_(), "detach_");
+  Tensor y = a * 2;  // not a view: detach_ cuts its history
+  y.detach_();
+  EXPECT_TRUE(y.is_leaf());
+  EXPECT_FALSE(y.requires_grad());
+}
+
 TEST(CopySlices, GradcheckAndGradgradcheck) {
   // f(x, y) = sum-free composition of in-place view writes: out = x.clone();
   // out[0] *= y (broadcast); out[:, 1].copy_(y.exp()); out.narrow(0, 1, 1).mul_(out[0]) reads another view.

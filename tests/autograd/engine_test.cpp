@@ -66,6 +66,33 @@ struct RoundToLongFn : autograd::Function<RoundToLongFn> {
   static variable_list backward(AutogradContext* ctx, variable_list g) { return {Tensor()}; }
 };
 
+// Returns a gradient too many: defined (an error) or undefined (dropped, as LibTorch).
+struct ExtraGradFn : autograd::Function<ExtraGradFn> {
+  static Tensor forward(AutogradContext* ctx, Tensor x, bool defined_extra) {
+    ctx->saved_data["extra"] = defined_extra;
+    return x * 2;
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list g) {
+    const bool extra = ctx->saved_data["extra"].toBool();
+    return {g[0] * 2, Tensor(), extra ? g[0] : Tensor()};
+  }
+};
+
+// Two outputs, the second marked non-differentiable: backward sees zeros for it
+// (torch.autograd.Function materializes them: gb = tensor([0., 0.])).
+struct NonDiffOutputFn : autograd::Function<NonDiffOutputFn> {
+  static variable_list forward(AutogradContext* ctx, Tensor x) {
+    Tensor a = x * 2, b = x * 3;
+    ctx->mark_non_differentiable({b});
+    return {a, b};
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list g) {
+    EXPECT_TRUE(g[1].defined());
+    EXPECT_TENSOR_EQ(g[1], zeros({2}, kDouble));
+    return {g[0] * 2};
+  }
+};
+
 Tensor leaf(std::initializer_list<double> v) { return tensor(std::vector<double>(v), kDouble).requires_grad_(); }
 
 }  // namespace
@@ -81,10 +108,27 @@ TEST(Engine, CustomFunctionGradients) {
   Tensor a = leaf({1, 2, 3}), b = leaf({4, 5, 6});
   Tensor y = SumFn::apply(MulFn::apply(a, b));
   EXPECT_FALSE(y.is_leaf());
-  EXPECT_EQ(y.grad_fn()->name(), "(anonymous namespace)::SumFn");
+  // LibTorch's name for a custom Function's node.
+  EXPECT_EQ(y.grad_fn()->name(), "torch::autograd::CppNode<(anonymous namespace)::SumFn>");
   y.backward();
   EXPECT_TENSOR_EQ(a.grad(), tensor({4.0, 5.0, 6.0}, kDouble));
   EXPECT_TENSOR_EQ(b.grad(), tensor({1.0, 2.0, 3.0}, kDouble));
+}
+
+TEST(Engine, CustomFunctionExtraGradientsMustBeUndefined) {
+  Tensor x = leaf({1, 2});
+  ExtraGradFn::apply(x, false).sum().backward();
+  EXPECT_TENSOR_EQ(x.grad(), tensor({2.0, 2.0}, kDouble));
+  EXPECT_EMBER_ERROR(ExtraGradFn::apply(x, true).sum().backward(), "returned an incorrect number of gradients",
+                     "expected 2, got 3");
+}
+
+TEST(Engine, CustomFunctionNonDifferentiableOutputGetsZeroGradient) {
+  Tensor x = leaf({1, 2});
+  variable_list out = NonDiffOutputFn::apply(x);
+  EXPECT_FALSE(out[1].requires_grad());
+  out[0].sum().backward();
+  EXPECT_TENSOR_EQ(x.grad(), tensor({2.0, 2.0}, kDouble));
 }
 
 TEST(Engine, SharedInputGradientsAreSummedBeforeUse) {
@@ -204,7 +248,19 @@ TEST(Engine, NoGradGuardStopsRecording) {
   EXPECT_TRUE(ScaleFn::apply(x, 2.0).requires_grad());
   {
     InferenceMode g;
+    EXPECT_TRUE(InferenceMode::is_enabled());
     EXPECT_FALSE(MulFn::apply(x, x).requires_grad());
+    {
+      InferenceMode off(false);  // as c10: grad mode back on, inference mode off
+      EXPECT_FALSE(InferenceMode::is_enabled());
+      EXPECT_TRUE(GradMode::is_enabled());
+    }
+    EXPECT_TRUE(InferenceMode::is_enabled());
+  }
+  EXPECT_FALSE(InferenceMode::is_enabled());
+  {
+    NoGradGuard g;  // torch.is_inference_mode_enabled() is False under torch.no_grad()
+    EXPECT_FALSE(InferenceMode::is_enabled());
   }
 }
 

@@ -16,6 +16,14 @@ namespace {
 // fewer per node, and the gradient passes through as it does in PyTorch.
 Tensor maybe_multiply(const Tensor& grad, const Scalar& alpha) { return alpha.equal(Scalar(1)) ? grad : grad * alpha; }
 
+// d(self^other)/d(other) = result * log(self), taken as 0 where self == 0 and the
+// exponent is real and >= 0 (there result is 0 or 1 and log(0) = -inf would give
+// NaN); at self == 0 with a negative exponent it is inf * -inf = -inf, as PyTorch.
+Tensor pow_exponent_grad(const Tensor& grad, const Tensor& self, const Tensor& other, const Tensor& result) {
+  const Tensor nonneg = other.is_complex() ? (imag(other) == 0) & (real(other) >= 0) : other >= 0;
+  return grad * where((self == 0) & nonneg, zeros_like(result), result * self.log()).conj();
+}
+
 // Saved: 0 self, 1 other, 2 result (each only when the row's formulas name
 // it); scalars[0] = alpha. The forward-mode JVP is the element-wise rule of
 // unary.def applied to each operand (tangent_self and tangent_other enter

@@ -365,7 +365,26 @@ void record_pieces(PiecesOp op, const char* node_name, const Tensor& self, Tenso
   for (const Tensor& p : pieces) set_piece_view_base(self, p);
 }
 
+namespace {
+// Zero-pads `g` along `dim` to `size` elements, with `before` zeros first (a
+// negative remainder crops), through constant_pad_nd.
+Tensor pad_along(const Tensor& g, int64_t dim, int64_t before, int64_t size) {
+  DimVector pad(2 * (g.dim() - dim), 0);
+  const size_t j = 2 * static_cast<size_t>(g.dim() - 1 - dim);
+  pad[j] = before;
+  pad[j + 1] = size - before - g.size(dim);
+  return constant_pad_nd(g, pad, 0);
+}
+}  // namespace
+
+// Under vmap (jacrev, hessian) grad is a batched wrapper, which carries no
+// history or tangent of its own, so the write-into-zeros below would be
+// constant to a second-order transform. There the result is built out of
+// place with constant_pad_nd instead, whose batching rule records backward
+// and tangents on the physical tensors.
 Tensor select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64_t index) {
+  if (batching::any_batched(grad)) [[unlikely]]
+    return pad_along(grad.unsqueeze(dim), dim, index < 0 ? index + sizes[dim] : index, sizes[dim]);
   Tensor r = grad.new_zeros(sizes);
   {
     autograd::BelowAutogradGuard ng;
@@ -379,6 +398,12 @@ Tensor select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64
 }
 
 Tensor slice_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64_t start, int64_t end, int64_t step) {
+  if (batching::any_batched(grad)) [[unlikely]] {  // as select_backward
+    Tensor g = grad;
+    if (step > 1)  // element i lands at i * step: pad a new dim to `step`, then merge the two
+      g = pad_along(g.unsqueeze(dim + 1), dim + 1, 0, step).flatten(dim, dim + 1);
+    return pad_along(g, dim, start, sizes[dim]);
+  }
   Tensor r = grad.new_zeros(sizes);
   {
     autograd::BelowAutogradGuard ng;
