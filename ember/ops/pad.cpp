@@ -4,6 +4,7 @@
 #include "ember/ops/pad.h"
 #include "ember/core/record_scope.h"
 
+#include <algorithm>
 #include <string>
 
 #include "ember/autograd/formula_node.h"
@@ -101,23 +102,35 @@ Tensor pad(const Tensor& self, IntArrayRef pad, std::string_view mode, std::opti
                                                {"replication_pad1d", "replication_pad2d", "replication_pad3d"},
                                                {"_pad_circular", "_pad_circular", "_pad_circular"}};
   EMBER_RECORD_COMPOSITE_OP(kNames[mode == "reflect" ? 0 : mode == "replicate" ? 1 : 2][np - 1], self);
+  // Negative pads crop, as PyTorch: reflect and replicate pad from the whole input
+  // and crop afterwards; circular crops first and wraps the cropped input.
   Tensor x = self;
   for (int64_t i = 0; i < np; ++i) {
     const int64_t d = self.dim() - 1 - i, l = pad[2 * i], r = pad[2 * i + 1];
+    const int64_t cut_l = std::max<int64_t>(-l, 0), cut_r = std::max<int64_t>(-r, 0);
+    const int64_t add_l = std::max<int64_t>(l, 0), add_r = std::max<int64_t>(r, 0);
     const int64_t n = self.size(d);
-    EMBER_CHECK(l >= 0 && r >= 0, op, ": negative padding (", l, ", ", r, ") is not supported in ", std::string(mode),
-                " mode");
+    if (mode == "circular") {
+      EMBER_CHECK(n - cut_l - cut_r > 0, op, ": negative padding (", l, ", ", r,
+                  ") is resulting in an empty dimension ", d, " of input ", shape_str(self.sizes()));
+      x = x.narrow(d, cut_l, n - cut_l - cut_r);
+      const int64_t m = n - cut_l - cut_r;
+      EMBER_CHECK(add_l <= m && add_r <= m, op, ": padding value causes wrapping around more than once: padding (", l,
+                  ", ", r, ") at dimension ", d, " of input ", shape_str(self.sizes()));
+      x = pad_dim(x, d, add_l, add_r, mode);
+      continue;
+    }
     if (mode == "reflect")
-      EMBER_CHECK(l < n && r < n, op,
+      EMBER_CHECK(add_l < n && add_r < n, op,
                   ": padding size should be less than the corresponding input dimension, but got: padding (", l, ", ",
                   r, ") at dimension ", d, " of input ", shape_str(self.sizes()));
-    else if (mode == "circular")
-      EMBER_CHECK(l <= n && r <= n, op, ": padding value causes wrapping around more than once: padding (", l, ", ", r,
-                  ") at dimension ", d, " of input ", shape_str(self.sizes()));
     else
-      EMBER_CHECK(n > 0 || (l == 0 && r == 0), op, ": cannot replicate-pad an empty dimension ", d, " of input ",
-                  shape_str(self.sizes()));
-    x = pad_dim(x, d, l, r, mode);
+      EMBER_CHECK(n > 0 || (add_l == 0 && add_r == 0), op, ": cannot replicate-pad an empty dimension ", d,
+                  " of input ", shape_str(self.sizes()));
+    EMBER_CHECK(cut_l + cut_r == 0 || n + l + r >= 1, op, ": input (size ", n, " at dimension ", d,
+                ") is too small for padding (", l, ", ", r, "): calculated output size ", n + l + r);
+    x = pad_dim(x, d, add_l, add_r, mode);
+    if (cut_l > 0 || cut_r > 0) x = x.narrow(d, cut_l, x.size(d) - cut_l - cut_r);
   }
   return x;
 }

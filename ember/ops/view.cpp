@@ -507,11 +507,40 @@ std::vector<Tensor> broadcast_tensors(TensorList tensors) {
 
 // ---- Tensor methods ----------------------------------------------------------
 Tensor Tensor::view(IntArrayRef size) const { return ember::view(*this, size); }
+// The same bytes read as another dtype. With a different element size the last
+// dim (which must be contiguous) grows or shrinks by the ratio, as at::view(dtype).
 Tensor Tensor::view(ScalarType dt) const {
-  EMBER_CHECK(element_size() == ember::element_size(dt), "view: viewing a tensor of dtype ", dtype(), " as dtype ", dt,
-              " with a different element size is not supported");
-  Tensor v = make_view(*this, sizes(), strides(), storage_offset());
-  v.unsafeGetTensorImpl()->set_dtype(dt);
+  const int64_t from = element_size(), to = ember::element_size(dt);
+  if (from == to) {
+    Tensor v = make_view(*this, sizes(), strides(), storage_offset());
+    v.unsafeGetTensorImpl()->set_dtype(dt);
+    return v;
+  }
+  EMBER_CHECK(dim() > 0, "view: self.dim() cannot be 0 to view ", dtype(), " as ", dt, " (different element sizes)");
+  EMBER_CHECK(stride(-1) == 1, "view: self.stride(-1) must be 1 to view ", dtype(), " as ", dt,
+              " (different element sizes), but got ", stride(-1));
+  DimVector size(sizes()), stride_v(strides());
+  int64_t offset = storage_offset();
+  const int64_t last = dim() - 1;
+  if (from > to) {  // each element becomes `ratio` smaller ones
+    const int64_t ratio = from / to;
+    for (int64_t d = 0; d < last; ++d) stride_v[d] *= ratio;
+    size[last] *= ratio;
+    offset *= ratio;
+  } else {  // `ratio` elements become one larger one
+    const int64_t ratio = to / from;
+    EMBER_CHECK(size[last] % ratio == 0, "view: self.size(-1) must be divisible by ", ratio, " to view ", dtype(),
+                " as ", dt, " (different element sizes), but got ", size[last]);
+    EMBER_CHECK(offset % ratio == 0, "view: self.storage_offset() must be divisible by ", ratio, " to view ", dtype(),
+                " as ", dt, " (different element sizes), but got ", offset);
+    for (int64_t d = 0; d < last; ++d)
+      EMBER_CHECK(stride_v[d] % ratio == 0, "view: self.stride(", d, ") must be divisible by ", ratio, " to view ",
+                  dtype(), " as ", dt, " (different element sizes), but got ", stride_v[d]);
+    for (int64_t d = 0; d < last; ++d) stride_v[d] /= ratio;
+    size[last] /= ratio;
+    offset /= ratio;
+  }
+  Tensor v(make_intrusive<TensorImpl>(impl()->storage(), dt, size, stride_v, offset));
   return v;
 }
 Tensor Tensor::view_as(const Tensor& o) const { return ember::view(*this, o.sizes()); }

@@ -36,10 +36,11 @@ std::unique_ptr<OptimizerOptions> checked(const NAdamOptions& o) {
 }
 
 // Note [NAdam mu_product]
-// PyTorch 1.13 keeps mu_product in a float32 tensor whatever the parameters'
-// dtype, and multiplies it by Python floats (rounded to float32 first). The
-// step sizes depend on it, so we round the same way to reproduce its values.
-float f32(double x) { return static_cast<float>(x); }
+// PyTorch 1.13 keeps mu_product in a 0-dim tensor of the default dtype (float32
+// unless set otherwise) whatever the parameters' dtype, and multiplies it by
+// Python floats (rounded to that dtype first). The step sizes depend on it, so
+// we round the same way to reproduce its values.
+double round_to(double x, bool wide) { return wide ? x : static_cast<double>(static_cast<float>(x)); }
 }  // namespace
 
 NAdam::NAdam(std::vector<OptimizerParamGroup> param_groups, NAdamOptions defaults)
@@ -67,8 +68,10 @@ Tensor NAdam::step(LossClosure closure) {
       const Tensor grad = o.weight_decay() != 0 ? g.add(p, o.weight_decay()) : g;
       const double mu = beta1 * (1. - 0.5 * std::pow(0.96, step * o.momentum_decay()));
       const double mu_next = beta1 * (1. - 0.5 * std::pow(0.96, (step + 1) * o.momentum_decay()));
-      st.mu_product(f32(f32(st.mu_product()) * f32(mu)));
-      const double mu_product_next = f32(f32(st.mu_product() * f32(mu)) * f32(mu_next));
+      const bool wide = get_default_dtype() == kDouble;
+      const auto r = [wide](double x) { return round_to(x, wide); };
+      st.mu_product(r(r(st.mu_product()) * r(mu)));
+      const double mu_product_next = r(r(st.mu_product() * r(mu)) * r(mu_next));
       st.exp_avg().mul_(beta1).add_(grad, 1 - beta1);
       st.exp_avg_sq().mul_(beta2).addcmul_(grad, grad, 1 - beta2);
       Tensor denom = st.exp_avg_sq().div(bias_correction2).sqrt().add_(o.eps());

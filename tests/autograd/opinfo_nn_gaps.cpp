@@ -81,6 +81,34 @@ RegisterOps reg({
          return nn::functional::cosine_similarity(x[0], x[1], nn::functional::CosineSimilarityFuncOptions().dim(0));
        },
        {{3, 4}, {3, 4}}),
+    op("F::pad(reflect, negative pads crop)",
+       [](const variable_list& x) {
+         return nn::functional::pad(x[0], nn::functional::PadFuncOptions({2, -1, -1, 1}).mode(kReflect));
+       },
+       {{1, 2, 4, 4}}),
+    op("F::pad(circular, negative pads crop first)",
+       [](const variable_list& x) {
+         return nn::functional::pad(x[0], nn::functional::PadFuncOptions({-1, 2}).mode(kCircular));
+       },
+       {{2, 2, 4}}),
+    // F::unfold / F::fold: views of the padded input, and their adjoint (index_add into the image).
+    op("F::unfold(dilation, padding, stride)",
+       [](const variable_list& x) {
+         return nn::functional::unfold(
+             x[0], nn::functional::UnfoldFuncOptions({2, 3}).dilation({1, 2}).padding({1, 0}).stride({2, 1}));
+       },
+       {{2, 2, 4, 6}}),
+    op("F::fold(overlapping blocks)",
+       [](const variable_list& x) {
+         return nn::functional::fold(x[0], nn::functional::FoldFuncOptions({3, 4}, 2).padding(1).stride({1, 2}));
+       },
+       {{2, 2 * 4, 4 * 3}}),
+    op("F::conv2d(Conv2dFuncOptions)",
+       [](const variable_list& x) {
+         return nn::functional::conv2d(x[0], x[1],
+                                       nn::functional::Conv2dFuncOptions().bias(x[2]).stride(2).padding(1).groups(2));
+       },
+       {{1, 4, 5, 5}, {2, 2, 3, 3}, {2}}),
 });
 
 }  // namespace

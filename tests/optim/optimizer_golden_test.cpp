@@ -145,5 +145,28 @@ TEST_P(LBFGSGolden, Trajectory) {
 INSTANTIATE_TEST_SUITE_P(All, LBFGSGolden, ::testing::Values("lbfgs", "lbfgs_wolfe", "lbfgs_wolfe_default"),
                          [](const auto& info) { return info.param; });
 
+// NAdam keeps mu_product in the default dtype (Note [NAdam mu_product]). Five steps on
+// sum(p^3) from p = [1, -2, 0.5], lr 0.05, in PyTorch 1.13:
+//   default float64 -> [0.8114862892322494, -2.2076612198731578, 0.32540507398824264]
+//   default float32 -> [0.8114862886775585, -2.2076612205052157, 0.3254050735088721]
+TEST(NAdamGolden, MuProductFollowsTheDefaultDtype) {
+  for (const ScalarType dd : {kDouble, kFloat}) {
+    SCOPED_TRACE(dtype_name(dd));
+    set_default_dtype(dd);
+    Tensor p = tensor({1.0, -2.0, 0.5}, kDouble).requires_grad_();
+    optim::NAdam opt({p}, optim::NAdamOptions(0.05));
+    for (int i = 0; i < 5; ++i) {
+      opt.zero_grad();
+      (p * p * p).sum().backward();
+      opt.step();
+    }
+    set_default_dtype(kFloat);
+    const Tensor expected = dd == kDouble
+                                ? tensor({0.8114862892322494, -2.2076612198731578, 0.32540507398824264}, kDouble)
+                                : tensor({0.8114862886775585, -2.2076612205052157, 0.3254050735088721}, kDouble);
+    EXPECT_TENSOR_CLOSE_TOL(p.detach(), expected, 1e-14, 1e-15);
+  }
+}
+
 }  // namespace
 }  // namespace ember
