@@ -63,7 +63,10 @@ void check_infos(const char* op, const int* infos, int64_t count, bool batched,
                  const std::function<std::string(int)>& what) {
   for (int64_t b = 0; b < count; ++b) {
     if (infos[b] <= 0) {
-      EMBER_INTERNAL_ASSERT(infos[b] == 0, op, ": LAPACK reported an invalid argument (info ", infos[b], ")");
+      // Ember passes valid arguments, so this is LAPACK refusing a value it
+      // computed from the input, such as a NaN norm.
+      EMBER_CHECK(infos[b] == 0, op, ": LAPACK rejected argument ", -infos[b],
+                  " (an input with NaN or inf values can cause this)");
       continue;
     }
     if (batched) EMBER_CHECK(false, op, ": (Batch element ", b, "): ", what(infos[b]));

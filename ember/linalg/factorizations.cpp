@@ -356,7 +356,8 @@ std::tuple<Tensor, Tensor, Tensor> lu_unpack(const Tensor& LU, const Tensor& piv
   const int64_t m = LU.size(-2), n = LU.size(-1), k = std::min(m, n);
   EMBER_CHECK(pivots.dtype() == kInt && pivots.size(-1) == k, op, ": pivots must be int32 of shape [*, ", k, "], got ",
               dtype_name(pivots.dtype()), " ", shape_str(pivots.sizes()));
-  Tensor P, L, U;
+  // What is not unpacked comes back empty (shape [0]), as PyTorch, not undefined.
+  Tensor P = empty({0}, LU.options()), L = empty({0}, LU.options()), U = empty({0}, LU.options());
   if (unpack_data) {
     L = LU.narrow(-1, 0, k).tril(-1) + eye(m, k, TensorOptions(LU.dtype()));
     U = LU.narrow(-2, 0, k).triu();

@@ -22,7 +22,13 @@ Tensor matrix_power(const Tensor& A, int64_t n) {
   constexpr const char* op = "linalg.matrix_power";
   EMBER_CHECK(A.dim() >= 2 && A.size(-1) == A.size(-2), op, ": A must be batches of square matrices, but got shape ",
               shape_str(A.sizes()));
-  if (n == 0) return eye(A.size(-1), TensorOptions(A.dtype())).expand(A.sizes()).clone();
+  if (n == 0) {
+    Tensor I = eye(A.size(-1), TensorOptions(A.dtype())).expand(A.sizes()).clone();
+    // As PyTorch, A^0 stays in the graph with a zero gradient (where() passes
+    // none to A, and unlike A * 0 it stays finite for an infinite A).
+    if (autograd::needs_grad(A)) return where(ones({}, TensorOptions(kBool)), I, A);
+    return I;
+  }
   Tensor base = n < 0 ? inv(A) : A;
   uint64_t e = n < 0 ? uint64_t(-(n + 1)) + 1 : uint64_t(n);
   // Binary exponentiation: log2(n) squarings and at most as many products.

@@ -60,10 +60,24 @@ Tensor vector_norm(const Tensor& x, const Scalar& ord, IntArrayRef dim, bool kee
   constexpr const char* op = "linalg.vector_norm";
   EMBER_CHECK(is_floating_point(x.dtype()) || is_complex(x.dtype()), op,
               ": Expected a floating point or complex tensor as input. Got ", dtype_name(x.dtype()));
+  if (dtype) {  // as PyTorch: the same kind (real/complex), never narrower
+    EMBER_CHECK(is_complex(*dtype) == is_complex(x.dtype()), op, ": dtype should be ",
+                x.is_complex() ? "complex" : "real", " for ", x.is_complex() ? "complex" : "real", " inputs, but got ",
+                dtype_name(*dtype));
+    EMBER_CHECK(promote_types(x.dtype(), *dtype) == *dtype, op, ": the dtype of the input (", dtype_name(x.dtype()),
+                ") should be convertible without narrowing to the specified dtype (", dtype_name(*dtype), ")");
+  }
   Tensor in = dtype ? x.to(*dtype) : x;
   const double p = ord.toDouble();
-  if (in.numel() == 0 && p < 0)
-    EMBER_CHECK(false, op, ": the norm of order ", p, " of an empty tensor ", shape_str(x.sizes()), " is not defined");
+  // max/min-like orders have no identity: reducing an empty dim is an error.
+  if (in.numel() == 0 && (p < 0 || std::isinf(p))) {
+    EMBER_CHECK(!dim.empty(), op, ": cannot compute the ", p, " norm on an empty tensor ", shape_str(x.sizes()),
+                " because the operation does not have an identity");
+    for (int64_t d : dim)
+      EMBER_CHECK(x.size(d) != 0, op, ": cannot compute the ", p, " norm on the dimension ", d,
+                  " because this dimension is empty and the operation does not have an identity (input ",
+                  shape_str(x.sizes()), ")");
+  }
   return ember::norm(in, std::optional<Scalar>(p), dim, keepdim);
 }
 
@@ -150,6 +164,8 @@ Tensor cond(const Tensor& A, const std::optional<Scalar>& p) {
   EMBER_RECORD_OP("linalg_cond", A);
   check_matrix(A, "linalg.cond");
   const double pv = p ? p->toDouble() : 2.0;
+  // 0x0 matrices have condition number 0 for every p, as PyTorch.
+  if (A.size(-1) == 0 && A.size(-2) == 0) return zeros(batch_shape(A), TensorOptions(to_real_type(A.dtype())));
   if (std::abs(pv) == 2) {
     Tensor S = svdvals(A);
     Tensor first = S.narrow(-1, 0, 1).squeeze(-1), last = S.narrow(-1, S.size(-1) - 1, 1).squeeze(-1);
@@ -162,6 +178,7 @@ Tensor cond(const Tensor& A, std::string_view p) {
   EMBER_VMAP_ON_FRONT(A, v, linalg::cond(v, p));
   EMBER_RECORD_OP("linalg_cond", A);
   check_matrix(A, "linalg.cond");
+  if (A.size(-1) == 0 && A.size(-2) == 0) return zeros(batch_shape(A), TensorOptions(to_real_type(A.dtype())));
   return cond_by_inverse(A, [&](const Tensor& M) { return matrix_norm(M, p); });
 }
 
@@ -188,6 +205,16 @@ Tensor matrix_rank(const Tensor& A, std::optional<double> atol, std::optional<do
   if (S.size(-1) == 0) return zeros(batch_shape(A), TensorOptions(kLong));
   Tensor tol = tolerance(S.amax({-1}, true), A, atol, rtol);
   return (S > tol).sum({-1}, false, kLong);
+}
+
+Tensor matrix_rank(const Tensor& A, const Tensor& tol, bool hermitian) {
+  EMBER_RECORD_COMPOSITE_OP("linalg_matrix_rank", A, tol);
+  constexpr const char* op = "linalg.matrix_rank";
+  check_matrix(A, op);
+  EMBER_CHECK(!tol.is_complex(), op, ": tol tensor of dtype ", tol.dtype(), " must not be complex");
+  autograd::BelowAutogradGuard no_grad;
+  Tensor S = hermitian ? eigvalsh(A).abs() : svdvals(A);
+  return (S > tol.unsqueeze(-1)).sum({-1}, false, kLong);
 }
 
 Tensor pinv(const Tensor& A, std::optional<double> atol, std::optional<double> rtol, bool hermitian) {

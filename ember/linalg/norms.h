@@ -2,6 +2,7 @@
 // torch.linalg's norms and the functions built on singular values:
 // vector_norm, matrix_norm, norm, cond, matrix_rank, pinv. All are
 // composites of differentiable ops (svd/eigh supply the gradients).
+#include <concepts>
 #include <optional>
 #include <string_view>
 
@@ -52,5 +53,22 @@ Tensor matrix_rank(const Tensor& A, std::optional<double> atol = std::nullopt,
                    std::optional<double> rtol = std::nullopt, bool hermitian = false);
 Tensor pinv(const Tensor& A, std::optional<double> atol = std::nullopt, std::optional<double> rtol = std::nullopt,
             bool hermitian = false);
+
+// LibTorch's positional forms: `pinv(A, rcond, hermitian)` with rcond relative
+// (rtol = rcond, atol = 0), `matrix_rank(A, tol, hermitian)` with tol absolute
+// (atol = tol, rtol = 0), as torch.linalg's deprecated positional arguments.
+// `hermitian` must be a real bool, so `pinv(A, 0.0, 1e-3)` still means
+// (atol, rtol) instead of turning 1e-3 into `hermitian = true`.
+inline Tensor pinv(const Tensor& A, double rcond) { return pinv(A, 0.0, std::optional<double>(rcond), false); }
+template <typename Bool>
+requires std::same_as<Bool, bool> Tensor pinv(const Tensor& A, double rcond, Bool hermitian) {
+  return pinv(A, 0.0, std::optional<double>(rcond), hermitian);
+}
+template <typename Bool>
+requires std::same_as<Bool, bool> Tensor matrix_rank(const Tensor& A, double tol, Bool hermitian) {
+  return matrix_rank(A, std::optional<double>(tol), std::optional<double>(0.0), hermitian);
+}
+// A tensor tolerance (absolute, one per matrix, broadcast over the batch).
+Tensor matrix_rank(const Tensor& A, const Tensor& tol, bool hermitian = false);
 
 }  // namespace ember::linalg

@@ -126,8 +126,19 @@ Tensor eigvalsh(const Tensor& A, std::string_view UPLO) {
 // ---- general eigendecomposition -------------------------------------------------------------
 namespace {
 
+namespace {
+// LAPACK's balancing and SVD drivers reject NaN/inf with an "illegal value"
+// (after printing to stdout); PyTorch checks first, as do these.
+bool all_finite(const Tensor& A) {
+  autograd::BelowAutogradGuard no_grad;
+  return A.numel() == 0 || A.isfinite().all().item<bool>();
+}
+}  // namespace
+
 std::tuple<Tensor, Tensor> eig_impl(const Tensor& A, bool vectors, const char* op) {
   check_square(A, op);
+  EMBER_CHECK(all_finite(A), op, ": input tensor should not contain infs or NaNs (shape ", shape_str(A.sizes()), ", ",
+              A.dtype(), ")");
   const int64_t n = A.size(-1), batch = batch_count(A);
   to_int(n, op);
   const ScalarType ct = to_complex_type(A.dtype());
@@ -175,6 +186,9 @@ namespace {
 std::tuple<Tensor, Tensor, Tensor> svd_impl(const Tensor& A, bool full, bool vectors, const char* op) {
   EMBER_RECORD_OP("_linalg_svd", A);
   check_matrix(A, op);
+  EMBER_CHECK(all_finite(A), op,
+              ": The algorithm failed to converge because the input matrix contained non-finite values (shape ",
+              shape_str(A.sizes()), ", ", A.dtype(), ")");
   const int64_t m = A.size(-2), n = A.size(-1), k = std::min(m, n), batch = batch_count(A);
   to_int(std::max(m, n), op);
   const int64_t ucols = full ? m : k, vrows = full ? n : k;
@@ -252,6 +266,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> lstsq(const Tensor& A, const Tensor& 
   const ScalarType rt = to_real_type(A.dtype());
   const double rc = rcond.value_or(
       (rt == kFloat ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon()) * double(mx));
+  EMBER_CHECK(driver == "gels" || driver == "gelsy" || (all_finite(A) && all_finite(B)), op, ": driver ", driver,
+              " needs finite inputs, but A or B contains NaN or inf");
   Tensor a = col_major_copy(Ae);
   // LAPACK writes the solution over B, which must have max(m, n) rows.
   Tensor x = col_major_empty(bshape, mx, k, A.dtype());
@@ -308,9 +324,11 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> lstsq(const Tensor& A, const Tensor& 
     if (full_rank) residuals = full.narrow(-2, n, m - n).abs().square().sum({-2});
   }
   if (autograd::needs_grad(A, B)) {
-    // The gradient goes through the pseudo-inverse: the same solution for
-    // full-rank A, and differentiable (linalg_grad.cpp has no lstsq formula).
-    solution = ember::linalg::pinv(Ae).matmul(Be);
+    // The gradient goes through the pseudo-inverse, as PyTorch's lstsq backward
+    // (linalg_grad.cpp has no lstsq formula), but the value stays the driver's:
+    // p - p.detach() is exactly zero, so only its history is added.
+    const Tensor p = ember::linalg::pinv(Ae).matmul(Be);
+    solution = solution.detach() + (p - p.detach());
   }
   return {solution, residuals, rank, sv};
 }

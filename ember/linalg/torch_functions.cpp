@@ -1,4 +1,6 @@
 #include "ember/linalg/torch_functions.h"
+
+#include <limits>
 #include "ember/core/record_scope.h"
 
 #include "ember/core/shape.h"
@@ -19,7 +21,10 @@ Tensor det(const Tensor& A) {
 Tensor logdet(const Tensor& A) {
   EMBER_RECORD_COMPOSITE_OP("logdet", A);
   auto [sign, logabs] = linalg::slogdet(A);
-  return sign.log() + logabs;  // log(-1) = nan, log(0) = -inf; complex: i arg(det)
+  if (A.is_complex()) return sign.log() + logabs;  // i arg(det) + log|det|
+  // A negative determinant gives nan with a zero gradient, as PyTorch (which
+  // masks it); log(0) = -inf for a singular matrix.
+  return where(sign < 0, full({}, std::numeric_limits<double>::quiet_NaN(), logabs.options()), logabs);
 }
 std::tuple<Tensor, Tensor> slogdet(const Tensor& A) {
   EMBER_RECORD_COMPOSITE_OP("slogdet", A);
@@ -67,7 +72,7 @@ Tensor matrix_exp(const Tensor& A) {
 }
 Tensor pinverse(const Tensor& A, double rcond) {
   EMBER_RECORD_COMPOSITE_OP("pinverse", A);
-  return linalg::pinv(A, 0.0, rcond);
+  return linalg::pinv(A, rcond);
 }
 
 std::tuple<Tensor, Tensor, Tensor> svd(const Tensor& A, bool some, bool compute_uv) {
@@ -76,10 +81,11 @@ std::tuple<Tensor, Tensor, Tensor> svd(const Tensor& A, bool some, bool compute_
     Tensor S = linalg::svdvals(A);
     const int64_t m = A.size(-2), n = A.size(-1);
     DimVector bu = linalg::detail::batch_shape(A), bv = bu;
+    // torch.svd's documented placeholders: zero (m, m) and (n, n) matrices, whatever `some`.
     bu.push_back(m);
-    bu.push_back(some ? std::min(m, n) : m);
+    bu.push_back(m);
     bv.push_back(n);
-    bv.push_back(some ? std::min(m, n) : n);
+    bv.push_back(n);
     return {zeros(bu, TensorOptions(A.dtype())), S, zeros(bv, TensorOptions(A.dtype()))};
   }
   auto [U, S, Vh] = linalg::svd(A, !some);
@@ -111,7 +117,11 @@ Tensor orgqr(const Tensor& A, const Tensor& tau) {
 Tensor vander(const Tensor& x, std::optional<int64_t> N, bool increasing) {
   EMBER_RECORD_COMPOSITE_OP("vander", x);
   EMBER_CHECK(x.dim() == 1, "vander: x must be a one-dimensional tensor, got shape ", shape_str(x.sizes()));
-  Tensor v = linalg::vander(x, N);
+  const int64_t n = N.value_or(x.size(0));
+  EMBER_CHECK(n >= 0, "vander: N must be non-negative, got ", n);
+  // torch.vander, unlike linalg.vander, allows N = 0 and 1 (no columns, or the ones column).
+  if (n <= 1) return n == 0 ? zeros({x.size(0), 0}, x.options()) : ones({x.size(0), 1}, x.options());
+  Tensor v = linalg::vander(x, n);
   return increasing ? v : v.flip({-1});
 }
 

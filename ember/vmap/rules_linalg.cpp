@@ -136,8 +136,9 @@ std::tuple<Tensor, Tensor, Tensor> lu_unpack_batched(const Tensor& LU, const Ten
   const int64_t level = top_level({&LU, &pivots});
   std::vector<Tensor> p = line_up_batches({{&LU, 2}, {&pivots, 1}}, level, "torch.lu_unpack");
   auto [P, L, U] = lu_unpack(p[0], p[1], unpack_data, unpack_pivots);
-  return {wrap_unless(P, level, !P.defined()), wrap_unless(L, level, !L.defined()),
-          wrap_unless(U, level, !U.defined())};
+  // What was not unpacked is one unbatched empty tensor.
+  return {wrap_unless(P, level, !unpack_pivots), wrap_unless(L, level, !unpack_data),
+          wrap_unless(U, level, !unpack_data)};
 }
 
 Tensor householder_product_batched(const Tensor& A, const Tensor& tau) {

@@ -199,5 +199,81 @@ TEST(EdgeCases, Softmax2dIsSoftmaxOverChannels) {
   EXPECT_EMBER_ERROR(m(ones({2, 3})), "Softmax2d", "3D or 4D");
 }
 
+TEST(EdgeCases, PowExponentGradientAtZeroBase) {
+  // x = [0, 0, 0, 2], e = [-1, 0, 0.5, -2]; x.pow(e).sum().backward():
+  // x.grad = [-inf, 0, inf, -0.25], e.grad = [-inf, 0, 0, 0.17328679513998632]
+  const Tensor x = tensor({0.0, 0.0, 0.0, 2.0}, kDouble).requires_grad_();
+  const Tensor e = tensor({-1.0, 0.0, 0.5, -2.0}, kDouble).requires_grad_();
+  x.pow(e).sum().backward();
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_TENSOR_EQ(x.grad(), tensor({-inf, 0.0, inf, -0.25}, kDouble));
+  EXPECT_TENSOR_CLOSE(e.grad(), tensor({-inf, 0.0, 0.0, 0.17328679513998632}, kDouble));
+}
+
+TEST(EdgeCases, ViewAsADtypeOfAnotherElementSize) {
+  // torch.tensor([[1.0, -2.0], [0.5, 3.0]]).view(torch.int16)
+  //   -> [[0, 16256, 0, -16384], [0, 16128, 0, 16448]], stride (4, 1)
+  const Tensor x = tensor({1.0f, -2.0f, 0.5f, 3.0f}).view({2, 2});
+  const Tensor s = x.view(kShort);
+  EXPECT_TENSOR_EQ(s, tensor({0, 16256, 0, -16384, 0, 16128, 0, 16448}).to(kShort).view({2, 4}));
+  EXPECT_EQ(s.strides(), IntArrayRef({4, 1}));
+  // torch.arange(16, dtype=torch.uint8).view(2, 8)[:, 4:].view(torch.int32)
+  //   -> [[117835012], [252579084]], stride (2, 1), storage_offset 1
+  const Tensor b = arange(16, kByte).view({2, 8}).slice(1, 4);
+  const Tensor i = b.view(kInt);
+  EXPECT_TENSOR_EQ(i, tensor({117835012, 252579084}).to(kInt).view({2, 1}));
+  EXPECT_EQ(i.strides(), IntArrayRef({2, 1}));
+  EXPECT_EQ(i.storage_offset(), 1);
+  // torch.tensor([1.5, -2.25], dtype=torch.float64).view(torch.float32) -> [0.0, 1.9375, 0.0, -2.03125]
+  EXPECT_TENSOR_EQ(tensor({1.5, -2.25}, kDouble).view(kFloat), tensor({0.0f, 1.9375f, 0.0f, -2.03125f}));
+  // PyTorch's errors, e.g. "self.size(-1) must be divisible by 2 to view Byte as Short"
+  EXPECT_EMBER_ERROR(zeros({3}, kByte).view(kShort), "size(-1) must be divisible by 2");
+  EXPECT_EMBER_ERROR(zeros({4, 2}, kByte).t().view(kShort), "stride(-1) must be 1");
+  EXPECT_EMBER_ERROR(scalar_tensor(1.0).view(kShort), "dim() cannot be 0");
+  EXPECT_EMBER_ERROR(zeros({8}, kByte).slice(0, 1, 5).view(kShort), "storage_offset() must be divisible by 2");
+}
+
+TEST(EdgeCases, NegativePadsCropInEveryMode) {
+  // x = torch.arange(3.).view(1, 1, 3); F.pad(x, p, mode=m) in PyTorch 1.13:
+  const Tensor x = arange(3, kFloat).view({1, 1, 3});
+  const auto padded = [&](std::vector<int64_t> p, const char* mode) { return pad(x, p, mode).flatten(); };
+  EXPECT_TENSOR_EQ(padded({2, -1}, "reflect"), tensor({2.0f, 1.0f, 0.0f, 1.0f}));
+  EXPECT_TENSOR_EQ(padded({-1, 2}, "reflect"), tensor({1.0f, 2.0f, 1.0f, 0.0f}));
+  EXPECT_TENSOR_EQ(padded({1, -3}, "reflect"), tensor({1.0f}));
+  EXPECT_TENSOR_EQ(padded({2, -1}, "replicate"), tensor({0.0f, 0.0f, 0.0f, 1.0f}));
+  EXPECT_TENSOR_EQ(padded({-2, 1}, "replicate"), tensor({2.0f, 2.0f}));
+  EXPECT_TENSOR_EQ(padded({2, -1}, "circular"), tensor({0.0f, 1.0f, 0.0f, 1.0f}));  // crops first, then wraps
+  EXPECT_TENSOR_EQ(padded({-1, 2}, "circular"), tensor({1.0f, 2.0f, 1.0f, 2.0f}));
+  EXPECT_TENSOR_EQ(padded({-2, 1}, "circular"), tensor({2.0f, 2.0f}));
+  // x2 = torch.arange(20.).view(1, 1, 4, 5); F.pad(x2, (1, -2, -1, 1), mode='reflect')
+  const Tensor x2 = arange(20, kFloat).view({1, 1, 4, 5});
+  EXPECT_TENSOR_EQ(pad(x2, {1, -2, -1, 1}, "reflect").flatten(),
+                   tensor({6.0f, 5.0f, 6.0f, 7.0f, 11.0f, 10.0f, 11.0f, 12.0f, 16.0f, 15.0f, 16.0f, 17.0f, 11.0f, 10.0f,
+                           11.0f, 12.0f}));
+  // PyTorch raises for an output of size below one ("Calculated output W: -1").
+  EXPECT_EMBER_ERROR(padded({-2, -2}, "reflect"), "pad", "too small");
+  EXPECT_EMBER_ERROR(padded({-2, -2}, "replicate"), "pad", "too small");
+  EXPECT_EMBER_ERROR(padded({-2, -2}, "circular"), "pad", "empty dimension");
+  // (1, -3) circular: PyTorch 1.13 returns uninitialised memory; an empty crop is an error here.
+  EXPECT_EMBER_ERROR(padded({1, -3}, "circular"), "pad", "empty dimension");
+}
+
+TEST(EdgeCases, ErfinvIsAccurateNearOne) {
+  // The exact inverse of each double (mpmath.erfinv at 40 digits). PyTorch 1.13 is
+  // itself off in the 6th-4th digit here (5.04202912791571, 5.261488967328694,
+  // 5.4728131432677625, 5.676227423545448, 5.863948532247121); Ember was off by up
+  // to 7% before its Newton step moved to log(erfc).
+  const Tensor y = tensor({1 - 1e-10, 1 - 1e-12, 1 - 1e-13, 1 - 1e-14, 1 - 1e-15, 0.9999999999999999, 0.99}, kDouble);
+  const Tensor expected = tensor(
+      {4.572824958544924937847930994688458, 5.04203189857269613005292551220209852, 5.261483331372676259087430427308155,
+       5.472552517414535414600382664092603, 5.675915739744713178820204976157756, 5.863584748755167927207662585832784,
+       1.821386367718449455872802051270319},
+      kDouble);
+  EXPECT_TENSOR_CLOSE_TOL(erfinv(y), expected, 1e-15, 0);
+  EXPECT_TENSOR_CLOSE_TOL(erfinv(-y), -expected, 1e-15, 0);
+  // float32: the float nearest the exact 3.7439211627767996 (PyTorch: 3.7439468)
+  EXPECT_EQ(erfinv(tensor({0.9999999f})).item<float>(), 3.74392128f);
+}
+
 }  // namespace
 }  // namespace ember

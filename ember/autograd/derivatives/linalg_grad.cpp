@@ -12,15 +12,18 @@
 // eigh, eig and svd vectors are defined up to a phase per vector. The
 // formulas below give the gradient of losses invariant under that choice; the
 // phase-dependent part (the diagonal of V^H gV, or of U^H gU + V^H gV) is
-// dropped, as PyTorch documents for linalg.eigh / eig / svd.
+// dropped, as PyTorch documents for linalg.eigh / eig / svd; a loss whose
+// gradient has an imaginary part there is refused (check_phase_invariant).
 #include "ember/autograd/derivatives/linalg_grad.h"
 #include "ember/autograd/derivatives/reduce_grad.h"
 
 #include "ember/autograd/formula_node.h"
+#include "ember/autograd/forward_ad.h"
 #include "ember/linalg.h"
 #include "ember/linalg/batch.h"
 #include "ember/ops/all_ops.h"
 #include "ember/ops/factory.h"
+#include "ember/vmap/batched_tensor.h"
 
 namespace ember::autograd {
 
@@ -34,6 +37,21 @@ Tensor off_diagonal_mask(int64_t n) { return ones({n, n}, TensorOptions(kDouble)
 // Re(x) kept in x's complex dtype, written with differentiable ops (conj, add)
 // so double backward sees it; real()/imag() are views outside the graph.
 Tensor real_part(const Tensor& x) { return x.is_complex() ? (x + x.conj()) * 0.5 : x; }
+
+// Note [Gauge of eigen/singular vectors]: a loss that depends on the vectors'
+// phases has no gradient. As PyTorch, raise when the imaginary parts that
+// measure that dependence (`phase`, expected to equal `expected`) are not
+// close to it (rtol = atol = 1e-2, PyTorch's tolerances). Skipped under vmap,
+// where the values are per sample (functorch skips it for subclasses too).
+void check_phase_invariant(const Tensor& phase, const Tensor& expected, const char* op, const char* what) {
+  // Forward mode runs these formulas on an arbitrary cotangent (Note [JVP from the
+  // VJP]) and keeps only the gauge-invariant part of the result: no loss to judge.
+  if (forward_ad::detail::suspended() || batching::any_batched(phase, expected)) return;
+  BelowAutogradGuard no_grad;
+  EMBER_CHECK(allclose(phase, expected, 1e-2, 1e-2), op, ": The ", what,
+              " in the complex case are specified up to multiplication by e^{i phi}. The specified loss function "
+              "depends on this quantity, so it is ill-defined.");
+}
 // A complex gradient for a real input keeps its real part (the input's tangent
 // space); the dtype conversion is recorded (ToCopyBackward0), so this too is
 // twice differentiable.
@@ -175,6 +193,10 @@ variable_list eigh_backward(const FormulaNode& n, const variable_list& g) {
   Tensor inner = g[0].defined() ? diag_embed(g[0]).to(V.dtype()) : Tensor();
   if (g[1].defined()) {
     Tensor VhgV = mH(V).matmul(g[1]);
+    if (V.is_complex()) {
+      const Tensor im = imag(VhgV.diagonal(0, -2, -1));
+      check_phase_invariant(im, zeros_like(im), "linalg_eigh_backward", "eigenvectors");
+    }
     VhgV = (VhgV - mH(VhgV)) * 0.5;
     Tensor E = L.unsqueeze(-2) - L.unsqueeze(-1) + eye(k, TensorOptions(L.dtype()));
     inner = add_defined(inner, VhgV / E * off_diagonal_mask(k).to(L.dtype()));
@@ -191,6 +213,8 @@ variable_list eig_backward(const FormulaNode& n, const variable_list& g) {
   Tensor inner = g[0].defined() ? diag_embed(g[0]) : Tensor();
   if (g[1].defined()) {
     Tensor VhgV = mH(V).matmul(g[1]);
+    const Tensor im = imag(VhgV.diagonal(0, -2, -1));
+    check_phase_invariant(im, zeros_like(im), "linalg_eig_backward", "eigenvectors");
     Tensor re = real_part(VhgV.diagonal(0, -2, -1));
     VhgV = VhgV - mH(V).matmul(V * re.unsqueeze(-2));
     Tensor Lc = L.conj();
@@ -221,6 +245,12 @@ variable_list svd_backward(const FormulaNode& n, const variable_list& g) {
   auto skew = [](const Tensor& X) { return X - mH(X); };
   Tensor UhgU = gU.defined() ? skew(mH(U).matmul(gU)) : Tensor();
   Tensor VhgV = gV.defined() ? skew(mH(V).matmul(gV)) : Tensor();
+  if (U.is_complex()) {  // diag(skew(X)) = 2i Im(X_ii): the phases of U and V must cancel
+    const Tensor zero = zeros(S.sizes(), TensorOptions(S.dtype()));
+    const Tensor u_im = UhgU.defined() ? imag(UhgU.diagonal(0, -2, -1)) : zero;
+    const Tensor v_im = VhgV.defined() ? imag(VhgV.diagonal(0, -2, -1)) : zero;
+    check_phase_invariant(u_im, -v_im, "svd_backward", "singular vectors");
+  }
   Tensor Sc = S.to(dt);
   Tensor S2 = S * S;
   Tensor E = (S2.unsqueeze(-2) - S2.unsqueeze(-1) + eye(k, TensorOptions(S.dtype()))).to(dt);

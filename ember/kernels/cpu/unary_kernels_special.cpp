@@ -41,8 +41,24 @@ double erfinv_double(double y) {
   }
   double x = p * y;
   constexpr double kTwoOverSqrtPi = 1.12837916709551257390;
-  for (int i = 0; i < 2; ++i) x -= (std::erf(x) - y) / (kTwoOverSqrtPi * std::exp(-x * x));
-  return x;
+  if (std::fabs(y) < 0.5) {
+    for (int i = 0; i < 2; ++i) x -= (std::erf(x) - y) / (kTwoOverSqrtPi * std::exp(-x * x));
+    return x;
+  }
+  // Near +-1, erf(x) - y cancels. Solve log(erfc(|x|)) = log(1 - |y|) instead:
+  // 1 - |y| is exact for |y| >= 0.5 (Sterbenz), erfc keeps full relative
+  // accuracy in the tail, and in log form Newton converges quadratically even
+  // from the float-precision guess far in the tail (1 - |y| below 1e-12), where
+  // the plain erfc equation creeps by 1/(2x) per step.
+  const double q = 1.0 - std::fabs(y), log_q = std::log(q);
+  double a = std::fabs(x);
+  for (int i = 0; i < 50; ++i) {
+    const double e = std::erfc(a);
+    const double step = (std::log(e) - log_q) * e / (kTwoOverSqrtPi * std::exp(-a * a));
+    a += step;
+    if (std::fabs(step) <= 1e-16 * a) break;
+  }
+  return std::copysign(a, y);
 }
 
 // Cephes' psi as used by PyTorch: reflection for x < 0, recurrence up to 10,
