@@ -1,8 +1,11 @@
 // A LibTorch program compiled against Ember through the compatibility include
-// dir (Ember::torch_compat): only <torch/torch.h> is included, and everything is
+// dir (Ember::torch_compat): only <torch/...> headers are included, and everything is
 // spelled as LibTorch 1.13 spells it (shared/LIBTORCH_API.md Tier 1-3 and the
 // language-level surface). The same file builds against Debian's libtorch.
 #include <gtest/gtest.h>
+#include <torch/fft.h>
+#include <torch/linalg.h>
+#include <torch/special.h>
 #include <torch/torch.h>
 
 #include <cstdio>
