@@ -102,6 +102,7 @@ void set_history(const Tensor& t, const std::shared_ptr<Node>& fn) {
   // The output of a non-view op that happens to be a view of the op's own
   // temporary (e.g. a squeezed result) has its own history, not its base's.
   m.view_base = Tensor();
+  m.fw_view_base = Tensor();
   m.view_created_in_no_grad = false;
 }
 

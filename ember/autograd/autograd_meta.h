@@ -33,6 +33,12 @@ struct AutogradMeta : AutogradMetaBase {
   // A view created under no-grad of a tensor that requires grad: writing it in
   // place with grad mode on raises, as in PyTorch.
   bool view_created_in_no_grad = false;
+  // Such a no-grad view made inside a dual level keeps its root base here
+  // instead (view_base stays unset, so autograd still treats it as a no-grad
+  // view): forward mode writes an in-place tangent through to the base, as
+  // PyTorch, which tracks views whatever the grad mode. This is what lets
+  // jacfwd/jvp differentiate a backward pass that ran without create_graph.
+  Tensor fw_view_base;
 
   // Forward mode (Note [Forward-mode AD] in forward_ad.h): the tangent and the
   // generation of the dual level that set it (stale once that level closed).

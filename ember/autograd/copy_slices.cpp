@@ -1,6 +1,7 @@
 #include "ember/autograd/copy_slices.h"
 
 #include "ember/autograd/derivatives/layout_grad.h"
+#include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/shape.h"
 #include "ember/ops/copy.h"
@@ -66,7 +67,16 @@ void set_view_base(const Tensor& self, const Tensor& view) {
   // A view made in no_grad mode (or from such a view) may not be written in place
   // with grad mode on, whether or not its base requires grad, as PyTorch.
   if (!GradMode::is_enabled() || (sm && sm->view_created_in_no_grad)) {
-    materialize_meta(view).view_created_in_no_grad = true;
+    AutogradMeta& m = materialize_meta(view);
+    m.view_created_in_no_grad = true;
+    if (forward_ad::is_active()) {
+      const Tensor* root = &self;
+      if (sm && sm->view_base.defined())
+        root = &sm->view_base;
+      else if (sm && sm->fw_view_base.defined())
+        root = &sm->fw_view_base;
+      m.fw_view_base = *root;
+    }
     return;
   }
   Tensor root = sm && sm->view_base.defined() ? sm->view_base : self;

@@ -53,7 +53,7 @@ namespace {
 // Returns false when the base's layout cannot be mirrored (overlapping or
 // sparse strides): the view alone keeps the tangent then.
 bool write_through_base_tangent(const Tensor& view, AutogradMeta& m, const Tensor& tangent, uint64_t gen) {
-  const Tensor& base = m.view_base;
+  const Tensor& base = m.view_base.defined() ? m.view_base : m.fw_view_base;
   // Under jacfwd the tangent is batched, and so must the base's be: a batched
   // zeros has contiguous logical strides, so the base must be contiguous.
   const bool batched = batching::is_batched(tangent);
@@ -72,7 +72,9 @@ bool write_through_base_tangent(const Tensor& view, AutogradMeta& m, const Tenso
   }
   Tensor vt = bm.fw_grad.as_strided(view.sizes(), view.strides(),
                                     bm.fw_grad.storage_offset() + view.storage_offset() - base.storage_offset());
-  vt.copy_(tangent);
+  // The new tangent may read the memory it replaces (a formula over the old one).
+  const bool aliased = !batched && tangent.impl()->storage() == vt.impl()->storage();
+  vt.copy_(aliased ? tangent.clone() : tangent);
   m.fw_grad = vt;
   m.fw_generation = gen;
   return true;
@@ -91,13 +93,18 @@ void set_fw_grad(const Tensor& t, const Tensor& tangent, uint64_t level, bool is
   }
   EMBER_CHECK(tangent.sizes() == t.sizes(), "set_fw_grad: the tangent has size ", shape_str(tangent.sizes()),
               " but the tensor has size ", shape_str(t.sizes()));
+  // An in-place write into a view goes through its base's tangent first: the
+  // view's own tangent came from the view op's JVP and is not a view of the
+  // base's, so writing only it would leave the base (and other views) stale.
+  if (is_inplace_op && (m.view_base.defined() || m.fw_view_base.defined()) &&
+      write_through_base_tangent(t, m, tangent, gen))
+    return;
   if (is_inplace_op && m.fw_generation == gen && m.fw_grad.defined()) {
     // Keep the tangent's identity: views of this tangent must see the update.
     SuspendGuard sg;
     m.fw_grad.copy_(tangent);
     return;
   }
-  if (is_inplace_op && m.view_base.defined() && write_through_base_tangent(t, m, tangent, gen)) return;
   m.fw_grad = tangent.scalar_type() == t.scalar_type() ? tangent : tangent.to(t.scalar_type());
   m.fw_generation = gen;
 }

@@ -65,15 +65,17 @@ Tensor& hardtanh_(Tensor& self, const Scalar& min_val, const Scalar& max_val) {
 }
 
 Tensor hardtanh_backward(const Tensor& grad_output, const Tensor& self, const Scalar& min_val, const Scalar& max_val) {
-  EMBER_RECORD_OP("hardtanh_backward", grad_output, self);
   EMBER_CHECK(grad_output.defined() && self.defined(), "hardtanh_backward: expected defined tensors");
   EMBER_CHECK(grad_output.is_floating_point() && self.scalar_type() == grad_output.scalar_type(),
               "hardtanh_backward: expected grad_output and self of one floating dtype, got ", grad_output.dtype(),
               " and ", self.dtype());
   // A graph to record (double backward) or a vmap: the same mask from differentiable,
   // batchable ops; its derivative with respect to self is zero, as PyTorch's.
-  if (autograd::needs_grad(grad_output, self) || batching::any_batched(grad_output, self))
-    return grad_output * logical_not((self <= min_val) | (self >= max_val));
+  auto composite = [&] { return grad_output * logical_not((self <= min_val) | (self >= max_val)); };
+  if (batching::any_batched(grad_output, self)) [[unlikely]]
+    return composite();  // before the profiler scope, which refuses batched inputs
+  EMBER_RECORD_OP("hardtanh_backward", grad_output, self);
+  if (autograd::needs_grad(grad_output, self)) return composite();
   const DimVector shape = broadcast_shapes(grad_output.sizes(), self.sizes(), "hardtanh_backward");
   const Tensor inputs[2] = {grad_output, self};
   return ops::run_elementwise(
@@ -159,19 +161,30 @@ Tensor rrelu_noise(const Tensor& self, const Scalar& lower, const Scalar& upper,
               " and upper=", hi);
   autograd::BelowAutogradGuard no_grad;
   if (!training) return full({}, (lo + hi) / 2, self.options());
-  Tensor u = empty(self.sizes(), self.options());
+  // Under vmap the noise is batched like self, so vmap's randomness mode
+  // decides whether samples share it (or, by default, refuses).
+  Tensor u = batching::any_batched(self) ? empty_like(self) : empty(self.sizes(), self.options());
   uniform_(u, lo, hi, gen);
   return where(self <= 0, u, ones({}, self.options()));
 }
 }  // namespace
 
-Tensor rrelu(const Tensor& self, const Scalar& lower, const Scalar& upper, bool training, OptGen generator) {
-  EMBER_RECORD_OP("rrelu", self);
+namespace {
+// rrelu from ops with batching rules (so vmap needs no rule of its own).
+Tensor rrelu_composite(const Tensor& self, const Scalar& lower, const Scalar& upper, bool training, OptGen generator) {
   check_input("rrelu", self);
   EMBER_CHECK(self.is_floating_point(), "rrelu: expected a floating point input, got ", self.dtype());
   const Tensor noise = rrelu_noise(self, lower, upper, training, generator);
   if (!training) return where(self > 0, self, self * noise);  // x == 0 takes the slope's gradient, as leaky_relu
   return self * noise;
+}
+}  // namespace
+
+Tensor rrelu(const Tensor& self, const Scalar& lower, const Scalar& upper, bool training, OptGen generator) {
+  if (batching::any_batched(self)) [[unlikely]]  // before the profiler scope, which refuses batched inputs
+    return rrelu_composite(self, lower, upper, training, generator);
+  EMBER_RECORD_OP("rrelu", self);
+  return rrelu_composite(self, lower, upper, training, generator);
 }
 Tensor& rrelu_(Tensor& self, const Scalar& lower, const Scalar& upper, bool training, OptGen generator) {
   EMBER_RECORD_OP("rrelu_", self);

@@ -647,8 +647,16 @@ Tensor& clamp_(Tensor& self, const std::optional<Scalar>& min, const std::option
   return clamp_scalar_("clamp_", self, min, max);
 }
 Tensor& clamp_(Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
-  EMBER_RECORD_OP("clamp_", self, min, max);
   const Tensor lo = min ? *min : Tensor(), hi = max ? *max : Tensor();
+  if (batching::any_batched(self, lo, hi)) [[unlikely]] {
+    batching::broadcasting_("clamp_", {&self, min ? &lo : nullptr, max ? &hi : nullptr}, std::nullopt,
+                            [&](std::vector<Tensor>& p) {
+                              return clamp_(p[0], min ? std::optional<Tensor>(p[1]) : std::nullopt,
+                                            max ? std::optional<Tensor>(p[2]) : std::nullopt);
+                            });
+    return self;
+  }
+  EMBER_RECORD_OP("clamp_", self, min, max);
   const bool grad = autograd::needs_grad(self, lo, hi) && (self.is_floating_point() || self.is_complex());
   Tensor before;
   if (grad) {
@@ -786,12 +794,22 @@ Tensor addcdiv_impl(const Tensor& self, const Tensor& t1, const Tensor& t2, cons
 }  // namespace
 
 Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight) {
+  if (batching::any_batched(self, end)) [[unlikely]] {
+    check_lerp(self, end);  // lerp does not promote: the physical operands keep self's dtype
+    return batching::broadcasting({&self, &end}, std::nullopt,
+                                  [&](std::vector<Tensor>& p) { return lerp(p[0], p[1], weight); });
+  }
   EMBER_RECORD_OP("lerp", self, end);
   Tensor out = lerp_impl(self, end, weight, nullptr, false);
   if (autograd::needs_grad(self, end)) autograd::record_lerp(self, self, end, weight, Tensor(), out);
   return out;
 }
 Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
+  if (batching::any_batched(self, end, weight)) [[unlikely]] {
+    check_lerp(self, end);
+    return batching::broadcasting({&self, &end, &weight}, std::nullopt,
+                                  [&](std::vector<Tensor>& p) { return lerp(p[0], p[1], p[2]); });
+  }
   EMBER_RECORD_OP("lerp", self, end, weight);
   Tensor out = lerp_impl(self, end, weight, nullptr, false);
   if (autograd::needs_grad(self, end, weight)) autograd::record_lerp(self, self, end, 0, weight, out);
@@ -848,6 +866,11 @@ Tensor Tensor::lerp(const Tensor& end, const Scalar& weight) const { return embe
 Tensor Tensor::lerp(const Tensor& end, const Tensor& weight) const { return ember::lerp(*this, end, weight); }
 Tensor& Tensor::lerp_(const Tensor& end, const Scalar& weight) const {
   Tensor& self = self_ref();
+  if (batching::any_batched(self, end)) [[unlikely]] {
+    batching::broadcasting_("lerp_", {&self, &end}, std::nullopt,
+                            [&](std::vector<Tensor>& p) { return p[0].lerp_(p[1], weight); });
+    return self;
+  }
   EMBER_RECORD_OP("lerp_", self, end);
   const bool grad = autograd::needs_grad(self, end);
   Tensor e = end;
@@ -861,6 +884,11 @@ Tensor& Tensor::lerp_(const Tensor& end, const Scalar& weight) const {
 }
 Tensor& Tensor::lerp_(const Tensor& end, const Tensor& weight) const {
   Tensor& self = self_ref();
+  if (batching::any_batched(self, end, weight)) [[unlikely]] {
+    batching::broadcasting_("lerp_", {&self, &end, &weight}, std::nullopt,
+                            [&](std::vector<Tensor>& p) { return p[0].lerp_(p[1], p[2]); });
+    return self;
+  }
   EMBER_RECORD_OP("lerp_", self, end, weight);
   const bool grad = autograd::needs_grad(self, end, weight);
   Tensor before, e = end, w = weight;
@@ -900,6 +928,11 @@ Tensor& addc_inplace(const char* op, Tensor& self, const Tensor& t1, const Tenso
 
 Tensor& Tensor::addcmul_(const Tensor& t1, const Tensor& t2, const Scalar& value) const {
   Tensor& self = self_ref();
+  if (batching::any_batched(self, t1, t2)) [[unlikely]] {
+    batching::broadcasting_("addcmul_", {&self, &t1, &t2}, std::nullopt,
+                            [&](std::vector<Tensor>& p) { return p[0].addcmul_(p[1], p[2], value); });
+    return self;
+  }
   EMBER_RECORD_OP("addcmul_", self, t1, t2);
   return addc_inplace("addcmul_", self, t1, t2, value, addcmul_impl, autograd::record_addcmul);
 }
@@ -908,6 +941,11 @@ Tensor Tensor::addcdiv(const Tensor& t1, const Tensor& t2, const Scalar& value) 
 }
 Tensor& Tensor::addcdiv_(const Tensor& t1, const Tensor& t2, const Scalar& value) const {
   Tensor& self = self_ref();
+  if (batching::any_batched(self, t1, t2)) [[unlikely]] {
+    batching::broadcasting_("addcdiv_", {&self, &t1, &t2}, std::nullopt,
+                            [&](std::vector<Tensor>& p) { return p[0].addcdiv_(p[1], p[2], value); });
+    return self;
+  }
   EMBER_RECORD_OP("addcdiv_", self, t1, t2);
   return addc_inplace("addcdiv_", self, t1, t2, value, addcdiv_impl, autograd::record_addcdiv);
 }

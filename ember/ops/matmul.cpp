@@ -224,8 +224,27 @@ Tensor& addmm_(Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scala
   return self;
 }
 
+namespace {
+// Under vmap the add* ops are beta * self + alpha * product from ops with
+// batching rules; beta == 0 ignores self (NaN and inf included), as the kernels.
+Tensor add_scaled_product(const Tensor& self, Tensor product, const Scalar& beta, const Scalar& alpha) {
+  if (!(alpha.isIntegral(false) && alpha.toLong() == 1)) product = product * alpha;
+  if (!beta.isComplex() && beta.toDouble() == 0) {
+    (void)self.expand(product.sizes());  // self must still broadcast to the result
+    return product.to(result_type(TensorList{self, product}));
+  }
+  const bool beta1 = beta.isIntegral(false) && beta.toLong() == 1;
+  return (beta1 ? self : self * beta) + product;
+}
+}  // namespace
+
 Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
                const Scalar& alpha) {
+  if (batching::any_batched(self, batch1, batch2)) [[unlikely]] {
+    check_bmm_operands("baddbmm", batch1, batch2);
+    check_same_dtype("baddbmm", self, "self", batch2, "batch2");
+    return add_scaled_product(self, matmul(batch1, batch2), beta, alpha);
+  }
   EMBER_RECORD_OP("baddbmm", self, batch1, batch2);
   check_bmm_operands("baddbmm", batch1, batch2);
   check_same_dtype("baddbmm", self, "self", batch2, "batch2");
@@ -233,6 +252,11 @@ Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, c
 }
 
 Tensor addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta, const Scalar& alpha) {
+  if (batching::any_batched(self, batch1, batch2)) [[unlikely]] {
+    check_bmm_operands("addbmm", batch1, batch2);
+    check_same_dtype("addbmm", self, "self", batch2, "batch2");
+    return add_scaled_product(self, matmul(batch1, batch2).sum(0), beta, alpha);
+  }
   EMBER_RECORD_OP("addbmm", self, batch1, batch2);
   check_bmm_operands("addbmm", batch1, batch2);
   check_same_dtype("addbmm", self, "self", batch2, "batch2");
@@ -244,6 +268,12 @@ Tensor addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2, co
 }
 
 Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta, const Scalar& alpha) {
+  if (batching::any_batched(self, mat, vec)) [[unlikely]] {
+    check_mv_operands("addmv", mat, vec);
+    check_same_dtype("addmv", self, "self", mat, "mat");
+    EMBER_CHECK(self.dim() <= 1, "addmv: self must be a vector or scalar, got ", self.dim(), "-D");
+    return add_scaled_product(self, matmul(mat, vec), beta, alpha);
+  }
   EMBER_RECORD_OP("addmv", self, mat, vec);
   check_mv_operands("addmv", mat, vec);
   check_same_dtype("addmv", self, "self", mat, "mat");
@@ -253,9 +283,11 @@ Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, const Sca
 }
 
 Tensor addr(const Tensor& self, const Tensor& vec1, const Tensor& vec2, const Scalar& beta, const Scalar& alpha) {
-  EMBER_RECORD_OP("addr", self, vec1, vec2);
   EMBER_CHECK(vec1.dim() == 1, "addr: Expected 1-D argument vec1, but got ", vec1.dim(), "-D");
   EMBER_CHECK(vec2.dim() == 1, "addr: Expected 1-D argument vec2, but got ", vec2.dim(), "-D");
+  if (batching::any_batched(self, vec1, vec2)) [[unlikely]]
+    return add_scaled_product(self, vec1.unsqueeze(1) * vec2.unsqueeze(0), beta, alpha);
+  EMBER_RECORD_OP("addr", self, vec1, vec2);
   const ScalarType dt = result_type(TensorList{self, vec1, vec2});
   return outer_impl("addr", vec1, vec2, dt, &self, beta, alpha);
 }

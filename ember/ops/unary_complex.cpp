@@ -54,6 +54,7 @@ Tensor imag(const Tensor& self) {
 }
 
 Tensor view_as_real(const Tensor& self) {
+  EMBER_VMAP_ON_FRONT(self, v, view_as_real(v));  // the new last dim is physical and logical alike
   EMBER_RECORD_OP("view_as_real", self);
   EMBER_CHECK(self.defined(), "view_as_real: expected a defined tensor");
   EMBER_CHECK(self.is_complex(), "view_as_real: is only supported for complex tensors, got ", dtype_name(self.dtype()));
@@ -67,6 +68,11 @@ Tensor view_as_real(const Tensor& self) {
 }
 
 Tensor view_as_complex(const Tensor& self) {
+  // The logical last dim is the physical last dim, so the physical tensor views as
+  // complex itself; a 0-dim logical tensor must not pass for one with a last dim.
+  EMBER_CHECK(!batching::any_batched(self) || self.dim() >= 1,
+              "view_as_complex: Input tensor must have one or more dimensions");
+  EMBER_VMAP_ON_FRONT(self, v, view_as_complex(v));
   EMBER_RECORD_OP("view_as_complex", self);
   EMBER_CHECK(self.defined(), "view_as_complex: expected a defined tensor");
   const ScalarType t = self.dtype();
@@ -146,6 +152,9 @@ Tensor& angle_out(Tensor& out, const Tensor& self) {
 }
 
 Tensor polar(const Tensor& abs, const Tensor& angle) {
+  if (batching::any_batched(abs, angle)) [[unlikely]]
+    return batching::broadcasting({&abs, &angle}, std::nullopt,
+                                  [](std::vector<Tensor>& p) { return polar(p[0], p[1]); });
   Tensor out = make_complex("polar", abs, angle, nullptr, kernels::polar_kernel);
   if (autograd::needs_grad(abs, angle)) autograd::record_polar(abs, angle, out);
   return out;
@@ -155,6 +164,9 @@ Tensor& polar_out(Tensor& out, const Tensor& abs, const Tensor& angle) {
   return out;
 }
 Tensor complex(const Tensor& real, const Tensor& imag) {
+  if (batching::any_batched(real, imag)) [[unlikely]]
+    return batching::broadcasting({&real, &imag}, std::nullopt,
+                                  [](std::vector<Tensor>& p) { return complex(p[0], p[1]); });
   Tensor out = make_complex("complex", real, imag, nullptr, kernels::complex_kernel);
   if (autograd::needs_grad(real, imag)) autograd::record_complex(real, imag, out);
   return out;

@@ -45,6 +45,7 @@ Tensor& polygamma_out(Tensor& out, int64_t n, const Tensor& self) {
 Tensor Tensor::polygamma(int64_t n) const { return ember::polygamma(n, *this); }
 Tensor& Tensor::polygamma_(int64_t n) const {
   Tensor& self = self_ref();
+  EMBER_VMAP_ELEMENTWISE_(self, v, v.polygamma_(n));
   polygamma_impl("polygamma_", n, self, &self, true);
   return self;
 }

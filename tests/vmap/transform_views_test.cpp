@@ -2,7 +2,8 @@
 // functorch 1.13 (stop 26): detach() under vmap, second-order transforms
 // through select/narrow/slice, jacrev/jacfwd of a write into a fresh buffer,
 // and forward-mode tangents written in place into a view of a tangent-free
-// base. Expected values are functorch's (the comments give the Python).
+// base; forward over reverse through such writes and tangents written under
+// no_grad (stop 27). Expected values are functorch's (the comments give the Python).
 #include <gtest/gtest.h>
 
 #include "common/test_util.h"
@@ -95,6 +96,56 @@ TEST(TransformViews, TangentsWrittenIntoAViewReachTheBase) {
   Tensor base = zeros({2, 4}, kDouble);
   base[1].add_(d);
   EXPECT_TENSOR_EQ(fwAD::unpack_dual(base).tangent, t64({0, 0, 0, 0, 0.5, 0.25, -1.0, 2.0}, {2, 4}));
+}
+
+namespace {
+// b = t.clone(); b[0].narrow(0, 1, 2).mul_(w1); (b[0] * b[1]).sum() + (b * b).sum()
+Tensor write_into_view_of_view(const Tensor& t) {
+  const Tensor w1 = tensor({0.5, -2.0}, kDouble);
+  Tensor b = t.clone();
+  Tensor row = b[0];
+  row.narrow(0, 1, 2).mul_(w1);
+  return (row * b[1]).sum() + (b * b).sum();
+}
+}  // namespace
+
+// Forward over reverse through an in-place write into a view (stop 27): the
+// write's backward (CopySlices) writes the view's gradient into the base's in
+// place; the tangent written into that view must reach the base's tangent,
+// not only the view's own. Was wrong for every such write.
+TEST(TransformViews, ForwardOverReverseThroughAWriteIntoAView) {
+  const Tensor T = t64({0.3, -0.7, 1.1, 0.4, 0.2, 0.9, -1.3, 0.6}, {2, 4});
+  // functorch.hessian(f)(T).reshape(8, 8); jacrev(jacrev(f)) gives the same
+  const Tensor expected =
+      t64({2, 0, 0, 0, 1, 0, 0, 0, 0, 0.5, 0, 0, 0, 0.5, 0, 0, 0, 0, 8,  0, 0, 0, -2, 0, 0, 0, 0, 2, 0, 0, 0, 1,
+           1, 0, 0, 0, 2, 0, 0, 0, 0, 0.5, 0, 0, 0, 2,   0, 0, 0, 0, -2, 0, 0, 0, 2,  0, 0, 0, 0, 1, 0, 0, 0, 2},
+          {8, 8});
+  EXPECT_TENSOR_CLOSE(F::hessian(write_into_view_of_view)(T).reshape({8, 8}), expected);
+  EXPECT_TENSOR_CLOSE(F::jacrev(F::jacrev(write_into_view_of_view))(T).reshape({8, 8}), expected);
+  // jvp of grad: one column of the same Hessian (column 2: d/dT[0][2])
+  const Tensor v = zeros({2, 4}, kDouble).index_put_({0, 2}, 1.0);
+  auto g = F::grad(write_into_view_of_view);
+  auto r = F::jvp([&](const TL& in) { return TL{g(in[0])}; }, {T}, {v});
+  EXPECT_TENSOR_CLOSE(r.tangents[0].reshape({8}), expected.select(1, 2));
+}
+
+// Forward mode does not depend on grad mode: a tangent written in place into a
+// view made under no_grad reaches the base, as PyTorch.
+TEST(TransformViews, TangentsWrittenUnderNoGradReachTheBase) {
+  fwAD::DualLevel level;
+  const Tensor x = fwAD::make_dual(tensor({1.0, 2.0}), tensor({10.0, 20.0}));
+  Tensor b = zeros({4});
+  Tensor c = zeros({3, 4});
+  {
+    NoGradGuard ng;
+    b.narrow(0, 1, 2).copy_(x);
+    c[1].narrow(0, 1, 2).add_(x);  // a view of a view
+  }
+  // torch: tensor([0., 10., 20., 0.]) and row 1 of c's tangent the same
+  EXPECT_TENSOR_EQ(fwAD::unpack_dual(b).tangent, tensor({0.0, 10.0, 20.0, 0.0}));
+  Tensor ct = zeros({3, 4});
+  ct[1].copy_(tensor({0.0, 10.0, 20.0, 0.0}));
+  EXPECT_TENSOR_EQ(fwAD::unpack_dual(c).tangent, ct);
 }
 
 }  // namespace

@@ -380,8 +380,14 @@ TEST_F(Vmap, BadInputsRaise) {
   EXPECT_EMBER_ERROR(vmap(id, {0, 0})({x}), "in_dims has 2 elements, but inputs has 1");
   EXPECT_EMBER_ERROR(vmap(id, {0}, {3})({x}), "out_dims");
   // An op without a batching rule names itself instead of computing sample 0's result.
-  EXPECT_EMBER_ERROR(vmap([](const Tensor& t) { return addmv(t, eye(4, kDouble), t); })(x), "addmv", "no batching rule",
-                     "[4]");
+  // (Every op in the OpInfo registry has one; this is the refusal such an op's
+  // profiler scope makes.)
+  EXPECT_EMBER_ERROR(vmap([](const Tensor& t) {
+                       profiler::detail::refuse_batched("some_op", t);
+                       return t;
+                     })(x),
+                     "some_op", "no batching rule", "[4]");
+  EXPECT_TENSOR_CLOSE(vmap([](const Tensor& t) { return addmv(t, eye(4, kDouble), t); })(x), x * 2);
   // Logical shapes in the errors of ops with rules.
   EXPECT_EMBER_ERROR(vmap([](const Tensor& t) { return t.t().t().view({5}); })(x), "view");
   EXPECT_EMBER_ERROR(vmap([](const Tensor& t) { return mm(t, t); })(x), "mm");
