@@ -153,6 +153,10 @@ autograd::variable_list backward_through_composite(const autograd::FormulaNode& 
                                                    const autograd::variable_list& grads) {
   const LstmLayerArgs a = saved_args(n);
   const Tensor ins[kNumInputs] = {a.x2d, a.w_ih, a.w_hh, a.b_ih, a.b_hh, a.h0, a.c0};
+  // The recomputation must record even when this backward runs without
+  // create_graph (under vmap, e.g. the inner pass of jacrev): its graph is how
+  // the gradients are computed at all.
+  EnableGradGuard enable_grad;
   const LstmLayerResult r = lstm_layer_composite(a);
   const Tensor outs[3] = {r.out, r.h_n, r.c_n};
   autograd::variable_list ys, gys, xs;

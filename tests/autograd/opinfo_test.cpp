@@ -72,9 +72,12 @@ namespace {
 // gradient (jacrev vmaps over cotangents) and need that formula's result to
 // keep its history in the op's inputs; func::hessian also pushes batched
 // tangents through it. For each differentiable float64 input, the Hessian of
-// a fixed random weighting of the outputs from jacrev(jacrev) and from
-// func::hessian (jacfwd over jacrev) must match the row-by-row double
-// backward, which gradgradcheck has checked against finite differences.
+// a fixed random weighting of the squared outputs from jacrev(jacrev) and
+// from func::hessian (jacfwd over jacrev) must match the row-by-row double
+// backward, which gradgradcheck has checked against finite differences. The
+// outputs are squared so that the gradient reaching the op depends on its
+// inputs: a linear op's formula that drops the history of its batched
+// gradient (e.g. a write into zeros below autograd) then shows.
 // Refusals torch.func makes too for such samples: random ops under the default
 // randomness="error", data-dependent shapes, an in-place write of a batched
 // value into an unbatched tensor, item() of a batched tensor, and
@@ -110,7 +113,7 @@ std::string transform_hessian_check(const OpInfo& op, const variable_list& x) {
       variable_list out = op.fn(in);
       Tensor s = zeros({}, kDouble);
       for (size_t k = 0; k < out.size(); ++k)
-        if (weights[k].defined()) s = s + (out[k] * weights[k]).sum();
+        if (weights[k].defined()) s = s + (out[k] * out[k] * weights[k]).sum();
       return s;
     };
     Tensor ref = autograd::functional::hessian(f, fixed[i], false, false, false);

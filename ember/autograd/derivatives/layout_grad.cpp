@@ -4,6 +4,7 @@
 
 #include "ember/autograd/formula_node.h"
 #include "ember/ember.h"
+#include "ember/vmap/batched_tensor.h"
 
 namespace ember::autograd {
 
@@ -169,7 +170,20 @@ void record_as_strided(const Tensor& self, const Tensor& out) {
   node->ints = {extent};
 }
 
+// Under vmap (jacrev, hessian) grad is a batched wrapper without history of its
+// own, so the write into zeros below would be a constant to a second-order
+// transform (as select_backward's, shape_grad.cpp). There the result is built
+// out of place: diag_embed lays grad on the diagonal of a square block of
+// side len + |offset|, which constant_pad_nd pads (or crops) to sizes.
 Tensor diagonal_backward(const Tensor& grad, IntArrayRef sizes, int64_t offset, int64_t dim1, int64_t dim2) {
+  if (batching::any_batched(grad)) [[unlikely]] {
+    const int64_t n = static_cast<int64_t>(sizes.size());
+    const int64_t d1 = wrap_dim(dim1, n), d2 = wrap_dim(dim2, n);
+    Tensor r = diag_embed(grad, offset, d1, d2);
+    DimVector pad(2 * static_cast<size_t>(n), 0);
+    for (int64_t d : {d1, d2}) pad[2 * static_cast<size_t>(n - 1 - d) + 1] = sizes[d] - r.size(d);
+    return constant_pad_nd(r, pad, 0);
+  }
   Tensor r = grad.new_zeros(sizes);
   {
     autograd::BelowAutogradGuard ng;
