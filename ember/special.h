@@ -1,6 +1,7 @@
 #pragma once
 // torch::special: LibTorch's spellings of the special functions, over the Ember ops
 // that compute them (the gamma family, error functions, logit/expit).
+#include "ember/ops/pointwise_composite.h"
 #include "ember/ops/reduce.h"
 #include "ember/ops/softmax.h"
 #include "ember/ops/unary.h"
@@ -34,5 +35,16 @@ inline Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType>
 inline Tensor log_softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt) {
   return ember::log_softmax(self, dim, dtype);
 }
+
+inline Tensor xlogy(const Tensor& self, const Tensor& other) { return ember::xlogy(self, other); }
+inline Tensor xlogy(const Scalar& self, const Tensor& other) { return ember::xlogy(self, other); }
+inline Tensor xlogy(const Tensor& self, const Scalar& other) { return ember::xlogy(self, other); }
+inline Tensor xlog1py(const Tensor& self, const Tensor& other) { return ember::xlog1py(self, other); }
+inline Tensor sinc(const Tensor& self) { return ember::sinc(self); }
+inline Tensor entr(const Tensor& self) { return ember::entr(self); }
+inline Tensor multigammaln(const Tensor& self, int64_t p) { return ember::mvlgamma(self, p); }
+inline Tensor round(const Tensor& self, int64_t decimals = 0) { return ember::round(self, decimals); }
+// ndtr(x) = P(N(0, 1) <= x)
+inline Tensor ndtr(const Tensor& self) { return ember::erfc(self * -0.70710678118654752440) * 0.5; }
 
 }  // namespace ember::special

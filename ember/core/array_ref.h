@@ -5,7 +5,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <ostream>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "ember/core/error.h"
@@ -81,6 +84,45 @@ bool operator==(const std::vector<T>& a, ArrayRef<T> b) {
 }
 
 using IntArrayRef = ArrayRef<int64_t>;
+
+// c10::OptionalArrayRef's shape: an optional ArrayRef that a braced list, a
+// vector or a DimVector converts to in one step, so `fft2(x, {4, 4})` binds
+// (a std::optional<ArrayRef> would need two user conversions). A lone T does
+// not convert, which keeps `t.var(1)` on its (int64_t dim) overload.
+template <typename T>
+class OptionalArrayRef {
+ public:
+  constexpr OptionalArrayRef() noexcept = default;
+  constexpr OptionalArrayRef(std::nullopt_t) noexcept {}                   // NOLINT
+  constexpr OptionalArrayRef(ArrayRef<T> a) noexcept : value_(a) {}        // NOLINT
+  constexpr OptionalArrayRef(std::optional<ArrayRef<T>> a) : value_(a) {}  // NOLINT
+  template <typename A>
+  OptionalArrayRef(const std::vector<T, A>& v) : value_(ArrayRef<T>(v)) {}  // NOLINT
+  // Valid for the full-expression that builds the list, as ArrayRef's.
+  constexpr OptionalArrayRef(const std::initializer_list<T>& il) : value_(ArrayRef<T>(il)) {}  // NOLINT
+  // Containers with data() and size() (SmallVector, DimVector, std::array).
+  template <typename C, typename = decltype(std::declval<const C&>().data()),
+            typename = std::enable_if_t<std::is_convertible_v<decltype(std::declval<const C&>().data()), const T*>>>
+  OptionalArrayRef(const C& c) : value_(ArrayRef<T>(c.data(), c.size())) {}  // NOLINT
+
+  constexpr bool has_value() const noexcept { return value_.has_value(); }
+  constexpr explicit operator bool() const noexcept { return value_.has_value(); }
+  constexpr ArrayRef<T> operator*() const { return *value_; }
+  constexpr const ArrayRef<T>* operator->() const { return &*value_; }
+  ArrayRef<T> value() const {
+    EMBER_CHECK(value_.has_value(), "OptionalArrayRef: value() of an empty optional");
+    return *value_;
+  }
+  constexpr ArrayRef<T> value_or(ArrayRef<T> other) const { return value_ ? *value_ : other; }
+  void reset() noexcept { value_.reset(); }
+  operator std::optional<ArrayRef<T>>() const { return value_; }  // NOLINT
+
+  friend constexpr bool operator==(const OptionalArrayRef& a, std::nullopt_t) noexcept { return !a.has_value(); }
+  friend constexpr bool operator!=(const OptionalArrayRef& a, std::nullopt_t) noexcept { return a.has_value(); }
+
+ private:
+  std::optional<ArrayRef<T>> value_;
+};
 
 // Printed as LibTorch prints sizes: [6, 1, 3, 3]
 template <typename T>

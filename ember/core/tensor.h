@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <string>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
@@ -21,7 +22,7 @@ namespace ember {
 
 class Tensor;
 using TensorList = ArrayRef<Tensor>;
-using OptionalIntArrayRef = std::optional<IntArrayRef>;
+using OptionalIntArrayRef = OptionalArrayRef<int64_t>;
 namespace indexing {
 class TensorIndex;
 }
@@ -81,7 +82,7 @@ class Tensor {
   uint32_t _version() const { return ti()->version(); }
   void bump_version() const { ti()->bump_version(); }
 
-  void* data_ptr() const { return ti()->data(); }
+  void* data_ptr() const;
   template <typename T>
   T* data_ptr() const;
   template <typename T>
@@ -158,6 +159,9 @@ class Tensor {
   Tensor swapaxes(int64_t dim0, int64_t dim1) const { return transpose(dim0, dim1); }
   Tensor t() const;
   Tensor mT() const;
+  Tensor mH() const;       // conj of mT
+  Tensor adjoint() const;  // mH
+  Tensor H() const;        // conj().t() of a matrix
   Tensor expand(IntArrayRef size, bool implicit = false) const;
   Tensor expand_as(const Tensor& other) const;
   Tensor squeeze() const;
@@ -350,6 +354,8 @@ class Tensor {
   Tensor std(int dim) const { return std(IntArrayRef{dim}); }
   Tensor norm(const Scalar& p = 2) const;
   Tensor norm(const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim = false) const;
+  // Computed in `dtype` (a floating or complex type), as LibTorch's overload.
+  Tensor norm(const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim, ScalarType dtype) const;
   Tensor logsumexp(IntArrayRef dim, bool keepdim = false) const;
   Tensor any() const;
   Tensor any(int64_t dim, bool keepdim = false) const;
@@ -370,6 +376,38 @@ class Tensor {
   Tensor argsort(int64_t dim = -1, bool descending = false) const;
   std::tuple<Tensor, Tensor> topk(int64_t k, int64_t dim = -1, bool largest = true, bool sorted = true) const;
   std::tuple<Tensor, Tensor> kthvalue(int64_t k, int64_t dim = -1, bool keepdim = false) const;
+
+  // ---- composites PyTorch users expect (ops/pointwise_composite.cpp,
+  // products.cpp, distance.cpp, statistics.cpp, rearrange.cpp) -----------------
+  Tensor xlogy(const Tensor& other) const;
+  Tensor xlogy(const Scalar& other) const;
+  Tensor sinc() const;
+  Tensor logaddexp(const Tensor& other) const;
+  Tensor logaddexp2(const Tensor& other) const;
+  Tensor deg2rad() const;
+  Tensor rad2deg() const;
+  Tensor heaviside(const Tensor& values) const;
+  Tensor mvlgamma(int64_t p) const;
+  Tensor trace() const;
+  Tensor kron(const Tensor& other) const;
+  Tensor inner(const Tensor& other) const;
+  Tensor dist(const Tensor& other, const Scalar& p = 2) const;
+  Tensor renorm(const Scalar& p, int64_t dim, const Scalar& maxnorm) const;
+  Tensor cov(int64_t correction = 1, const std::optional<Tensor>& fweights = std::nullopt,
+             const std::optional<Tensor>& aweights = std::nullopt) const;
+  Tensor corrcoef() const;
+  Tensor quantile(const Tensor& q, std::optional<int64_t> dim = std::nullopt, bool keepdim = false,
+                  std::string_view interpolation = "linear") const;
+  Tensor quantile(double q, std::optional<int64_t> dim = std::nullopt, bool keepdim = false,
+                  std::string_view interpolation = "linear") const;
+  Tensor nanquantile(const Tensor& q, std::optional<int64_t> dim = std::nullopt, bool keepdim = false,
+                     std::string_view interpolation = "linear") const;
+  Tensor nanquantile(double q, std::optional<int64_t> dim = std::nullopt, bool keepdim = false,
+                     std::string_view interpolation = "linear") const;
+  Tensor diff(int64_t n = 1, int64_t dim = -1, const std::optional<Tensor>& prepend = std::nullopt,
+              const std::optional<Tensor>& append = std::nullopt) const;
+  Tensor take_along_dim(const Tensor& indices, std::optional<int64_t> dim = std::nullopt) const;
+  Tensor rot90(int64_t k = 1, IntArrayRef dims = {0, 1}) const;
 
   // ---- shape ops (ops/shape_ops.cpp) ----------------------------------------
   Tensor flip(IntArrayRef dims) const;
@@ -497,15 +535,18 @@ class Tensor {
 std::ostream& operator<<(std::ostream& os, const Tensor& t);
 std::ostream& print(std::ostream& os, const Tensor& t, int64_t linesize = 80);
 
+// Formats a shape as [2, 3] for error messages.
+std::string shape_str(IntArrayRef sizes);
+
 template <typename T>
 T* Tensor::data_ptr() const {
   EMBER_CHECK(defined(), "data_ptr: called on an undefined tensor");
+  // A batched tensor's memory is sample 0's: reading it would be silently wrong.
+  EMBER_CHECK(ti()->batched_meta() == nullptr, "data_ptr: called on a tensor batched by vmap (logical shape ",
+              shape_str(sizes()), "); its elements differ per sample, so a function under vmap cannot read them");
   EMBER_CHECK(scalar_type() == scalar_type_of<T>, "data_ptr: expected scalar type ", dtype_name(scalar_type_of<T>),
               " but found ", dtype_name(scalar_type()));
   return reinterpret_cast<T*>(ti()->data());
 }
-
-// Formats a shape as [2, 3] for error messages.
-std::string shape_str(IntArrayRef sizes);
 
 }  // namespace ember

@@ -14,6 +14,14 @@
 #include "ember/ops/type_promotion.h"
 #include "ember/ops/unary.h"
 #include "ember/ops/upsample.h"
+// composites PyTorch users expect
+#include "ember/ops/distance.h"
+#include "ember/ops/pointwise_composite.h"
+#include "ember/ops/products.h"
+#include "ember/ops/rearrange.h"
+#include "ember/ops/search.h"
+#include "ember/ops/statistics.h"
+#include "ember/ops/triangle_indices.h"
 // nn ops
 #include "ember/ops/activation.h"
 #include "ember/ops/dropout.h"

@@ -67,6 +67,9 @@ inline std::tuple<Tensor, Tensor> std_mean(const Tensor& self, int dim) { return
 // Vector norms: p = 0 (count of non-zeros), 1, 2, inf, -inf or any other p; nullopt means 2.
 Tensor norm(const Tensor& self, const Scalar& p = 2);
 Tensor norm(const Tensor& self, const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim = false);
+// Computed in `dtype` (floating or complex), as LibTorch's dtype overloads.
+Tensor norm(const Tensor& self, const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim, ScalarType dtype);
+Tensor norm(const Tensor& self, const std::optional<Scalar>& p, ScalarType dtype);
 // p = "fro" (the 2-norm of the flattened dims); "nuc" is a linalg op and raises here.
 Tensor norm(const Tensor& self, std::string_view p, IntArrayRef dim = {}, bool keepdim = false);
 // A string literal would otherwise convert to Scalar (through bool).

@@ -176,6 +176,18 @@ Tensor frobenius_norm(const Tensor& self, IntArrayRef dim, bool keepdim) {
   return norm(self, std::optional<Scalar>(2), dim, keepdim);
 }
 
+Tensor norm(const Tensor& self, const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim, ScalarType dtype) {
+  EMBER_CHECK(self.defined(), "norm: expected a defined tensor");
+  EMBER_CHECK(is_floating_point(dtype) || is_complex(dtype), "norm: dtype must be floating point or complex, got ",
+              dtype);
+  EMBER_CHECK(is_complex(dtype) || !self.is_complex(), "norm: dtype should be complex for a complex input (got ",
+              self.dtype(), " and dtype ", dtype, ")");
+  return norm(self.to(dtype), p, dim, keepdim);
+}
+Tensor norm(const Tensor& self, const std::optional<Scalar>& p, ScalarType dtype) {
+  return norm(self, p, IntArrayRef{}, false, dtype);
+}
+
 Tensor norm(const Tensor& self, std::string_view p, IntArrayRef dim, bool keepdim) {
   EMBER_CHECK(p == "fro", "norm(): only p=\"fro\" is supported as a string here (got \"", p,
               "\"); use linalg for the nuclear norm");
@@ -218,6 +230,9 @@ Tensor Tensor::std(OptionalIntArrayRef dim, const std::optional<Scalar>& correct
 Tensor Tensor::norm(const Scalar& p) const { return ember::norm(*this, p); }
 Tensor Tensor::norm(const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim) const {
   return ember::norm(*this, p, dim, keepdim);
+}
+Tensor Tensor::norm(const std::optional<Scalar>& p, IntArrayRef dim, bool keepdim, ScalarType dtype) const {
+  return ember::norm(*this, p, dim, keepdim, dtype);
 }
 Tensor Tensor::logsumexp(IntArrayRef dim, bool keepdim) const { return ember::logsumexp(*this, dim, keepdim); }
 

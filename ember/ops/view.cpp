@@ -557,6 +557,21 @@ Tensor Tensor::mT() const {
               "-D tensor.");
   return ember::transpose(*this, -2, -1);
 }
+Tensor Tensor::mH() const {
+  EMBER_CHECK(dim() >= 2, "mH: tensor.mH is only supported on matrices or batches of matrices. Got ", dim(),
+              "-D tensor.");
+  return ember::transpose(*this, -2, -1).conj();
+}
+Tensor Tensor::adjoint() const {
+  EMBER_CHECK(dim() >= 2, "adjoint: tensor.adjoint() is only supported on matrices or batches of matrices. Got ", dim(),
+              "-D tensor.");
+  return mH();
+}
+Tensor Tensor::H() const {
+  EMBER_CHECK(dim() == 2 || dim() == 0, "H: tensor.H is only supported on matrices (2-D tensors). Got ", dim(),
+              "-D tensor.");
+  return dim() == 0 ? *this : ember::t(*this).conj();
+}
 Tensor Tensor::expand(IntArrayRef s, bool) const { return ember::expand(*this, s); }
 Tensor Tensor::expand_as(const Tensor& o) const { return ember::expand(*this, o.sizes()); }
 Tensor Tensor::squeeze() const { return ember::squeeze(*this); }

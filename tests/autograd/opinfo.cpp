@@ -19,4 +19,18 @@ Tensor sample(IntArrayRef shape, double lo, double hi, uint64_t seed) {
   return t;
 }
 
+OpInfo single_output_op(const char* name, std::function<Tensor(const variable_list&)> f,
+                        std::vector<std::vector<int64_t>> shapes, double lo, double hi, uint64_t seed) {
+  OpInfo o;
+  o.name = name;
+  o.fn = [f](const variable_list& x) { return variable_list{f(x)}; };
+  o.samples = [shapes, lo, hi, seed] {
+    variable_list in;
+    uint64_t s = seed;
+    for (const auto& shape : shapes) in.push_back(sample(shape, lo, hi, s++));
+    return std::vector<variable_list>{in};
+  };
+  return o;
+}
+
 }  // namespace ember::testing

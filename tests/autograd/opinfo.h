@@ -35,4 +35,9 @@ struct RegisterOps {
 // A float64 tensor of `shape` with values in [lo, hi) that requires grad (seeded, reproducible).
 Tensor sample(IntArrayRef shape, double lo = -2, double hi = 2, uint64_t seed = 0);
 
+// An entry whose op has one output and one sample: inputs of `shapes` with values in
+// [lo, hi), seeded from `seed` on.
+OpInfo single_output_op(const char* name, std::function<Tensor(const variable_list&)> f,
+                        std::vector<std::vector<int64_t>> shapes, double lo, double hi, uint64_t seed);
+
 }  // namespace ember::testing

@@ -16,16 +16,7 @@ using Shapes = std::vector<std::vector<int64_t>>;
 
 OpInfo op(const char* name, std::function<Tensor(const variable_list&)> f, Shapes shapes, double lo = -1,
           double hi = 1) {
-  OpInfo o;
-  o.name = name;
-  o.fn = [f](const variable_list& x) { return variable_list{f(x)}; };
-  o.samples = [shapes, lo, hi] {
-    variable_list in;
-    uint64_t seed = 113;
-    for (const auto& s : shapes) in.push_back(sample(s, lo, hi, seed++));
-    return std::vector<variable_list>{in};
-  };
-  return o;
+  return single_output_op(name, std::move(f), std::move(shapes), lo, hi, 113);
 }
 
 Tensor running(int64_t c, double base) { return arange(c, TensorOptions(kDouble)) * 0.1 + base; }

@@ -1,8 +1,12 @@
 #include "common/golden.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <fstream>
 #include <sstream>
+
+#include "common/test_util.h"
 
 namespace ember::testing {
 
@@ -88,6 +92,21 @@ std::vector<std::string> Golden::names_with_prefix(const std::string& prefix) co
   for (const auto& [k, v] : entries_)
     if (k.rfind(prefix, 0) == 0) out.push_back(k);
   return out;
+}
+
+void expect_golden_case(const Golden& g, const std::string& name, int n_inputs,
+                        const std::function<Tensor(const std::vector<Tensor>&)>& f) {
+  SCOPED_TRACE(name);
+  std::vector<Tensor> xs;
+  for (int i = 0; i < n_inputs; ++i) xs.push_back(g[name + ".x" + std::to_string(i)].clone().requires_grad_(true));
+  Tensor y = f(xs);
+  EXPECT_TENSOR_CLOSE(y, g[name + ".y"]);
+  y.backward(g[name + ".gy"]);
+  for (int i = 0; i < n_inputs; ++i) {
+    const Tensor expected = g[name + ".gx" + std::to_string(i)];
+    // An input the output does not depend on gets no gradient; PyTorch's is written as zeros.
+    EXPECT_TENSOR_CLOSE(xs[i].grad().defined() ? xs[i].grad() : zeros_like(expected), expected);
+  }
 }
 
 }  // namespace ember::testing

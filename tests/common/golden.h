@@ -3,6 +3,7 @@
 // python3-torch) and checked in under tests/golden/, so tests need no Python.
 // File format, one tensor per line:
 //   name|dtype|d0,d1,...|v0 v1 ...     (complex: re im pairs; nan/inf spelled so)
+#include <functional>
 #include <map>
 #include <string>
 
@@ -24,5 +25,11 @@ class Golden {
 };
 
 ScalarType parse_dtype(const std::string& name);
+
+// A case a generator's with_grads wrote: inputs `name.x<i>`, output `name.y`,
+// upstream gradient `name.gy` and input gradients `name.gx<i>`. f's output on
+// the inputs and the gradients of sum(y * gy) must match PyTorch's.
+void expect_golden_case(const Golden& g, const std::string& name, int n_inputs,
+                        const std::function<Tensor(const std::vector<Tensor>&)>& f);
 
 }  // namespace ember::testing

@@ -8,6 +8,7 @@
 #include <torch/special.h>
 #include <torch/torch.h>
 
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 #include <string>
@@ -426,6 +427,30 @@ TEST(LibTorchStyle, SaveAndLoad) {
   std::remove((dir + "/compat_model.pt").c_str());
   std::remove((dir + "/compat_tensor.pt").c_str());
   std::remove((dir + "/compat_opt.pt").c_str());
+}
+
+TEST(LibTorchStyle, MathSpellings) {
+  torch::Tensor m = torch::arange(1, 10, torch::kDouble).view({3, 3});
+  EXPECT_EQ(torch::trace(m).item<double>(), 15.0);
+  EXPECT_EQ(m.trace().item<double>(), 15.0);
+  EXPECT_TRUE(torch::allclose(m.mH(), m.t()));
+  EXPECT_TRUE(torch::allclose(m.adjoint(), m.t()));
+  EXPECT_TRUE(torch::allclose(m.H(), m.t()));
+  EXPECT_EQ(torch::kron(torch::eye(2, torch::kDouble), m).sum().item<double>(), 90.0);
+  EXPECT_EQ(m.norm(2, {1}, false, torch::kFloat).scalar_type(), torch::kFloat);
+  // Braced lists for the optional size/dim arguments of the fft family.
+  torch::Tensor x = torch::randn({4, 4}, torch::kDouble);
+  torch::Tensor f = torch::fft::fft2(x, {4, 4}, {0, 1});
+  EXPECT_TRUE(torch::allclose(torch::real(torch::fft::ifft2(f, {4, 4}, {0, 1})), x));
+  EXPECT_TRUE(torch::allclose(torch::fft::fftn(x, {4, 4}), f));
+  EXPECT_TRUE(torch::allclose(torch::fft::ifftshift(torch::fft::fftshift(x, {0, 1}), {0, 1}), x));
+  EXPECT_DOUBLE_EQ(torch::quantile(torch::tensor({1.0, 2.0, 3.0, 4.0}), 0.5).item<double>(), 2.5);
+  EXPECT_EQ(torch::searchsorted(torch::tensor({1, 3, 5}), torch::tensor({4})).item<int64_t>(), 2);
+  EXPECT_TRUE(torch::equal(torch::rot90(torch::arange(4).view({2, 2})), torch::tensor({1, 3, 0, 2}).view({2, 2})));
+  EXPECT_TRUE(torch::equal(torch::diff(torch::tensor({1, 4, 9})), torch::tensor({3, 5})));
+  EXPECT_TRUE(torch::equal(torch::tril_indices(2, 2), torch::tensor({0, 1, 1, 0, 0, 1}).view({2, 3})));
+  EXPECT_NEAR(torch::cdist(torch::zeros({1, 2}), torch::ones({1, 2})).item<float>(), std::sqrt(2.0f), 1e-6);
+  EXPECT_NEAR(torch::special::xlogy(torch::tensor(2.0), torch::tensor(3.0)).item<double>(), 2 * std::log(3.0), 1e-6);
 }
 
 TEST(LibTorchStyle, Utilities) {

@@ -22,16 +22,8 @@ const Golden& golden() {
   return g;
 }
 
-// Case `name`: the output and the gradients of sum(y * gy) against PyTorch's.
 void check_case(const std::string& name, int n_inputs, const std::function<torch::Tensor(const Inputs&)>& f) {
-  SCOPED_TRACE(name);
-  const Golden& g = golden();
-  Inputs xs;
-  for (int i = 0; i < n_inputs; ++i) xs.push_back(g[name + ".x" + std::to_string(i)].clone().requires_grad_(true));
-  torch::Tensor y = f(xs);
-  EXPECT_TENSOR_CLOSE(y, g[name + ".y"]);
-  y.backward(g[name + ".gy"]);
-  for (int i = 0; i < n_inputs; ++i) EXPECT_TENSOR_CLOSE(xs[i].grad(), g[name + ".gx" + std::to_string(i)]);
+  ember::testing::expect_golden_case(golden(), name, n_inputs, f);
 }
 
 TEST(Unfold, MatchesPyTorch) {

@@ -388,6 +388,17 @@ TEST_F(Vmap, BadInputsRaise) {
                      })(x),
                      "some_op", "no batching rule", "[4]");
   EXPECT_TENSOR_CLOSE(vmap([](const Tensor& t) { return addmv(t, eye(4, kDouble), t); })(x), x * 2);
+  // Raw memory of a batched tensor is sample 0's: reading it raises instead.
+  EXPECT_EMBER_ERROR(vmap([](const Tensor& t) {
+                       (void)t.data_ptr<double>();
+                       return t;
+                     })(x),
+                     "data_ptr", "batched by vmap", "[4]");
+  EXPECT_EMBER_ERROR(vmap([](const Tensor& t) {
+                       (void)t.data_ptr();
+                       return t;
+                     })(x),
+                     "data_ptr", "batched by vmap");
   // Logical shapes in the errors of ops with rules.
   EXPECT_EMBER_ERROR(vmap([](const Tensor& t) { return t.t().t().view({5}); })(x), "view");
   EXPECT_EMBER_ERROR(vmap([](const Tensor& t) { return mm(t, t); })(x), "mm");

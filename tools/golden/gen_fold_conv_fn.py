@@ -13,18 +13,7 @@ torch.set_default_dtype(torch.float64)
 g = GoldenWriter("fold_conv_fn")
 
 
-def with_grads(name, fn, *inputs):
-    """Stores the inputs, fn's output, a random upstream gradient and the inputs' gradients."""
-    xs = [x.clone().requires_grad_(True) for x in inputs]
-    for i, x in enumerate(xs):
-        g.add("%s.x%d" % (name, i), x)
-    y = fn(*xs)
-    g.add(name + ".y", y)
-    gy = torch.randn_like(y)
-    g.add(name + ".gy", gy)
-    y.backward(gy)
-    for i, x in enumerate(xs):
-        g.add("%s.gx%d" % (name, i), x.grad)
+with_grads = g.with_grads
 
 
 # unfold: (kernel, dilation, padding, stride)

@@ -51,6 +51,21 @@ class GoldenWriter:
         vals = " ".join(str(x) if isinstance(x, int) else _fmt(x) for x in flat)
         self.lines.append("%s|%s|%s|%s" % (name, dt, ",".join(str(s) for s in t.shape), vals))
 
+    def with_grads(self, name, fn, *inputs):
+        """A case for tests/common/golden.h's expect_golden_case: the inputs (name.x<i>), fn's
+        output (name.y), a random upstream gradient (name.gy) and the inputs' gradients of
+        sum(y * gy) (name.gx<i>; zeros for an input the output does not depend on)."""
+        xs = [x.clone().requires_grad_(True) for x in inputs]
+        for i, x in enumerate(xs):
+            self.add("%s.x%d" % (name, i), x)
+        y = fn(*xs)
+        self.add(name + ".y", y)
+        gy = torch.randn_like(y)
+        self.add(name + ".gy", gy)
+        y.backward(gy)
+        for i, x in enumerate(xs):
+            self.add("%s.gx%d" % (name, i), x.grad if x.grad is not None else torch.zeros_like(x))
+
     def save(self):
         os.makedirs(GOLDEN_DIR, exist_ok=True)
         with open(self.path, "w") as f:

@@ -1,0 +1,141 @@
+#include "ember/ops/pointwise_composite.h"
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+#include "ember/autograd/grad_mode.h"
+#include "ember/core/dtype.h"
+#include "ember/core/error.h"
+#include "ember/ops/binary.h"
+#include "ember/ops/factory.h"
+#include "ember/ops/indexing.h"
+#include "ember/ops/operators.h"
+#include "ember/ops/reduce.h"
+#include "ember/ops/type_promotion.h"
+#include "ember/ops/unary.h"
+#include "ember/vmap/batched_tensor.h"
+
+namespace ember {
+
+namespace {
+
+// The dtype an op with "Float" promotion computes in: integers and bool become
+// the default float dtype.
+ScalarType float_type(ScalarType t) { return is_integral(t, true) ? get_default_dtype() : t; }
+
+Tensor as_float(const Tensor& t) {
+  const ScalarType f = float_type(t.scalar_type());
+  return f == t.scalar_type() ? t : t.to(f);
+}
+
+void check_floating(const char* op, const Tensor& t) {
+  EMBER_CHECK(t.defined(), op, ": expected a defined tensor");
+  EMBER_CHECK(t.is_floating_point(), op, ": not implemented for dtype ", t.dtype(), " (shape ", shape_str(t.sizes()),
+              ")");
+}
+
+// x * f(y) with 0 where x == 0, unless y is NaN (the xlogy convention).
+template <typename F>
+Tensor x_times(const char* op, const Tensor& self, const Tensor& other, F f) {
+  EMBER_CHECK(self.defined() && other.defined(), op, ": expected defined tensors");
+  const ScalarType ct = float_type(result_type(self, other));
+  EMBER_CHECK(!is_complex(ct), op, ": not implemented for complex dtypes (got ", self.dtype(), " and ", other.dtype(),
+              ")");
+  const Tensor x = self.to(ct), y = other.to(ct);
+  return where(logical_and(x == 0, logical_not(isnan(y))), zeros({}, TensorOptions(ct)), x * f(y));
+}
+
+}  // namespace
+
+Tensor xlogy(const Tensor& self, const Tensor& other) {
+  return x_times("xlogy", self, other, [](const Tensor& y) { return log(y); });
+}
+Tensor xlogy(const Scalar& self, const Tensor& other) {
+  return xlogy(scalar_tensor(self, TensorOptions(result_type(self, other))), other);
+}
+Tensor xlogy(const Tensor& self, const Scalar& other) {
+  return xlogy(self, scalar_tensor(other, TensorOptions(result_type(self, other))));
+}
+Tensor xlog1py(const Tensor& self, const Tensor& other) {
+  return x_times("xlog1py", self, other, [](const Tensor& y) { return log1p(y); });
+}
+
+Tensor entr(const Tensor& self) {
+  EMBER_CHECK(self.defined(), "entr: expected a defined tensor");
+  EMBER_CHECK(!self.is_complex(), "entr: not implemented for complex tensors (got ", self.dtype(), ")");
+  const Tensor x = as_float(self);
+  const TensorOptions o = x.options();
+  return where(x < 0, full({}, -std::numeric_limits<double>::infinity(), o), where(x == 0, zeros({}, o), -x * log(x)));
+}
+
+Tensor mvlgamma(const Tensor& self, int64_t p) {
+  EMBER_CHECK(self.defined(), "mvlgamma: expected a defined tensor");
+  EMBER_CHECK(p >= 1, "mvlgamma: p has to be greater than or equal to 1, got ", p);
+  const Tensor x = as_float(self);
+  if (!batching::any_batched(x))
+    EMBER_CHECK(x.numel() == 0 || (x > 0.5 * static_cast<double>(p - 1)).all().item<bool>(),
+                "mvlgamma: All elements must be greater than (p-1)/2 = ", 0.5 * static_cast<double>(p - 1));
+  // sum_j lgamma(x - j/2) + p (p - 1) / 4 * log(pi)
+  Tensor r = lgamma(x);
+  for (int64_t j = 1; j < p; ++j) r = r + lgamma(x - 0.5 * static_cast<double>(j));
+  return r + static_cast<double>(p * (p - 1)) / 4.0 * std::log(std::numbers::pi);
+}
+
+Tensor sinc(const Tensor& self) {
+  EMBER_CHECK(self.defined(), "sinc: expected a defined tensor");
+  const Tensor x = as_float(self);
+  const Tensor px = x * std::numbers::pi;
+  // The 0 branch is a constant: sinc'(0) = 0, as PyTorch's formula masks it.
+  return where(x == 0, ones({}, x.options()), sin(px) / px);
+}
+
+Tensor logaddexp(const Tensor& self, const Tensor& other) {
+  check_floating("logaddexp", self);
+  check_floating("logaddexp", other);
+  const Tensor m = maximum(self, other);
+  const Tensor r = m + log1p(exp(-(self - other).abs()));
+  // Equal infinities: inf - inf would be NaN; the answer is the infinity itself.
+  return where(logical_and(isinf(self), self == other), self.to(r.scalar_type()), r);
+}
+
+Tensor logaddexp2(const Tensor& self, const Tensor& other) {
+  check_floating("logaddexp2", self);
+  check_floating("logaddexp2", other);
+  const Tensor m = maximum(self, other);
+  const Tensor r = m + log1p(exp2(-(self - other).abs())) * (1.0 / std::numbers::ln2);
+  return where(logical_and(isinf(self), self == other), self.to(r.scalar_type()), r);
+}
+
+Tensor deg2rad(const Tensor& self) {
+  EMBER_CHECK(self.defined(), "deg2rad: expected a defined tensor");
+  EMBER_CHECK(!self.is_complex(), "deg2rad: is not supported for complex tensors (got ", self.dtype(), ")");
+  return as_float(self) * (std::numbers::pi / 180.0);
+}
+Tensor rad2deg(const Tensor& self) {
+  EMBER_CHECK(self.defined(), "rad2deg: expected a defined tensor");
+  EMBER_CHECK(!self.is_complex(), "rad2deg: is not supported for complex tensors (got ", self.dtype(), ")");
+  return as_float(self) * (180.0 / std::numbers::pi);
+}
+
+Tensor heaviside(const Tensor& self, const Tensor& values) {
+  EMBER_CHECK(self.defined() && values.defined(), "heaviside: expected defined tensors");
+  EMBER_CHECK(self.scalar_type() == values.scalar_type(),
+              "heaviside: is not yet implemented for tensors with different dtypes (got ", self.dtype(), " and ",
+              values.dtype(), ")");
+  EMBER_CHECK(!self.is_complex(), "heaviside: is not yet implemented for complex tensors (got ", self.dtype(), ")");
+  NoGradGuard ng;  // PyTorch has no derivative for heaviside
+  return where(self == 0, values, (self > 0).to(self.scalar_type()));
+}
+
+Tensor Tensor::xlogy(const Tensor& other) const { return ember::xlogy(*this, other); }
+Tensor Tensor::xlogy(const Scalar& other) const { return ember::xlogy(*this, other); }
+Tensor Tensor::sinc() const { return ember::sinc(*this); }
+Tensor Tensor::logaddexp(const Tensor& other) const { return ember::logaddexp(*this, other); }
+Tensor Tensor::logaddexp2(const Tensor& other) const { return ember::logaddexp2(*this, other); }
+Tensor Tensor::deg2rad() const { return ember::deg2rad(*this); }
+Tensor Tensor::rad2deg() const { return ember::rad2deg(*this); }
+Tensor Tensor::heaviside(const Tensor& values) const { return ember::heaviside(*this, values); }
+Tensor Tensor::mvlgamma(int64_t p) const { return ember::mvlgamma(*this, p); }
+
+}  // namespace ember

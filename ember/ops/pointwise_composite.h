@@ -1,0 +1,32 @@
+#pragma once
+// Pointwise ops PyTorch users expect that are compositions of Ember's
+// elementwise ops (ops/pointwise_composite.cpp): their gradients, tangents and
+// batching come from the ops they are built of, so they need no formula or
+// rule of their own. Type promotion and edge values follow PyTorch.
+#include "ember/core/tensor.h"
+
+namespace ember {
+
+// x * log(y), 0 where x == 0 unless y is NaN; integers promote to the default float dtype.
+Tensor xlogy(const Tensor& self, const Tensor& other);
+Tensor xlogy(const Scalar& self, const Tensor& other);
+Tensor xlogy(const Tensor& self, const Scalar& other);
+// x * log1p(y), the same convention.
+Tensor xlog1py(const Tensor& self, const Tensor& other);
+// Entropy term -x log(x): 0 at 0, -inf below 0 (torch.special.entr).
+Tensor entr(const Tensor& self);
+// The multivariate log-gamma function of dimension p; every element must exceed (p - 1) / 2.
+Tensor mvlgamma(const Tensor& self, int64_t p);
+// sin(pi x) / (pi x), 1 at 0.
+Tensor sinc(const Tensor& self);
+// log(exp(a) + exp(b)) and log2(2^a + 2^b) without overflow; floating dtypes only.
+Tensor logaddexp(const Tensor& self, const Tensor& other);
+Tensor logaddexp2(const Tensor& self, const Tensor& other);
+// Degrees <-> radians; integers promote to the default float dtype.
+Tensor deg2rad(const Tensor& self);
+Tensor rad2deg(const Tensor& self);
+// 0 where x < 0, values where x == 0, 1 where x > 0 (x and values of one dtype).
+// Not differentiable, as PyTorch: the result carries no history.
+Tensor heaviside(const Tensor& self, const Tensor& values);
+
+}  // namespace ember
