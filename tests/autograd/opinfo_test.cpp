@@ -81,15 +81,25 @@ namespace {
 // Refusals torch.func makes too for such samples: random ops under the default
 // randomness="error", data-dependent shapes, an in-place write of a batched
 // value into an unbatched tensor, item() of a batched tensor, and
-// as_strided's backward on overlapping memory. (A batched stft window is
-// Ember's own limit, stated in its error.) Anything else, e.g. a missing
-// batching rule, is a failure.
+// as_strided's backward when its input overlaps in memory. (A batched stft
+// window is Ember's own limit, stated in its error.) Anything else, e.g. a
+// missing batching rule, is a failure.
 bool refused_as_pytorch(const std::string& what) {
   for (const char* s : {"randomness error mode", "output dynamic shape", "in-place arithmetic is not possible",
                         "is not possible because there exists a Tensor in extra_args", "called on a tensor batched",
-                        "the derivative is not implemented (as_strided", "a window batched by vmap"})
+                        "a window batched by vmap"})
     if (what.find(s) != std::string::npos) return true;
   return false;
+}
+
+// Ember's own open gap, not a PyTorch refusal: func::hessian through as_strided
+// raises the "overlapping memory" error even for a non-overlapping view (the
+// overlap test sees the batched tangent's physical strides). Listed by name so
+// the exception stays this narrow; the overlapping sample raises under torch too.
+bool known_gap(const OpInfo& op, const std::string& form, const std::string& what) {
+  if (what.find("the derivative is not implemented (as_strided") == std::string::npos) return false;
+  return op.name == "as_strided(overlapping out)" ||
+         (form == "func::hessian" && (op.name == "as_strided" || op.name == "as_strided(of a view)"));
 }
 
 std::string transform_hessian_check(const OpInfo& op, const variable_list& x) {
@@ -128,7 +138,7 @@ std::string transform_hessian_check(const OpInfo& op, const variable_list& x) {
                                                    ? std::to_string((got - ref).abs().max().item<double>())
                                                    : std::string("(shape)"));
       } catch (const std::exception& ex) {
-        if (!refused_as_pytorch(ex.what())) e = std::string("threw: ") + ex.what();
+        if (!refused_as_pytorch(ex.what()) && !known_gap(op, name, ex.what())) e = std::string("threw: ") + ex.what();
       }
       if (!e.empty()) err += std::string(err.empty() ? "" : "; ") + "input " + std::to_string(i) + " " + name + " " + e;
     }
