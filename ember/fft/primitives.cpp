@@ -10,6 +10,7 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/fft/kernel.h"
 #include "ember/ops/factory.h"
+#include "ember/vmap/batching_rules.h"
 
 namespace ember::fft::detail {
 
@@ -25,9 +26,19 @@ int64_t signal_numel(IntArrayRef sizes, IntArrayRef dims) {
   for (int64_t d : dims) n *= sizes[d];
   return n;
 }
+
+// The public transforms have their own batching rules; the primitives are
+// reached under vmap by the backward formulas (jacrev, per-sample gradients),
+// with the batch dim put in front, so every transformed dim moves up by one.
+DimVector after_front_batch(IntArrayRef dims) {
+  DimVector r;
+  for (int64_t d : dims) r.push_back(d + 1);
+  return r;
+}
 }  // namespace
 
 Tensor fft_c2c(const Tensor& self, IntArrayRef dims, Norm norm, bool forward) {
+  EMBER_VMAP_ON_FRONT(self, v, fft_c2c(v, after_front_batch(dims), norm, forward));
   EMBER_RECORD_OP("_fft_c2c", self);
   EMBER_INTERNAL_ASSERT(self.is_complex(), "fft_c2c: expected a complex input, got ", self.dtype());
   Tensor out;
@@ -45,6 +56,7 @@ Tensor fft_c2c(const Tensor& self, IntArrayRef dims, Norm norm, bool forward) {
 }
 
 Tensor fft_r2c(const Tensor& self, IntArrayRef dims, Norm norm, bool onesided) {
+  EMBER_VMAP_ON_FRONT(self, v, fft_r2c(v, after_front_batch(dims), norm, onesided));
   EMBER_RECORD_OP("_fft_r2c", self);
   EMBER_INTERNAL_ASSERT(self.is_floating_point() && !dims.empty(), "fft_r2c: expected a real input and dims");
   Tensor out;
@@ -69,6 +81,7 @@ Tensor fft_r2c(const Tensor& self, IntArrayRef dims, Norm norm, bool onesided) {
 }
 
 Tensor fft_c2r(const Tensor& self, IntArrayRef dims, Norm norm, int64_t last_dim_size) {
+  EMBER_VMAP_ON_FRONT(self, v, fft_c2r(v, after_front_batch(dims), norm, last_dim_size));
   EMBER_RECORD_OP("_fft_c2r", self);
   EMBER_INTERNAL_ASSERT(self.is_complex() && !dims.empty(), "fft_c2r: expected a complex input and dims");
   const int64_t last = dims.back();

@@ -188,6 +188,10 @@ Tensor& Tensor::fill_(const Tensor& v) const {
   Tensor& self = self_ref();
   EMBER_CHECK(v.dim() == 0, "fill_: only supports 0-dimension value tensor but got tensor with ", v.dim(),
               " dimensions");
+  // Under vmap the value may differ per sample: a copy of it into each sample
+  // (copy_'s rule, which also refuses a per-sample value into a shared self).
+  if (batching::any_batched(self, v)) [[unlikely]]
+    return ember::copy_(self, v.expand(self.sizes()));
   const bool grad = autograd::needs_grad(self, v);
   if (!grad) return ember::fill_(self, v.item());
   autograd::check_inplace(self, "fill_");

@@ -68,23 +68,22 @@ Tensor view_as_real(const Tensor& self) {
 }
 
 Tensor view_as_complex(const Tensor& self) {
-  // The logical last dim is the physical last dim, so the physical tensor views as
-  // complex itself; a 0-dim logical tensor must not pass for one with a last dim.
-  EMBER_CHECK(!batching::any_batched(self) || self.dim() >= 1,
-              "view_as_complex: Input tensor must have one or more dimensions");
-  EMBER_VMAP_ON_FRONT(self, v, view_as_complex(v));
-  EMBER_RECORD_OP("view_as_complex", self);
   EMBER_CHECK(self.defined(), "view_as_complex: expected a defined tensor");
   const ScalarType t = self.dtype();
   EMBER_CHECK(t == kFloat || t == kDouble,
               "view_as_complex: is only supported for float32 and float64 tensors (Ember has no complex32), got ",
               dtype_name(t));
+  // Checked on the logical shape and strides, before a batched tensor goes to
+  // its rule: the logical last dim is the physical last dim, so the physical
+  // tensor views as complex itself, and the errors name what the caller sees.
   EMBER_CHECK(self.dim() >= 1, "view_as_complex: Input tensor must have one or more dimensions");
   const int64_t last = self.dim() - 1;
   EMBER_CHECK(self.size(last) == 2, "view_as_complex: Tensor must have a last dimension of size 2, got shape ",
               shape_str(self.sizes()));
   EMBER_CHECK(self.stride(last) == 1, "view_as_complex: Tensor must have a last dimension with stride 1, got strides ",
               shape_str(self.strides()));
+  EMBER_VMAP_ON_FRONT(self, v, view_as_complex(v));
+  EMBER_RECORD_OP("view_as_complex", self);
   DimVector sizes, strides;
   for (int64_t d = 0; d < last; ++d) {
     EMBER_CHECK(self.stride(d) % 2 == 0,

@@ -5,6 +5,10 @@
 // op with that operand cloned first, which is what Ember computes.
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <utility>
+#include <vector>
+
 #include "common/test_util.h"
 #include "ember/torch.h"
 
@@ -110,6 +114,42 @@ TEST(InplaceAlias, HooksAndRootGradientsAreChecked) {
   Tensor t = ones({2}).requires_grad_();
   (t * 2).backward(ones({2}, kDouble));
   EXPECT_TENSOR_EQ(t.grad(), full({2}, 2.f));
+}
+
+// Values overwritten by fill_, zero_ or copy_ (and round's flat steps) get a
+// zero gradient, not none: as in PyTorch (1.13, checked), the leaf behind them
+// ends with .grad = zeros, and autograd::grad(allow_unused) returns zeros.
+TEST(InplaceAlias, OverwrittenValuesGetZeroGradients) {
+  const std::vector<std::pair<const char*, std::function<void(Tensor&)>>> writes = {
+      {"fill_", [](Tensor& y) { y.fill_(2.0); }},
+      {"fill_(tensor)", [](Tensor& y) { y.fill_(full({}, 2.0, kDouble)); }},
+      {"zero_", [](Tensor& y) { y.zero_(); }},
+      {"copy_",
+       [](Tensor& y) {
+         y.copy_(ones({2, 3}, kDouble));
+       }},
+  };
+  for (const auto& [name, write] : writes) {
+    SCOPED_TRACE(name);
+    Tensor x = randn({2, 3}, kDouble).requires_grad_();
+    Tensor y = x.clone();
+    write(y);
+    y.sum().backward();
+    ASSERT_TRUE(x.grad().defined());
+    EXPECT_TENSOR_EQ(x.grad(), zeros({2, 3}, kDouble));
+    auto g = autograd::grad({(x.clone().fill_(1.0) * 3).sum()}, {x}, {}, std::nullopt, false, true);
+    ASSERT_TRUE(g[0].defined());
+    EXPECT_TENSOR_EQ(g[0], zeros({2, 3}, kDouble));
+  }
+  Tensor x = randn({2, 3}, kDouble).requires_grad_();
+  Tensor y = x.clone();
+  y.narrow(1, 1, 1).fill_(3.0);
+  y.sum().backward();
+  EXPECT_TENSOR_EQ(x.grad(), tensor({1.0, 0.0, 1.0, 1.0, 0.0, 1.0}, kDouble).view({2, 3}));
+  Tensor r = randn({2, 3}, kDouble).requires_grad_();
+  round(r).sum().backward();
+  ASSERT_TRUE(r.grad().defined());
+  EXPECT_TENSOR_EQ(r.grad(), zeros({2, 3}, kDouble));
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // Walks the OpInfo registry: every sample of every differentiable op must pass
 // gradcheck, (unless the entry says otherwise) gradgradcheck, and the
-// forward-mode check (dual-tensor tangents against finite differences) in float64.
+// forward-mode check (dual-tensor tangents against finite differences) in
+// float64; then the transform checks: second-order transforms against the
+// double backward, vmap and per-sample gradients against a per-sample loop.
 #include <gtest/gtest.h>
 
 #include "opinfo.h"
@@ -102,6 +104,34 @@ bool known_gap(const OpInfo& op, const std::string& form, const std::string& wha
          (form == "func::hessian" && (op.name == "as_strided" || op.name == "as_strided(of a view)"));
 }
 
+// The scalar the transform checks differentiate: the sum over the float64
+// and complex128 outputs of out^2 * w (a complex output through its real and
+// imaginary parts), w a fixed random weight per output.
+variable_list output_weights(const variable_list& out, uint64_t seed) {
+  variable_list w;
+  for (size_t k = 0; k < out.size(); ++k) {
+    const Tensor& t = out[k];
+    if (!t.defined() || (t.scalar_type() != kDouble && t.scalar_type() != kComplexDouble)) {
+      w.push_back(Tensor());
+      continue;
+    }
+    DimVector shape(t.sizes());
+    if (t.is_complex()) shape.push_back(2);
+    w.push_back(sample(shape, -1, 1, seed + k).detach());
+  }
+  return w;
+}
+
+Tensor weighted_square_sum(const variable_list& out, const variable_list& weights) {
+  Tensor s = zeros({}, kDouble);
+  for (size_t k = 0; k < out.size(); ++k) {
+    if (!weights[k].defined()) continue;
+    Tensor r = out[k].is_complex() ? view_as_real(out[k]) : out[k];
+    s = s + (r * r * weights[k]).sum();
+  }
+  return s;
+}
+
 std::string transform_hessian_check(const OpInfo& op, const variable_list& x) {
   std::string err;
   for (size_t i = 0; i < x.size(); ++i) {
@@ -111,20 +141,12 @@ std::string transform_hessian_check(const OpInfo& op, const variable_list& x) {
     variable_list weights;
     {
       NoGradGuard ng;
-      variable_list out = op.fn(fixed);
-      for (size_t k = 0; k < out.size(); ++k)
-        weights.push_back(out[k].defined() && out[k].scalar_type() == kDouble
-                              ? sample(out[k].sizes(), -1, 1, 100 + k).detach()
-                              : Tensor());
+      weights = output_weights(op.fn(fixed), 100);
     }
     auto f = [&](const Tensor& t) {
       variable_list in = fixed;
       in[i] = t;
-      variable_list out = op.fn(in);
-      Tensor s = zeros({}, kDouble);
-      for (size_t k = 0; k < out.size(); ++k)
-        if (weights[k].defined()) s = s + (out[k] * out[k] * weights[k]).sum();
-      return s;
+      return weighted_square_sum(op.fn(in), weights);
     };
     Tensor ref = autograd::functional::hessian(f, fixed[i], false, false, false);
     const std::pair<const char*, std::function<Tensor(const Tensor&)>> forms[] = {
@@ -148,3 +170,210 @@ std::string transform_hessian_check(const OpInfo& op, const variable_list& x) {
 }  // namespace
 
 TEST_P(OpInfoShard, TransformHessian) { for_each_sample(GetParam(), true, transform_hessian_check); }
+
+namespace {
+// vmap over batched primal inputs, against the per-sample loop. The Hessian
+// check above batches only gradients and tangents; this walk batches the op's
+// own inputs, so every op's forward batching rule is checked on the shapes,
+// dtypes and arguments of its samples, and then the outer backward through
+// it. For each float64 input alone (batch dim last, so rules see a
+// non-leading batch dim) and then for all of them at once (batch dim 0), the
+// batch holds three copies, each scaled and shifted a little differently so
+// that a rule mixing up samples shows. Each sample of the loop is a fresh
+// tensor (a clone of its slice): that is what vmap's as_strided addresses
+// (storage offsets count from each sample's start, as in functorch), and no
+// other op can tell the difference. When the loop raises, vmap must raise too.
+// vmap may refuse what torch.vmap refuses: refused_as_pytorch's cases, and an
+// error the op also raises on the plain slice (a layout refusal).
+constexpr int64_t kVmapBatch = 3;
+
+Tensor batch_of_copies(const Tensor& x, int64_t dim, uint64_t seed) {
+  std::vector<Tensor> copies;
+  for (int64_t k = 0; k < kVmapBatch; ++k) {
+    Tensor noise = sample(x.sizes(), -1, 1, seed + static_cast<uint64_t>(k)).detach();
+    copies.push_back(x.detach() * (1.0 - 0.02 * static_cast<double>(k)) + noise * (0.005 * static_cast<double>(k)));
+  }
+  return stack(copies, dim).requires_grad_(x.requires_grad());
+}
+
+std::string compare_tensors(const std::string& at, const Tensor& got, const Tensor& want) {
+  if (got.defined() != want.defined()) return at + "defined differs";
+  if (!got.defined()) return {};
+  if (!got.sizes().equals(want.sizes()))
+    return at + "shape " + shape_str(got.sizes()) + " vs " + shape_str(want.sizes());
+  if (got.scalar_type() != want.scalar_type())
+    return at + "dtype " + dtype_name(got.scalar_type()) + " vs " + dtype_name(want.scalar_type());
+  if (!allclose(got.detach(), want.detach(), 1e-7, 1e-9, /*equal_nan=*/true))
+    return at + "values differ (max |got - want| = " +
+           std::to_string((got.detach().to(kDouble) - want.detach().to(kDouble)).abs().max().item<double>()) + ")";
+  // (allclose of two empty tensors is true, so the max above has elements)
+  return {};
+}
+
+// The weighted square sum of the outputs, differentiated to `leaves`.
+variable_list grads_of_outputs(const variable_list& out, const variable_list& leaves) {
+  Tensor s = weighted_square_sum(out, output_weights(out, 900));
+  if (!s.requires_grad()) return {};
+  return autograd::grad({s}, leaves, {}, std::nullopt, false, /*allow_unused=*/true);
+}
+
+// The batch dim of vmap's as_strided is only meaningful outermost in memory
+// (functorch's definition); the loop cannot express the other layouts.
+bool batch_dim_outermost_only(const OpInfo& op) { return op.name.rfind("as_strided", 0) == 0; }
+
+// Whether the op raises `what` on the plain (uncloned) slices too: a layout
+// refusal, e.g. view_as_complex of a slice whose last dim is not contiguous,
+// which torch.vmap makes as well.
+bool slice_raises(const OpInfo& op, const variable_list& in, const std::vector<std::optional<int64_t>>& dims,
+                  const std::vector<size_t>& pattern, const std::string& what) {
+  variable_list args = in;
+  for (size_t i : pattern) args[i] = in[i].select(*dims[i], 0);
+  try {
+    op.fn(args);
+  } catch (const std::exception& ex) {
+    return what == ex.what();
+  }
+  return false;
+}
+
+// One way of batching a sample: which inputs carry the batch and where.
+struct VmapCase {
+  std::vector<size_t> batched;               // input indices
+  std::vector<std::optional<int64_t>> dims;  // in_dims for vmap
+  variable_list in;                          // the inputs, batched ones stacked
+  std::string label;
+};
+
+std::vector<VmapCase> vmap_cases(const OpInfo& op, const variable_list& x) {
+  std::vector<size_t> batchable;
+  for (size_t i = 0; i < x.size(); ++i)
+    if (x[i].defined() && x[i].scalar_type() == kDouble) batchable.push_back(i);
+  std::vector<std::vector<size_t>> patterns;
+  if (!batch_dim_outermost_only(op))
+    for (size_t i : batchable) patterns.push_back({i});
+  if (!batchable.empty()) patterns.push_back(batchable);
+  std::vector<VmapCase> cases;
+  for (size_t p = 0; p < patterns.size(); ++p) {
+    VmapCase c{patterns[p], std::vector<std::optional<int64_t>>(x.size()), x, "inputs {"};
+    const bool alone = p + 1 < patterns.size();
+    for (size_t i : c.batched) {
+      const int64_t d = alone ? x[i].dim() : 0;
+      c.dims[i] = d;
+      c.in[i] = batch_of_copies(x[i], d, 500 + i);
+      c.label += (c.label.back() == '{' ? "" : ",") + std::to_string(i);
+    }
+    c.label += "} batched at dim " + std::to_string(*c.dims[c.batched[0]]) + ": ";
+    cases.push_back(std::move(c));
+  }
+  return cases;
+}
+
+// Sample b of a case's inputs, each batched input a fresh tensor.
+variable_list sample_of(const VmapCase& c, int64_t b) {
+  variable_list args = c.in;
+  for (size_t i : c.batched)
+    args[i] = c.in[i].select(*c.dims[i], b).detach().clone().requires_grad_(c.in[i].requires_grad());
+  return args;
+}
+
+variable_list stack_samples(const std::vector<variable_list>& per_sample) {
+  variable_list out;
+  for (size_t j = 0; j < per_sample[0].size(); ++j) {
+    std::vector<Tensor> outs;
+    for (const variable_list& s : per_sample) outs.push_back(s[j]);
+    out.push_back(outs[0].defined() ? stack(outs, 0) : Tensor());
+  }
+  return out;
+}
+
+std::string transform_vmap_check(const OpInfo& op, const variable_list& x) {
+  std::string err;
+  for (const VmapCase& c : vmap_cases(op, x)) {
+    variable_list leaves;
+    for (size_t i : c.batched)
+      if (c.in[i].requires_grad()) leaves.push_back(c.in[i]);
+    std::string e;
+    std::vector<variable_list> per_sample;
+    std::string loop_error;
+    try {
+      for (int64_t b = 0; b < kVmapBatch; ++b) {
+        variable_list args = c.in;
+        for (size_t i : c.batched) args[i] = c.in[i].select(*c.dims[i], b).clone();
+        per_sample.push_back(op.fn(args));
+      }
+    } catch (const std::exception& ex) {
+      loop_error = ex.what();
+    }
+    try {
+      variable_list got = vmap(op.fn, c.dims)(c.in);
+      if (!loop_error.empty()) {
+        e = "vmap returned where the loop raised: " + loop_error;
+      } else {
+        variable_list want = stack_samples(per_sample);
+        if (got.size() != want.size()) e = "output count differs";
+        for (size_t j = 0; j < got.size() && e.empty(); ++j)
+          e = compare_tensors("output " + std::to_string(j) + ": ", got[j], want[j]);
+        if (e.empty() && !leaves.empty()) {
+          variable_list g_got = grads_of_outputs(got, leaves);
+          variable_list g_want = grads_of_outputs(want, leaves);
+          for (size_t l = 0; l < g_got.size() && e.empty(); ++l)
+            e = compare_tensors("gradient of batched input " + std::to_string(l) + ": ", g_got[l], g_want[l]);
+        }
+      }
+    } catch (const std::exception& ex) {
+      if (loop_error.empty() && !refused_as_pytorch(ex.what()) && !slice_raises(op, c.in, c.dims, c.batched, ex.what()))
+        e = std::string("threw: ") + ex.what();
+    }
+    if (!e.empty()) err += std::string(err.empty() ? "" : "; ") + c.label + e;
+  }
+  return err;
+}
+
+// Per-sample gradients, the common use of transforms: vmap(func::grad(g))
+// with g the weighted square sum of the op's outputs (w shared by all
+// samples), against autograd::grad run on each sample. Here the backward
+// formulas run on batched saved tensors and batched gradients, inside vmap.
+std::string transform_vmap_grad_check(const OpInfo& op, const variable_list& x) {
+  std::string err;
+  for (const VmapCase& c : vmap_cases(op, x)) {
+    std::vector<int64_t> argnums;
+    for (size_t i : c.batched)
+      if (c.in[i].requires_grad()) argnums.push_back(static_cast<int64_t>(i));
+    if (argnums.empty()) continue;
+    std::string e;
+    variable_list weights;
+    std::vector<variable_list> want;
+    try {
+      for (int64_t b = 0; b < kVmapBatch; ++b) {
+        variable_list args = sample_of(c, b);
+        variable_list out = op.fn(args);
+        if (weights.empty()) weights = output_weights(out, 900);
+        Tensor s = weighted_square_sum(out, weights);
+        variable_list wrt;
+        for (int64_t i : argnums) wrt.push_back(args[static_cast<size_t>(i)]);
+        variable_list g = autograd::grad({s}, wrt, {}, std::nullopt, false, /*allow_unused=*/true);
+        for (size_t l = 0; l < g.size(); ++l)
+          if (!g[l].defined()) g[l] = zeros_like(wrt[l]);
+        want.push_back(g);
+      }
+    } catch (const std::exception&) {
+      continue;  // the loop itself refuses (checked by the walk above); nothing to compare
+    }
+    auto g = [&](const variable_list& in) { return variable_list{weighted_square_sum(op.fn(in), weights)}; };
+    try {
+      variable_list got = vmap(func::grad(g, argnums), c.dims)(c.in);
+      variable_list expected = stack_samples(want);
+      for (size_t l = 0; l < got.size() && e.empty(); ++l)
+        e = compare_tensors("gradient of input " + std::to_string(argnums[l]) + ": ", got[l], expected[l]);
+    } catch (const std::exception& ex) {
+      if (!refused_as_pytorch(ex.what()) && !slice_raises(op, c.in, c.dims, c.batched, ex.what()))
+        e = std::string("threw: ") + ex.what();
+    }
+    if (!e.empty()) err += std::string(err.empty() ? "" : "; ") + c.label + e;
+  }
+  return err;
+}
+}  // namespace
+
+TEST_P(OpInfoShard, TransformVmap) { for_each_sample(GetParam(), false, transform_vmap_check); }
+TEST_P(OpInfoShard, TransformVmapGrad) { for_each_sample(GetParam(), false, transform_vmap_grad_check); }

@@ -130,16 +130,21 @@ void record_copy(const char* name, const Tensor& self, const Tensor& out) {
   record(name, &identity_backward, {self}, {out});
 }
 namespace {
+// The overwritten values get a zero gradient, not none: as PyTorch, a leaf
+// behind copy_/fill_/zero_ ends up with .grad = zeros.
+Tensor overwritten_grad(const FormulaNode& n, const Tensor& g) {
+  return n.needs_input_grad(0) && g.defined() ? zeros_like(g) : Tensor();
+}
 variable_list copy_backward(const FormulaNode& n, const variable_list& g) {
-  return {Tensor(), n.needs_input_grad(1) && g[0].defined() ? g[0] : Tensor()};
+  return {overwritten_grad(n, g[0]), n.needs_input_grad(1) && g[0].defined() ? g[0] : Tensor()};
 }
 variable_list fill_backward(const FormulaNode& n, const variable_list& g) {
-  return {Tensor(), n.needs_input_grad(1) && g[0].defined() ? g[0].sum() : Tensor()};
+  return {overwritten_grad(n, g[0]), n.needs_input_grad(1) && g[0].defined() ? g[0].sum() : Tensor()};
 }
 }  // namespace
 
 namespace {
-variable_list zero_backward(const FormulaNode&, const variable_list&) { return {Tensor()}; }
+variable_list zero_backward(const FormulaNode& n, const variable_list& g) { return {overwritten_grad(n, g[0])}; }
 variable_list nan_to_num_backward(const FormulaNode& n, const variable_list& g) {
   return {g[0] * n.saved(0).isfinite()};
 }
