@@ -373,7 +373,142 @@ std::string transform_vmap_grad_check(const OpInfo& op, const variable_list& x) 
   }
   return err;
 }
+
+// Forward mode under vmap: vmap(func::jvp) with per-sample primals and
+// tangents, against func::jvp on each sample, so the forward-mode formulas
+// run on batched primals (the Hessian check only batches tangents).
+std::string transform_vmap_jvp_check(const OpInfo& op, const variable_list& x) {
+  if (!op.forward_ad) return {};
+  std::string err;
+  for (const VmapCase& c : vmap_cases(op, x)) {
+    std::vector<size_t> diff;
+    for (size_t i : c.batched)
+      if (c.in[i].requires_grad()) diff.push_back(i);
+    if (diff.empty()) continue;
+    // f(inputs..., tangents of the inputs in `diff`...) -> {outputs..., output tangents...}
+    auto f = [&](const variable_list& a) {
+      variable_list primals, tangents;
+      for (size_t k = 0; k < diff.size(); ++k) {
+        primals.push_back(a[diff[k]]);
+        tangents.push_back(a[c.in.size() + k]);
+      }
+      auto g = [&](const variable_list& p) {
+        variable_list args(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(c.in.size()));
+        for (size_t k = 0; k < diff.size(); ++k) args[diff[k]] = p[k];
+        return op.fn(args);
+      };
+      func::JvpResult r = func::jvp(g, primals, tangents);
+      variable_list out = r.outputs;
+      out.insert(out.end(), r.tangents.begin(), r.tangents.end());
+      return out;
+    };
+    variable_list in = c.in;
+    std::vector<std::optional<int64_t>> dims = c.dims;
+    for (size_t k = 0; k < diff.size(); ++k) {
+      in.push_back(batch_of_copies(sample(c.in[diff[k]].select(*c.dims[diff[k]], 0).sizes(), -1, 1, 700 + k),
+                                   *c.dims[diff[k]], 800 + 10 * k));
+      dims.push_back(c.dims[diff[k]]);
+    }
+    for (Tensor& t : in) t = t.defined() ? t.detach() : t;
+    std::string e;
+    std::vector<variable_list> per_sample;
+    try {
+      for (int64_t b = 0; b < kVmapBatch; ++b) {
+        variable_list args = in;
+        for (size_t i = 0; i < in.size(); ++i)
+          if (dims[i]) args[i] = in[i].select(*dims[i], b).clone();
+        per_sample.push_back(f(args));
+      }
+    } catch (const std::exception&) {
+      continue;  // the loop itself refuses; the walks above check vmap raises then
+    }
+    try {
+      variable_list got = vmap(f, dims)(in);
+      variable_list want = stack_samples(per_sample);
+      if (got.size() != want.size()) e = "output count differs";
+      for (size_t j = 0; j < got.size() && e.empty(); ++j)
+        e = compare_tensors(
+            (j < got.size() / 2 ? "output " : "tangent of output ") + std::to_string(j % (got.size() / 2)) + ": ",
+            got[j], want[j]);
+    } catch (const std::exception& ex) {
+      if (!refused_as_pytorch(ex.what()) && !slice_raises(op, c.in, c.dims, c.batched, ex.what()))
+        e = std::string("threw: ") + ex.what();
+    }
+    if (!e.empty()) err += std::string(err.empty() ? "" : "; ") + c.label + e;
+  }
+  return err;
+}
 }  // namespace
 
 TEST_P(OpInfoShard, TransformVmap) { for_each_sample(GetParam(), false, transform_vmap_check); }
 TEST_P(OpInfoShard, TransformVmapGrad) { for_each_sample(GetParam(), false, transform_vmap_grad_check); }
+TEST_P(OpInfoShard, TransformVmapJvp) { for_each_sample(GetParam(), false, transform_vmap_jvp_check); }
+
+namespace {
+// Layouts: every op must give the same outputs and input gradients when its
+// inputs (index tensors too) are strided views as when they are contiguous:
+// every other element of a larger buffer at a non-zero offset, and the dims
+// reversed in memory. Kernels that assume a layout show here.
+Tensor relaid(const Tensor& t, bool reversed) {
+  Tensor v;
+  {
+    NoGradGuard ng;
+    if (reversed) {
+      std::vector<int64_t> perm;
+      for (int64_t d = t.dim() - 1; d >= 0; --d) perm.push_back(d);
+      v = t.detach().permute(perm).contiguous().permute(perm);
+    } else {
+      DimVector shape(t.sizes());
+      shape.push_back(2);
+      v = zeros(shape, t.options()).select(-1, 1);
+      v.copy_(t.detach());
+    }
+  }
+  return v.requires_grad_(t.requires_grad());
+}
+
+// Ops defined on the memory layout itself, which PyTorch too answers
+// differently (as_strided reads storage) or refuses (view, view_as_complex)
+// for other strides.
+bool reads_layout(const OpInfo& op) {
+  return op.name.rfind("as_strided", 0) == 0 || op.name == "view" || op.name == "view_as_complex";
+}
+
+std::string layout_check(const OpInfo& op, const variable_list& x) {
+  if (reads_layout(op)) return {};
+  variable_list leaves;
+  variable_list contiguous;
+  for (const Tensor& t : x) {
+    contiguous.push_back(t.defined() ? t.detach().clone().requires_grad_(t.requires_grad()) : t);
+    if (t.defined() && t.requires_grad()) leaves.push_back(contiguous.back());
+  }
+  variable_list want = op.fn(contiguous);
+  variable_list want_grads = grads_of_outputs(want, leaves);
+  std::string err;
+  for (bool reversed : {false, true}) {
+    variable_list in;
+    variable_list in_leaves;
+    for (const Tensor& t : x) {
+      in.push_back(t.defined() ? relaid(t, reversed) : t);
+      if (t.defined() && t.requires_grad()) in_leaves.push_back(in.back());
+    }
+    std::string e;
+    try {
+      variable_list got = op.fn(in);
+      if (got.size() != want.size()) e = "output count differs";
+      for (size_t j = 0; j < got.size() && e.empty(); ++j)
+        e = compare_tensors("output " + std::to_string(j) + ": ", got[j], want[j]);
+      variable_list got_grads = e.empty() ? grads_of_outputs(got, in_leaves) : variable_list{};
+      for (size_t l = 0; l < got_grads.size() && e.empty(); ++l)
+        e = compare_tensors("gradient of input " + std::to_string(l) + ": ", got_grads[l], want_grads[l]);
+    } catch (const std::exception& ex) {
+      e = std::string("threw: ") + ex.what();
+    }
+    if (!e.empty())
+      err += std::string(err.empty() ? "" : "; ") + (reversed ? "dims reversed: " : "every other element: ") + e;
+  }
+  return err;
+}
+}  // namespace
+
+TEST_P(OpInfoShard, StridedInputs) { for_each_sample(GetParam(), false, layout_check); }
