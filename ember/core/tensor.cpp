@@ -11,10 +11,9 @@ void Tensor::undefined_error() {
   throw Error("Tensor: this operation needs a defined tensor, but the tensor is undefined (default-constructed)");
 }
 
-void* Tensor::data_ptr() const {
-  EMBER_CHECK(ti()->batched_meta() == nullptr, "data_ptr: called on a tensor batched by vmap (logical shape ",
-              shape_str(sizes()), "); its elements differ per sample, so a function under vmap cannot read them");
-  return ti()->data();
+void Tensor::batched_data_ptr_error() const {
+  EMBER_ERROR("data_ptr: called on a tensor batched by vmap (logical shape ", shape_str(sizes()),
+              "); its elements differ per sample, so a function under vmap cannot read them");
 }
 
 int64_t Tensor::size(int64_t d) const { return sizes()[wrap_dim(d, dim(), "size", false)]; }

@@ -82,7 +82,13 @@ class Tensor {
   uint32_t _version() const { return ti()->version(); }
   void bump_version() const { ti()->bump_version(); }
 
-  void* data_ptr() const;
+  // Inline: TensorIterator takes every operand's pointer through it. A tensor
+  // batched by vmap raises (its memory is sample 0's).
+  void* data_ptr() const {
+    TensorImpl* t = ti();
+    if (__builtin_expect(t->batched_meta() != nullptr, 0)) batched_data_ptr_error();
+    return t->data();
+  }
   template <typename T>
   T* data_ptr() const;
   template <typename T>
@@ -528,6 +534,7 @@ class Tensor {
     return impl_.get();
   }
   [[noreturn]] static void undefined_error();
+  [[noreturn]] void batched_data_ptr_error() const;
   IntrusivePtr<TensorImpl> impl_;
 };
 
