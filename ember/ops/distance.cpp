@@ -14,6 +14,7 @@ namespace ember {
 
 Tensor dist(const Tensor& self, const Tensor& other, const Scalar& p) {
   EMBER_CHECK(self.defined() && other.defined(), "dist: expected defined tensors");
+  broadcast_shapes(self.sizes(), other.sizes(), "dist");  // named as dist, not as the "sub" inside
   return (self - other).norm(p);
 }
 

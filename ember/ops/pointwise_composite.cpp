@@ -4,9 +4,13 @@
 #include <limits>
 #include <numbers>
 
+#include "ember/autograd/derivatives/misc_grad.h"
+#include "ember/autograd/formula_node.h"
+#include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/dtype.h"
 #include "ember/core/error.h"
+#include "ember/core/shape.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/factory.h"
 #include "ember/ops/indexing.h"
@@ -35,10 +39,17 @@ void check_floating(const char* op, const Tensor& t) {
               ")");
 }
 
+// Checked before the inner ops run, so that a mismatch names the op called
+// (and not e.g. the "mul" inside xlogy).
+void check_broadcast(const char* op, const Tensor& a, const Tensor& b) {
+  EMBER_CHECK(a.defined() && b.defined(), op, ": expected defined tensors");
+  broadcast_shapes(a.sizes(), b.sizes(), op);
+}
+
 // x * f(y) with 0 where x == 0, unless y is NaN (the xlogy convention).
 template <typename F>
 Tensor x_times(const char* op, const Tensor& self, const Tensor& other, F f) {
-  EMBER_CHECK(self.defined() && other.defined(), op, ": expected defined tensors");
+  check_broadcast(op, self, other);
   const ScalarType ct = float_type(result_type(self, other));
   EMBER_CHECK(!is_complex(ct), op, ": not implemented for complex dtypes (got ", self.dtype(), " and ", other.dtype(),
               ")");
@@ -93,6 +104,7 @@ Tensor sinc(const Tensor& self) {
 Tensor logaddexp(const Tensor& self, const Tensor& other) {
   check_floating("logaddexp", self);
   check_floating("logaddexp", other);
+  check_broadcast("logaddexp", self, other);
   const Tensor m = maximum(self, other);
   const Tensor r = m + log1p(exp(-(self - other).abs()));
   // Equal infinities: inf - inf would be NaN; the answer is the infinity itself.
@@ -102,6 +114,7 @@ Tensor logaddexp(const Tensor& self, const Tensor& other) {
 Tensor logaddexp2(const Tensor& self, const Tensor& other) {
   check_floating("logaddexp2", self);
   check_floating("logaddexp2", other);
+  check_broadcast("logaddexp2", self, other);
   const Tensor m = maximum(self, other);
   const Tensor r = m + log1p(exp2(-(self - other).abs())) * (1.0 / std::numbers::ln2);
   return where(logical_and(isinf(self), self == other), self.to(r.scalar_type()), r);
@@ -119,13 +132,19 @@ Tensor rad2deg(const Tensor& self) {
 }
 
 Tensor heaviside(const Tensor& self, const Tensor& values) {
-  EMBER_CHECK(self.defined() && values.defined(), "heaviside: expected defined tensors");
+  check_broadcast("heaviside", self, values);
   EMBER_CHECK(self.scalar_type() == values.scalar_type(),
               "heaviside: is not yet implemented for tensors with different dtypes (got ", self.dtype(), " and ",
               values.dtype(), ")");
   EMBER_CHECK(!self.is_complex(), "heaviside: is not yet implemented for complex tensors (got ", self.dtype(), ")");
-  NoGradGuard ng;  // PyTorch has no derivative for heaviside
-  return where(self == 0, values, (self > 0).to(self.scalar_type()));
+  Tensor out;
+  {
+    autograd::BelowAutogradGuard below;  // no derivative in PyTorch: neither gradients nor tangents
+    out = where(self == 0, values, (self > 0).to(self.scalar_type()));
+  }
+  if (autograd::needs_grad(self, values))
+    autograd::record_not_implemented("derivative for heaviside is not implemented", {self, values}, out);
+  return out;
 }
 
 Tensor Tensor::xlogy(const Tensor& other) const { return ember::xlogy(*this, other); }

@@ -54,6 +54,38 @@ TEST(CompositeOps, Pointwise) {
   EXPECT_EMBER_ERROR(torch::mvlgamma(torch::tensor({0.5}), 3), "mvlgamma", "greater than (p-1)/2");
 }
 
+// A shape mismatch is reported by the op called, not by the op inside it
+// that would first see it (sub in dist, mul in xlogy, maximum in logaddexp).
+TEST(CompositeOps, BroadcastErrorsNameTheOpCalled) {
+  const torch::Tensor a = torch::ones({2, 3}), b = torch::ones({4});
+  EXPECT_EMBER_ERROR(torch::xlogy(a, b), "xlogy:", "[2, 3]", "[4]");
+  EXPECT_EMBER_ERROR(torch::special::xlog1py(a, b), "xlog1py:", "[2, 3]", "[4]");
+  EXPECT_EMBER_ERROR(torch::logaddexp(a, b), "logaddexp:", "[2, 3]", "[4]");
+  EXPECT_EMBER_ERROR(torch::logaddexp2(a, b), "logaddexp2:", "[2, 3]", "[4]");
+  EXPECT_EMBER_ERROR(torch::heaviside(a, b), "heaviside:", "[2, 3]", "[4]");
+  EXPECT_EMBER_ERROR(torch::dist(a, b), "dist:", "[2, 3]", "[4]");
+}
+
+// heaviside has no derivative in PyTorch: the result requires grad with a
+// NotImplemented grad_fn, backward raises, and so does forward mode (torch
+// 1.13: "derivative for aten::heaviside is not implemented", "Trying to use
+// forward AD with aten::heaviside that does not support it").
+TEST(CompositeOps, HeavisideHasNoDerivative) {
+  torch::Tensor x = torch::tensor({-1.0, 0.0, 2.0}).requires_grad_();
+  torch::Tensor v = torch::full({3}, 0.5).requires_grad_();
+  torch::Tensor y = torch::heaviside(x, v);
+  ASSERT_TRUE(y.requires_grad());
+  EXPECT_EQ(y.grad_fn()->name(), "torch::autograd::NotImplemented");
+  EXPECT_TENSOR_EQ(y.detach(), torch::tensor({0.0, 0.5, 1.0}));
+  EXPECT_EMBER_ERROR(y.sum().backward(), "heaviside", "not implemented");
+  namespace fwad = torch::autograd::forward_ad;
+  fwad::DualLevel level;
+  torch::Tensor d = fwad::make_dual(v.detach(), torch::ones({3}));
+  EXPECT_EMBER_ERROR(torch::heaviside(x.detach(), d), "heaviside", "not implemented");
+  torch::NoGradGuard no_grad;
+  EXPECT_FALSE(torch::heaviside(x, v).requires_grad());
+}
+
 TEST(CompositeOps, ProductsAndDistances) {
   check("trace", 1, [](const Inputs& x) { return torch::trace(x[0]); });
   EXPECT_TENSOR_EQ(torch::trace(torch::arange(9, torch::kInt).view({3, 3})), G("trace_int.out"));

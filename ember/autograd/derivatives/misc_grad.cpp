@@ -195,6 +195,10 @@ void record_polar(const Tensor& abs, const Tensor& angle, const Tensor& out) {
 void record_copy_(const Tensor& self, const Tensor& src) {
   record("CopyBackwards", &copy_backward, {self, src}, {self});
 }
+void record_not_implemented(const char* reason, TensorList inputs, const Tensor& out) {
+  auto node = record("torch::autograd::NotImplemented", &FormulaNode::not_implemented, inputs, {out});
+  node->not_implemented_reason = reason;
+}
 void record_fill_(const char* name, const Tensor& self, const Tensor& value) {
   record(name, &fill_backward, {self, value}, {self});
 }

@@ -17,6 +17,10 @@ void record_copy(const char* name, const Tensor& self, const Tensor& out);
 // tensor value, which gets grad.sum()). `value` may be undefined.
 void record_copy_(const Tensor& self, const Tensor& src);
 void record_fill_(const char* name, const Tensor& self, const Tensor& value);
+// An op PyTorch gives no derivative (its grad_fn is NotImplemented): the
+// forward runs, and a backward or a tangent through the node raises with
+// `reason`.
+void record_not_implemented(const char* reason, TensorList inputs, const Tensor& out);
 // round ("RoundBackward0"/"RoundBackward1" with decimals): a zero gradient,
 // as PyTorch. nan_to_num: the gradient passes where self is finite. angle:
 // zero for real inputs; for complex ones PyTorch's angle_backward.
