@@ -81,7 +81,13 @@ Recorded record_refs(const char* name, FormulaNode::Formula formula, TensorRefs 
       pending->tangents.push_back(std::move(t));
     }
     if (any) {
-      for (size_t k = 0; k < outputs.size(); ++k) pending->outputs.push_back(outputs[k]);
+      for (size_t k = 0; k < outputs.size(); ++k) {
+        pending->outputs.push_back(outputs[k]);
+        bool written = false;
+        for (size_t i = 0; i < inputs.size() && outputs[k].defined(); ++i)
+          written = written || (inputs[i].defined() && inputs[i].is_same(outputs[k]));
+        pending->written.push_back(written);
+      }
       pending->create_graph = GradMode::is_enabled() && (backward || tangent_requires_grad);
       node->pending_forward = std::move(pending);
     }
@@ -191,17 +197,21 @@ void Recorded::finish() {
     const Tensor& out = pf->outputs[k];
     Tensor t = tangents[k];
     if (!out.defined() || !(out.is_floating_point() || out.is_complex())) continue;
+    const bool written = pf->written[k];
     if (!t.defined()) {
       // A zero tangent. Only an input written in place (fill_, zero_) holds a
       // tangent that must now become zero; fresh outputs just carry none.
-      if (forward_ad::fw_grad(out).defined()) forward_ad::set_fw_grad(out, zeros_like(out), 0, true);
+      if (written && forward_ad::fw_grad(out).defined()) forward_ad::set_fw_grad(out, zeros_like(out), 0, true);
       continue;
     }
     if (t.is_complex() && !out.is_complex()) t = real(t);
     if (!t.sizes().equals(out.sizes())) t = t.expand(out.sizes()).contiguous();
-    // An output that already has a tangent is an input written in place: its
-    // tangent is updated in place too, so tangents of its views see the change.
-    forward_ad::set_fw_grad(out, t, 0, /*is_inplace_op=*/true);
+    // An input written in place has its tangent updated in place too (through
+    // its base's, for a view), so tangents of its views see the change. A
+    // fresh output just takes its tangent: a view op's formula already makes
+    // it a view of the input's, and writing it into the base's would give
+    // the base (possibly a tensor the caller never made dual) a tangent.
+    forward_ad::set_fw_grad(out, t, 0, /*is_inplace_op=*/written);
     node.set_saved_output_tangent(out, forward_ad::fw_grad(out));
   }
 }

@@ -79,6 +79,7 @@ class FormulaNode : public Node {
   struct PendingForward {
     variable_list tangents;            // the inputs' tangents
     variable_list outputs;             // the op's outputs, to receive theirs
+    std::vector<bool> written;         // per output: it is also an input (an in-place op)
     std::vector<size_t> marker_edges;  // edges made valid only so saves and formulas cover tangent inputs
     bool create_graph = false;         // tangents must be differentiable (reverse over forward)
   };

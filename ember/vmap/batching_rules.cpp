@@ -187,6 +187,25 @@ Tensor as_strided_batched(const Tensor& self, IntArrayRef size, IntArrayRef stri
                 "of PyTorch view operations");
   }
   const Tensor& v = m->value;
+  const int64_t batch = v.size(m->bdim);
+  if (v.stride(m->bdim) == 0 && batch > 1 && self.numel() > 0) {
+    // Every sample is the same memory (an expanded batch: the primal under
+    // jacfwd, Note [jvp under vmap]), yet the samples carry different tangents
+    // or gradients, and the physical as_strided would overlap along the batch
+    // dim (no derivative). So each sample gets its own copy of the storage the
+    // view may reach, laid out as before: offsets keep their meaning.
+    const int64_t t0 = self.storage_offset(), extent = max_reach(self.sizes(), self.strides()) + 1;
+    Tensor storage = v.new_zeros({batch * extent});
+    DimVector copy_sizes{batch}, copy_strides{extent};
+    for (int64_t d = 0; d < self.dim(); ++d) {
+      copy_sizes.push_back(self.size(d));
+      copy_strides.push_back(self.stride(d));
+    }
+    storage.as_strided(copy_sizes, copy_strides, 0).copy_(v.movedim(m->bdim, 0));
+    DimVector st{extent};
+    for (int64_t s : stride) st.push_back(s);
+    return wrap(storage.as_strided(batch_shape(batch, size), st, off - t0), m->level);
+  }
   DimVector st{v.stride(m->bdim)};
   for (int64_t s : stride) st.push_back(s);
   return wrap(v.as_strided(batch_shape(v.size(m->bdim), size), st, off), m->level);

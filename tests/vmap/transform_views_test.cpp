@@ -148,5 +148,39 @@ TEST(TransformViews, TangentsWrittenUnderNoGradReachTheBase) {
   EXPECT_TENSOR_EQ(fwAD::unpack_dual(c).tangent, ct);
 }
 
+// A fresh view's tangent stays its own: it does not go through its base, which
+// may be a tensor the caller never made dual (stop 27 wrote every view op's
+// output tangent into the base's, so a function using both a piece of its
+// input and the captured original counted the tangent twice).
+TEST(TransformViews, FreshViewsLeaveTheBaseWithoutATangent) {
+  const Tensor x = t64({1, 2, 3, 4}, {4}), t = t64({0.5, -1, 2, 3}, {4});
+  auto f = [&](const TL& a) { return TL{(a[0].split(2)[0] * x.narrow(0, 0, 2)).sum()}; };
+  // jvp(lambda a: (a.split(2)[0] * x[:2]).sum(), (x,), (t,)) -> (5., -1.5)
+  F::JvpResult r = F::jvp(f, {x}, {t});
+  EXPECT_DOUBLE_EQ(r.outputs[0].item<double>(), 5.0);
+  EXPECT_DOUBLE_EQ(r.tangents[0].item<double>(), -1.5);
+  fwAD::DualLevel level;
+  const Tensor d = fwAD::make_dual(x, t);
+  const Tensor y = (d.split(2)[0] * x.narrow(0, 0, 2)).sum();
+  EXPECT_DOUBLE_EQ(fwAD::unpack_dual(y).tangent.item<double>(), -1.5);
+  EXPECT_FALSE(fwAD::unpack_dual(x).tangent.defined());
+}
+
+// jacfwd runs f on the primal expanded over the basis (stride 0), whose
+// pieces and as_strided views carry a different tangent per basis vector.
+// jacfwd(lambda t: t.split(2)) and jacfwd of as_strided equal jacrev's.
+TEST(TransformViews, JacfwdThroughPiecesAndAsStrided) {
+  const Tensor x = t64({0.5, -1, 2, 1.5, 0.25, -0.75}, {6});
+  auto pieces = [](const Tensor& a) {
+    auto p = a.split(4);
+    return (p[0] * p[0]).sum() + p[1].prod();
+  };
+  EXPECT_TENSOR_CLOSE(F::jacfwd(pieces)(x), F::jacrev(pieces)(x));
+  auto strided = [](const Tensor& a) { return a.as_strided({2, 2}, {1, 2}, 1); };
+  EXPECT_TENSOR_CLOSE(F::jacfwd(strided)(x), F::jacrev(strided)(x));
+  auto overlapping = [](const Tensor& a) { return a.as_strided({3, 3}, {1, 1}).pow(2).sum(); };
+  EXPECT_TENSOR_CLOSE(F::hessian(overlapping)(x), autograd::functional::hessian(overlapping, x));
+}
+
 }  // namespace
 }  // namespace ember
