@@ -176,7 +176,7 @@ namespace {
 // check above batches only gradients and tangents; this walk batches the op's
 // own inputs, so every op's forward batching rule is checked on the shapes,
 // dtypes and arguments of its samples, and then the outer backward through
-// it. For each float64 input alone (batch dim last, so rules see a
+// it. For each float64 or complex128 input alone (batch dim last, so rules see a
 // non-leading batch dim) and then for all of them at once (batch dim 0), the
 // batch holds three copies, each scaled and shifted a little differently so
 // that a rule mixing up samples shows. Each sample of the loop is a fresh
@@ -247,7 +247,8 @@ struct VmapCase {
 std::vector<VmapCase> vmap_cases(const OpInfo& op, const variable_list& x) {
   std::vector<size_t> batchable;
   for (size_t i = 0; i < x.size(); ++i)
-    if (x[i].defined() && x[i].scalar_type() == kDouble) batchable.push_back(i);
+    if (x[i].defined() && (x[i].scalar_type() == kDouble || x[i].scalar_type() == kComplexDouble))
+      batchable.push_back(i);
   std::vector<std::vector<size_t>> patterns;
   if (!batch_dim_outermost_only(op))
     for (size_t i : batchable) patterns.push_back({i});
@@ -588,3 +589,43 @@ std::string edge_inputs_check(const OpInfo& op, const variable_list& x) {
 }  // namespace
 
 TEST_P(OpInfoShard, EdgeInputs) { for_each_sample(GetParam(), false, edge_inputs_check); }
+
+namespace {
+// Backward leaves everything as it found it: with retain_graph, a second
+// backward over the same graph gives the same gradients, and neither the
+// inputs, the outputs nor the incoming gradient change. Catches formulas that
+// write over a saved tensor or over a gradient someone else still holds
+// (Note [Gradients overwritten in place]).
+std::string backward_is_pure_check(const OpInfo& op, const variable_list& x) {
+  variable_list leaves;
+  for (const Tensor& t : x)
+    if (t.defined() && t.requires_grad()) leaves.push_back(t);
+  if (leaves.empty()) return {};
+  variable_list out = op.fn(x);
+  variable_list grad_outputs, roots;
+  for (size_t k = 0; k < out.size(); ++k) {
+    if (!out[k].defined() || !out[k].requires_grad() || !out[k].is_floating_point()) continue;
+    roots.push_back(out[k]);
+    grad_outputs.push_back(sample(out[k].sizes(), -1, 1, 300 + k).detach());
+  }
+  if (roots.empty()) return {};
+  variable_list inputs_before, outputs_before, grads_before;
+  for (const Tensor& t : x) inputs_before.push_back(t.defined() ? t.detach().clone() : t);
+  for (const Tensor& t : roots) outputs_before.push_back(t.detach().clone());
+  for (const Tensor& g : grad_outputs) grads_before.push_back(g.clone());
+  variable_list g1 = autograd::grad(roots, leaves, grad_outputs, /*retain_graph=*/true, false, true);
+  variable_list g2 = autograd::grad(roots, leaves, grad_outputs, /*retain_graph=*/true, false, true);
+  std::string e;
+  for (size_t l = 0; l < g1.size() && e.empty(); ++l)
+    e = compare_tensors("second backward, gradient " + std::to_string(l) + ": ", g2[l], g1[l]);
+  for (size_t i = 0; i < x.size() && e.empty(); ++i)
+    if (x[i].defined()) e = compare_tensors("input " + std::to_string(i) + " after backward: ", x[i], inputs_before[i]);
+  for (size_t k = 0; k < roots.size() && e.empty(); ++k)
+    e = compare_tensors("output " + std::to_string(k) + " after backward: ", roots[k], outputs_before[k]);
+  for (size_t k = 0; k < grad_outputs.size() && e.empty(); ++k)
+    e = compare_tensors("grad_output " + std::to_string(k) + " after backward: ", grad_outputs[k], grads_before[k]);
+  return e;
+}
+}  // namespace
+
+TEST_P(OpInfoShard, BackwardIsPure) { for_each_sample(GetParam(), false, backward_is_pure_check); }
