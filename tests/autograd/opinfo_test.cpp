@@ -629,3 +629,32 @@ std::string backward_is_pure_check(const OpInfo& op, const variable_list& x) {
 }  // namespace
 
 TEST_P(OpInfoShard, BackwardIsPure) { for_each_sample(GetParam(), false, backward_is_pure_check); }
+
+namespace {
+// Without grad mode (NoGradGuard, InferenceMode) an op gives the same values,
+// and outputs that neither require grad nor carry a grad_fn.
+std::string no_grad_check(const OpInfo& op, const variable_list& x) {
+  const variable_list want = op.fn(x);
+  std::string e;
+  auto check = [&](const char* mode, const variable_list& got) {
+    if (got.size() != want.size()) e = std::string(mode) + ": output count differs";
+    for (size_t j = 0; j < got.size() && e.empty(); ++j) {
+      if (got[j].defined() && (got[j].requires_grad() || got[j].grad_fn()))
+        e = std::string(mode) + ": output " + std::to_string(j) + " requires grad";
+      else
+        e = compare_tensors(std::string(mode) + ": output " + std::to_string(j) + ": ", got[j], want[j]);
+    }
+  };
+  {
+    NoGradGuard ng;
+    check("no_grad", op.fn(x));
+  }
+  if (e.empty()) {
+    InferenceMode im;
+    check("inference_mode", op.fn(x));
+  }
+  return e;
+}
+}  // namespace
+
+TEST_P(OpInfoShard, NoGradMatchesGrad) { for_each_sample(GetParam(), false, no_grad_check); }
