@@ -188,12 +188,14 @@ Tensor as_strided_batched(const Tensor& self, IntArrayRef size, IntArrayRef stri
   }
   const Tensor& v = m->value;
   const int64_t batch = v.size(m->bdim);
-  if (v.stride(m->bdim) == 0 && batch > 1 && self.numel() > 0) {
+  if (v.stride(m->bdim) == 0 && batch > 1 && self.numel() > 0 && checked_numel(size, "as_strided") > 0) {
     // Every sample is the same memory (an expanded batch: the primal under
     // jacfwd, Note [jvp under vmap]), yet the samples carry different tangents
     // or gradients, and the physical as_strided would overlap along the batch
     // dim (no derivative). So each sample gets its own copy of the storage the
-    // view may reach, laid out as before: offsets keep their meaning.
+    // view may reach, laid out as before: offsets keep their meaning. (Storage
+    // between the tensor's elements, which a view of a non-dense tensor may
+    // read, is zero in the copy.)
     const int64_t t0 = self.storage_offset(), extent = max_reach(self.sizes(), self.strides()) + 1;
     Tensor storage = v.new_zeros({batch * extent});
     DimVector copy_sizes{batch}, copy_strides{extent};
