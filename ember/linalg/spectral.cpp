@@ -246,6 +246,15 @@ Tensor svdvals(const Tensor& A) {
 // ---- least squares --------------------------------------------------------------------------------
 std::tuple<Tensor, Tensor, Tensor, Tensor> lstsq(const Tensor& A, const Tensor& B, std::optional<double> rcond,
                                                  std::optional<std::string_view> driver_opt) {
+  // A vector right-hand side, B of shape [*, m] against A [*, m, n] (PyTorch's
+  // rule: one dim fewer than A): solved as one column; the solution drops it,
+  // the residuals keep it, as in PyTorch.
+  if (A.defined() && B.defined() && A.dim() >= 2 && B.dim() == A.dim() - 1) {
+    EMBER_CHECK(B.size(-1) == A.size(-2), "torch.linalg.lstsq: input.size(-2) should match other.size(-1) (A ",
+                shape_str(A.sizes()), ", B ", shape_str(B.sizes()), ")");
+    auto [x, residuals, rank, sv] = lstsq(A, B.unsqueeze(-1), rcond, driver_opt);
+    return {x.squeeze(-1), residuals, rank, sv};
+  }
   if (batching::any_batched(A, B)) [[unlikely]]
     return batching::lstsq_batched(A, B, rcond, driver_opt);
   EMBER_RECORD_OP("linalg_lstsq", A, B);

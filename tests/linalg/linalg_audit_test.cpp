@@ -48,6 +48,29 @@ TEST(LinalgAudit, LstsqKeepsTheDriversSolutionWithGrad) {
   }
 }
 
+// B with one dim fewer than A is a vector right-hand side (torch 1.13):
+// r = torch.linalg.lstsq(A53, b, driver='gelsd') -> solution [3], residuals [1],
+// rank [], singular_values [3]; the solution is the matrix form's column, and
+// batched: A [2, 5, 3], B [2, 5] -> solution [2, 3], residuals [2, 1].
+TEST(LinalgAudit, LstsqWithAVectorRightHandSide) {
+  const Tensor b = B52().select(1, 0);
+  auto [x, residuals, rank, sv] = L::lstsq(A53(), b, std::nullopt, "gelsd");
+  EXPECT_EQ(x.sizes().vec(), std::vector<int64_t>({3}));
+  EXPECT_EQ(residuals.sizes().vec(), std::vector<int64_t>({1}));
+  EXPECT_EQ(rank.dim(), 0);
+  EXPECT_EQ(sv.sizes().vec(), std::vector<int64_t>({3}));
+  const Tensor column = std::get<0>(L::lstsq(A53(), b.unsqueeze(-1), std::nullopt, "gelsd")).squeeze(-1);
+  EXPECT_TENSOR_CLOSE(x, column);
+  const Tensor A2 = torch::stack({A53(), A53() * 2}), B2 = torch::stack({b, b + 1});
+  auto [x2, r2, rank2, sv2] = L::lstsq(A2, B2, std::nullopt, "gelsd");
+  EXPECT_EQ(x2.sizes().vec(), std::vector<int64_t>({2, 3}));
+  EXPECT_EQ(r2.sizes().vec(), std::vector<int64_t>({2, 1}));
+  const Tensor bg = b.clone().requires_grad_();
+  std::get<0>(L::lstsq(A53(), bg)).sum().backward();
+  EXPECT_TENSOR_CLOSE(bg.grad(), L::pinv(A53()).sum(0));
+  EXPECT_EMBER_ERROR(L::lstsq(A53(), torch::ones({4}, torch::kDouble)), "lstsq", "should match other.size(-1)");
+}
+
 TEST(LinalgAudit, PositionalPinvAndMatrixRankMeanWhatLibTorchsDo) {
   // torch.linalg.pinv(A, 1e-15, True) -> [[0.6, -0.2], [-0.2, 0.4]]
   const Tensor A = torch::tensor({{2., 1.}, {1., 3.}}, torch::kDouble);
