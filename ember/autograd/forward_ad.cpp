@@ -51,19 +51,13 @@ namespace {
 // tangent becomes the matching view of it, so the base sees the written
 // tangent too (e.g. `c.narrow(0, 1, 2).copy_(dual)` into a fresh buffer c).
 // Returns false when the base's layout cannot be mirrored (overlapping or
-// sparse strides) or the view repeats elements: the view alone keeps the
-// tangent then.
+// sparse strides): the view alone keeps the tangent then.
 bool write_through_base_tangent(const Tensor& view, AutogradMeta& m, const Tensor& tangent, uint64_t gen) {
   const Tensor& base = m.view_base.defined() ? m.view_base : m.fw_view_base;
   // Under jacfwd the tangent is batched, and so must the base's be: a batched
   // zeros has contiguous logical strides, so the base must be contiguous.
   const bool batched = batching::is_batched(tangent);
   if (!(batched ? base.is_contiguous() : ops::is_non_overlapping_and_dense(base))) return false;
-  // A view that repeats elements (a stride-0 dim: the expanded primal of
-  // jacfwd, Note [jvp under vmap]) may carry a different tangent per repeat,
-  // which no view of the base's tangent can hold.
-  for (int64_t d = 0; d < view.dim(); ++d)
-    if (view.stride(d) == 0 && view.size(d) > 1) return false;
   AutogradMeta& bm = materialize_meta(base);
   SuspendGuard sg;
   const bool has = bm.fw_generation == gen && bm.fw_grad.defined();
