@@ -108,6 +108,23 @@ inline void w5(const Options& o, const SetThreads& set_threads) {
   Case c{"W5.mlp_step", "steps/s", per_second(), [&] { sgd_step(net, opt, x, y); }};
   c.target_sec = 1.0;
   run_case(o, c, set_threads);
+
+  // W5.gemm_floor: the eight matrix products of one step and nothing else, in
+  // the layouts Linear uses: x W^T per layer, the weight gradients g^T a, and
+  // the input gradients g W of layers 3 and 2 (layer 1's input needs none).
+  // A step can run no faster than its GEMMs, so this is the ceiling each
+  // framework's matrix multiply puts on W5.mlp_step.
+  torch::NoGradGuard no_grad;
+  const auto w1 = torch::randn({512, 784}), w2 = torch::randn({512, 512}), w3 = torch::randn({10, 512});
+  const auto a1 = torch::randn({128, 512}), a2 = torch::randn({128, 512});
+  const auto g1 = torch::randn({128, 512}), g2 = torch::randn({128, 512}), g3 = torch::randn({128, 10});
+  Case floor{"W5.gemm_floor", "steps/s", per_second(), [&] {
+               torch::mm(x, w1.t()), torch::mm(a1, w2.t()), torch::mm(a2, w3.t());
+               torch::mm(g3.t(), a2), torch::mm(g2.t(), a1), torch::mm(g1.t(), x);
+               torch::mm(g3, w3), torch::mm(g2, w2);
+             }};
+  floor.target_sec = 1.0;
+  run_case(o, floor, set_threads);
 }
 
 // SPEC.md W6a: conv(3->32) relu pool conv(32->64) relu pool flatten linear.
