@@ -36,9 +36,11 @@ std::set<std::string> table_names() {
 #undef EMBER_UNARY_NOT_IMPLEMENTED
 #define EMBER_BINARY_GRAD(name, ...) names.insert(autograd::backward_node_name(#name, 0));
 #define EMBER_BINARY_NONDIFF(name)
+#define EMBER_BINARY_NOT_IMPLEMENTED(name)
 #include "ember/autograd/derivatives/binary.def"
 #undef EMBER_BINARY_GRAD
 #undef EMBER_BINARY_NONDIFF
+#undef EMBER_BINARY_NOT_IMPLEMENTED
   return names;
 }
 

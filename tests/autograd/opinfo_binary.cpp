@@ -75,6 +75,7 @@ RegisterOps reg({
     B(fmin),
     B(atan2, 0.5, 2, 0.5, 2),
     B(hypot, 0.5, 2, 0.5, 2),
+    B(copysign, -2, 2, -2, 2, "CopysignBackward0"),
     B(fmod, 0.1, 0.9, 2, 3),
     B(remainder, 0.1, 0.9, 2, 3),
     with_scalar(

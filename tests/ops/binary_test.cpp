@@ -107,6 +107,9 @@ const std::map<std::string, OpFns>& ops() {
     m["sigmoid_backward"] = {[](const Tensor& g, const Tensor& y) { return sigmoid_backward(g, y); }};
     m["threshold_backward"] = {[](const Tensor& g, const Tensor& x) { return threshold_backward(g, x, 0.5); }};
     m["copysign"] = TABLE_OP(copysign);
+    m["nextafter"] = TABLE_OP(nextafter);
+    m["gcd"] = TABLE_OP(gcd);
+    m["lcm"] = TABLE_OP(lcm);
     m["bitwise_and"] = WITH_OPER(TABLE_OP(bitwise_and), &);
     m["bitwise_and"].inplace = [](Tensor& a, const Tensor& b) { a &= b; };
     m["bitwise_or"] = WITH_OPER(TABLE_OP(bitwise_or), |);
@@ -221,7 +224,7 @@ TEST(BinaryGolden, EveryTableRowIsTested) {
 #undef EMBER_BINARY_KERNEL
 #undef EMBER_BINARY_OP
   };
-  EXPECT_EQ(rows.size(), 37u);
+  EXPECT_EQ(rows.size(), 40u);
   for (std::string row : rows) {
     if (row == "add_scaled") row = "add_alpha";  // add/sub with alpha != 1
     EXPECT_TRUE(ops().count(row)) << row;

@@ -77,6 +77,9 @@ BINARY = {
     "tanh_backward": torch.ops.aten.tanh_backward,
     "sigmoid_backward": torch.ops.aten.sigmoid_backward,
     "threshold_backward": lambda g, x: torch.ops.aten.threshold_backward(g, x, 0.5),
+    "gcd": torch.gcd,
+    "lcm": torch.lcm,
+    "nextafter": torch.nextafter,
 }
 # Ops Ember implements for real dtypes only (PyTorch also takes complex ones).
 REAL_ONLY = {"tanh_backward", "sigmoid_backward", "threshold_backward"}
@@ -128,8 +131,17 @@ def sample(shape, dt, op, role):
     return x
 
 
+def nextafter_half(a, b):
+    """PyTorch 1.13 has no float16 nextafter on the CPU; NumPy's steps float16 itself."""
+    import numpy as np
+    a, b = torch.broadcast_tensors(a, b)
+    return torch.from_numpy(np.nextafter(a.numpy(), b.numpy()))
+
+
 def record(name, fn, *args):
     dt = name.split(":")[2]
+    if dt == "float16" and name.split(":")[0] == "nextafter":
+        fn = nextafter_half
     if dt == "float16" and name.split(":")[0] in VIA_FLOAT:
         fn32 = fn
         fn = lambda *xs: fn32(*[x.float() if isinstance(x, torch.Tensor) else x for x in xs]).half()  # noqa: E731

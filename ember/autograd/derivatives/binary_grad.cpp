@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "ember/autograd/derivatives/misc_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/ember.h"
 
@@ -19,6 +20,12 @@ Tensor maybe_multiply(const Tensor& grad, const Scalar& alpha) { return alpha.eq
 // d(self^other)/d(other) = result * log(self), taken as 0 where self == 0 and the
 // exponent is real and >= 0 (there result is 0 or 1 and log(0) = -inf would give
 // NaN); at self == 0 with a negative exponent it is inf * -inf = -inf, as PyTorch.
+// copysign's gradient for self: grad times the sign it was given (result / self),
+// 0 where self is 0 (PyTorch's copysign_tensor_self_backward).
+Tensor copysign_self_backward(const Tensor& grad, const Tensor& self, const Tensor& result) {
+  return where(self == 0, zeros_like(grad), grad * (result / self));
+}
+
 Tensor pow_exponent_grad(const Tensor& grad, const Tensor& self, const Tensor& other, const Tensor& result) {
   const Tensor nonneg = other.is_complex() ? (imag(other) == 0) & (real(other) >= 0) : other >= 0;
   return grad * where((self == 0) & nonneg, zeros_like(result), result * self.log()).conj();
@@ -56,8 +63,10 @@ Tensor pow_exponent_grad(const Tensor& grad, const Tensor& self, const Tensor& o
     }                                                                                                                \
     return {r};                                                                                                      \
   }
+#define EMBER_BINARY_NOT_IMPLEMENTED(name)
 #include "ember/autograd/derivatives/binary.def"
 #undef EMBER_BINARY_GRAD
+#undef EMBER_BINARY_NOT_IMPLEMENTED
 
 struct Row {
   const char* name;
@@ -84,8 +93,10 @@ const std::vector<Row>& rows() {
   r.push_back({#name, &name##_backward, &name##_jvp, backward_node_name(#name, 0), backward_node_name(#name, 1), \
                formula_mentions(text_##name, "self"), formula_mentions(text_##name, "other"),                    \
                formula_mentions(text_##name, "result"), overloads_of(#name)});
+#define EMBER_BINARY_NOT_IMPLEMENTED(name)
 #include "ember/autograd/derivatives/binary.def"
 #undef EMBER_BINARY_GRAD
+#undef EMBER_BINARY_NOT_IMPLEMENTED
     return r;
   }();
   return kRows;
@@ -101,14 +112,40 @@ const Row* find(const char* name) {
   return nullptr;
 }
 
+// The EMBER_BINARY_NOT_IMPLEMENTED rows: the op's name and the error its node raises.
+struct NotImplementedRow {
+  const char* name;
+  const char* reason;
+};
+const NotImplementedRow* not_implemented(const char* name) {
+  static constexpr NotImplementedRow kRows[] = {
+#define EMBER_BINARY_GRAD(...)
+#define EMBER_BINARY_NOT_IMPLEMENTED(op) {#op, "the derivative for '" #op "' is not implemented."},
+#include "ember/autograd/derivatives/binary.def"
+#undef EMBER_BINARY_GRAD
+#undef EMBER_BINARY_NOT_IMPLEMENTED
+  };
+  for (const NotImplementedRow& r : kRows)
+    if (std::strcmp(r.name, name) == 0) return &r;
+  return nullptr;
+}
+
 }  // namespace
 
-bool binary_is_differentiable(const char* name) { return find(name) != nullptr; }
+bool binary_is_differentiable(const char* name) { return find(name) != nullptr || not_implemented(name) != nullptr; }
 
 void record_binary(const char* name, const Tensor& a_in, const Tensor& b_in, const Tensor& a, const Tensor& b,
                    const Tensor& result, const Scalar& alpha, bool scalar_other) {
   const Row* row = find(name);
-  if (row == nullptr) return;
+  if (row == nullptr) {
+    if (const NotImplementedRow* ni = not_implemented(name)) {
+      std::vector<Tensor> inputs;
+      for (const Tensor* t : {&a_in, &b_in})
+        if (t->defined()) inputs.push_back(*t);
+      record_not_implemented(ni->reason, inputs, result);
+    }
+    return;
+  }
   const char* node_name = scalar_other ? row->node1.c_str() : row->node0.c_str();
   if (row->overloads == Row::Overloads::kPow)
     node_name = scalar_other ? "PowBackward0" : a_in.defined() ? "PowBackward1" : "PowBackward2";

@@ -181,6 +181,51 @@ EMBER_FN_(TanhBackwardOp, T, return a * (M(1) - b * b);)
 EMBER_FN_(SigmoidBackwardOp, T, return a * ((M(1) - b) * b);)
 EMBER_FN_(CopysignOp, T, return std::copysign(a, b);)
 
+// The next value of a's own dtype after a, toward b. Half and BFloat16 compute
+// in float, whose steps are finer: they step their 16-bit pattern instead.
+template <typename T>
+struct NextafterOp : Fn<T> {
+  using typename Fn<T>::M;
+  using Fn<T>::Fn;
+  M operator()(M a, M b) const {
+    if constexpr (std::is_same_v<T, M>) {
+      return std::nextafter(a, b);
+    } else {
+      if (a != a || b != b) return a + b;  // NaN
+      if (a == b) return b;
+      uint16_t bits = T(a).x;
+      if (a == M(0))
+        bits = static_cast<uint16_t>((b < M(0) ? 0x8000u : 0u) | 1u);  // the smallest subnormal, b's sign
+      else if ((a < b) == (a > M(0)))
+        ++bits;  // away from zero
+      else
+        --bits;
+      return static_cast<M>(T(bits, typename T::from_bits_t{}));
+    }
+  }
+};
+
+// gcd and lcm of integers, non-negative as PyTorch's; computed on magnitudes in
+// the unsigned type, so the most negative value neither overflows nor is UB.
+template <typename M>
+std::make_unsigned_t<M> magnitude(M v) {
+  using U = std::make_unsigned_t<M>;
+  return v < 0 ? static_cast<U>(U(0) - static_cast<U>(v)) : static_cast<U>(v);
+}
+template <typename M>
+std::make_unsigned_t<M> gcd_of(M a, M b) {
+  auto x = magnitude(a), y = magnitude(b);
+  while (x != 0) {
+    const auto c = x;
+    x = static_cast<decltype(x)>(y % x);
+    y = c;
+  }
+  return y;
+}
+EMBER_FN_(GcdOp, T, return static_cast<M>(gcd_of(a, b));)
+EMBER_FN_(LcmOp, T, const auto g = gcd_of(a, b); if (g == 0) return M(0);
+          return static_cast<M>(static_cast<decltype(g)>(magnitude(a) / g * magnitude(b)));)
+
 // a = grad, b = the forward's input (or relu's result): zero where b <= threshold,
 // grad elsewhere; a selected zero, not a product with a mask, so a NaN or inf
 // gradient there gives 0 and a NaN b passes the gradient (as PyTorch).
