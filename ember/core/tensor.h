@@ -78,6 +78,14 @@ class Tensor {
   size_t element_size() const { return ti()->itemsize(); }
   size_t itemsize() const { return ti()->itemsize(); }
   size_t nbytes() const { return static_cast<size_t>(numel()) * itemsize(); }
+  int64_t nelement() const { return numel(); }
+  bool is_same_size(const Tensor& other) const { return sizes() == other.sizes(); }
+  // Ember conjugates and negates eagerly: no tensor carries a lazy conj or neg
+  // bit, so there is never one to resolve.
+  bool is_conj() const { return false; }
+  bool is_neg() const { return false; }
+  Tensor resolve_conj() const { return *this; }
+  Tensor resolve_neg() const { return *this; }
   std::string toString() const;  // "CPUFloatType"
   uint32_t _version() const { return ti()->version(); }
   void bump_version() const { ti()->bump_version(); }
@@ -163,6 +171,10 @@ class Tensor {
   Tensor movedim(IntArrayRef source, IntArrayRef destination) const;
   Tensor transpose(int64_t dim0, int64_t dim1) const;
   Tensor swapaxes(int64_t dim0, int64_t dim1) const { return transpose(dim0, dim1); }
+  Tensor swapdims(int64_t dim0, int64_t dim1) const { return transpose(dim0, dim1); }
+  Tensor moveaxis(IntArrayRef source, IntArrayRef destination) const { return movedim(source, destination); }
+  Tensor ravel() const { return reshape({-1}); }
+  Tensor broadcast_to(IntArrayRef size) const { return expand(size); }
   Tensor t() const;
   Tensor mT() const;
   Tensor mH() const;       // conj of mT
@@ -185,10 +197,27 @@ class Tensor {
   std::vector<Tensor> split_with_sizes(IntArrayRef split_sizes, int64_t dim = 0) const;
   std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
   std::vector<Tensor> unbind(int64_t dim = 0) const;
+  std::vector<Tensor> tensor_split(int64_t sections, int64_t dim = 0) const;
+  std::vector<Tensor> tensor_split(IntArrayRef indices, int64_t dim = 0) const;
+  std::vector<Tensor> hsplit(int64_t sections) const;
+  std::vector<Tensor> hsplit(IntArrayRef indices) const;
+  std::vector<Tensor> vsplit(int64_t sections) const;
+  std::vector<Tensor> vsplit(IntArrayRef indices) const;
+  std::vector<Tensor> dsplit(int64_t sections) const;
+  std::vector<Tensor> dsplit(IntArrayRef indices) const;
+  // Copies of this tensor with `src` written into one of its views (ops/scatter_views.cpp).
+  Tensor slice_scatter(const Tensor& src, int64_t dim = 0, std::optional<int64_t> start = std::nullopt,
+                       std::optional<int64_t> end = std::nullopt, int64_t step = 1) const;
+  Tensor select_scatter(const Tensor& src, int64_t dim, int64_t index) const;
+  Tensor diagonal_scatter(const Tensor& src, int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1) const;
+  Tensor as_strided_scatter(const Tensor& src, IntArrayRef size, IntArrayRef stride,
+                            std::optional<int64_t> storage_offset = std::nullopt) const;
   Tensor& squeeze_() const;
   Tensor& squeeze_(int64_t dim) const;
   Tensor& unsqueeze_(int64_t dim) const;
   Tensor& transpose_(int64_t dim0, int64_t dim1) const;
+  Tensor& swapaxes_(int64_t dim0, int64_t dim1) const { return transpose_(dim0, dim1); }
+  Tensor& swapdims_(int64_t dim0, int64_t dim1) const { return transpose_(dim0, dim1); }
   Tensor& t_() const;
   Tensor& resize_(IntArrayRef size) const;
   Tensor& as_strided_(IntArrayRef size, IntArrayRef stride, std::optional<int64_t> storage_offset = std::nullopt) const;
@@ -231,6 +260,11 @@ class Tensor {
   Tensor index_fill(int64_t dim, const Tensor& index, const Scalar& value) const;
   Tensor& index_fill_(int64_t dim, const Tensor& index, const Scalar& value) const;
   Tensor take(const Tensor& index) const;
+  Tensor put(const Tensor& index, const Tensor& source, bool accumulate = false) const;
+  Tensor& put_(const Tensor& index, const Tensor& source, bool accumulate = false) const;
+  Tensor masked_scatter(const Tensor& mask, const Tensor& source) const;
+  Tensor& masked_scatter_(const Tensor& mask, const Tensor& source) const;
+  Tensor& fill_diagonal_(const Scalar& fill_value, bool wrap = false) const;
   Tensor nonzero() const;
 
   // ---- unary elementwise (ops/unary.cpp, table in ops/unary.def) -----------
@@ -246,7 +280,28 @@ class Tensor {
   Tensor isfinite() const;
   Tensor isreal() const;
   Tensor absolute() const { return abs(); }
+  Tensor& absolute_() const { return abs_(); }
   Tensor negative() const { return neg(); }
+  Tensor& negative_() const { return neg_(); }
+  Tensor positive() const;
+  // NumPy's names, kept by PyTorch as aliases.
+  Tensor arccos() const { return acos(); }
+  Tensor& arccos_() const { return acos_(); }
+  Tensor arcsin() const { return asin(); }
+  Tensor& arcsin_() const { return asin_(); }
+  Tensor arctan() const { return atan(); }
+  Tensor& arctan_() const { return atan_(); }
+  Tensor arccosh() const { return acosh(); }
+  Tensor& arccosh_() const { return acosh_(); }
+  Tensor arcsinh() const { return asinh(); }
+  Tensor& arcsinh_() const { return asinh_(); }
+  Tensor arctanh() const { return atanh(); }
+  Tensor& arctanh_() const { return atanh_(); }
+  Tensor fix() const { return trunc(); }
+  Tensor& fix_() const { return trunc_(); }
+  Tensor signbit() const;
+  // (mantissa, exponent): self = mantissa * 2^exponent, |mantissa| in [0.5, 1), int32 exponent.
+  std::tuple<Tensor, Tensor> frexp() const;
   Tensor round(int64_t decimals = 0) const;
   Tensor& round_(int64_t decimals = 0) const;
   Tensor gelu(std::string_view approximate = "none") const;
@@ -306,6 +361,38 @@ class Tensor {
   Tensor& clamp_min_(const Scalar& min) const;
   Tensor& clamp_max_(const Scalar& max) const;
   Tensor clip(const std::optional<Scalar>& min, const std::optional<Scalar>& max = std::nullopt) const;
+  Tensor& clip_(const std::optional<Scalar>& min, const std::optional<Scalar>& max = std::nullopt) const {
+    return clamp_(min, max);
+  }
+  Tensor arctan2(const Tensor& other) const { return atan2(other); }
+  Tensor& arctan2_(const Tensor& other) const { return atan2_(other); }
+  Tensor greater(const Tensor& other) const { return gt(other); }
+  Tensor greater(const Scalar& other) const { return gt(other); }
+  Tensor& greater_(const Tensor& other) const { return gt_(other); }
+  Tensor& greater_(const Scalar& other) const { return gt_(other); }
+  Tensor greater_equal(const Tensor& other) const { return ge(other); }
+  Tensor greater_equal(const Scalar& other) const { return ge(other); }
+  Tensor& greater_equal_(const Tensor& other) const { return ge_(other); }
+  Tensor& greater_equal_(const Scalar& other) const { return ge_(other); }
+  Tensor less(const Tensor& other) const { return lt(other); }
+  Tensor less(const Scalar& other) const { return lt(other); }
+  Tensor& less_(const Tensor& other) const { return lt_(other); }
+  Tensor& less_(const Scalar& other) const { return lt_(other); }
+  Tensor less_equal(const Tensor& other) const { return le(other); }
+  Tensor less_equal(const Scalar& other) const { return le(other); }
+  Tensor& less_equal_(const Tensor& other) const { return le_(other); }
+  Tensor& less_equal_(const Scalar& other) const { return le_(other); }
+  Tensor not_equal(const Tensor& other) const { return ne(other); }
+  Tensor not_equal(const Scalar& other) const { return ne(other); }
+  Tensor& not_equal_(const Tensor& other) const { return ne_(other); }
+  Tensor& not_equal_(const Scalar& other) const { return ne_(other); }
+  // self * 2^other and pow computed in float64 / complex128 (ops/pointwise_composite.cpp).
+  Tensor ldexp(const Tensor& other) const;
+  Tensor& ldexp_(const Tensor& other) const;
+  Tensor float_power(const Tensor& exponent) const;
+  Tensor float_power(const Scalar& exponent) const;
+  Tensor& float_power_(const Tensor& exponent) const;
+  Tensor& float_power_(const Scalar& exponent) const;
   Tensor lerp(const Tensor& end, const Scalar& weight) const;
   Tensor lerp(const Tensor& end, const Tensor& weight) const;
   Tensor& lerp_(const Tensor& end, const Scalar& weight) const;
@@ -374,6 +461,7 @@ class Tensor {
   Tensor cumsum(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor& cumsum_(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor cumprod(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
+  Tensor& cumprod_(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
   std::tuple<Tensor, Tensor> cummax(int64_t dim) const;
   std::tuple<Tensor, Tensor> cummin(int64_t dim) const;
   Tensor logcumsumexp(int64_t dim) const;

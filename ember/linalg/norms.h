@@ -38,6 +38,15 @@ inline Tensor norm(const Tensor& A, const char* ord, IntArrayRef dim = {}, bool 
                    std::optional<ScalarType> dtype = std::nullopt) {
   return norm(A, std::string_view(ord), dim, keepdim, dtype);
 }
+// `linalg::norm(A, "fro", c10::nullopt)`: LibTorch's dim is an optional list.
+inline Tensor norm(const Tensor& A, std::string_view ord, std::nullopt_t, bool keepdim = false,
+                   std::optional<ScalarType> dtype = std::nullopt) {
+  return norm(A, ord, IntArrayRef{}, keepdim, dtype);
+}
+inline Tensor norm(const Tensor& A, const char* ord, std::nullopt_t, bool keepdim = false,
+                   std::optional<ScalarType> dtype = std::nullopt) {
+  return norm(A, std::string_view(ord), IntArrayRef{}, keepdim, dtype);
+}
 inline Tensor norm(const Tensor& A, const std::optional<Scalar>& ord, std::nullopt_t, bool keepdim = false,
                    std::optional<ScalarType> dtype = std::nullopt) {
   return norm(A, ord, IntArrayRef{}, keepdim, dtype);

@@ -19,6 +19,7 @@
 #include "ember/ops/pointwise_composite.h"
 #include "ember/ops/products.h"
 #include "ember/ops/rearrange.h"
+#include "ember/ops/scatter_views.h"
 #include "ember/ops/search.h"
 #include "ember/ops/statistics.h"
 #include "ember/ops/triangle_indices.h"

@@ -12,7 +12,7 @@
 namespace ember {
 
 // ---- the uniform table ops: mul, remainder, fmod, pow, atan2, hypot, copysign,
-// bitwise_*, logical_*, eq/ne/lt/le/gt/ge --------------------------------------------
+// nextafter, gcd, lcm, bitwise_*, logical_*, eq/ne/lt/le/gt/ge ---------------------------
 #define EMBER_BINARY_OP(name, ...)                                          \
   Tensor name(const Tensor& self, const Tensor& other);                     \
   Tensor name(const Tensor& self, const Scalar& other);                     \
@@ -21,6 +21,18 @@ namespace ember {
   Tensor& name##_out(Tensor& out, const Tensor& self, const Scalar& other);
 #include "ember/ops/binary.def"
 #undef EMBER_BINARY_OP
+
+// NumPy's names, kept by PyTorch as aliases.
+inline Tensor arctan2(const Tensor& self, const Tensor& other) { return atan2(self, other); }
+#define EMBER_BINARY_ALIAS_(alias, name)                                                     \
+  inline Tensor alias(const Tensor& self, const Tensor& other) { return name(self, other); } \
+  inline Tensor alias(const Tensor& self, const Scalar& other) { return name(self, other); }
+EMBER_BINARY_ALIAS_(greater, gt)
+EMBER_BINARY_ALIAS_(greater_equal, ge)
+EMBER_BINARY_ALIAS_(less, lt)
+EMBER_BINARY_ALIAS_(less_equal, le)
+EMBER_BINARY_ALIAS_(not_equal, ne)
+#undef EMBER_BINARY_ALIAS_
 
 // ---- add / sub: self + alpha * other ------------------------------------------------
 Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);

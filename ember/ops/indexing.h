@@ -93,6 +93,10 @@ Tensor index_put(const Tensor& self, OptionalTensorList indices, const Tensor& v
 
 // ---- masks and selection (ops/indexing_mask.cpp) -----------------------------
 Tensor masked_select(const Tensor& self, const Tensor& mask);
+// self with the positions where mask is true (in row-major order) taken from
+// source's first elements; source needs at least as many elements as mask has trues.
+Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source);
+Tensor& masked_scatter_(Tensor& self, const Tensor& mask, const Tensor& source);
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value);
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value);
 Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& value);
@@ -137,6 +141,13 @@ Tensor& index_fill_(Tensor& self, int64_t dim, const Tensor& index, const Scalar
 Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& value);
 Tensor& index_fill_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& value);
 Tensor take(const Tensor& self, const Tensor& index);
+// take's inverse: writes source's values at the row-major positions `index` of
+// self (negative positions count from the end); accumulate sums duplicates.
+Tensor put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate = false);
+Tensor& put_(Tensor& self, const Tensor& index, const Tensor& source, bool accumulate = false);
+// Writes value on the main diagonal of self (all dims of equal length when there are more
+// than two); a tall matrix with wrap restarts the diagonal every cols + 1 rows (NumPy's wrap).
+Tensor& fill_diagonal_(Tensor& self, const Scalar& fill_value, bool wrap = false);
 
 namespace ops {
 // index_put_ with alpha scaling of accumulated values and the caller's op name in errors.

@@ -199,7 +199,47 @@ Tensor argwhere(const Tensor& self) {
   return nonzero(self);
 }
 
+Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source) {
+  EMBER_CHECK(self.defined() && mask.defined() && source.defined(), "masked_scatter: expected defined tensors");
+  EMBER_RECORD_COMPOSITE_OP("masked_scatter", self, mask, source);
+  EMBER_CHECK(mask.scalar_type() == kBool, "masked_scatter: only supports boolean masks, but got mask with dtype ",
+              mask.dtype());
+  EMBER_CHECK(self.scalar_type() == source.scalar_type(),
+              "masked_scatter: expected self and source to have same dtypes but got ", self.dtype(), " and ",
+              source.dtype());
+  const DimVector shape = broadcast_shapes(self.sizes(), mask.sizes(), "masked_scatter");
+  const Tensor flat_mask = reshape(expand(mask, shape), {-1});
+  const bool batched = batching::any_batched(self, mask, source);
+  if (!batched) {
+    const int64_t trues = flat_mask.sum().item<int64_t>();
+    EMBER_CHECK(trues <= source.numel(), "masked_scatter: Number of elements of source < number of ones in mask (",
+                source.numel(), " < ", trues, "; self ", shape_str(self.sizes()), ", mask ", shape_str(mask.sizes()),
+                ")");
+    if (source.numel() == 0) return clone(expand(self, shape));  // no trues either
+  }
+  // The k-th true position takes source's k-th element: a gather at the
+  // running count of trues, kept where mask is true. Built of cumsum, gather
+  // and where, it needs no count on the host, so it also runs under vmap.
+  const Tensor position = flat_mask.cumsum(0).sub(1).clamp_min(0);
+  const Tensor taken = reshape(source, {-1}).gather(0, position).view(shape);
+  return where(expand(mask, shape), taken, self);
+}
+Tensor& masked_scatter_(Tensor& self, const Tensor& mask, const Tensor& source) {
+  EMBER_CHECK(self.defined() && mask.defined() && source.defined(), "masked_scatter_: expected defined tensors");
+  EMBER_RECORD_COMPOSITE_OP("masked_scatter_", self, mask, source);
+  const DimVector shape = broadcast_shapes(self.sizes(), mask.sizes(), "masked_scatter_");
+  EMBER_CHECK(IntArrayRef(shape) == self.sizes(), "masked_scatter_: mask of shape ", shape_str(mask.sizes()),
+              " does not broadcast to self's shape ", shape_str(self.sizes()));
+  return self.copy_(masked_scatter(self, mask, source));
+}
+
 // ---- Tensor methods ----------------------------------------------------------
+Tensor Tensor::masked_scatter(const Tensor& mask, const Tensor& source) const {
+  return ember::masked_scatter(*this, mask, source);
+}
+Tensor& Tensor::masked_scatter_(const Tensor& mask, const Tensor& source) const {
+  return ember::masked_scatter_(self_ref(), mask, source);
+}
 Tensor Tensor::masked_select(const Tensor& mask) const { return ember::masked_select(*this, mask); }
 Tensor Tensor::masked_fill(const Tensor& mask, const Scalar& v) const { return ember::masked_fill(*this, mask, v); }
 Tensor Tensor::masked_fill(const Tensor& mask, const Tensor& v) const { return ember::masked_fill(*this, mask, v); }

@@ -234,7 +234,72 @@ Tensor take(const Tensor& self, const Tensor& index) {
   return out;
 }
 
+namespace {
+void check_put(const char* op, const Tensor& self, const Tensor& index, const Tensor& source) {
+  EMBER_CHECK(self.defined() && index.defined() && source.defined(), op, ": expected defined tensors");
+  EMBER_CHECK(index.scalar_type() == kLong, op, ": Expected a long tensor for index, but got ", index.dtype());
+  EMBER_CHECK(self.scalar_type() == source.scalar_type(), op,
+              ": self and source expected to have the same dtype, but got self.dtype = ", self.dtype(),
+              " and source.dtype = ", source.dtype());
+  EMBER_CHECK(index.numel() == source.numel(), op,
+              ": Expected source and index to have the same number of elements, but got source.numel() = ",
+              source.numel(), ", index.numel() = ", index.numel());
+  if (batching::any_batched(self, index, source)) return;  // index_put checks each sample's positions
+  const int64_t n = self.numel();
+  check_range(index, n, true, [&](int64_t v) {
+    EMBER_CHECK(false, op, ": out of range: tried to access index ", v, " on a tensor of ", n, " elements.");
+  });
+}
+// put as index_put on self's elements in row-major order: the gradients are index_put's.
+Tensor put_values(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
+  const std::optional<Tensor> flat_index = reshape(index, {-1});
+  return reshape(self, {-1}).index_put({&flat_index, 1}, reshape(source, {-1}), accumulate).view(self.sizes());
+}
+}  // namespace
+
+Tensor put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
+  check_put("put", self, index, source);
+  EMBER_RECORD_COMPOSITE_OP("put", self, index, source);
+  return put_values(self, index, source, accumulate);
+}
+Tensor& put_(Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
+  check_put("put_", self, index, source);
+  EMBER_RECORD_COMPOSITE_OP("put_", self, index, source);
+  return self.copy_(put_values(self, index, source, accumulate));
+}
+
+Tensor& fill_diagonal_(Tensor& self, const Scalar& fill_value, bool wrap) {
+  EMBER_CHECK(self.defined(), "fill_diagonal_: expected a defined tensor");
+  EMBER_RECORD_COMPOSITE_OP("fill_diagonal_", self);
+  EMBER_CHECK(self.dim() >= 2, "fill_diagonal_: dimensions must larger than 1 (got shape ", shape_str(self.sizes()),
+              ")");
+  if (self.dim() > 2)
+    for (int64_t s : self.sizes())
+      EMBER_CHECK(s == self.size(0), "fill_diagonal_: all dimensions of input must be of equal length (got shape ",
+                  shape_str(self.sizes()), ")");
+  // Diagonals of views, filled in place: the writes reach self through the
+  // views, with autograd's and vmap's view handling.
+  auto fill = [&](Tensor v) {
+    while (v.dim() > 1) v = diagonal(v, 0, 0, 1);
+    v.fill_(fill_value);
+  };
+  fill(self);
+  const int64_t rows = self.size(0), cols = self.size(1);
+  if (wrap && self.dim() == 2)
+    for (int64_t start = cols + 1; start < rows; start += cols + 1) fill(narrow(self, 0, start, rows - start));
+  return self;
+}
+
 // ---- Tensor methods ----------------------------------------------------------
+Tensor Tensor::put(const Tensor& index, const Tensor& source, bool accumulate) const {
+  return ember::put(*this, index, source, accumulate);
+}
+Tensor& Tensor::put_(const Tensor& index, const Tensor& source, bool accumulate) const {
+  return ember::put_(self_ref(), index, source, accumulate);
+}
+Tensor& Tensor::fill_diagonal_(const Scalar& fill_value, bool wrap) const {
+  return ember::fill_diagonal_(self_ref(), fill_value, wrap);
+}
 Tensor Tensor::index_select(int64_t dim, const Tensor& index) const { return ember::index_select(*this, dim, index); }
 Tensor Tensor::index_add(int64_t dim, const Tensor& index, const Tensor& src, const Scalar& alpha) const {
   return ember::index_add(*this, dim, index, src, alpha);

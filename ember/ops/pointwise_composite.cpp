@@ -10,6 +10,7 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/dtype.h"
 #include "ember/core/error.h"
+#include "ember/core/record_scope.h"
 #include "ember/core/shape.h"
 #include "ember/ops/binary.h"
 #include "ember/ops/factory.h"
@@ -147,6 +148,92 @@ Tensor heaviside(const Tensor& self, const Tensor& values) {
   return out;
 }
 
+Tensor ldexp(const Tensor& self, const Tensor& other) {
+  check_broadcast("ldexp", self, other);
+  EMBER_RECORD_COMPOSITE_OP("ldexp", self, other);
+  return mul(self, pow(2.0, other));  // PyTorch's definition, and so its dtypes
+}
+Tensor& ldexp_(Tensor& self, const Tensor& other) {
+  check_broadcast("ldexp_", self, other);
+  EMBER_RECORD_COMPOSITE_OP("ldexp_", self, other);
+  return self.mul_(pow(2.0, other));
+}
+
+namespace {
+// float_power computes in float64, or complex128 when either operand is complex.
+ScalarType float_power_dtype(bool complex) { return complex ? kComplexDouble : kDouble; }
+}  // namespace
+
+Tensor float_power(const Tensor& self, const Tensor& exponent) {
+  check_broadcast("float_power", self, exponent);
+  EMBER_RECORD_COMPOSITE_OP("float_power", self, exponent);
+  const ScalarType t = float_power_dtype(self.is_complex() || exponent.is_complex());
+  return pow(self.to(t), exponent.to(t));
+}
+Tensor float_power(const Tensor& self, const Scalar& exponent) {
+  EMBER_CHECK(self.defined(), "float_power: expected a defined tensor");
+  EMBER_RECORD_COMPOSITE_OP("float_power", self);
+  const ScalarType t = float_power_dtype(self.is_complex() || exponent.isComplex());
+  return exponent.isComplex() ? pow(self.to(t), exponent) : pow(self.to(t), exponent.toDouble());
+}
+Tensor float_power(const Scalar& self, const Tensor& exponent) {
+  EMBER_CHECK(exponent.defined(), "float_power: expected a defined tensor");
+  EMBER_RECORD_COMPOSITE_OP("float_power", exponent);
+  const ScalarType t = float_power_dtype(self.isComplex() || exponent.is_complex());
+  return self.isComplex() ? pow(self, exponent.to(t)) : pow(self.toDouble(), exponent.to(t));
+}
+namespace {
+Tensor& float_power_into(Tensor& self, const Tensor& r) {
+  EMBER_CHECK(self.scalar_type() == r.scalar_type(), "float_power_: the base given to float_power_ has dtype ",
+              self.dtype(), " but the operation's result requires dtype ", r.dtype());
+  return self.copy_(r);
+}
+}  // namespace
+Tensor& float_power_(Tensor& self, const Tensor& exponent) {
+  return float_power_into(self, float_power(self, exponent));
+}
+Tensor& float_power_(Tensor& self, const Scalar& exponent) {
+  return float_power_into(self, float_power(self, exponent));
+}
+
+Tensor positive(const Tensor& self) {
+  EMBER_CHECK(self.defined(), "positive: expected a defined tensor");
+  EMBER_CHECK(self.scalar_type() != kBool, "positive: The `+` operator, on a bool tensor is not supported.");
+  return self;
+}
+
+Tensor signbit(const Tensor& self) {
+  EMBER_CHECK(self.defined(), "signbit: expected a defined tensor");
+  EMBER_CHECK(!self.is_complex(), "signbit: is not implemented for complex tensors (got ", self.dtype(), ")");
+  EMBER_RECORD_COMPOSITE_OP("signbit", self);
+  autograd::BelowAutogradGuard below;  // a bool result has no derivative
+  // copysign(1, x) carries x's sign bit, -0.0's and a negative NaN's included.
+  if (self.is_floating_point()) return copysign(Scalar(1.0), self) < 0;
+  if (self.scalar_type() == kBool || self.scalar_type() == kByte) return zeros(self.sizes(), TensorOptions(kBool));
+  return self < 0;
+}
+
+std::tuple<Tensor, Tensor> frexp(const Tensor& self) {
+  EMBER_CHECK(self.defined(), "frexp: expected a defined tensor");
+  EMBER_CHECK(self.is_floating_point(), "frexp: torch.frexp() only supports floating-point dtypes (got ", self.dtype(),
+              ")");
+  EMBER_RECORD_COMPOSITE_OP("frexp", self);
+  Tensor exponent = ops::frexp_exponent(self);
+  // Dividing by a power of two is exact, and 2^exponent is representable for
+  // every finite input, subnormals included; the mantissa's gradient is
+  // grad / 2^exponent, PyTorch's formula.
+  return {div(self, exp2(exponent.to(self.scalar_type()))), exponent};
+}
+
+Tensor Tensor::ldexp(const Tensor& other) const { return ember::ldexp(*this, other); }
+Tensor& Tensor::ldexp_(const Tensor& other) const { return ember::ldexp_(self_ref(), other); }
+Tensor Tensor::float_power(const Tensor& exponent) const { return ember::float_power(*this, exponent); }
+Tensor Tensor::float_power(const Scalar& exponent) const { return ember::float_power(*this, exponent); }
+Tensor& Tensor::float_power_(const Tensor& exponent) const { return ember::float_power_(self_ref(), exponent); }
+Tensor& Tensor::float_power_(const Scalar& exponent) const { return ember::float_power_(self_ref(), exponent); }
+Tensor Tensor::positive() const { return ember::positive(*this); }
+Tensor Tensor::signbit() const { return ember::signbit(*this); }
+std::tuple<Tensor, Tensor> Tensor::frexp() const { return ember::frexp(*this); }
 Tensor Tensor::xlogy(const Tensor& other) const { return ember::xlogy(*this, other); }
 Tensor Tensor::xlogy(const Scalar& other) const { return ember::xlogy(*this, other); }
 Tensor Tensor::sinc() const { return ember::sinc(*this); }

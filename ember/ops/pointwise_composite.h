@@ -29,4 +29,22 @@ Tensor rad2deg(const Tensor& self);
 // Not differentiable, as PyTorch: the result carries no history.
 Tensor heaviside(const Tensor& self, const Tensor& values);
 
+// self * 2^other (integers promote to the default float dtype, as pow(2.0, other)).
+Tensor ldexp(const Tensor& self, const Tensor& other);
+Tensor& ldexp_(Tensor& self, const Tensor& other);
+// pow computed in float64, or complex128 when an operand is complex; the
+// in-place form needs self to have that dtype already.
+Tensor float_power(const Tensor& self, const Tensor& exponent);
+Tensor float_power(const Tensor& self, const Scalar& exponent);
+Tensor float_power(const Scalar& self, const Tensor& exponent);
+Tensor& float_power_(Tensor& self, const Tensor& exponent);
+Tensor& float_power_(Tensor& self, const Scalar& exponent);
+// self itself (unary +); bool raises, as in PyTorch.
+Tensor positive(const Tensor& self);
+// Whether the sign bit is set (-0.0 and negative NaNs included); false for bool and uint8.
+Tensor signbit(const Tensor& self);
+// (mantissa, exponent) with self = mantissa * 2^exponent, |mantissa| in [0.5, 1)
+// and an int32 exponent; 0, inf and NaN keep their value with exponent 0.
+std::tuple<Tensor, Tensor> frexp(const Tensor& self);
+
 }  // namespace ember

@@ -146,17 +146,30 @@ Tensor logcumsumexp(const Tensor& self, int64_t dim) {
   return out;
 }
 
+namespace {
+// cumsum_ / cumprod_: the result is computed aside (a scan reads ahead of its
+// writes only by one step, but the input may alias in arbitrary layouts) and
+// copied back.
+template <typename Scan>
+Tensor& scan_in_place(const char* op, Tensor& self, std::optional<ScalarType> dtype, const Scan& scan) {
+  EMBER_CHECK(!dtype || *dtype == self.dtype(), op, "(): dtype ", *dtype, " does not match the tensor's ",
+              self.dtype());
+  // Named here, not by the copy_ that writes the result back.
+  if (!batching::is_batched(self)) ops::assert_no_internal_overlap(op, self);
+  Tensor r = scan(self, self.dtype());
+  return self.copy_(r);
+}
+}  // namespace
+
 // ---- Tensor methods -------------------------------------------------------------
 Tensor Tensor::cumsum(int64_t dim, std::optional<ScalarType> dtype) const { return ember::cumsum(*this, dim, dtype); }
 Tensor& Tensor::cumsum_(int64_t dim, std::optional<ScalarType> dtype) const {
-  // In place: the result is computed aside (a scan reads ahead of its writes only by one step,
-  // but the input may alias in arbitrary layouts) and copied back.
-  EMBER_CHECK(!dtype || *dtype == this->dtype(), "cumsum_(): dtype ", *dtype, " does not match the tensor's ",
-              this->dtype());
-  // Named here, not by the copy_ that writes the result back.
-  if (!batching::is_batched(*this)) ops::assert_no_internal_overlap("cumsum_", *this);
-  Tensor r = ember::cumsum(self_ref(), dim, this->dtype());
-  return copy_(r);
+  return scan_in_place("cumsum_", self_ref(), dtype,
+                       [&](const Tensor& t, ScalarType dt) { return ember::cumsum(t, dim, dt); });
+}
+Tensor& Tensor::cumprod_(int64_t dim, std::optional<ScalarType> dtype) const {
+  return scan_in_place("cumprod_", self_ref(), dtype,
+                       [&](const Tensor& t, ScalarType dt) { return ember::cumprod(t, dim, dt); });
 }
 Tensor Tensor::cumprod(int64_t dim, std::optional<ScalarType> dtype) const { return ember::cumprod(*this, dim, dtype); }
 std::tuple<Tensor, Tensor> Tensor::cummax(int64_t dim) const { return ember::cummax(*this, dim); }

@@ -129,6 +129,45 @@ Tensor searchsorted(const Tensor& sorted_sequence, const Scalar& self, bool out_
   return searchsorted(sorted_sequence, scalar_tensor(self, TensorOptions(self.type())), out_int32, right, side, sorter);
 }
 
+namespace {
+void check_isin_dtype(const Tensor& t) {
+  EMBER_CHECK(!t.is_complex() && t.scalar_type() != kBool,
+              "isin: Unsupported input type encountered for isin(): ", t.dtype());
+}
+}  // namespace
+
+Tensor isin(const Tensor& elements, const Tensor& test_elements, bool assume_unique, bool invert) {
+  (void)assume_unique;  // a hint for PyTorch's algorithm choice; the sort below needs none
+  EMBER_CHECK(elements.defined() && test_elements.defined(), "isin: expected defined tensors");
+  check_isin_dtype(elements);
+  check_isin_dtype(test_elements);
+  NoGradGuard no_grad;  // a bool result
+  const ScalarType t = result_type(elements, test_elements);
+  const Tensor e = elements.to(t);
+  Tensor tests = test_elements.to(t).reshape({-1});
+  // NaN equals nothing (as in PyTorch), and a NaN among the sorted values would
+  // derail the binary search: drop them.
+  if (is_floating_point(t)) tests = tests.masked_select(tests.eq(tests));
+  Tensor found;
+  if (tests.numel() == 0) {
+    found = zeros(e.sizes(), TensorOptions(kBool));
+  } else {
+    // Each element against the test value at its insertion point in the sorted
+    // tests: O((n + m) log m), where comparing all pairs would be O(n m).
+    const Tensor sorted = std::get<0>(tests.sort());
+    const Tensor at = searchsorted(sorted, e).clamp_max(tests.numel() - 1);
+    found = sorted.take(at).eq(e);
+  }
+  return invert ? found.logical_not() : found;
+}
+Tensor isin(const Tensor& elements, const Scalar& test_element, bool assume_unique, bool invert) {
+  EMBER_CHECK(elements.defined(), "isin: expected a defined tensor");
+  return isin(elements, scalar_tensor(test_element, TensorOptions(test_element.type())), assume_unique, invert);
+}
+Tensor isin(const Scalar& element, const Tensor& test_elements, bool assume_unique, bool invert) {
+  return isin(scalar_tensor(element, TensorOptions(element.type())), test_elements, assume_unique, invert);
+}
+
 Tensor bucketize(const Tensor& self, const Tensor& boundaries, bool out_int32, bool right) {
   EMBER_CHECK(boundaries.defined() && boundaries.dim() == 1,
               "bucketize: boundaries tensor must be 1 dimension, but got dim(",

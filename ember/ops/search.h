@@ -1,7 +1,7 @@
 #pragma once
-// searchsorted and bucketize (ops/search.cpp): binary search of values in
-// sorted boundaries. The results are indices (int64, or int32 on request), so
-// nothing here is differentiable.
+// searchsorted, bucketize and isin (ops/search.cpp): binary search of values in
+// sorted boundaries. The results are indices (int64, or int32 on request) or
+// bools, so nothing here is differentiable.
 #include <optional>
 #include <string_view>
 
@@ -22,5 +22,11 @@ Tensor searchsorted(const Tensor& sorted_sequence, const Scalar& self, bool out_
 // searchsorted(boundaries, self) with 1-D boundaries: the bucket of each value.
 Tensor bucketize(const Tensor& self, const Tensor& boundaries, bool out_int32 = false, bool right = false);
 Tensor bucketize(const Scalar& self, const Tensor& boundaries, bool out_int32 = false, bool right = false);
+
+// Whether each element occurs in test_elements (compared in their promoted
+// dtype; NaN occurs nowhere), or the opposite with invert. Complex and bool raise.
+Tensor isin(const Tensor& elements, const Tensor& test_elements, bool assume_unique = false, bool invert = false);
+Tensor isin(const Tensor& elements, const Scalar& test_element, bool assume_unique = false, bool invert = false);
+Tensor isin(const Scalar& element, const Tensor& test_elements, bool assume_unique = false, bool invert = false);
 
 }  // namespace ember

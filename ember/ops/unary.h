@@ -23,7 +23,24 @@ namespace ember {
 #undef EMBER_UNARY_OP
 
 inline Tensor absolute(const Tensor& self) { return abs(self); }
+inline Tensor& absolute_(Tensor& self) { return abs_(self); }
 inline Tensor negative(const Tensor& self) { return neg(self); }
+inline Tensor& negative_(Tensor& self) { return neg_(self); }
+// NumPy's names, kept by PyTorch as aliases.
+inline Tensor arccos(const Tensor& self) { return acos(self); }
+inline Tensor& arccos_(Tensor& self) { return acos_(self); }
+inline Tensor arcsin(const Tensor& self) { return asin(self); }
+inline Tensor& arcsin_(Tensor& self) { return asin_(self); }
+inline Tensor arctan(const Tensor& self) { return atan(self); }
+inline Tensor& arctan_(Tensor& self) { return atan_(self); }
+inline Tensor arccosh(const Tensor& self) { return acosh(self); }
+inline Tensor& arccosh_(Tensor& self) { return acosh_(self); }
+inline Tensor arcsinh(const Tensor& self) { return asinh(self); }
+inline Tensor& arcsinh_(Tensor& self) { return asinh_(self); }
+inline Tensor arctanh(const Tensor& self) { return atanh(self); }
+inline Tensor& arctanh_(Tensor& self) { return atanh_(self); }
+inline Tensor fix(const Tensor& self) { return trunc(self); }
+inline Tensor& fix_(Tensor& self) { return trunc_(self); }
 
 // round half to even; decimals != 0 rounds to that many decimal places (floating only).
 Tensor round(const Tensor& self, int64_t decimals = 0);
@@ -97,6 +114,8 @@ namespace ops {
 // outputs]) of dtype `result`, runs `kernel` on TensorIterator({result}, {x}).
 Tensor unary_apply(const char* op, const Tensor& self, ScalarType compute, ScalarType result, Tensor* out, bool inplace,
                    const std::function<void(const kernels::TensorIterator&)>& kernel);
+// frexp's exponent (int32) of a floating tensor, without a gradient.
+Tensor frexp_exponent(const Tensor& self);
 }  // namespace ops
 
 }  // namespace ember

@@ -94,6 +94,15 @@ Tensor& isneginf_out(Tensor& out, const Tensor& self) {
   float_class("isneginf", FloatClass::isneginf, self, &out);
   return out;
 }
+namespace ops {
+Tensor frexp_exponent(const Tensor& self) {
+  EMBER_VMAP_ELEMENTWISE(self, v, frexp_exponent(v));
+  autograd::BelowAutogradGuard below;  // an integer result has no derivative
+  return unary_apply("frexp", self, self.scalar_type(), kInt, nullptr, false,
+                     [](const TensorIterator& it) { kernels::frexp_exponent_kernel(it); });
+}
+}  // namespace ops
+
 Tensor Tensor::isnan() const { return ember::isnan(*this); }
 Tensor Tensor::isinf() const { return ember::isinf(*this); }
 Tensor Tensor::isposinf() const { return ember::isposinf(*this); }

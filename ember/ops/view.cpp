@@ -479,6 +479,56 @@ std::vector<Tensor> tensor_split(const Tensor& self, int64_t sections, int64_t d
   return out;
 }
 
+// Pieces between consecutive split points `indices` (Python slices
+// self[a:b] along dim: each point is clamped to the dim, and a point before the
+// previous one gives an empty piece; the next piece starts at the point itself).
+std::vector<Tensor> tensor_split(const Tensor& self, IntArrayRef indices, int64_t dim) {
+  EMBER_VMAP_ON_FRONT_MULTI(self, v, tensor_split(v, indices, batching::phys_dim(dim, self.dim(), "tensor_split")));
+  EMBER_RECORD_OP("tensor_split", self);
+  EMBER_CHECK(self.dim() > 0, "tensor_split: expected at least a 1-dimensional tensor");
+  const int64_t d = wrap_dim(dim, self.dim(), "tensor_split");
+  const int64_t size = self.size(d);
+  auto point = [&](size_t i) {
+    if (i == indices.size()) return size;
+    return std::clamp(indices[i] < 0 ? indices[i] + size : indices[i], int64_t{0}, size);
+  };
+  std::vector<Tensor> out;
+  for (size_t i = 0; i <= indices.size(); ++i) {
+    const int64_t start = i == 0 ? 0 : point(i - 1), end = point(i);
+    out.push_back(slice(self, d, start, std::max(start, end)));
+  }
+  return out;
+}
+
+namespace {
+// hsplit/vsplit/dsplit: tensor_split along dim 1 (dim 0 for 1-D hsplit), 0 and
+// 2, where a section count must divide the dim evenly (NumPy's rule).
+int64_t numpy_split_dim(const char* op, const Tensor& self, int64_t dim, int64_t min_dims) {
+  EMBER_CHECK(self.dim() >= min_dims, "torch.", op, " requires a tensor with at least ", min_dims,
+              " dimension, but got a tensor with ", self.dim(), " dimensions!");
+  return op[0] == 'h' && self.dim() == 1 ? 0 : dim;
+}
+std::vector<Tensor> numpy_split(const char* op, const Tensor& self, int64_t sections, int64_t dim, int64_t min_dims) {
+  const int64_t d = numpy_split_dim(op, self, dim, min_dims);
+  EMBER_CHECK(sections != 0 && self.size(d) % sections == 0, "torch.", op, " attempted to split along dimension ", d,
+              ", but the size of the dimension ", self.size(d), " is not divisible by the split_size ", sections, "!");
+  return tensor_split(self, sections, d);
+}
+}  // namespace
+
+std::vector<Tensor> hsplit(const Tensor& self, int64_t sections) { return numpy_split("hsplit", self, sections, 1, 1); }
+std::vector<Tensor> vsplit(const Tensor& self, int64_t sections) { return numpy_split("vsplit", self, sections, 0, 2); }
+std::vector<Tensor> dsplit(const Tensor& self, int64_t sections) { return numpy_split("dsplit", self, sections, 2, 3); }
+std::vector<Tensor> hsplit(const Tensor& self, IntArrayRef indices) {
+  return tensor_split(self, indices, numpy_split_dim("hsplit", self, 1, 1));
+}
+std::vector<Tensor> vsplit(const Tensor& self, IntArrayRef indices) {
+  return tensor_split(self, indices, numpy_split_dim("vsplit", self, 0, 2));
+}
+std::vector<Tensor> dsplit(const Tensor& self, IntArrayRef indices) {
+  return tensor_split(self, indices, numpy_split_dim("dsplit", self, 2, 3));
+}
+
 std::vector<Tensor> unbind(const Tensor& self, int64_t dim) {
   EMBER_VMAP_ON_FRONT_MULTI(self, v, unbind(v, batching::phys_dim(dim, self.dim(), "unbind")));
   EMBER_RECORD_OP("unbind", self);
@@ -594,6 +644,18 @@ std::vector<Tensor> Tensor::split_with_sizes(IntArrayRef s, int64_t d) const {
 }
 std::vector<Tensor> Tensor::chunk(int64_t c, int64_t d) const { return ember::chunk(*this, c, d); }
 std::vector<Tensor> Tensor::unbind(int64_t d) const { return ember::unbind(*this, d); }
+std::vector<Tensor> Tensor::tensor_split(int64_t sections, int64_t dim) const {
+  return ember::tensor_split(*this, sections, dim);
+}
+std::vector<Tensor> Tensor::tensor_split(IntArrayRef indices, int64_t dim) const {
+  return ember::tensor_split(*this, indices, dim);
+}
+std::vector<Tensor> Tensor::hsplit(int64_t sections) const { return ember::hsplit(*this, sections); }
+std::vector<Tensor> Tensor::hsplit(IntArrayRef indices) const { return ember::hsplit(*this, indices); }
+std::vector<Tensor> Tensor::vsplit(int64_t sections) const { return ember::vsplit(*this, sections); }
+std::vector<Tensor> Tensor::vsplit(IntArrayRef indices) const { return ember::vsplit(*this, indices); }
+std::vector<Tensor> Tensor::dsplit(int64_t sections) const { return ember::dsplit(*this, sections); }
+std::vector<Tensor> Tensor::dsplit(IntArrayRef indices) const { return ember::dsplit(*this, indices); }
 
 namespace {
 Tensor& set_geometry_from(Tensor& self, const Tensor& v) {

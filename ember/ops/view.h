@@ -34,6 +34,26 @@ std::vector<Tensor> split_with_sizes(const Tensor& self, IntArrayRef split_sizes
 std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim = 0);
 std::vector<Tensor> unbind(const Tensor& self, int64_t dim = 0);
 std::vector<Tensor> tensor_split(const Tensor& self, int64_t sections, int64_t dim = 0);
+std::vector<Tensor> tensor_split(const Tensor& self, IntArrayRef indices, int64_t dim = 0);
+// NumPy's splits: along dim 1 (hsplit; dim 0 of a 1-D tensor), 0 (vsplit) and 2
+// (dsplit), into equal sections or at the given indices.
+std::vector<Tensor> hsplit(const Tensor& self, int64_t sections);
+std::vector<Tensor> hsplit(const Tensor& self, IntArrayRef indices);
+std::vector<Tensor> vsplit(const Tensor& self, int64_t sections);
+std::vector<Tensor> vsplit(const Tensor& self, IntArrayRef indices);
+std::vector<Tensor> dsplit(const Tensor& self, int64_t sections);
+std::vector<Tensor> dsplit(const Tensor& self, IntArrayRef indices);
+// NumPy-style names for views above.
+inline Tensor swapdims(const Tensor& self, int64_t dim0, int64_t dim1) { return transpose(self, dim0, dim1); }
+inline Tensor swapaxes(const Tensor& self, int64_t dim0, int64_t dim1) { return transpose(self, dim0, dim1); }
+inline Tensor moveaxis(const Tensor& self, IntArrayRef source, IntArrayRef destination) {
+  return movedim(self, source, destination);
+}
+inline Tensor moveaxis(const Tensor& self, int64_t source, int64_t destination) {
+  return movedim(self, source, destination);
+}
+inline Tensor ravel(const Tensor& self) { return reshape(self, {-1}); }
+inline Tensor broadcast_to(const Tensor& self, IntArrayRef size) { return expand(self, size); }
 std::vector<int64_t> broadcast_shapes(ArrayRef<std::vector<int64_t>> shapes);
 std::vector<Tensor> broadcast_tensors(TensorList tensors);
 

@@ -79,6 +79,22 @@ RegisterOps reg({
          return rot90(x[0], 3, {2, 0});
        },
        {{2, 3, 4}}),
+    op("ldexp(int exponent)",
+       [](const variable_list& x) {
+         return ldexp(x[0], tensor({1, -2, 0, 3}, kLong));
+       },
+       {{3, 4}}),
+    op("ldexp(float exponent)", [](const variable_list& x) { return ldexp(x[0], x[1]); }, {{3, 4}, {4}}),
+    op("float_power", [](const variable_list& x) { return float_power(x[0].abs() + 0.5, x[1]); }, {{3, 4}, {3, 1}}),
+    op("float_power(scalar exponent)", [](const variable_list& x) { return x[0].float_power(3); }, {{3, 4}}),
+    // the mantissa: self / 2^exponent, a jump at each power of two: inputs in
+    // [0.55, 0.95) times these factors stay inside one binade each (2^0, 2^1, 2^-3, 2^3)
+    op(
+        "frexp",
+        [](const variable_list& x) {
+          return std::get<0>(frexp(x[0] * tensor({1.0, -3.7, 0.25, 16.0}, kDouble)));
+        },
+        {{3, 4}}, 0.55, 0.95),
 });
 
 }  // namespace

@@ -151,6 +151,44 @@ RegisterOps reg({
     op(
         "index_fill(tensor value)", [](const variable_list& x) { return index_fill(x[0], 0, idx({1}), x[1]); },
         {{3, 4}, {}}, "IndexFillBackward1"),
+    // the *_scatter ops: clone, view, copy_ (ops/scatter_views.cpp)
+    op("slice_scatter", [](const variable_list& x) { return slice_scatter(x[0], x[1], 1, 1, 5, 2); }, {{3, 5}, {3, 2}}),
+    op("select_scatter", [](const variable_list& x) { return select_scatter(x[0], x[1], 0, -1); }, {{3, 4}, {4}}),
+    op("diagonal_scatter", [](const variable_list& x) { return diagonal_scatter(x[0], x[1], 1); }, {{3, 4}, {3}}),
+    op("as_strided_scatter",
+       [](const variable_list& x) {
+         return as_strided_scatter(x[0], x[1], {2, 2}, {1, 2}, 1);
+       },
+       {{3, 3}, {2, 2}}),
+    // the mask broadcasts over rows: 9 trues take source's first 9 of 10 elements
+    op("masked_scatter",
+       [](const variable_list& x) {
+         return masked_scatter(x[0], idx({1, 0, 1, 1}) != 0, x[1]);
+       },
+       {{3, 4}, {10}}),
+    op("put",
+       [](const variable_list& x) {
+         return put(x[0], idx({0, 5, -1}), x[1]);
+       },
+       {{3, 4}, {3}}),
+    op("put(accumulate)",
+       [](const variable_list& x) {
+         return x[0].put(idx({1, 7, 1}), x[1], true);
+       },
+       {{3, 4}, {3}}),
+    // in place on a copy; a tall matrix wraps its diagonal
+    op("fill_diagonal_(wrap)",
+       [](const variable_list& x) {
+         Tensor y = x[0] * 1;
+         return y.fill_diagonal_(2.5, true);
+       },
+       {{7, 3}}),
+    op("fill_diagonal_(3-d)",
+       [](const variable_list& x) {
+         Tensor y = x[0] * 1;
+         return y.fill_diagonal_(-1);
+       },
+       {{3, 3, 3}}),
 });
 
 }  // namespace

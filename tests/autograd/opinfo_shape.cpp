@@ -54,6 +54,19 @@ RegisterOps reg_pieces({
         {5, 2}, "SplitWithSizesBackward0"),
     pieces(
         "chunk", [](const Tensor& x) { return x.t().chunk(2, -1); }, {5, 3}, "SplitBackward0"),
+    // split points: one past the end and one before the previous give empty pieces
+    pieces(
+        "tensor_split(indices)",
+        [](const Tensor& x) {
+          return x.tensor_split({1, 4, 3}, 1);
+        },
+        {2, 5}, "SliceBackward0"),
+    pieces(
+        "hsplit", [](const Tensor& x) { return x.hsplit(2); }, {3, 4, 2}, "SliceBackward0"),
+    pieces(
+        "vsplit(indices)", [](const Tensor& x) { return x.vsplit({1}); }, {3, 4}, "SliceBackward0"),
+    pieces(
+        "dsplit", [](const Tensor& x) { return x.dsplit(2); }, {2, 3, 4}, "SliceBackward0"),
 });
 
 RegisterOps reg({

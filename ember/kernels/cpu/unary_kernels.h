@@ -47,6 +47,8 @@ void polygamma_kernel(const TensorIterator& iter, int64_t n);
 // Floating or complex in, bool out.
 enum class FloatClass { isnan, isinf, isposinf, isneginf, isfinite, isreal };
 void float_class_kernel(const TensorIterator& iter, FloatClass which);
+// The int32 exponent std::frexp gives; 0 for 0, inf and NaN (as PyTorch).
+void frexp_exponent_kernel(const TensorIterator& iter);
 
 // Complex helpers. angle: floating/complex in, real out. conj: complex -> complex.
 // polar(abs, angle) and complex(real, imag): two floating inputs -> complex out.

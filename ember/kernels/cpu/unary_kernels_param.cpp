@@ -151,6 +151,19 @@ void float_class_kernel(const TensorIterator& iter, FloatClass which) {
   });
 }
 
+void frexp_exponent_kernel(const TensorIterator& iter) {
+  dispatch_floating(iter.dtype(1), "frexp", [&](auto tag) {
+    using T = EMBER_TYPE(tag);
+    using M = opmath_t<T>;  // float for the 16-bit floats: the same value, so the same exponent
+    unary_loop<int32_t, T>(iter, [](M x) {
+      if (!std::isfinite(x)) return int32_t{0};
+      int e = 0;
+      std::frexp(x, &e);
+      return static_cast<int32_t>(e);
+    });
+  });
+}
+
 void angle_kernel(const TensorIterator& iter) {
   dispatch_floating_and_complex(iter.dtype(1), "angle", [&](auto tag) {
     using T = EMBER_TYPE(tag);
