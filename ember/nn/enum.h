@@ -49,4 +49,7 @@ EMBER_ENUM_TAG(Bicubic)
 EMBER_ENUM_TAG(Trilinear)
 EMBER_ENUM_TAG(Area)
 EMBER_ENUM_TAG(NearestExact)
+// grid_sample padding modes (kZeros above).
+EMBER_ENUM_TAG(Border)
+EMBER_ENUM_TAG(Reflection)
 }  // namespace ember

@@ -18,3 +18,4 @@
 #include "ember/nn/functional/pixelshuffle.h"
 #include "ember/nn/functional/pooling.h"
 #include "ember/nn/functional/upsampling.h"
+#include "ember/nn/functional/vision.h"

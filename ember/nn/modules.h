@@ -7,6 +7,7 @@
 #include "ember/nn/modules/container/functional.h"
 #include "ember/nn/modules/container/moduledict.h"
 #include "ember/nn/modules/container/modulelist.h"
+#include "ember/nn/modules/container/parameterlist.h"
 #include "ember/nn/modules/container/sequential.h"
 #include "ember/nn/modules/conv.h"
 #include "ember/nn/modules/distance.h"

@@ -16,6 +16,7 @@
 #include "ember/ops/upsample.h"
 // composites PyTorch users expect
 #include "ember/ops/distance.h"
+#include "ember/ops/grid_sample.h"
 #include "ember/ops/pointwise_composite.h"
 #include "ember/ops/products.h"
 #include "ember/ops/rearrange.h"

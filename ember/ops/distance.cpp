@@ -7,8 +7,10 @@
 #include "ember/ops/matmul.h"
 #include "ember/ops/operators.h"
 #include "ember/ops/reduce.h"
+#include "ember/ops/triangle_indices.h"
 #include "ember/ops/unary.h"
 #include "ember/ops/view.h"
+#include "ember/vmap/batched_tensor.h"
 
 namespace ember {
 
@@ -73,6 +75,18 @@ Tensor renorm(const Tensor& self, const Scalar& p, int64_t dim, const Scalar& ma
 Tensor Tensor::dist(const Tensor& other, const Scalar& p) const { return ember::dist(*this, other, p); }
 Tensor Tensor::renorm(const Scalar& p, int64_t dim, const Scalar& maxnorm) const {
   return ember::renorm(*this, p, dim, maxnorm);
+}
+
+Tensor pdist(const Tensor& self, double p) {
+  EMBER_CHECK(self.defined(), "pdist: expected a defined tensor");
+  EMBER_CHECK(self.dim() == 2, "pdist: only supports 2D tensors, got: ", self.dim(), "D (shape ",
+              shape_str(self.sizes()), ")");
+  EMBER_CHECK(self.is_floating_point(), "pdist: only supports floating-point dtypes, got ", self.dtype());
+  EMBER_CHECK(p >= 0, "pdist: only supports non-negative p values, got ", p);
+  EMBER_RECORD_COMPOSITE_OP("pdist", self);
+  const Tensor pairs = triu_indices(self.size(0), self.size(0), 1);
+  const Tensor diff = self.index_select(0, pairs[0]) - self.index_select(0, pairs[1]);
+  return diff.norm(p, {1});
 }
 
 }  // namespace ember

@@ -41,4 +41,12 @@ std::tuple<Tensor, Tensor> adaptive_max_pool1d(const Tensor& self, IntArrayRef o
 std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& self, IntArrayRef output_size);
 std::tuple<Tensor, Tensor> adaptive_max_pool3d(const Tensor& self, IntArrayRef output_size);
 
+// Max pooling's partial inverse (ops/max_unpool.cpp): each value goes to its
+// index in a zero output of the given spatial size (the indices max_pool returns,
+// flattened per (n, c) plane). max_unpool3d's stride and padding are PyTorch's
+// signature; the indices alone place the values.
+Tensor max_unpool2d(const Tensor& self, const Tensor& indices, IntArrayRef output_size);
+Tensor max_unpool3d(const Tensor& self, const Tensor& indices, IntArrayRef output_size, IntArrayRef stride,
+                    IntArrayRef padding);
+
 }  // namespace ember

@@ -223,6 +223,21 @@ Tensor pixel_shuffle(const Tensor& self, int64_t r) {
   return self.reshape(split).permute(perm).reshape(merged);
 }
 
+Tensor channel_shuffle(const Tensor& self, int64_t groups) {
+  EMBER_CHECK(self.defined(), "channel_shuffle: expected a defined tensor");
+  EMBER_CHECK(self.dim() > 2, "channel_shuffle expects input with > 2 dims, but got input with sizes ",
+              shape_str(self.sizes()));
+  EMBER_CHECK(groups > 0,
+              "channel_shuffle: Number of groups to divide channels in must be positive. Value of groups:", groups);
+  const int64_t c = self.size(1);
+  EMBER_CHECK(c % groups == 0, "channel_shuffle: Number of channels must be divisible by groups. Got ", c,
+              " channels and ", groups, " groups.");
+  EMBER_RECORD_COMPOSITE_OP("channel_shuffle", self);
+  DimVector split{self.size(0), groups, c / groups};
+  for (int64_t d = 2; d < self.dim(); ++d) split.push_back(self.size(d));
+  return self.reshape(split).transpose(1, 2).reshape(self.sizes());
+}
+
 Tensor pixel_unshuffle(const Tensor& self, int64_t r) {
   EMBER_RECORD_COMPOSITE_OP("pixel_unshuffle", self);
   const char* op = "pixel_unshuffle";

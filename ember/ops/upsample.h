@@ -18,5 +18,9 @@ Tensor upsample_bicubic2d(const Tensor& input, IntArrayRef output_size, bool ali
 
 Tensor pixel_shuffle(const Tensor& self, int64_t upscale_factor);
 Tensor pixel_unshuffle(const Tensor& self, int64_t downscale_factor);
+// Interleaves the channels of [N, C, *] from `groups` groups of C / groups
+// (ShuffleNet): channel g * (C / groups) + i goes to i * groups + g.
+Tensor channel_shuffle(const Tensor& self, int64_t groups);
+inline Tensor native_channel_shuffle(const Tensor& self, int64_t groups) { return channel_shuffle(self, groups); }
 
 }  // namespace ember

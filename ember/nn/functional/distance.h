@@ -1,7 +1,8 @@
 #pragma once
-// nn::functional::cosine_similarity / pairwise_distance (compositions in
-// ember/ops/loss_distance.cpp).
+// nn::functional::cosine_similarity / pairwise_distance / pdist (compositions
+// in ember/ops/loss_distance.cpp and ember/ops/distance.cpp).
 #include "ember/nn/options/distance.h"
+#include "ember/ops/distance.h"
 #include "ember/ops/loss.h"
 
 namespace ember::nn::functional {
@@ -9,6 +10,7 @@ namespace ember::nn::functional {
 inline Tensor cosine_similarity(const Tensor& x1, const Tensor& x2, const CosineSimilarityFuncOptions& options = {}) {
   return ember::cosine_similarity(x1, x2, options.dim(), options.eps());
 }
+inline Tensor pdist(const Tensor& input, double p = 2) { return ember::pdist(input, p); }
 inline Tensor pairwise_distance(const Tensor& x1, const Tensor& x2, const PairwiseDistanceFuncOptions& options = {}) {
   return ember::pairwise_distance(x1, x2, options.p(), options.eps(), options.keepdim());
 }

@@ -65,4 +65,36 @@ EMBER_DEFINE_ADAPTIVE_MAX_INDICES(1)
 EMBER_DEFINE_ADAPTIVE_MAX_INDICES(2)
 EMBER_DEFINE_ADAPTIVE_MAX_INDICES(3)
 
+#define EMBER_DEFINE_MAX_UNPOOL(D)                                                                          \
+  void MaxUnpool##D##dImpl::pretty_print(std::ostream& stream) const {                                      \
+    stream << "torch::nn::MaxUnpool" << D << "d(kernel_size=" << detail::print_sizes(options.kernel_size()) \
+           << ", stride=" << detail::print_sizes(options.stride())                                          \
+           << ", padding=" << detail::print_sizes(options.padding()) << ")";                                \
+  }                                                                                                         \
+  Tensor MaxUnpool##D##dImpl::forward(const Tensor& input, const Tensor& indices,                           \
+                                      const std::optional<std::vector<int64_t>>& output_size) {             \
+    return functional::max_unpool##D##d(input, indices,                                                     \
+                                        functional::MaxUnpool##D##dFuncOptions(options.kernel_size())       \
+                                            .stride(options.stride())                                       \
+                                            .padding(options.padding())                                     \
+                                            .output_size(output_size));                                     \
+  }
+
+EMBER_DEFINE_MAX_UNPOOL(1)
+EMBER_DEFINE_MAX_UNPOOL(2)
+EMBER_DEFINE_MAX_UNPOOL(3)
+#undef EMBER_DEFINE_MAX_UNPOOL
+
+#define EMBER_DEFINE_LP_POOL(D)                                                                                     \
+  void LPPool##D##dImpl::pretty_print(std::ostream& stream) const {                                                 \
+    stream << std::boolalpha << "torch::nn::LPPool" << D << "d(norm_type=" << options.norm_type()                   \
+           << ", kernel_size=" << detail::print_sizes(options.kernel_size())                                        \
+           << ", stride=" << detail::print_sizes(options.stride()) << ", ceil_mode=" << options.ceil_mode() << ")"; \
+  }                                                                                                                 \
+  Tensor LPPool##D##dImpl::forward(const Tensor& input) { return functional::lp_pool##D##d(input, options); }
+
+EMBER_DEFINE_LP_POOL(1)
+EMBER_DEFINE_LP_POOL(2)
+#undef EMBER_DEFINE_LP_POOL
+
 }  // namespace ember::nn

@@ -8,6 +8,7 @@
 #include "ember/core/tensor.h"
 #include "ember/nn/cloneable.h"
 #include "ember/nn/functional/pooling.h"
+#include "ember/nn/modules/container/any.h"
 #include "ember/nn/options/pooling.h"
 #include "ember/nn/pimpl.h"
 
@@ -66,5 +67,45 @@ EMBER_DECLARE_ADAPTIVE_POOL(AvgPool, 3)
 #undef EMBER_DECLARE_ADAPTIVE_POOL
 #undef EMBER_ADAPTIVE_POOL_EXTRA_MaxPool
 #undef EMBER_ADAPTIVE_POOL_EXTRA_AvgPool
+
+// MaxUnpool1d/2d/3d: places a max pool's values at its indices in a zero output.
+#define EMBER_DECLARE_MAX_UNPOOL(D)                                                                                  \
+  class MaxUnpool##D##dImpl : public Cloneable<MaxUnpool##D##dImpl> {                                                \
+   public:                                                                                                           \
+    MaxUnpool##D##dImpl(ExpandingArray<D> kernel_size) : MaxUnpool##D##dImpl(MaxUnpool##D##dOptions(kernel_size)) {} \
+    explicit MaxUnpool##D##dImpl(const MaxUnpool##D##dOptions& options_) : options(options_) {}                      \
+    void reset() override {}                                                                                         \
+    void pretty_print(std::ostream& stream) const override;                                                          \
+    Tensor forward(const Tensor& input, const Tensor& indices,                                                       \
+                   const std::optional<std::vector<int64_t>>& output_size = std::nullopt);                           \
+    MaxUnpool##D##dOptions options;                                                                                  \
+                                                                                                                     \
+   protected:                                                                                                        \
+    FORWARD_HAS_DEFAULT_ARGS({2, AnyValue(std::optional<std::vector<int64_t>>())})                                   \
+  };                                                                                                                 \
+  TORCH_MODULE(MaxUnpool##D##d);
+
+EMBER_DECLARE_MAX_UNPOOL(1)
+EMBER_DECLARE_MAX_UNPOOL(2)
+EMBER_DECLARE_MAX_UNPOOL(3)
+#undef EMBER_DECLARE_MAX_UNPOOL
+
+// LPPool1d/2d: the p-norm over each window.
+#define EMBER_DECLARE_LP_POOL(D)                                                          \
+  class LPPool##D##dImpl : public Cloneable<LPPool##D##dImpl> {                           \
+   public:                                                                                \
+    LPPool##D##dImpl(double norm_type, ExpandingArray<D> kernel_size)                     \
+        : LPPool##D##dImpl(LPPool##D##dOptions(norm_type, kernel_size)) {}                \
+    explicit LPPool##D##dImpl(const LPPool##D##dOptions& options_) : options(options_) {} \
+    void reset() override {}                                                              \
+    void pretty_print(std::ostream& stream) const override;                               \
+    Tensor forward(const Tensor& input);                                                  \
+    LPPool##D##dOptions options;                                                          \
+  };                                                                                      \
+  TORCH_MODULE(LPPool##D##d);
+
+EMBER_DECLARE_LP_POOL(1)
+EMBER_DECLARE_LP_POOL(2)
+#undef EMBER_DECLARE_LP_POOL
 
 }  // namespace ember::nn

@@ -2,6 +2,7 @@
 // Options of the pooling modules and functionals, as torch::nn::MaxPool2dOptions etc.
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "ember/core/arg.h"
 #include "ember/core/expanding_array.h"
@@ -64,6 +65,49 @@ using AdaptiveMaxPool3dFuncOptions = AdaptiveMaxPool3dOptions;
 using AdaptiveAvgPool1dFuncOptions = AdaptiveAvgPool1dOptions;
 using AdaptiveAvgPool2dFuncOptions = AdaptiveAvgPool2dOptions;
 using AdaptiveAvgPool3dFuncOptions = AdaptiveAvgPool3dOptions;
+}  // namespace functional
+
+// MaxUnpool2dOptions(2).stride(2): the max pool's kernel, stride and padding.
+template <size_t D>
+struct MaxUnpoolOptions {
+  MaxUnpoolOptions(ExpandingArray<D> kernel_size) : kernel_size_(kernel_size), stride_(kernel_size) {}  // NOLINT
+  TORCH_ARG(ExpandingArray<D>, kernel_size);
+  TORCH_ARG(ExpandingArray<D>, stride);
+  TORCH_ARG(ExpandingArray<D>, padding) = 0;
+};
+using MaxUnpool1dOptions = MaxUnpoolOptions<1>;
+using MaxUnpool2dOptions = MaxUnpoolOptions<2>;
+using MaxUnpool3dOptions = MaxUnpoolOptions<3>;
+
+// LPPool2dOptions(2, 3).stride(2): the power-average pool of norm_type.
+template <size_t D>
+struct LPPoolOptions {
+  LPPoolOptions(double norm_type, ExpandingArray<D> kernel_size)  // NOLINT
+      : norm_type_(norm_type), kernel_size_(kernel_size), stride_(kernel_size) {}
+  TORCH_ARG(double, norm_type);
+  TORCH_ARG(ExpandingArray<D>, kernel_size);
+  TORCH_ARG(ExpandingArray<D>, stride);
+  TORCH_ARG(bool, ceil_mode) = false;
+};
+using LPPool1dOptions = LPPoolOptions<1>;
+using LPPool2dOptions = LPPoolOptions<2>;
+
+namespace functional {
+// MaxUnpool2dFuncOptions(2).output_size(std::vector<int64_t>{5, 5}): an output
+// size (its last D entries count) instead of the default.
+template <size_t D>
+struct MaxUnpoolFuncOptions {
+  MaxUnpoolFuncOptions(ExpandingArray<D> kernel_size) : kernel_size_(kernel_size), stride_(kernel_size) {}  // NOLINT
+  TORCH_ARG(ExpandingArray<D>, kernel_size);
+  TORCH_ARG(ExpandingArray<D>, stride);
+  TORCH_ARG(ExpandingArray<D>, padding) = 0;
+  TORCH_ARG(std::optional<std::vector<int64_t>>, output_size) = std::nullopt;
+};
+using MaxUnpool1dFuncOptions = MaxUnpoolFuncOptions<1>;
+using MaxUnpool2dFuncOptions = MaxUnpoolFuncOptions<2>;
+using MaxUnpool3dFuncOptions = MaxUnpoolFuncOptions<3>;
+using LPPool1dFuncOptions = LPPool1dOptions;
+using LPPool2dFuncOptions = LPPool2dOptions;
 }  // namespace functional
 
 namespace functional {
