@@ -37,7 +37,8 @@ Tensor max_unpool(const char* op, const Tensor& self, const Tensor& indices, Int
   std::string volume;
   for (int64_t s : output_size) {
     out_points *= s;
-    volume += (volume.empty() ? "" : "x") + std::to_string(s);
+    if (!volume.empty()) volume += 'x';
+    volume += std::to_string(s);
   }
   const Tensor flat_idx = idx.reshape({n, c, in_points});
   if (!batching::any_batched(idx) && flat_idx.numel() > 0) {  // a per-sample check would need the host
