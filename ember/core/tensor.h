@@ -157,6 +157,9 @@ class Tensor {
   Tensor& random_(int64_t from, int64_t to) const;
   Tensor& random_(int64_t to) const;
   Tensor& exponential_(double lambd = 1) const;
+  Tensor& geometric_(double p) const;
+  Tensor& cauchy_(double median = 0, double sigma = 1) const;
+  Tensor& log_normal_(double mean = 1, double std = 2) const;
   Tensor bernoulli() const;
 
   // ---- views (ops/view.cpp) -----------------------------------------------

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <random>
 #include <vector>
 
 #include "ember/core/dispatch.h"
@@ -229,6 +230,128 @@ Tensor& exponential_(Tensor& self, double lambd, OptGen g) {
       });
     });
   });
+}
+
+namespace {
+// Uniform in (0, 1): both ends excluded, so logs and tangents stay finite.
+inline double uniform_open(std::mt19937_64& e) { return (static_cast<double>(e() >> 11) + 0.5) * 0x1.0p-53; }
+
+// In-place draws of one value per element from `draw(engine)`, computed in
+// double and stored as self's dtype (integers saturate at their largest value).
+template <typename Draw>
+Tensor& fill_draws(const char* op, Tensor& self, OptGen g, bool integers_too, const Draw& draw) {
+  Generator gen = gen_or_default(g);
+  return fill_random(self, op, [&](Tensor& dst) {
+    auto run = [&](auto tag) {
+      using T = EMBER_TYPE(tag);
+      T* p = dst.data_ptr<T>();
+      gen.with_engine([&](std::mt19937_64& e) {
+        for (int64_t i = 0; i < dst.numel(); ++i) {
+          const double v = draw(e);
+          if constexpr (std::is_integral_v<T>)
+            p[i] = v >= static_cast<double>(std::numeric_limits<T>::max()) ? std::numeric_limits<T>::max()
+                                                                           : static_cast<T>(v);
+          else
+            p[i] = static_cast<T>(static_cast<opmath_t<T>>(v));
+        }
+      });
+    };
+    if (integers_too)
+      dispatch_real(dst.dtype(), op, run);
+    else
+      dispatch_floating(dst.dtype(), op, run);
+  });
+}
+}  // namespace
+
+Tensor& geometric_(Tensor& self, double p, OptGen g) {
+  if (batching::random_in_vmap()) [[unlikely]]
+    return batching::fill_random_batched("geometric_", self, [&](IntArrayRef s) {
+      Tensor t = empty(s, self.options());
+      return Tensor(geometric_(t, p, g));
+    });
+  EMBER_RECORD_OP("geometric_", self);
+  EMBER_CHECK(p > 0 && p < 1, "geometric_ expects p to be in (0, 1), but got p=", p);
+  const double log_q = std::log1p(-p);
+  return fill_draws("geometric_", self, g, true,
+                    [&](std::mt19937_64& e) { return std::max(1.0, std::ceil(std::log(uniform_open(e)) / log_q)); });
+}
+
+Tensor& cauchy_(Tensor& self, double median, double sigma, OptGen g) {
+  if (batching::random_in_vmap()) [[unlikely]]
+    return batching::fill_random_batched("cauchy_", self, [&](IntArrayRef s) {
+      Tensor t = empty(s, self.options());
+      return Tensor(cauchy_(t, median, sigma, g));
+    });
+  EMBER_RECORD_OP("cauchy_", self);
+  return fill_draws("cauchy_", self, g, false,
+                    [&](std::mt19937_64& e) { return median + sigma * std::tan(M_PI * (uniform_open(e) - 0.5)); });
+}
+
+Tensor& log_normal_(Tensor& self, double mean, double std, OptGen g) {
+  if (batching::random_in_vmap()) [[unlikely]]
+    return batching::fill_random_batched("log_normal_", self, [&](IntArrayRef s) {
+      Tensor t = empty(s, self.options());
+      return Tensor(log_normal_(t, mean, std, g));
+    });
+  EMBER_RECORD_OP("log_normal_", self);
+  EMBER_CHECK(std > 0, "log_normal_ expects std > 0.0, but found std=", std);
+  return fill_draws("log_normal_", self, g, false, [&](std::mt19937_64& e) {
+    // Box-Muller's cosine branch: one normal from two uniforms.
+    const double r = std::sqrt(-2.0 * std::log(uniform_open(e)));
+    return std::exp(mean + std * r * std::cos(2 * M_PI * uniform_open(e)));
+  });
+}
+
+Tensor poisson(const Tensor& rates, OptGen g) {
+  EMBER_CHECK(rates.defined(), "poisson: expected a defined tensor");
+  EMBER_CHECK(rates.is_floating_point(), "poisson: not implemented for ", rates.dtype(), " (floating rates only)");
+  EMBER_CHECK(!batching::random_in_vmap(), "poisson: is not supported under vmap; draw outside it");
+  EMBER_RECORD_OP("poisson", rates);
+  const Tensor r = rates.to(kDouble).contiguous();
+  const double* pr = r.data_ptr<double>();
+  for (int64_t i = 0; i < r.numel(); ++i)
+    EMBER_CHECK(pr[i] >= 0 && std::isfinite(pr[i]),
+                "poisson: invalid Poisson rate, expected rate to be finite and non-negative (got ", pr[i], ")");
+  Tensor out = empty(r.sizes(), TensorOptions(kDouble));
+  double* po = out.data_ptr<double>();
+  gen_or_default(g).with_engine([&](std::mt19937_64& e) {
+    for (int64_t i = 0; i < r.numel(); ++i)
+      po[i] = pr[i] == 0 ? 0.0 : static_cast<double>(std::poisson_distribution<int64_t>(pr[i])(e));
+  });
+  return out.to(rates.scalar_type());
+}
+
+Tensor binomial(const Tensor& count, const Tensor& prob, OptGen g) {
+  EMBER_CHECK(count.defined() && prob.defined(), "binomial: expected defined tensors");
+  EMBER_CHECK(count.is_floating_point() && count.scalar_type() == prob.scalar_type(),
+              "binomial: expects count and prob of one floating dtype, got ", count.dtype(), " and ", prob.dtype());
+  EMBER_CHECK(!batching::random_in_vmap(), "binomial: is not supported under vmap; draw outside it");
+  EMBER_RECORD_OP("binomial", count, prob);
+  const DimVector shape = ember::broadcast_shapes(count.sizes(), prob.sizes(), "binomial");
+  const Tensor n = count.to(kDouble).expand(shape).contiguous(), p = prob.to(kDouble).expand(shape).contiguous();
+  const double* pn = n.data_ptr<double>();
+  const double* pp = p.data_ptr<double>();
+  Tensor out = empty(shape, TensorOptions(kDouble));
+  double* po = out.data_ptr<double>();
+  gen_or_default(g).with_engine([&](std::mt19937_64& e) {
+    for (int64_t i = 0; i < out.numel(); ++i) {
+      // NaN counts or probabilities give NaN; the trial count is truncated and capped at 2^62.
+      if (std::isnan(pn[i]) || std::isnan(pp[i])) {
+        po[i] = pn[i] + pp[i];
+        continue;
+      }
+      const double trials = std::floor(std::min(pn[i], 0x1.0p62));
+      if (trials <= 0 || pp[i] <= 0) {
+        po[i] = 0;
+      } else if (pp[i] >= 1) {
+        po[i] = trials;
+      } else {
+        po[i] = static_cast<double>(std::binomial_distribution<int64_t>(static_cast<int64_t>(trials), pp[i])(e));
+      }
+    }
+  });
+  return out.to(count.scalar_type());
 }
 
 namespace {
@@ -516,6 +639,9 @@ Tensor& Tensor::bernoulli_(double p) const { return ember::bernoulli_(self_ref()
 Tensor& Tensor::random_(int64_t from, int64_t to) const { return ember::random_(self_ref(), from, to); }
 Tensor& Tensor::random_(int64_t to) const { return ember::random_(self_ref(), 0, to); }
 Tensor& Tensor::exponential_(double lambd) const { return ember::exponential_(self_ref(), lambd); }
+Tensor& Tensor::geometric_(double p) const { return ember::geometric_(self_ref(), p); }
+Tensor& Tensor::cauchy_(double median, double sigma) const { return ember::cauchy_(self_ref(), median, sigma); }
+Tensor& Tensor::log_normal_(double mean, double std) const { return ember::log_normal_(self_ref(), mean, std); }
 Tensor Tensor::bernoulli() const { return ember::bernoulli(*this); }
 
 }  // namespace ember

@@ -65,5 +65,16 @@ Tensor& normal_(Tensor& self, double mean = 0, double std = 1, OptGen gen = std:
 Tensor& bernoulli_(Tensor& self, double p = 0.5, OptGen gen = std::nullopt);
 Tensor& random_(Tensor& self, int64_t from, int64_t to, OptGen gen = std::nullopt);
 Tensor& exponential_(Tensor& self, double lambd = 1, OptGen gen = std::nullopt);
+// The number of Bernoulli(p) trials up to the first success (1, 2, ...); integer or floating self.
+Tensor& geometric_(Tensor& self, double p, OptGen gen = std::nullopt);
+// median + sigma * tan(pi * (u - 1/2)): the Cauchy distribution; floating self.
+Tensor& cauchy_(Tensor& self, double median = 0, double sigma = 1, OptGen gen = std::nullopt);
+// exp(N(mean, std^2)); floating self, std > 0.
+Tensor& log_normal_(Tensor& self, double mean = 1, double std = 2, OptGen gen = std::nullopt);
+// A Poisson draw per element of `rates` (finite and >= 0), in rates' floating dtype.
+Tensor poisson(const Tensor& rates, OptGen gen = std::nullopt);
+// A Binomial(count, prob) draw per element (count and prob of one floating
+// dtype, broadcast): 0 for count <= 0 or prob <= 0, count for prob >= 1.
+Tensor binomial(const Tensor& count, const Tensor& prob, OptGen gen = std::nullopt);
 
 }  // namespace ember
