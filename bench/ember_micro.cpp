@@ -1,8 +1,8 @@
-// Google Benchmark micro-benchmarks of Ember alone (SPEC.md W1 nograd, W2,
+// Google Benchmark micro-benchmarks of Ember alone (bench/SPEC.md W1 nograd, W2,
 // W3, W4). The side-by-side comparison with LibTorch is bench/run.sh; these
 // are for quick local checks: ./bench/ember_micro --benchmark_filter=mm
 // The last argument of every benchmark is the intra-op thread count. Rates
-// use wall time (UseRealTime), as SPEC.md does; the CPU column shows how
+// use wall time (UseRealTime), as bench/SPEC.md does; the CPU column shows how
 // much of it the process actually ran on a shared machine.
 #include <benchmark/benchmark.h>
 

@@ -1,5 +1,5 @@
 // Ember's own micro-benchmarks on ember::utils::benchmark (Timer, Compare):
-// small-op overhead (SPEC.md W1), a large add, a matmul, and what the
+// small-op overhead (bench/SPEC.md W1), a large add, a matmul, and what the
 // profiler costs per op when it is recording.
 //   ember_timer                   all groups, one Compare table per label
 //   ember_timer --min-time 0.5    longer blocked_autorange runs

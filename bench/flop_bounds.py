@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Lower bounds on SPEC.md's training/inference workloads from their multiply-adds.
+"""Lower bounds on bench/SPEC.md's training/inference workloads from their multiply-adds.
 
 Counts the GEMM and convolution multiply-adds each workload must do (forward, and
 for training the backward products autograd needs: weight gradients everywhere,
 input gradients except for the network input, which does not require grad), and
 turns them into the fastest time any framework could reach at the measured FP32
-peak (SPEC.md L0: `ember_bench L0`; pass it with --peak). Elementwise work,
+peak (bench/SPEC.md L0: `ember_bench L0`; pass it with --peak). Elementwise work,
 reductions and memory traffic are ignored, so real times are above these.
 
 With --results (a bench/results/*.jsonl of bench/run.sh), a second table puts the nn
@@ -134,7 +134,7 @@ def target_table(gflops, peak, path):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--peak", type=float, default=117.0, help="FP32 GFLOP/s of one core (SPEC.md L0)")
+    ap.add_argument("--peak", type=float, default=117.0, help="FP32 GFLOP/s of one core (bench/SPEC.md L0)")
     ap.add_argument("--results", help="a bench/run.sh results file: the targets against its LibTorch medians")
     args = ap.parse_args()
     w8f, w8fb = w8()

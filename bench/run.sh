@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Side-by-side benchmark driver (/work/shared/bench/SPEC.md).
+# Side-by-side benchmark driver (bench/SPEC.md).
 #   bench/run.sh [W1 ... W6 M1 | case ...]      (default: W1 W2 W3 W4 W5 W6)
 # Environment: BUILD (build dir, default build), ROUNDS (process rounds per
 # workload, default 2), SAMPLES (samples per thread count per process,

@@ -19,10 +19,10 @@
 #include "ember/core/shape.h"
 #include "ember/core/tensor.h"
 #include "ember/func.h"
-#include "ember/ops/copy.h"
-#include "ember/ops/factory.h"
-#include "ember/ops/random.h"
-#include "ember/ops/view.h"
+#include "ember/ops/factory/factory.h"
+#include "ember/ops/factory/random.h"
+#include "ember/ops/shape/copy.h"
+#include "ember/ops/shape/view.h"
 #include "ember/vmap/vmap.h"
 // ops-family headers (one per family; added as families land), in dependency order
 // clang-format off

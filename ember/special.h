@@ -1,10 +1,10 @@
 #pragma once
 // torch::special: LibTorch's spellings of the special functions, over the Ember ops
 // that compute them (the gamma family, error functions, logit/expit).
-#include "ember/ops/pointwise_composite.h"
-#include "ember/ops/reduce.h"
-#include "ember/ops/softmax.h"
-#include "ember/ops/unary.h"
+#include "ember/ops/elementwise/pointwise_composite.h"
+#include "ember/ops/elementwise/unary.h"
+#include "ember/ops/nn/softmax.h"
+#include "ember/ops/reduce/reduce.h"
 
 namespace ember::special {
 

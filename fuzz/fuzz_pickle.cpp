@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "ember/core/error.h"
-#include "ember/ops/factory.h"
+#include "ember/ops/factory/factory.h"
 #include "ember/serialize/pickle_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

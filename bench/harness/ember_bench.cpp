@@ -1,4 +1,4 @@
-// Ember side of the side-by-side benchmarks (SPEC.md W1 nograd_fwd, W2, W3,
+// Ember side of the side-by-side benchmarks (bench/SPEC.md W1 nograd_fwd, W2, W3,
 // W4; W5, W6 and M1 come from train_workloads.h, shared with LibTorch's side).
 // Usage: ember_bench [--samples N] [--threads 1,2] [L0 W1 ... W6 M1 | case...]
 #include <cblas.h>
@@ -157,7 +157,7 @@ void linalg_batched(const bench::Options& o) {
                   set_threads);
 }
 
-// W9 stft (SPEC.md): 160,000 samples, n_fft 400, hop 160, periodic Hann,
+// W9 stft (bench/SPEC.md): 160,000 samples, n_fft 400, hop 160, periodic Hann,
 // center/reflect, onesided, complex output [201, 1001]; plus a batched rfft
 // of [256, 4096] float32 along the last dim. Metric ms.
 void w9(const bench::Options& o) {

@@ -1,7 +1,7 @@
 #pragma once
 // Shared driver for the side-by-side harnesses (bench/harness/*_bench.cpp),
 // framework-free so Ember and LibTorch time workloads identically
-// (/work/shared/bench/SPEC.md, "General rules"):
+// (bench/SPEC.md, "General rules"):
 //  * iters calibrated once per thread count so a sample lasts >= target;
 //  * thread counts interleaved: rep0 t=1, rep0 t=2, rep1 t=1, ...;
 //  * one JSON line per sample on stdout; bench/summarize.py aggregates.

@@ -12,7 +12,7 @@
 
 namespace {
 
-// LibTorch does not forward its thread count to OpenBLAS (SPEC.md). The
+// LibTorch does not forward its thread count to OpenBLAS (bench/SPEC.md). The
 // symbol lives in an indirect dependency, so look it up at run time.
 void set_threads(int n) {
   torch::set_num_threads(n);
@@ -139,7 +139,7 @@ void linalg_batched(const bench::Options& o) {
                   set_threads);
 }
 
-// W9 stft (SPEC.md): 160,000 samples, n_fft 400, hop 160, periodic Hann,
+// W9 stft (bench/SPEC.md): 160,000 samples, n_fft 400, hop 160, periodic Hann,
 // center/reflect, onesided, complex output [201, 1001]; plus a batched rfft
 // of [256, 4096] float32 along the last dim. Metric ms.
 void w9(const bench::Options& o) {

@@ -1,5 +1,5 @@
 #pragma once
-// SPEC.md L0: the machine's own limits, the reference the workloads are read
+// bench/SPEC.md L0: the machine's own limits, the reference the workloads are read
 // against: the clock (a chain of dependent register adds, one per cycle) and
 // the FP32 FMA peak (12 independent 512-bit accumulators per thread).
 #include "harness.h"

@@ -1,6 +1,6 @@
 #pragma once
 // W1 with autograd (forward and backward ns/op), W5 (MLP step), W6a (small CNN step), W6b (ResNet-18 inference) and M1
-// (Fashion-MNIST time to 90% accuracy) of SPEC.md, written once against the
+// (Fashion-MNIST time to 90% accuracy) of bench/SPEC.md, written once against the
 // LibTorch API. ember_bench.cpp includes it after <ember/torch.h> and
 // libtorch_bench.cpp after <torch/torch.h>, so both frameworks run literally
 // the same source — which also shows that Ember accepts it unchanged.
@@ -27,7 +27,7 @@ namespace bench::train {
 
 using SetThreads = std::function<void(int)>;
 
-// Integer labels from mt19937_64(42), as SPEC.md's general rules ask.
+// Integer labels from mt19937_64(42), as bench/SPEC.md's general rules ask.
 inline torch::Tensor labels(int64_t n, int64_t classes) {
   std::mt19937_64 rng(42);
   std::vector<int64_t> v(static_cast<size_t>(n));
@@ -35,7 +35,7 @@ inline torch::Tensor labels(int64_t n, int64_t classes) {
   return torch::tensor(v, torch::kLong);
 }
 
-// One training step as SPEC.md W5/W6a define it.
+// One training step as bench/SPEC.md W5/W6a define it.
 template <typename Net>
 void sgd_step(Net& net, torch::optim::SGD& opt, const torch::Tensor& x, const torch::Tensor& y) {
   opt.zero_grad();
@@ -51,7 +51,7 @@ inline std::function<double(double)> milliseconds() {
   return [](double s) { return s * 1e3; };
 }
 
-// W1 with autograd (SPEC.md): a sample is 10 chains of 3000 ops; forward and
+// W1 with autograd (bench/SPEC.md): a sample is 10 chains of 3000 ops; forward and
 // backward are timed separately per chain and the graph is destroyed outside
 // the timed regions. One JSON line per metric (fwd, bwd, fwd+bwd) per sample.
 inline void w1_autograd(const Options& o, const SetThreads& set_threads) {
@@ -127,7 +127,7 @@ inline void w5(const Options& o, const SetThreads& set_threads) {
   run_case(o, floor, set_threads);
 }
 
-// SPEC.md W6a: conv(3->32) relu pool conv(32->64) relu pool flatten linear.
+// bench/SPEC.md W6a: conv(3->32) relu pool conv(32->64) relu pool flatten linear.
 inline torch::nn::Sequential small_cnn() {
   return torch::nn::Sequential(torch::nn::Conv2d(torch::nn::Conv2dOptions(3, 32, 3).padding(1)), torch::nn::ReLU(),
                                torch::nn::MaxPool2d(2),

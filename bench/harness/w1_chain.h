@@ -1,5 +1,5 @@
 #pragma once
-// SPEC.md W1's chain, one definition for every harness that times it (ember_bench,
+// bench/SPEC.md W1's chain, one definition for every harness that times it (ember_bench,
 // libtorch_bench, train_workloads.h's autograd variant, ember_micro, ember_timer):
 // 3000 ops on [1]-element tensors cycling v * w, v + b, tanh(v).
 // Include after the framework header; `torch::` must name the framework.

@@ -2,12 +2,14 @@
 // Included by every compatibility header: Ember itself, plus what a LibTorch program
 // gets from <torch/torch.h> beyond Ember's own headers.
 #if __cplusplus < 202002L
-#error "Ember needs C++20: compile with -std=c++20 (in CMake, linking Ember::torch_compat or Ember::ember requires cxx_std_20)"
+#error \
+    "Ember needs C++20: compile with -std=c++20 (in CMake, linking Ember::torch_compat or Ember::ember requires cxx_std_20)"
 #endif
 #include <ember/torch.h>
 
 // Standard headers LibTorch's <torch/torch.h> brings in and programs rely on
-// (std::setprecision, std::set, std::list without their own includes).
+// (std::setprecision, std::set, std::list, assert without their own includes).
+#include <cassert>
 #include <iomanip>
 #include <list>
 #include <set>

@@ -4,7 +4,7 @@
 
 #include "ember/autograd/accumulate_grad.h"
 #include "ember/core/fast_thread_local.h"
-#include "ember/ops/view.h"
+#include "ember/ops/shape/view.h"
 #include "ember/vmap/batched_tensor.h"
 
 namespace ember {
@@ -157,7 +157,7 @@ Tensor Tensor::detach() const {
     const batching::BatchedMeta* b = batching::batched_meta(*this);
     return batching::make_batched(b->value.detach(), b->bdim, b->level);
   }
-  return ops::make_view(*this, sizes(), strides(), storage_offset());
+  return make_view(*this, sizes(), strides(), storage_offset());
 }
 
 Tensor& Tensor::detach_() const {

@@ -4,7 +4,7 @@
 #include "ember/autograd/autograd_meta.h"
 #include "ember/autograd/engine.h"
 #include "ember/autograd/grad_mode.h"
-#include "ember/ops/factory.h"
+#include "ember/ops/factory/factory.h"
 
 namespace ember::autograd {
 

@@ -4,9 +4,9 @@
 #include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/shape.h"
-#include "ember/ops/copy.h"
-#include "ember/ops/factory.h"
-#include "ember/ops/view.h"
+#include "ember/ops/factory/factory.h"
+#include "ember/ops/shape/copy.h"
+#include "ember/ops/shape/view.h"
 #include "ember/vmap/batched_tensor.h"
 
 namespace ember::autograd {
@@ -134,7 +134,7 @@ std::shared_ptr<Node> current_grad_fn(const Tensor& t, AutogradMeta& m) {
     m.grad_fn = nullptr;
   } else {
     // A plain alias of the view's geometry, recorded as as_strided of the base.
-    Tensor alias = ops::make_view(base, t.sizes(), t.strides(), t.storage_offset());
+    Tensor alias = make_view(base, t.sizes(), t.strides(), t.storage_offset());
     AutoGradMode on(true);
     record_as_strided(base, alias);
     AutogradMeta* am = get_meta(alias);

@@ -5,7 +5,7 @@
 #include <cstdlib>
 
 #include "ember/autograd/copy_slices.h"
-#include "ember/ops/view.h"
+#include "ember/ops/shape/view.h"
 
 namespace ember::autograd {
 
@@ -71,7 +71,7 @@ void wrap_outputs(const std::shared_ptr<Node>& node, AutogradContext& ctx, const
     for (const Tensor& in : inputs) is_input |= in.defined() && in.unsafeGetTensorImpl() == impl;
     const bool dirty = ctx.dirty_.count(impl) != 0;
     // An input returned unchanged is wrapped in a fresh view so the input keeps its own history.
-    if (is_input && !dirty) out = ops::make_view(out, out.sizes(), out.strides(), out.storage_offset());
+    if (is_input && !dirty) out = make_view(out, out.sizes(), out.strides(), out.storage_offset());
     if (!is_executable) continue;
     // Outputs marked non-differentiable, and those of an integer or bool dtype (which
     // cannot require grad, as in PyTorch), get no history. Their metadata is still

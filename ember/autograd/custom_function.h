@@ -19,7 +19,7 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/autograd/saved_variable.h"
 #include "ember/core/ivalue.h"
-#include "ember/ops/factory.h"
+#include "ember/ops/factory/factory.h"
 
 namespace ember::autograd {
 

@@ -24,7 +24,7 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/fast_thread_local.h"
 #include "ember/core/shape.h"
-#include "ember/ops/elementwise.h"
+#include "ember/ops/elementwise/elementwise.h"
 
 namespace ember::autograd {
 
@@ -37,7 +37,7 @@ namespace {
 // the unary and binary tables take their result lists from it too
 // (recycled_gradient_list), so after the first few nodes neither needs a
 // fresh allocation; with the formulas allocating, every node had cost a
-// malloc and a free (5 % of SPEC.md W1's backward). Lists are kept with room
+// malloc and a free (5 % of bench/SPEC.md W1's backward). Lists are kept with room
 // for two gradients, what almost every node needs.
 class SpareLists {
  public:
@@ -100,7 +100,7 @@ struct NodeTask {
 // nodes) is found instead through an open-addressing hash table keyed by the
 // node's address. A claim ends when the node has run (nothing looks it up
 // after that) or when the table is cleared, even by an exception.
-// (A hash table alone cost about a tenth of SPEC.md W1's backward: 16-byte
+// (A hash table alone cost about a tenth of bench/SPEC.md W1's backward: 16-byte
 // slots over ~128 KiB, one cache miss per probe.)
 class NodeTable {
  public:
@@ -186,7 +186,7 @@ class NodeTable {
 };
 
 // Note [Engine scratch]
-// A backward over N nodes needs a task list of O(N) bytes; for SPEC.md W1's
+// A backward over N nodes needs a task list of O(N) bytes; for bench/SPEC.md W1's
 // 3000-node chain, with the hash table it had then, ~250 KiB, which malloc
 // served from fresh pages each time (one page fault per 4 KiB: a sixth of
 // W1's backward). Each thread keeps one scratch (table and spare gradient
@@ -231,7 +231,7 @@ class ScratchLease {
 };
 
 // Note [Prefetching the next nodes]
-// Backward reaches each node long after forward created it: in SPEC.md W1 the
+// Backward reaches each node long after forward created it: in bench/SPEC.md W1 the
 // node (~570 bytes, nine cache lines) has left the caches, and the engine's
 // first reads of it (its slot, its input metadata) were a third of the
 // engine's own time. The nodes a node sends gradients to are known as soon as

@@ -4,8 +4,17 @@
 #include "ember/autograd/backward.h"
 #include "ember/autograd/copy_slices.h"
 #include "ember/autograd/derivatives/index_grad.h"
+#include "ember/autograd/forward_ad.h"
+#include "ember/autograd/grad_mode.h"
+#include "ember/autograd/node.h"
+#include "ember/core/dispatch.h"
+#include "ember/core/error.h"
+#include "ember/core/parallel.h"
 #include "ember/core/pool_allocator.h"
-#include "ember/ember.h"
+#include "ember/core/shape.h"
+#include "ember/core/tensor.h"
+#include "ember/ops/all_ops.h"
+#include "ember/vmap/vmap.h"
 
 #include <cctype>
 #include <string>
@@ -31,7 +40,7 @@ const std::shared_ptr<Node>& forward_marker() {
 
 // Note [Recording without copies]
 // Copying a Tensor into a temporary list costs an atomic increment and, when
-// the list dies, an atomic decrement; for SPEC.md W1's one-element ops those
+// the list dies, an atomic decrement; for bench/SPEC.md W1's one-element ops those
 // locked instructions were a measurable share of the whole op. record() reads
 // its inputs and outputs in place, and the binary and unary tables pass the
 // addresses of the tensors they already hold.
@@ -54,7 +63,7 @@ class TensorRefs {
 };
 
 Recorded record_refs(const char* name, FormulaNode::Formula formula, TensorRefs inputs, TensorRefs outputs) {
-  // Pooled: one node per recorded op (Note [Small-op fast path] in ops/binary.cpp).
+  // Pooled: one node per recorded op (Note [Small-op fast path] in ops/elementwise/binary.cpp).
   auto node = std::allocate_shared<FormulaNode>(::ember::detail::PoolAllocator<FormulaNode>(), name, formula);
   bool backward = false;
   if (GradMode::is_enabled())

@@ -5,9 +5,9 @@
 
 #include "ember/autograd/backward.h"
 #include "ember/autograd/grad_mode.h"
-#include "ember/ops/factory.h"
-#include "ember/ops/shape_ops.h"
-#include "ember/ops/view.h"
+#include "ember/ops/factory/factory.h"
+#include "ember/ops/shape/shape_ops.h"
+#include "ember/ops/shape/view.h"
 
 namespace ember::autograd::functional {
 

@@ -6,10 +6,10 @@
 #include "ember/autograd/backward.h"
 #include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"
-#include "ember/ops/binary.h"
-#include "ember/ops/factory.h"
-#include "ember/ops/operators.h"
-#include "ember/ops/random.h"
+#include "ember/ops/elementwise/binary.h"
+#include "ember/ops/elementwise/operators.h"
+#include "ember/ops/factory/factory.h"
+#include "ember/ops/factory/random.h"
 
 namespace ember::autograd {
 

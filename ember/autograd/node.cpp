@@ -17,7 +17,7 @@ namespace ember::autograd {
 // first (the engine's dependency counts alone make backward correct; the
 // order only decides among nodes that are ready together). A thread takes its
 // numbers in blocks from the shared counter, so recording an op executes no
-// locked instruction for its number (one per op was about 1 % of SPEC.md W1).
+// locked instruction for its number (one per op was about 1 % of bench/SPEC.md W1).
 namespace {
 constexpr uint64_t kSequenceBlock = 1024;
 std::atomic<uint64_t> g_sequence_counter{0};

@@ -3,7 +3,7 @@
 #include "ember/autograd/autograd_meta.h"
 #include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"
-#include "ember/ops/view.h"
+#include "ember/ops/shape/view.h"
 
 namespace ember::autograd {
 
@@ -19,7 +19,7 @@ SavedVariable::SavedVariable(const Tensor& t, bool is_output, const Node* saver)
       grad_fn_ = m->grad_fn;
       output_nr_ = m->output_nr;
     }
-    data_ = ops::make_view(t, t.sizes(), t.strides(), t.storage_offset());
+    data_ = make_view(t, t.sizes(), t.strides(), t.storage_offset());
   } else {
     data_ = t;
   }
@@ -59,7 +59,7 @@ Tensor SavedVariable::unpack(const Node* saved_for) const {
                                  : grad_fn_.lock();
   if (!fn) return data_;
   // Rebuild "the output of fn" so gradients of this tensor flow into fn (double backward).
-  Tensor t = ops::make_view(data_, data_.sizes(), data_.strides(), data_.storage_offset());
+  Tensor t = make_view(data_, data_.sizes(), data_.strides(), data_.storage_offset());
   AutogradMeta& m = materialize_meta(t);
   m.grad_fn = fn;
   m.output_nr = output_nr_;

@@ -62,7 +62,7 @@ std::atomic<uint32_t> g_slow_paths{0};
 // the small-op path takes no lock; larger blocks and overflow go to the
 // shared, mutex-guarded free lists. A thread keeps up to 128 KiB of each small
 // class (at least 32 blocks): a graph of a few thousand one-element tensors
-// (SPEC.md W1) frees its blocks into the cache the next graph allocates from.
+// (bench/SPEC.md W1) frees its blocks into the cache the next graph allocates from.
 // Beyond that, blocks move between a thread cache and the shared lists 32 at
 // a time, so even then only one allocation or free in 32 takes the lock.
 // A thread's cache returns to the shared lists when the thread exits.

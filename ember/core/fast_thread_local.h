@@ -9,7 +9,7 @@
 //   initialisation guard on every access;
 // - the library might be dlopen'ed after start-up, so the compiler reaches any
 //   of its thread_locals through a TLS-descriptor call (`_dl_tlsdesc_return`),
-//   22 such calls per op before this (callgrind of SPEC.md W1).
+//   22 such calls per op before this (callgrind of bench/SPEC.md W1).
 // FastThreadLocal keeps only a pointer in TLS, with no destructor, in the
 // initial-exec model (one %fs-relative load). The object itself is created on
 // first use and owned by a second, ordinary thread_local whose destructor

@@ -4,7 +4,7 @@
 // SmallVector, which is for trivially copyable shapes). The autograd graph
 // uses it for the per-node lists (edges, input metadata, saved tensors) that
 // almost always hold one to three entries: one heap allocation fewer each,
-// per recorded op (Note [Small-op fast path] in ops/binary.cpp).
+// per recorded op (Note [Small-op fast path] in ops/elementwise/binary.cpp).
 #include <algorithm>
 #include <cstddef>
 #include <initializer_list>

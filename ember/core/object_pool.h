@@ -38,7 +38,7 @@ class ObjectPool {
 
  private:
   // A thread keeps at most ~2 MiB of each size: enough for the nodes, tensors
-  // and autograd metadata of a graph of a few thousand small ops (SPEC.md W1
+  // and autograd metadata of a graph of a few thousand small ops (bench/SPEC.md W1
   // builds 3000 per chain), so building the next graph reuses them all.
   static constexpr size_t kMaxBlocks = std::max<size_t>(1024, (size_t{2} << 20) / Size);
   struct Cache {

@@ -2,8 +2,6 @@
 
 #include "ember/core/dispatch.h"
 #include "ember/core/shape.h"
-#include "ember/ops/copy.h"
-#include "ember/ops/view.h"
 
 namespace ember {
 

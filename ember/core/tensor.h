@@ -125,7 +125,7 @@ class Tensor {
     return v.to<T>();
   }
 
-  // ---- conversion and copies (ops/copy.cpp) --------------------------------
+  // ---- conversion and copies (ops/shape/copy.cpp) --------------------------------
   Tensor to(ScalarType t, bool non_blocking = false, bool copy = false) const;
   Tensor to(Device d, bool non_blocking = false, bool copy = false) const;
   Tensor to(DeviceType d, bool non_blocking = false, bool copy = false) const {
@@ -144,13 +144,13 @@ class Tensor {
   Tensor& fill_(const Tensor& v) const;
   Tensor& zero_() const;
   // New tensors with this tensor's dtype unless `options` names one
-  // (ops/factory.cpp); under vmap, batched like this tensor.
+  // (ops/factory/factory.cpp); under vmap, batched like this tensor.
   Tensor new_empty(IntArrayRef size, const TensorOptions& options = {}) const;
   Tensor new_zeros(IntArrayRef size, const TensorOptions& options = {}) const;
   Tensor new_ones(IntArrayRef size, const TensorOptions& options = {}) const;
   Tensor new_full(IntArrayRef size, const Scalar& fill_value, const TensorOptions& options = {}) const;
 
-  // ---- random in-place (ops/random.cpp) ------------------------------------
+  // ---- random in-place (ops/factory/random.cpp) ------------------------------------
   Tensor& uniform_(double from = 0, double to = 1) const;
   Tensor& normal_(double mean = 0, double std = 1) const;
   Tensor& bernoulli_(double p = 0.5) const;
@@ -162,7 +162,7 @@ class Tensor {
   Tensor& log_normal_(double mean = 1, double std = 2) const;
   Tensor bernoulli() const;
 
-  // ---- views (ops/view.cpp) -----------------------------------------------
+  // ---- views (ops/shape/view.cpp) -----------------------------------------------
   Tensor view(IntArrayRef size) const;
   Tensor view(ScalarType dtype) const;
   Tensor view_as(const Tensor& other) const;
@@ -208,7 +208,7 @@ class Tensor {
   std::vector<Tensor> vsplit(IntArrayRef indices) const;
   std::vector<Tensor> dsplit(int64_t sections) const;
   std::vector<Tensor> dsplit(IntArrayRef indices) const;
-  // Copies of this tensor with `src` written into one of its views (ops/scatter_views.cpp).
+  // Copies of this tensor with `src` written into one of its views (ops/shape/scatter_views.cpp).
   Tensor slice_scatter(const Tensor& src, int64_t dim = 0, std::optional<int64_t> start = std::nullopt,
                        std::optional<int64_t> end = std::nullopt, int64_t step = 1) const;
   Tensor select_scatter(const Tensor& src, int64_t dim, int64_t index) const;
@@ -227,7 +227,7 @@ class Tensor {
   Tensor operator[](int64_t index) const;
   Tensor operator[](const Tensor& index) const;
 
-  // ---- indexing (ops/indexing.cpp) -----------------------------------------
+  // ---- indexing (ops/index/indexing.cpp) -----------------------------------------
   Tensor index(ArrayRef<indexing::TensorIndex> indices) const;
   Tensor index(std::initializer_list<indexing::TensorIndex> indices) const;
   Tensor& index_put_(ArrayRef<indexing::TensorIndex> indices, const Tensor& rhs) const;
@@ -270,11 +270,11 @@ class Tensor {
   Tensor& fill_diagonal_(const Scalar& fill_value, bool wrap = false) const;
   Tensor nonzero() const;
 
-  // ---- unary elementwise (ops/unary.cpp, table in ops/unary.def) -----------
+  // ---- unary elementwise (ops/elementwise/unary.cpp, table in tables/unary.def) -----------
 #define EMBER_UNARY_OP(name, ...) \
   Tensor name() const;            \
   Tensor& name##_() const;
-#include "ember/ops/unary.def"
+#include "ember/tables/unary.def"
 #undef EMBER_UNARY_OP
   Tensor isnan() const;
   Tensor isinf() const;
@@ -313,7 +313,7 @@ class Tensor {
   Tensor leaky_relu(const Scalar& negative_slope = 0.01) const;
   Tensor& leaky_relu_(const Scalar& negative_slope = 0.01) const;
   Tensor logit(std::optional<double> eps = std::nullopt) const;
-  // polygamma(n, x): the n-th derivative of digamma (ops/unary_special.cpp).
+  // polygamma(n, x): the n-th derivative of digamma (ops/elementwise/unary_special.cpp).
   Tensor polygamma(int64_t n) const;
   Tensor& polygamma_(int64_t n) const;
   Tensor nan_to_num(std::optional<double> nan = std::nullopt, std::optional<double> posinf = std::nullopt,
@@ -325,13 +325,13 @@ class Tensor {
   Tensor conj() const;
   Tensor angle() const;
 
-  // ---- binary elementwise (ops/binary.cpp, table in ops/binary.def) --------
+  // ---- binary elementwise (ops/elementwise/binary.cpp, table in tables/binary.def) --------
 #define EMBER_BINARY_OP(name, ...)            \
   Tensor name(const Tensor& other) const;     \
   Tensor name(const Scalar& other) const;     \
   Tensor& name##_(const Tensor& other) const; \
   Tensor& name##_(const Scalar& other) const;
-#include "ember/ops/binary.def"
+#include "ember/tables/binary.def"
 #undef EMBER_BINARY_OP
   Tensor add(const Tensor& other, const Scalar& alpha = 1) const;
   Tensor add(const Scalar& other, const Scalar& alpha = 1) const;
@@ -389,7 +389,7 @@ class Tensor {
   Tensor not_equal(const Scalar& other) const { return ne(other); }
   Tensor& not_equal_(const Tensor& other) const { return ne_(other); }
   Tensor& not_equal_(const Scalar& other) const { return ne_(other); }
-  // self * 2^other and pow computed in float64 / complex128 (ops/pointwise_composite.cpp).
+  // self * 2^other and pow computed in float64 / complex128 (ops/elementwise/pointwise_composite.cpp).
   Tensor ldexp(const Tensor& other) const;
   Tensor& ldexp_(const Tensor& other) const;
   Tensor float_power(const Tensor& exponent) const;
@@ -474,7 +474,7 @@ class Tensor {
   std::tuple<Tensor, Tensor> topk(int64_t k, int64_t dim = -1, bool largest = true, bool sorted = true) const;
   std::tuple<Tensor, Tensor> kthvalue(int64_t k, int64_t dim = -1, bool keepdim = false) const;
 
-  // ---- composites PyTorch users expect (ops/pointwise_composite.cpp,
+  // ---- composites PyTorch users expect (ops/elementwise/pointwise_composite.cpp,
   // products.cpp, distance.cpp, statistics.cpp, rearrange.cpp) -----------------
   Tensor xlogy(const Tensor& other) const;
   Tensor xlogy(const Scalar& other) const;
@@ -506,7 +506,7 @@ class Tensor {
   Tensor take_along_dim(const Tensor& indices, std::optional<int64_t> dim = std::nullopt) const;
   Tensor rot90(int64_t k = 1, IntArrayRef dims = {0, 1}) const;
 
-  // ---- shape ops (ops/shape_ops.cpp) ----------------------------------------
+  // ---- shape ops (ops/shape/shape_ops.cpp) ----------------------------------------
   Tensor flip(IntArrayRef dims) const;
   Tensor fliplr() const;
   Tensor flipud() const;
@@ -519,13 +519,13 @@ class Tensor {
   Tensor triu(int64_t diagonal = 0) const;
   Tensor& tril_(int64_t diagonal = 0) const;
   Tensor& triu_(int64_t diagonal = 0) const;
-  Tensor diag(int64_t diagonal = 0) const;  // ops/shape_ops_diag.cpp
+  Tensor diag(int64_t diagonal = 0) const;  // ops/shape/shape_ops_diag.cpp
   Tensor diag_embed(int64_t offset = 0, int64_t dim1 = -2, int64_t dim2 = -1) const;
   Tensor diagflat(int64_t offset = 0) const;
   Tensor bincount(const std::optional<Tensor>& weights = std::nullopt, int64_t minlength = 0) const;
   Tensor histc(int64_t bins = 100, const Scalar& min = 0, const Scalar& max = 0) const;
 
-  // ---- matmul family (ops/matmul.cpp) ---------------------------------------
+  // ---- matmul family (ops/matmul/matmul.cpp) ---------------------------------------
   Tensor mm(const Tensor& mat2) const;
   Tensor bmm(const Tensor& mat2) const;
   Tensor matmul(const Tensor& other) const;
@@ -610,7 +610,7 @@ class Tensor {
   Tensor _fw_grad(uint64_t level = 0) const;
   void _set_fw_grad(const Tensor& new_grad, uint64_t level = 0, bool is_inplace_op = false) const;
 
-  // ---- softmax family (ops/softmax.cpp) ---------------------------------------
+  // ---- softmax family (ops/nn/softmax.cpp) ---------------------------------------
   Tensor softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
   Tensor log_softmax(int64_t dim, std::optional<ScalarType> dtype = std::nullopt) const;
 

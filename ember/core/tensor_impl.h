@@ -25,7 +25,7 @@ class TensorImpl : public RefCounted {
  public:
   TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes, IntArrayRef strides, int64_t offset);
   // A fresh row-major tensor whose element count `numel` the caller has
-  // checked (ops::empty_cpu): strides and contiguity are known, so the
+  // checked (empty_cpu): strides and contiguity are known, so the
   // small-op path skips computing a stride vector, copying it and re-checking it.
   struct Contiguous {};
   TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes, int64_t numel, Contiguous);

@@ -4,7 +4,7 @@
 // `norm` ("backward" = default, "ortho", "forward") arguments, plus the
 // frequency helpers. Real inputs of integer dtype are promoted to the default
 // float dtype; float16/bfloat16 are rejected (as PyTorch's CPU backend).
-// All transforms are differentiable (ember/autograd/derivatives/fft_grad.cpp).
+// All transforms are differentiable (ember/fft/fft_grad.cpp).
 #include <optional>
 #include <string_view>
 

@@ -5,11 +5,11 @@
 
 #include <cmath>
 
-#include "ember/autograd/derivatives/fft_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/autograd/grad_mode.h"
+#include "ember/fft/fft_grad.h"
 #include "ember/fft/kernel.h"
-#include "ember/ops/factory.h"
+#include "ember/ops/factory/factory.h"
 #include "ember/vmap/batching_rules.h"
 
 namespace ember::fft::detail {

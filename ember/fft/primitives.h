@@ -2,7 +2,7 @@
 // The three differentiable FFT primitives every public transform reduces to,
 // as ATen's _fft_c2c / _fft_r2c / _fft_c2r. `dims` are wrapped, unique dims;
 // the normalisation is a scale applied once, whatever the direction.
-// Their derivative formulas are in ember/autograd/derivatives/fft_grad.cpp.
+// Their derivative formulas are in ember/fft/fft_grad.cpp.
 #include "ember/core/tensor.h"
 
 namespace ember::fft::detail {

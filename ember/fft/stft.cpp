@@ -8,11 +8,20 @@
 #include <string>
 
 #include "ember/autograd/formula_node.h"
+#include "ember/autograd/forward_ad.h"
+#include "ember/autograd/grad_mode.h"
+#include "ember/autograd/node.h"
+#include "ember/core/dispatch.h"
+#include "ember/core/error.h"
+#include "ember/core/parallel.h"
 #include "ember/core/shape.h"
-#include "ember/ember.h"
+#include "ember/core/tensor.h"
+#include "ember/fft.h"
 #include "ember/fft/kernel.h"
 #include "ember/fft/primitives.h"
-#include "ember/vmap/rules_linalg.h"
+#include "ember/linalg/batching_rules.h"
+#include "ember/ops/all_ops.h"
+#include "ember/vmap/vmap.h"
 
 namespace ember {
 

@@ -8,7 +8,7 @@
 #include <numbers>
 #include <vector>
 
-#include "ember/ops/factory.h"
+#include "ember/ops/factory/factory.h"
 
 namespace ember {
 

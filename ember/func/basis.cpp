@@ -2,8 +2,8 @@
 
 #include "ember/autograd/forward_ad.h"
 #include "ember/func/transform_util.h"
-#include "ember/ops/factory.h"
-#include "ember/ops/view.h"
+#include "ember/ops/factory/factory.h"
+#include "ember/ops/shape/view.h"
 
 namespace ember::func::detail {
 

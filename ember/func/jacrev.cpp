@@ -5,8 +5,8 @@
 #include "ember/func/basis.h"
 #include "ember/func/transform_util.h"
 #include "ember/func/vjp.h"
-#include "ember/ops/factory.h"
-#include "ember/ops/view.h"
+#include "ember/ops/factory/factory.h"
+#include "ember/ops/shape/view.h"
 
 namespace ember::func {
 

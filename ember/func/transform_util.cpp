@@ -9,7 +9,7 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
 #include "ember/core/shape.h"
-#include "ember/ops/view.h"
+#include "ember/ops/shape/view.h"
 #include "ember/vmap/batched_tensor.h"
 #include "ember/vmap/batching_rules.h"
 #include "ember/vmap/level_sizes.h"

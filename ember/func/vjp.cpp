@@ -21,8 +21,8 @@
 #include "ember/core/error.h"
 #include "ember/core/shape.h"
 #include "ember/func/transform_util.h"
-#include "ember/ops/factory.h"
-#include "ember/ops/view.h"
+#include "ember/ops/factory/factory.h"
+#include "ember/ops/shape/view.h"
 #include "ember/vmap/batched_tensor.h"
 
 namespace ember::func {

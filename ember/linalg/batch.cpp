@@ -6,7 +6,7 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/shape.h"
 #include "ember/ops/all_ops.h"
-#include "ember/ops/factory.h"
+#include "ember/ops/factory/factory.h"
 
 namespace ember::linalg::detail {
 

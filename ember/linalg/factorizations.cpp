@@ -3,14 +3,14 @@
 
 #include <cmath>
 
-#include "ember/autograd/derivatives/linalg_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/core/shape.h"
 #include "ember/linalg/batch.h"
+#include "ember/linalg/batching_rules.h"
 #include "ember/linalg/lapack.h"
+#include "ember/linalg/linalg_grad.h"
 #include "ember/ops/all_ops.h"
-#include "ember/ops/factory.h"
-#include "ember/vmap/rules_linalg.h"
+#include "ember/ops/factory/factory.h"
 
 namespace ember::linalg {
 

@@ -11,7 +11,7 @@
 #include "ember/linalg/factorizations.h"
 #include "ember/linalg/spectral.h"
 #include "ember/ops/all_ops.h"
-#include "ember/ops/factory.h"
+#include "ember/ops/factory/factory.h"
 #include "ember/vmap/batching_rules.h"
 
 namespace ember::linalg {

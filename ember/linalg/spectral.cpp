@@ -4,15 +4,15 @@
 #include <cstring>
 #include <limits>
 
-#include "ember/autograd/derivatives/linalg_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/core/shape.h"
 #include "ember/linalg/batch.h"
+#include "ember/linalg/batching_rules.h"
 #include "ember/linalg/lapack.h"
+#include "ember/linalg/linalg_grad.h"
 #include "ember/linalg/norms.h"
 #include "ember/ops/all_ops.h"
-#include "ember/ops/factory.h"
-#include "ember/vmap/rules_linalg.h"
+#include "ember/ops/factory/factory.h"
 
 namespace ember::linalg {
 
@@ -241,6 +241,23 @@ Tensor svdvals(const Tensor& A) {
   EMBER_RECORD_OP("linalg_svdvals", A);
   if (autograd::needs_grad(A)) return std::get<1>(svd(A, false));
   return std::get<1>(svd_impl(A, false, false, "linalg.svdvals"));
+}
+
+namespace {
+void check_no_driver(const char* op, const Tensor& A, std::optional<std::string_view> driver) {
+  EMBER_CHECK(!driver, op,
+              ": keyword argument `driver=` is only supported on CUDA inputs with cuSOLVER backend (got \"",
+              driver.value_or(""), "\" for a CPU tensor of shape ", shape_str(A.sizes()), ")");
+}
+}  // namespace
+
+std::tuple<Tensor, Tensor, Tensor> svd(const Tensor& A, bool full_matrices, std::optional<std::string_view> driver) {
+  check_no_driver("linalg.svd", A, driver);
+  return svd(A, full_matrices);
+}
+Tensor svdvals(const Tensor& A, std::optional<std::string_view> driver) {
+  check_no_driver("linalg.svdvals", A, driver);
+  return svdvals(A);
 }
 
 // ---- least squares --------------------------------------------------------------------------------

@@ -30,6 +30,10 @@ Tensor eigvals(const Tensor& A);
 // (U, S, Vh) with A = U diag(S) Vh; S real, descending.
 std::tuple<Tensor, Tensor, Tensor> svd(const Tensor& A, bool full_matrices = true);
 Tensor svdvals(const Tensor& A);
+// LibTorch 1.13's forms with `driver`, which picks a cuSOLVER method: any driver
+// on a CPU tensor raises, as PyTorch does; nullopt is the forms above.
+std::tuple<Tensor, Tensor, Tensor> svd(const Tensor& A, bool full_matrices, std::optional<std::string_view> driver);
+Tensor svdvals(const Tensor& A, std::optional<std::string_view> driver);
 
 // (solution [*, n, k], residuals, rank, singular_values) as torch.linalg.lstsq; driver one of
 // "gels", "gelsy" (default), "gelsd", "gelss".

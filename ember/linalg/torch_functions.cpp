@@ -7,7 +7,7 @@
 #include "ember/linalg.h"
 #include "ember/linalg/batch.h"
 #include "ember/ops/all_ops.h"
-#include "ember/ops/factory.h"
+#include "ember/ops/factory/factory.h"
 #include "ember/vmap/batched_tensor.h"
 
 namespace ember {

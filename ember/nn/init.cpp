@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "ember/autograd/grad_mode.h"
-#include "ember/ops/copy.h"
-#include "ember/ops/factory.h"
-#include "ember/ops/random.h"
-#include "ember/ops/unary.h"
-#include "ember/ops/view.h"
+#include "ember/ops/elementwise/unary.h"
+#include "ember/ops/factory/factory.h"
+#include "ember/ops/factory/random.h"
+#include "ember/ops/shape/copy.h"
+#include "ember/ops/shape/view.h"
 
 namespace ember::nn::init {
 namespace {

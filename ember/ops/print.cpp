@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "ember/core/tensor.h"
-#include "ember/ops/view.h"
+#include "ember/ops/shape/view.h"
 
 namespace ember {
 

@@ -3,7 +3,7 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
 #include "ember/ops/all_ops.h"
-#include "ember/ops/factory.h"
+#include "ember/ops/factory/factory.h"
 
 namespace ember::optim {
 

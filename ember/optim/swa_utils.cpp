@@ -5,7 +5,7 @@
 #include <numbers>
 
 #include "ember/autograd/grad_mode.h"
-#include "ember/ops/operators.h"
+#include "ember/ops/elementwise/operators.h"
 
 namespace ember::optim::swa_utils {
 

@@ -13,7 +13,7 @@
 #include "ember/nn/module.h"
 #include "ember/nn/modules/batchnorm.h"
 #include "ember/nn/pimpl.h"
-#include "ember/ops/shape_ops.h"
+#include "ember/ops/shape/shape_ops.h"
 #include "ember/optim/schedulers/lr_scheduler.h"
 
 namespace ember::optim::swa_utils {

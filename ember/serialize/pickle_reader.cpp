@@ -9,7 +9,7 @@
 
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
-#include "ember/ops/view.h"
+#include "ember/ops/shape/view.h"
 
 namespace ember::serialize {
 namespace {

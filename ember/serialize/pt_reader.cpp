@@ -7,7 +7,7 @@
 #include <unordered_map>
 
 #include "ember/core/error.h"
-#include "ember/ops/factory.h"
+#include "ember/ops/factory/factory.h"
 #include "ember/serialize/atomic_file.h"
 #include "ember/serialize/pickle_reader.h"
 

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ember/core/error.h"
-#include "ember/ops/factory.h"
+#include "ember/ops/factory/factory.h"
 #include "ember/serialize/atomic_file.h"
 
 namespace ember::serialize {

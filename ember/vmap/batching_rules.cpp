@@ -251,6 +251,20 @@ Tensor matmul_batched(const Tensor& a, const Tensor& b) {
   return wrap(std::move(out), level);
 }
 
+// multi_dot's product is the same whatever the order, so the batched form is
+// matmul (whose rule lines the batches up) from left to right. ember::multi_dot
+// has checked the logical ranks before calling this.
+Tensor multi_dot_batched(TensorList tensors) {
+  const size_t n = tensors.size();
+  Tensor r = tensors[0];
+  for (size_t i = 1; i < n; ++i) {
+    EMBER_CHECK(r.size(-1) == tensors[i].size(0), "multi_dot: tensors[", i - 1, "] and tensors[", i,
+                "] cannot be multiplied (", shape_str(r.sizes()), " and ", shape_str(tensors[i].sizes()), ")");
+    r = matmul(r, tensors[i]);
+  }
+  return r;
+}
+
 Tensor cat_batched(TensorList tensors, int64_t dim) {
   EMBER_CHECK(!tensors.empty(), "torch.cat(): expected a non-empty list of Tensors");
   std::vector<Tensor> kept;

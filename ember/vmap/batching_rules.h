@@ -212,6 +212,7 @@ std::vector<Tensor> fronts(TensorList ts, int64_t level);
 
 // Multi-input rules.
 Tensor matmul_batched(const Tensor& a, const Tensor& b);
+Tensor multi_dot_batched(TensorList tensors);
 Tensor cat_batched(TensorList tensors, int64_t dim);
 Tensor stack_batched(TensorList tensors, int64_t dim);
 Tensor where_batched(const Tensor& condition, const Tensor& self, const Tensor& other);

@@ -4,7 +4,7 @@
 
 #include "ember/core/error.h"
 #include "ember/ops/all_ops.h"
-#include "ember/ops/factory.h"
+#include "ember/ops/factory/factory.h"
 
 namespace ember::batching {
 

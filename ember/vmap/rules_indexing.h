@@ -10,7 +10,7 @@
 #include <optional>
 #include <string_view>
 
-#include "ember/ops/indexing.h"
+#include "ember/ops/index/indexing.h"
 #include "ember/vmap/batching_rules.h"
 
 namespace ember::batching {

@@ -3,9 +3,9 @@
 #include "ember/autograd/forward_ad.h"
 #include "ember/core/error.h"
 #include "ember/ops/all_ops.h"
-#include "ember/ops/factory.h"
-#include "ember/ops/loss.h"
-#include "ember/ops/normalization.h"
+#include "ember/ops/factory/factory.h"
+#include "ember/ops/nn/loss.h"
+#include "ember/ops/nn/normalization.h"
 
 namespace ember::batching {
 

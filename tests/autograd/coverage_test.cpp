@@ -16,6 +16,7 @@
 #include <unordered_set>
 
 #include "ember/autograd/copy_slices.h"
+#include "ember/autograd/derivatives/binary_grad.h"
 #include "opinfo.h"
 
 using namespace ember;
@@ -34,13 +35,15 @@ std::set<std::string> table_names() {
 #undef EMBER_UNARY_GRAD_JVP
 #undef EMBER_UNARY_NONDIFF
 #undef EMBER_UNARY_NOT_IMPLEMENTED
-#define EMBER_BINARY_GRAD(name, ...) names.insert(autograd::backward_node_name(#name, 0));
+#define EMBER_BINARY_GRAD(name, ...) names.insert(autograd::binary_node_name(BinaryOp::name, #name, 0));
 #define EMBER_BINARY_NONDIFF(name)
 #define EMBER_BINARY_NOT_IMPLEMENTED(name)
+#define EMBER_BINARY_RECORDED_ELSEWHERE(name, where)
 #include "ember/autograd/derivatives/binary.def"
 #undef EMBER_BINARY_GRAD
 #undef EMBER_BINARY_NONDIFF
 #undef EMBER_BINARY_NOT_IMPLEMENTED
+#undef EMBER_BINARY_RECORDED_ELSEWHERE
   return names;
 }
 

@@ -68,6 +68,13 @@ RegisterOps reg({
         2, -2, 2, "ThresholdBackwardBackward0"),
     B(mul, -2, 2, -2, 2, "MulBackward0"),
     B(div, -2, 2, 0.5, 2, "DivBackward0"),
+    // Piecewise constant: zero gradients (the samples' quotients sit away from the steps).
+    binary(
+        "div(floor)", [](const Tensor& a, const Tensor& b) { return ember::div(a, b, "floor"); }, -2, 2, 0.5, 2,
+        "DivBackward2"),
+    binary(
+        "div(trunc)", [](const Tensor& a, const Tensor& b) { return ember::div(a, b, "trunc"); }, -2, 2, 0.5, 2,
+        "DivBackward2"),
     B(pow, 0.5, 2, -1, 2, "PowBackward1"),
     B(maximum),
     B(minimum),
@@ -87,6 +94,8 @@ RegisterOps reg({
         "mul(Scalar)", [](const Tensor& x) { return x * 2.5; }, "MulBackward1"),
     with_scalar(
         "div(Scalar)", [](const Tensor& x) { return x / 2.5; }, "DivBackward1"),
+    with_scalar(
+        "div(Scalar, floor)", [](const Tensor& x) { return ember::div(x, 0.7, "floor"); }, "DivBackward3"),
     with_scalar(
         "Scalar / Tensor", [](const Tensor& x) { return 2.5 / x; }, "", 0.5, 2),
     with_scalar(

@@ -4,11 +4,11 @@
 // those compose correctly (gradcheck, gradgradcheck, forward AD, transforms).
 #include <limits>
 
-#include "ember/ops/distance.h"
-#include "ember/ops/pointwise_composite.h"
-#include "ember/ops/products.h"
-#include "ember/ops/rearrange.h"
-#include "ember/ops/statistics.h"
+#include "ember/ops/elementwise/pointwise_composite.h"
+#include "ember/ops/matmul/products.h"
+#include "ember/ops/nn/distance.h"
+#include "ember/ops/reduce/statistics.h"
+#include "ember/ops/shape/rearrange.h"
 #include "opinfo.h"
 
 namespace ember::testing {

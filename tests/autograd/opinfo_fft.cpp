@@ -1,5 +1,5 @@
 // OpInfo entries for ember::fft, stft and istft (formulas:
-// ember/autograd/derivatives/fft_grad.cpp). Each entry runs on a real and a
+// ember/fft/fft_grad.cpp). Each entry runs on a real and a
 // complex float64 sample where the op accepts both; sizes cover even, odd and
 // prime lengths, padding and trimming with n/s, and every norm.
 #include "opinfo.h"

@@ -151,7 +151,7 @@ RegisterOps reg({
     op(
         "index_fill(tensor value)", [](const variable_list& x) { return index_fill(x[0], 0, idx({1}), x[1]); },
         {{3, 4}, {}}, "IndexFillBackward1"),
-    // the *_scatter ops: clone, view, copy_ (ops/scatter_views.cpp)
+    // the *_scatter ops: clone, view, copy_ (ops/shape/scatter_views.cpp)
     op("slice_scatter", [](const variable_list& x) { return slice_scatter(x[0], x[1], 1, 1, 5, 2); }, {{3, 5}, {3, 2}}),
     op("select_scatter", [](const variable_list& x) { return select_scatter(x[0], x[1], 0, -1); }, {{3, 4}, {4}}),
     op("diagonal_scatter", [](const variable_list& x) { return diagonal_scatter(x[0], x[1], 1); }, {{3, 4}, {3}}),

@@ -1,4 +1,4 @@
-// OpInfo entries for ember::linalg (formulas: ember/autograd/derivatives/linalg_grad.cpp;
+// OpInfo entries for ember::linalg (formulas: ember/linalg/linalg_grad.cpp;
 // composites reach them through differentiable ops). Inputs are kept well
 // conditioned: diagonally dominant for solves and inverses, SPD as A A^T + nI
 // for Cholesky, symmetric with distinct eigenvalues for eigh. Functions of

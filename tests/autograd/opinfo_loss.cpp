@@ -3,8 +3,8 @@
 // captured constants; float64 targets that PyTorch differentiates are sample inputs.
 #include "opinfo.h"
 
-#include "ember/ops/loss.h"
-#include "ember/ops/softmax.h"
+#include "ember/ops/nn/loss.h"
+#include "ember/ops/nn/softmax.h"
 
 namespace ember::testing {
 namespace {

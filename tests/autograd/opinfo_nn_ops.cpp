@@ -1,12 +1,12 @@
 // OpInfo entries for the nn ops: linear, normalization, dropout, embedding and the
-// activations of ops/activation.h (formulas: ember/autograd/derivatives/nn_grad.cpp;
+// activations of ops/nn/activation.h (formulas: ember/autograd/derivatives/nn_grad.cpp;
 // the compositions get theirs from the ops they are built of).
-#include "ember/ops/activation.h"
-#include "ember/ops/dropout.h"
-#include "ember/ops/embedding.h"
-#include "ember/ops/linear.h"
-#include "ember/ops/normalization.h"
-#include "ember/ops/relu_dropout.h"
+#include "ember/ops/nn/activation.h"
+#include "ember/ops/nn/dropout.h"
+#include "ember/ops/nn/embedding.h"
+#include "ember/ops/nn/linear.h"
+#include "ember/ops/nn/normalization.h"
+#include "ember/ops/nn/relu_dropout.h"
 #include "opinfo.h"
 
 namespace ember::testing {

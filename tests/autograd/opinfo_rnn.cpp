@@ -1,7 +1,7 @@
-// OpInfo entries for the recurrent ops of ember/ops/rnn.h (dense, packed and cells). They are
+// OpInfo entries for the recurrent ops of ember/ops/nn/rnn.h (dense, packed and cells). They are
 // compositions of differentiable ops (Note [Recurrent layers]), so gradcheck and gradgradcheck
 // check the way the steps are wired: states, directions, layers, packed batch changes.
-#include "ember/ops/rnn.h"
+#include "ember/ops/nn/rnn.h"
 #include "opinfo.h"
 
 namespace ember::testing {

@@ -1,7 +1,7 @@
 // OpInfo entries for multi-head attention, the transformer layers (float64 modules in
 // eval mode, differentiated w.r.t. their inputs; parameter gradients are checked in
 // tests/nn/transformer_test.cpp), the interpolate modes and pixel (un)shuffle.
-#include "ember/ops/attention.h"
+#include "ember/ops/nn/attention.h"
 #include "opinfo.h"
 
 namespace ember::testing {

@@ -1,12 +1,12 @@
 // OpInfo entries for the spatial-transformer and pooling compositions
-// (ops/grid_sample.cpp, ops/max_unpool.cpp, pdist, channel_shuffle, and
+// (ops/nn/grid_sample.cpp, ops/nn/max_unpool.cpp, pdist, channel_shuffle, and
 // nn::functional's lp_pool): gradients reach the input and the grid through
 // gather, arithmetic and where, and the walks check that they compose.
 #include "ember/nn/functional.h"
-#include "ember/ops/distance.h"
-#include "ember/ops/grid_sample.h"
-#include "ember/ops/pool.h"
-#include "ember/ops/upsample.h"
+#include "ember/ops/nn/distance.h"
+#include "ember/ops/nn/grid_sample.h"
+#include "ember/ops/nn/pool.h"
+#include "ember/ops/nn/upsample.h"
 #include "opinfo.h"
 
 namespace ember::testing {

@@ -165,7 +165,7 @@ TEST(Tensor, CopyConvertsAndBroadcasts) {
   EXPECT_TENSOR_EQ(s, tensor({0.0f, 2.0f, 4.0f, 3.0f, 4.0f, 5.0f}));
 }
 
-// The contiguous bool source path reads bytes (ops/copy.cpp); 37 elements run
+// The contiguous bool source path reads bytes (ops/shape/copy.cpp); 37 elements run
 // through the vector body and the tail.
 TEST(Tensor, CopyFromBoolGivesZeroAndOne) {
   Tensor m = arange(37, kFloat).remainder(3) == 1;

@@ -1,4 +1,4 @@
-// Views (ember/ops/view.cpp): values against PyTorch (views section of
+// Views (ember/ops/shape/view.cpp): values against PyTorch (views section of
 // tools/golden/gen_shape_ops.py), storage sharing, and PyTorch's errors.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Conv*d, MaxPool/AvgPool*d and Dropout* modules: forwards with PyTorch's weights
-// (tools/golden/gen_nn_layers_a.py), default init bounds, pretty_print as LibTorch
+// (tools/golden/gen_conv_pool_dropout_modules.py), default init bounds, pretty_print as LibTorch
 // 1.13 prints it (strings taken from a program built against libtorch), train/eval, errors.
 #include <gtest/gtest.h>
 
@@ -17,7 +17,7 @@ namespace F = torch::nn::functional;
 using ember::testing::Golden;
 
 const Golden& golden() {
-  static const Golden g("nn_layers_a.golden");
+  static const Golden g("conv_pool_dropout_modules.golden");
   return g;
 }
 

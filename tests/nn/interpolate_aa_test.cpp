@@ -5,7 +5,7 @@
 
 #include "common/golden.h"
 #include "common/test_util.h"
-#include "ember/ops/interpolate.h"
+#include "ember/ops/nn/interpolate.h"
 #include "ember/torch.h"
 
 namespace interpolate_aa_test {

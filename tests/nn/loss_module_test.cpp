@@ -1,5 +1,5 @@
 // Loss modules and nn::functional losses against PyTorch
-// (tools/golden/gen_nn_layers_b.py), reduction tags, printing and errors.
+// (tools/golden/gen_loss_norm_embedding_modules.py), reduction tags, printing and errors.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -15,7 +15,7 @@ namespace F = torch::nn::functional;
 using ember::testing::Golden;
 
 const Golden& golden() {
-  static const Golden g("nn_layers_b.golden");
+  static const Golden g("loss_norm_embedding_modules.golden");
   return g;
 }
 

@@ -1,4 +1,4 @@
-// The fused LSTM layer (ember/ops/lstm_layer.h, Note [Fused LSTM layer]) against the composite
+// The fused LSTM layer (ember/ops/nn/lstm_layer.h, Note [Fused LSTM layer]) against the composite
 // it replaces: values, every input's gradient (fused backward kernel), gradients of gradients
 // (its create_graph path), and the saved-tensor version check. The lstm OpInfo entries
 // (tests/autograd/opinfo_rnn.cpp) gradcheck/gradgradcheck it through the public op as well.
@@ -6,7 +6,7 @@
 
 #include "common/test_util.h"
 #include "ember/ember.h"
-#include "ember/ops/lstm_layer.h"
+#include "ember/ops/nn/lstm_layer.h"
 
 namespace ember {
 namespace {

@@ -1,4 +1,4 @@
-// Normalization modules against PyTorch (tools/golden/gen_nn_layers_b.py):
+// Normalization modules against PyTorch (tools/golden/gen_loss_norm_embedding_modules.py):
 // BatchNorm running statistics over training steps, eval, buffer names,
 // default init, printing and errors; LayerNorm and GroupNorm forwards.
 #include <gtest/gtest.h>
@@ -16,7 +16,7 @@ namespace F = torch::nn::functional;
 using ember::testing::Golden;
 
 const Golden& golden() {
-  static const Golden g("nn_layers_b.golden");
+  static const Golden g("loss_norm_embedding_modules.golden");
   return g;
 }
 

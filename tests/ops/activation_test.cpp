@@ -1,4 +1,4 @@
-// The activations of ops/activation.h against PyTorch (tools/golden/gen_nn_ops.py):
+// The activations of ops/nn/activation.h against PyTorch (tools/golden/gen_nn_ops.py):
 // values including NaN/inf and boundary points, and gradients.
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 #include <limits>
 
 #include "common/test_util.h"
-#include "ember/ops/attention.h"
+#include "ember/ops/nn/attention.h"
 #include "ember/torch.h"
 
 using ember::Tensor;

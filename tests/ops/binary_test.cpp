@@ -220,7 +220,7 @@ TEST(BinaryGolden, EveryTableRowIsTested) {
   const std::vector<std::string> rows = {
 #define EMBER_BINARY_OP(name, ...) #name,
 #define EMBER_BINARY_KERNEL(name, ...) #name,
-#include "ember/ops/binary.def"
+#include "ember/tables/binary.def"
 #undef EMBER_BINARY_KERNEL
 #undef EMBER_BINARY_OP
   };
@@ -570,6 +570,36 @@ TEST(BinaryLoops, EightDimsThatDoNotCoalesce) {
       ASSERT_EQ(zd[lin], f(xd[xo], yd[yo])) << "element " << lin;
     }
   }
+}
+
+}  // namespace
+}  // namespace ember
+
+// Every binary row has a gradient decision (autograd/derivatives/binary.def);
+// the rounding divisions had none and silently gave no grad_fn. torch 1.13:
+// torch.div(x, y, rounding_mode='floor' | 'trunc') records DivBackward2 and
+// gives x.grad = zeros; torch.floor_divide records a node whose backward raises.
+namespace ember {
+namespace {
+
+TEST(BinaryGrad, RoundingDivisionsGiveZeroGradientsFloorDivideNone) {
+  for (const char* mode : {"floor", "trunc"}) {
+    SCOPED_TRACE(mode);
+    auto x = ember::tensor({1.5, -2.5, 3.25}, ember::requires_grad());
+    const auto y = ember::tensor({2.0, 2.0, -1.5});
+    const auto r = ember::div(x, y, mode);
+    ASSERT_TRUE(r.requires_grad());
+    EXPECT_EQ(r.grad_fn()->name(), "DivBackward2");
+    r.sum().backward();
+    EXPECT_TENSOR_EQ(x.grad(), ember::zeros({3}));
+    EXPECT_EQ(ember::div(x, 2.0, mode).grad_fn()->name(), "DivBackward3");
+  }
+  auto x = ember::tensor({1.5, -2.5}, ember::requires_grad());
+  const auto q = ember::floor_divide(x, ember::tensor({2.0, 2.0}));
+  EXPECT_TENSOR_EQ(q.detach(), ember::tensor({0.f, -2.f}));
+  ASSERT_TRUE(q.requires_grad());
+  EXPECT_EMBER_ERROR(q.sum().backward(), "the derivative for 'floor_divide' is not implemented");
+  EXPECT_EMBER_ERROR(ember::floor_divide(x, 2.0).sum().backward(), "floor_divide");
 }
 
 }  // namespace

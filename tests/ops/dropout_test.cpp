@@ -6,12 +6,12 @@
 #include <cstring>
 
 #include "common/test_util.h"
-#include "ember/ops/activation.h"
-#include "ember/ops/dropout.h"
-#include "ember/ops/embedding.h"
-#include "ember/ops/linear.h"
-#include "ember/ops/normalization.h"
-#include "ember/ops/relu_dropout.h"
+#include "ember/ops/nn/activation.h"
+#include "ember/ops/nn/dropout.h"
+#include "ember/ops/nn/embedding.h"
+#include "ember/ops/nn/linear.h"
+#include "ember/ops/nn/normalization.h"
+#include "ember/ops/nn/relu_dropout.h"
 #include "ember/torch.h"
 
 using ember::Tensor;

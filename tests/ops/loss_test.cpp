@@ -9,7 +9,7 @@
 #include "common/golden.h"
 #include "common/test_util.h"
 #include "ember/ember.h"
-#include "ember/ops/loss.h"
+#include "ember/ops/nn/loss.h"
 
 using namespace ember;
 using ember::testing::Golden;

@@ -1,7 +1,7 @@
 // Outputs that share memory with themselves or with an input, against what
 // PyTorch does for the same calls (tools/golden/gen_mem_overlap.py): per case
 // either the resulting buffer or the kind of error PyTorch raises. The rules
-// are ops/mem_overlap.h; the n-ary loop ops share them through
+// are ops/shape/mem_overlap.h; the n-ary loop ops share them through
 // ops::run_elementwise (Note [Elementwise overlap]), copy_ and the unary
 // family call them directly.
 #include <functional>

@@ -8,11 +8,11 @@
 
 #include "common/golden.h"
 #include "common/test_util.h"
-#include "ember/ops/activation.h"
-#include "ember/ops/dropout.h"
-#include "ember/ops/embedding.h"
-#include "ember/ops/linear.h"
-#include "ember/ops/normalization.h"
+#include "ember/ops/nn/activation.h"
+#include "ember/ops/nn/dropout.h"
+#include "ember/ops/nn/embedding.h"
+#include "ember/ops/nn/linear.h"
+#include "ember/ops/nn/normalization.h"
 #include "ember/torch.h"
 
 namespace ember::testing {

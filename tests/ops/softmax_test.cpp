@@ -7,7 +7,7 @@
 #include "common/test_util.h"
 #include "ember/ember.h"
 #include "ember/kernels/cpu/vec_math.h"
-#include "ember/ops/softmax.h"
+#include "ember/ops/nn/softmax.h"
 
 using namespace ember;
 using ember::testing::Golden;

@@ -40,7 +40,7 @@ std::vector<UnaryCase> make_cases() {
 #define EMBER_UNARY_OP(name, ...)                                                                            \
   {#name, #name, [](const Tensor& x) { return x.name(); }, [](Tensor& x) -> Tensor& { return x.name##_(); }, \
    [](Tensor& o, const Tensor& x) -> Tensor& { return ember::name##_out(o, x); }},
-#include "ember/ops/unary.def"
+#include "ember/tables/unary.def"
 #undef EMBER_UNARY_OP
   };
   c.push_back({"round", "round", [](const Tensor& x) { return x.round(); },

@@ -1,4 +1,4 @@
-// optim::swa_utils against torch.optim.swa_utils (tools/golden/gen_nn_gaps.py):
+// optim::swa_utils against torch.optim.swa_utils (tools/golden/gen_bilinear_pool_norm_pad_swa.py):
 // AveragedModel with SWA averaging, EMA through avg_fn (with and without
 // use_buffers), update_bn, SWALR.
 #include <gtest/gtest.h>
@@ -14,7 +14,7 @@ using ember::testing::Golden;
 namespace swa = torch::optim::swa_utils;
 
 const Golden& golden() {
-  static const Golden g("nn_gaps.golden");
+  static const Golden g("bilinear_pool_norm_pad_swa.golden");
   return g;
 }
 

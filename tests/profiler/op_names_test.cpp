@@ -73,7 +73,7 @@ const std::map<std::string, std::string> kTopLevelOnly = {
     {"hardtanh_", "PyTorch 1.13's hardtanh_ goes through hardtanh + clamp; Ember's is clamp_"},
     {"nan_to_num",
      "PyTorch's nan_to_num allocates with empty_like; Ember's output comes from the shared "
-     "elementwise path (ops::empty_cpu, not recorded, as PyTorch's structured ops)"},
+     "elementwise path (empty_cpu, not recorded, as PyTorch's structured ops)"},
     {"randperm", "PyTorch's randperm allocates through scalar_tensor + randperm.out; Ember shuffles in one loop"},
     {"normal",
      "PyTorch's normal(Tensor, Tensor) checks std with min/ge/item and fills with normal_; Ember draws "

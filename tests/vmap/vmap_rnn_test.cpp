@@ -1,4 +1,4 @@
-// vmap of the recurrent layers and cells (ember/ops/rnn.cpp: composites over
+// vmap of the recurrent layers and cells (ember/ops/nn/rnn.cpp: composites over
 // ruled ops under vmap) and of the nn::RNN/LSTM/GRU modules and cells, against
 // the per-slice oracle (tests/vmap/vmap_oracle.h), float64: batched input,
 // batched initial state, both, per-sample weights, packed data, gradients.

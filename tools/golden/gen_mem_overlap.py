@@ -1,5 +1,5 @@
 """What PyTorch does when an op's output shares memory with itself or an input
-(tests/ops/mem_overlap_test.cpp, ops/mem_overlap.h).
+(tests/ops/mem_overlap_test.cpp, ops/shape/mem_overlap.h).
 
 Each case builds its tensors from small aranges, runs one op and returns the
 tensor that holds the result (the whole base buffer, so writes through views

@@ -1,13 +1,23 @@
-// Expands derivatives/binary.def into backward functions and a name lookup.
+// Expands derivatives/binary.def into backward functions and a table indexed
+// by the op id of tables/binary.def (ember/tables/binary_ops.h).
 #include "ember/autograd/derivatives/binary_grad.h"
 
-#include <cctype>
-#include <cstring>
+#include <array>
+#include <cstddef>
 #include <string>
 
 #include "ember/autograd/derivatives/misc_grad.h"
 #include "ember/autograd/formula_node.h"
-#include "ember/ember.h"
+#include "ember/autograd/forward_ad.h"
+#include "ember/autograd/grad_mode.h"
+#include "ember/autograd/node.h"
+#include "ember/core/dispatch.h"
+#include "ember/core/error.h"
+#include "ember/core/parallel.h"
+#include "ember/core/shape.h"
+#include "ember/core/tensor.h"
+#include "ember/ops/all_ops.h"
+#include "ember/vmap/vmap.h"
 
 namespace ember::autograd {
 
@@ -64,86 +74,106 @@ Tensor pow_exponent_grad(const Tensor& grad, const Tensor& self, const Tensor& o
     return {r};                                                                                                      \
   }
 #define EMBER_BINARY_NOT_IMPLEMENTED(name)
+#define EMBER_BINARY_NONDIFF(name)
+#define EMBER_BINARY_RECORDED_ELSEWHERE(name, where)
 #include "ember/autograd/derivatives/binary.def"
 #undef EMBER_BINARY_GRAD
 #undef EMBER_BINARY_NOT_IMPLEMENTED
+#undef EMBER_BINARY_NONDIFF
+#undef EMBER_BINARY_RECORDED_ELSEWHERE
+
+// Every op of tables/binary.def has exactly one row in derivatives/binary.def.
+constexpr std::array<int, kBinaryOpCount> rows_per_op() {
+  std::array<int, kBinaryOpCount> n{};
+#define EMBER_BINARY_GRAD(name, ...) ++n[static_cast<size_t>(BinaryOp::name)];
+#define EMBER_BINARY_NOT_IMPLEMENTED(name) ++n[static_cast<size_t>(BinaryOp::name)];
+#define EMBER_BINARY_NONDIFF(name) ++n[static_cast<size_t>(BinaryOp::name)];
+#define EMBER_BINARY_RECORDED_ELSEWHERE(name, where) ++n[static_cast<size_t>(BinaryOp::name)];
+#include "ember/autograd/derivatives/binary.def"
+#undef EMBER_BINARY_GRAD
+#undef EMBER_BINARY_NOT_IMPLEMENTED
+#undef EMBER_BINARY_NONDIFF
+#undef EMBER_BINARY_RECORDED_ELSEWHERE
+  return n;
+}
+constexpr bool every_op_has_one_row() {
+  for (int n : rows_per_op())
+    if (n != 1) return false;
+  return true;
+}
+static_assert(every_op_has_one_row(),
+              "autograd/derivatives/binary.def: every row of tables/binary.def needs exactly one row here "
+              "(EMBER_BINARY_GRAD, EMBER_BINARY_NONDIFF, EMBER_BINARY_NOT_IMPLEMENTED or "
+              "EMBER_BINARY_RECORDED_ELSEWHERE)");
 
 struct Row {
-  const char* name;
-  FormulaNode::Formula formula;
-  FormulaNode::Jvp jvp;
+  enum class Kind : uint8_t { kNoNode, kFormula, kNotImplemented } kind = Kind::kNoNode;
+  FormulaNode::Formula formula = nullptr;
+  FormulaNode::Jvp jvp = nullptr;
   std::string node0, node1;  // "MulBackward0" (tensor other), "MulBackward1" (Scalar other)
-  bool uses_self, uses_other, uses_result;
+  bool uses_self = false, uses_other = false, uses_result = false;
   // PyTorch numbers pow's overloads differently: (Tensor, Scalar) is PowBackward0,
   // (Tensor, Tensor) PowBackward1, (Scalar, Tensor) PowBackward2. fmod and
   // remainder list the Scalar overload first: (Tensor, Scalar) is 0, (Tensor, Tensor) 1.
-  enum class Overloads { kTensorFirst, kPow, kScalarFirst } overloads;
+  enum class Overloads { kTensorFirst, kPow, kScalarFirst } overloads = Overloads::kTensorFirst;
+  const char* reason = nullptr;  // kNotImplemented: the error its node raises
 };
 
-Row::Overloads overloads_of(const char* name) {
-  if (std::strcmp(name, "pow") == 0) return Row::Overloads::kPow;
-  if (std::strcmp(name, "fmod") == 0 || std::strcmp(name, "remainder") == 0) return Row::Overloads::kScalarFirst;
+Row::Overloads overloads_of(BinaryOp op) {
+  if (op == BinaryOp::pow) return Row::Overloads::kPow;
+  if (op == BinaryOp::fmod || op == BinaryOp::remainder) return Row::Overloads::kScalarFirst;
   return Row::Overloads::kTensorFirst;
 }
 
-const std::vector<Row>& rows() {
-  static const std::vector<Row> kRows = [] {
-    std::vector<Row> r;
-#define EMBER_BINARY_GRAD(name, ...)                                                                             \
-  r.push_back({#name, &name##_backward, &name##_jvp, backward_node_name(#name, 0), backward_node_name(#name, 1), \
-               formula_mentions(text_##name, "self"), formula_mentions(text_##name, "other"),                    \
-               formula_mentions(text_##name, "result"), overloads_of(#name)});
-#define EMBER_BINARY_NOT_IMPLEMENTED(name)
+// The table, indexed by BinaryOp.
+const std::array<Row, kBinaryOpCount>& rows() {
+  static const std::array<Row, kBinaryOpCount> kRows = [] {
+    std::array<Row, kBinaryOpCount> r;
+#define EMBER_BINARY_GRAD(name, ...)                                                    \
+  r[static_cast<size_t>(BinaryOp::name)] = {Row::Kind::kFormula,                        \
+                                            &name##_backward,                           \
+                                            &name##_jvp,                                \
+                                            binary_node_name(BinaryOp::name, #name, 0), \
+                                            binary_node_name(BinaryOp::name, #name, 1), \
+                                            formula_mentions(text_##name, "self"),      \
+                                            formula_mentions(text_##name, "other"),     \
+                                            formula_mentions(text_##name, "result"),    \
+                                            overloads_of(BinaryOp::name)};
+#define EMBER_BINARY_NOT_IMPLEMENTED(name)                                  \
+  r[static_cast<size_t>(BinaryOp::name)].kind = Row::Kind::kNotImplemented; \
+  r[static_cast<size_t>(BinaryOp::name)].reason = "the derivative for '" #name "' is not implemented.";
+#define EMBER_BINARY_NONDIFF(name)
+#define EMBER_BINARY_RECORDED_ELSEWHERE(name, where)
 #include "ember/autograd/derivatives/binary.def"
 #undef EMBER_BINARY_GRAD
 #undef EMBER_BINARY_NOT_IMPLEMENTED
+#undef EMBER_BINARY_NONDIFF
+#undef EMBER_BINARY_RECORDED_ELSEWHERE
     return r;
   }();
   return kRows;
 }
 
-const Row* find(const char* name) {
-  // Callers pass the ops' name literals, which the linker usually merges with
-  // the table's own: compare addresses first (this runs once per recorded op).
-  for (const Row& r : rows())
-    if (r.name == name) return &r;
-  for (const Row& r : rows())
-    if (std::strcmp(r.name, name) == 0) return &r;
-  return nullptr;
-}
-
-// The EMBER_BINARY_NOT_IMPLEMENTED rows: the op's name and the error its node raises.
-struct NotImplementedRow {
-  const char* name;
-  const char* reason;
-};
-const NotImplementedRow* not_implemented(const char* name) {
-  static constexpr NotImplementedRow kRows[] = {
-#define EMBER_BINARY_GRAD(...)
-#define EMBER_BINARY_NOT_IMPLEMENTED(op) {#op, "the derivative for '" #op "' is not implemented."},
-#include "ember/autograd/derivatives/binary.def"
-#undef EMBER_BINARY_GRAD
-#undef EMBER_BINARY_NOT_IMPLEMENTED
-  };
-  for (const NotImplementedRow& r : kRows)
-    if (std::strcmp(r.name, name) == 0) return &r;
-  return nullptr;
-}
-
 }  // namespace
 
-bool binary_is_differentiable(const char* name) { return find(name) != nullptr || not_implemented(name) != nullptr; }
+// `name`'s CamelCase + "Backward0/1", except the rounding divisions, which are
+// overloads of PyTorch's div (div.Tensor_mode, div.Scalar_mode).
+std::string binary_node_name(BinaryOp op, const char* name, int overload) {
+  if (op == BinaryOp::div_trunc || op == BinaryOp::div_floor) return overload == 0 ? "DivBackward2" : "DivBackward3";
+  return backward_node_name(name, overload);
+}
 
-void record_binary(const char* name, const Tensor& a_in, const Tensor& b_in, const Tensor& a, const Tensor& b,
+bool binary_is_differentiable(BinaryOp op) { return rows()[static_cast<size_t>(op)].kind != Row::Kind::kNoNode; }
+
+void record_binary(BinaryOp op, const Tensor& a_in, const Tensor& b_in, const Tensor& a, const Tensor& b,
                    const Tensor& result, const Scalar& alpha, bool scalar_other) {
-  const Row* row = find(name);
-  if (row == nullptr) {
-    if (const NotImplementedRow* ni = not_implemented(name)) {
-      std::vector<Tensor> inputs;
-      for (const Tensor* t : {&a_in, &b_in})
-        if (t->defined()) inputs.push_back(*t);
-      record_not_implemented(ni->reason, inputs, result);
-    }
+  const Row* row = &rows()[static_cast<size_t>(op)];
+  if (row->kind == Row::Kind::kNoNode) return;
+  if (row->kind == Row::Kind::kNotImplemented) {
+    std::vector<Tensor> inputs;
+    for (const Tensor* t : {&a_in, &b_in})
+      if (t->defined()) inputs.push_back(*t);
+    record_not_implemented(row->reason, inputs, result);
     return;
   }
   const char* node_name = scalar_other ? row->node1.c_str() : row->node0.c_str();

@@ -3,7 +3,7 @@
 // of convolutions, views and sums, so it is differentiable to any order
 // (Note [Convolution gradients] in conv_grad.cpp).
 #include "ember/core/tensor.h"
-#include "ember/ops/conv_kernels.h"
+#include "ember/kernels/cpu/conv_kernels.h"
 
 namespace ember::autograd {
 

@@ -2,10 +2,19 @@
 #include "ember/autograd/raw_backward.h"
 
 #include "ember/autograd/formula_node.h"
-#include "ember/ember.h"
-#include "ember/ops/loss.h"
-#include "ember/ops/softmax_backward.h"
+#include "ember/autograd/forward_ad.h"
+#include "ember/autograd/grad_mode.h"
+#include "ember/autograd/node.h"
+#include "ember/core/dispatch.h"
+#include "ember/core/error.h"
+#include "ember/core/parallel.h"
+#include "ember/core/shape.h"
+#include "ember/core/tensor.h"
+#include "ember/ops/all_ops.h"
+#include "ember/ops/nn/loss.h"
+#include "ember/ops/nn/softmax_backward.h"
 #include "ember/vmap/batched_tensor.h"
+#include "ember/vmap/vmap.h"
 
 namespace ember::autograd {
 

@@ -3,7 +3,16 @@
 #include <cmath>
 
 #include "ember/autograd/formula_node.h"
-#include "ember/ember.h"
+#include "ember/autograd/forward_ad.h"
+#include "ember/autograd/grad_mode.h"
+#include "ember/autograd/node.h"
+#include "ember/core/dispatch.h"
+#include "ember/core/error.h"
+#include "ember/core/parallel.h"
+#include "ember/core/shape.h"
+#include "ember/core/tensor.h"
+#include "ember/ops/all_ops.h"
+#include "ember/vmap/vmap.h"
 
 namespace ember::autograd {
 

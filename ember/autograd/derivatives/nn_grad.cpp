@@ -2,12 +2,21 @@
 #include "ember/autograd/raw_backward.h"
 
 #include "ember/autograd/formula_node.h"
-#include "ember/ember.h"
-#include "ember/ops/embedding.h"
-#include "ember/ops/grad_in_place.h"
-#include "ember/ops/nn_util.h"
-#include "ember/ops/normalization.h"
-#include "ember/ops/normalization_backward.h"
+#include "ember/autograd/forward_ad.h"
+#include "ember/autograd/grad_mode.h"
+#include "ember/autograd/node.h"
+#include "ember/core/dispatch.h"
+#include "ember/core/error.h"
+#include "ember/core/parallel.h"
+#include "ember/core/shape.h"
+#include "ember/core/tensor.h"
+#include "ember/ops/all_ops.h"
+#include "ember/ops/elementwise/grad_in_place.h"
+#include "ember/ops/nn/embedding.h"
+#include "ember/ops/nn/nn_util.h"
+#include "ember/ops/nn/normalization.h"
+#include "ember/ops/nn/normalization_backward.h"
+#include "ember/vmap/vmap.h"
 
 namespace ember::autograd {
 namespace {

@@ -1,8 +1,8 @@
 #include "ember/autograd/derivatives/rnn_grad.h"
 
 #include "ember/autograd/formula_node.h"
-#include "ember/ops/factory.h"
-#include "ember/ops/shape_ops.h"
+#include "ember/ops/factory/factory.h"
+#include "ember/ops/shape/shape_ops.h"
 
 namespace ember::autograd {
 

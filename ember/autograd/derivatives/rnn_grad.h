@@ -1,5 +1,5 @@
 #pragma once
-// Backward recording for the recurrent ops' split (ops/rnn.cpp). The formula (rnn_grad.cpp) is a
+// Backward recording for the recurrent ops' split (ops/nn/rnn.cpp). The formula (rnn_grad.cpp) is a
 // cat of differentiable ops, so double backward works.
 #include <vector>
 

@@ -3,9 +3,17 @@
 
 #include "ember/autograd/copy_slices.h"
 #include "ember/autograd/formula_node.h"
+#include "ember/autograd/forward_ad.h"
+#include "ember/autograd/grad_mode.h"
+#include "ember/autograd/node.h"
+#include "ember/core/dispatch.h"
+#include "ember/core/error.h"
+#include "ember/core/parallel.h"
 #include "ember/core/shape.h"
-#include "ember/ember.h"
-#include "ember/ops/mem_overlap.h"
+#include "ember/core/tensor.h"
+#include "ember/ops/all_ops.h"
+#include "ember/ops/shape/mem_overlap.h"
+#include "ember/vmap/vmap.h"
 
 namespace ember::autograd {
 

@@ -2,15 +2,26 @@
 // row table record_unary dispatches on.
 #include "ember/autograd/derivatives/unary_grad.h"
 
+#include <array>
 #include <cctype>
 #include <cmath>
+#include <cstddef>
 #include <string>
 #include <vector>
 
 #include "ember/autograd/formula_node.h"
-#include "ember/ember.h"
+#include "ember/autograd/forward_ad.h"
+#include "ember/autograd/grad_mode.h"
+#include "ember/autograd/node.h"
+#include "ember/core/dispatch.h"
+#include "ember/core/error.h"
+#include "ember/core/parallel.h"
+#include "ember/core/shape.h"
+#include "ember/core/tensor.h"
 #include "ember/kernels/cpu/unary_kernels.h"
-#include "ember/ops/grad_in_place.h"
+#include "ember/ops/all_ops.h"
+#include "ember/ops/elementwise/grad_in_place.h"
+#include "ember/vmap/vmap.h"
 
 namespace ember::autograd {
 
@@ -86,8 +97,32 @@ struct UnaryGradRow {
   bool uses_self, uses_result;
 };
 
-// Rows are placed by the op's id in ops/unary.def, so the two tables cannot
-// drift apart; an op without a derivative row is reported by record_unary.
+// Every op of tables/unary.def has exactly one row in derivatives/unary.def:
+// a forgotten gradient fails to compile, as does a row naming an unknown op.
+constexpr std::array<int, kernels::kNumUnaryOps> rows_per_op() {
+  std::array<int, kernels::kNumUnaryOps> n{};
+#define EMBER_UNARY_GRAD(name, ...) ++n[static_cast<size_t>(kernels::UnaryOpId::name)];
+#define EMBER_UNARY_GRAD_JVP(name, ...) ++n[static_cast<size_t>(kernels::UnaryOpId::name)];
+#define EMBER_UNARY_NONDIFF(name) ++n[static_cast<size_t>(kernels::UnaryOpId::name)];
+#define EMBER_UNARY_NOT_IMPLEMENTED(name, reason) ++n[static_cast<size_t>(kernels::UnaryOpId::name)];
+#include "ember/autograd/derivatives/unary.def"
+#undef EMBER_UNARY_GRAD
+#undef EMBER_UNARY_GRAD_JVP
+#undef EMBER_UNARY_NONDIFF
+#undef EMBER_UNARY_NOT_IMPLEMENTED
+  return n;
+}
+constexpr bool every_op_has_one_row() {
+  for (int n : rows_per_op())
+    if (n != 1) return false;
+  return true;
+}
+static_assert(every_op_has_one_row(),
+              "autograd/derivatives/unary.def: every row of tables/unary.def needs exactly one row here "
+              "(EMBER_UNARY_GRAD, EMBER_UNARY_GRAD_JVP, EMBER_UNARY_NONDIFF or EMBER_UNARY_NOT_IMPLEMENTED)");
+
+// Rows are placed by the op's id in tables/unary.def, so the two tables cannot
+// drift apart.
 const std::vector<UnaryGradRow>& rows() {
   static const std::vector<UnaryGradRow> kRows = [] {
     std::vector<UnaryGradRow> r(kernels::kNumUnaryOps,

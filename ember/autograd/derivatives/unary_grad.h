@@ -4,7 +4,7 @@
 
 namespace ember::autograd {
 
-// Records the backward of row `id` of ops/unary.def for result = op(self).
+// Records the backward of row `id` of tables/unary.def for result = op(self).
 // `self_value` is what the formula reads as `self`: the input itself, or for
 // in-place ops a copy taken before the op overwrote it (undefined when the
 // formula does not read self). For in-place ops `self` and `result` are the

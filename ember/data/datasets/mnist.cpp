@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "ember/core/parallel.h"
-#include "ember/ops/factory.h"
+#include "ember/ops/factory/factory.h"
 
 namespace ember::data::datasets {
 

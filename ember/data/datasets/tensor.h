@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "ember/data/datasets/base.h"
-#include "ember/ops/shape_ops.h"
+#include "ember/ops/shape/shape_ops.h"
 
 namespace ember::data::datasets {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "ember/ops/random.h"
+#include "ember/ops/factory/random.h"
 
 namespace ember::data::samplers {
 

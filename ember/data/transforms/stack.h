@@ -6,7 +6,7 @@
 
 #include "ember/data/example.h"
 #include "ember/data/transforms/collate.h"
-#include "ember/ops/shape_ops.h"
+#include "ember/ops/shape/shape_ops.h"
 
 namespace ember::data::transforms {
 

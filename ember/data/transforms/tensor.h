@@ -7,7 +7,7 @@
 #include "ember/core/array_ref.h"
 #include "ember/data/example.h"
 #include "ember/data/transforms/base.h"
-#include "ember/ops/factory.h"
+#include "ember/ops/factory/factory.h"
 
 namespace ember::data::transforms {
 

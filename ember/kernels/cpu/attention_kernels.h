@@ -1,12 +1,12 @@
 #pragma once
-// The per-matrix loops of the fused attention (Note [Fused attention] in ops/attention.cpp):
+// The per-matrix loops of the fused attention (Note [Fused attention] in ops/nn/attention.cpp):
 // each of `batch` (L x S) score matrices is formed, masked, normalised, dropped and used
 // while it is in cache. float and double.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-#include "ember/ops/dropout_draws.h"
+#include "ember/kernels/cpu/dropout_draws.h"
 
 namespace ember::kernels {
 

@@ -1,4 +1,4 @@
-// Element functors of the binary table (ops/binary.def) and the kernels the
+// Element functors of the binary table (tables/binary.def) and the kernels the
 // table expands into. A functor sees opmath values (float for float16 and
 // bfloat16) and returns the result element; binary_loop does the rest.
 #include "ember/kernels/cpu/binary_kernels.h"
@@ -328,7 +328,7 @@ void run(const TensorIterator& iter, const BinaryArgs& args) {
     dispatch_##dtypes(iter.dtype(1), #name, [&](auto tag) { run<functor, EMBER_TYPE(tag)>(iter, args); }); \
   }
 #define EMBER_BINARY_KERNEL(...) EMBER_BINARY_OP(__VA_ARGS__)
-#include "ember/ops/binary.def"
+#include "ember/tables/binary.def"
 #undef EMBER_BINARY_KERNEL
 #undef EMBER_BINARY_OP
 

@@ -1,6 +1,6 @@
 #pragma once
 // CPU kernels of the binary family. Each takes a TensorIterator whose inputs
-// already have the compute dtype (ops/binary.cpp casts them) and whose output
+// already have the compute dtype (ops/elementwise/binary.cpp casts them) and whose output
 // has the result dtype (the compute dtype, or bool for comparisons).
 #include <cstdint>
 #include <type_traits>
@@ -63,7 +63,7 @@ struct BinaryArgs {
 
 #define EMBER_BINARY_OP(name, ...) void name##_kernel(const TensorIterator& iter, const BinaryArgs& args);
 #define EMBER_BINARY_KERNEL(name, ...) void name##_kernel(const TensorIterator& iter, const BinaryArgs& args);
-#include "ember/ops/binary.def"
+#include "ember/tables/binary.def"
 #undef EMBER_BINARY_KERNEL
 #undef EMBER_BINARY_OP
 

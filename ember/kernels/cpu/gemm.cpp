@@ -13,7 +13,6 @@
 #include "ember/core/dispatch.h"
 #include "ember/core/parallel.h"
 #include "ember/kernels/cpu/onednn.h"
-#include "ember/ops/copy.h"
 
 // Note [SGEMM backend choice]
 // float32 GEMM goes to oneDNN (dnnl_sgemm, or its matmul primitive where

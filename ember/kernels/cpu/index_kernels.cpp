@@ -5,10 +5,9 @@
 #include "ember/core/deterministic.h"
 #include "ember/core/dispatch.h"
 #include "ember/core/shape.h"
+#include "ember/core/tensor_make.h"
 #include "ember/kernels/cpu/convert.h"
 #include "ember/kernels/cpu/tensor_iterator.h"
-#include "ember/ops/factory.h"
-#include "ember/ops/view.h"
 
 namespace ember::kernels {
 
@@ -85,7 +84,7 @@ void for_each_column(const Tensor& a, const Tensor& b, const Tensor& c, const Te
   DimVector sizes(index.sizes());
   const int64_t column = sizes[dim];
   sizes[dim] = 1;
-  auto restride = [&](const Tensor& t) { return ops::make_view(t, sizes, t.strides(), t.storage_offset()); };
+  auto restride = [&](const Tensor& t) { return make_view(t, sizes, t.strides(), t.storage_offset()); };
   Tensor va = restride(a), vb = restride(b), vc = restride(c);
   TensorIterator iter({va}, {vb, vc});
   const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(column, 1));
@@ -238,7 +237,7 @@ Tensor nonzero_kernel(const Tensor& self) {
   const int64_t n = self.numel(), nd = self.dim();
   int64_t count = 0;
   for (int64_t i = 0; i < n; ++i) count += p[i];
-  Tensor out = empty({count, nd}, TensorOptions().dtype(kLong));
+  Tensor out = empty_cpu({count, nd}, kLong);
   int64_t* o = out.data_ptr<int64_t>();
   DimVector coord(nd, 0);
   IntArrayRef sizes = self.sizes();

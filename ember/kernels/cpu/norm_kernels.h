@@ -1,6 +1,6 @@
 #pragma once
 // Per-channel and per-row normalization kernels for batch_norm / layer_norm
-// (float32 and float64; ops/normalization.cpp upcasts the half types).
+// (float32 and float64; ops/nn/normalization.cpp upcasts the half types).
 // All tensors are contiguous and of one dtype. Statistics accumulate in double.
 #include "ember/core/tensor.h"
 

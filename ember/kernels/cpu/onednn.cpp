@@ -1,6 +1,6 @@
 #include "ember/kernels/cpu/onednn.h"
 
-#include "ember/ops/factory.h"
+#include "ember/core/tensor_make.h"
 
 namespace ember::kernels {
 
@@ -10,7 +10,7 @@ const dnnl::engine& onednn_engine() {
 }
 
 dnnl::memory OnednnBuffers::make(const dnnl::memory::desc& d) {
-  keep_.push_back(empty({static_cast<int64_t>(d.get_size())}, TensorOptions().dtype(kByte)));
+  keep_.push_back(empty_cpu({static_cast<int64_t>(d.get_size())}, kByte));
   return dnnl::memory(d, onednn_engine(), keep_.back().data_ptr());
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// What Ember's oneDNN callers share (convolutions in ops/conv_onednn.cpp, the
+// What Ember's oneDNN callers share (convolutions in kernels/cpu/conv_onednn.cpp, the
 // fused-bias linear in kernels/cpu/gemm.cpp): one CPU engine, and buffers for
 // oneDNN's blocked copies and scratchpads from Ember's caching allocator —
 // oneDNN's own allocation of a multi-megabyte buffer mapped fresh pages on

@@ -127,7 +127,7 @@ class TensorIterator {
   // Byte strides, kMaxOperands per dim, fastest dim first. One vector for all
   // operands rather than one each: a small op builds and destroys one
   // iterator per kernel call, and six vectors were a third of its cost
-  // (SPEC.md W1).
+  // (bench/SPEC.md W1).
   SmallVector<int64_t, 6 * kMaxOperands> strides_;
   std::array<char*, kMaxOperands> data_{};
   std::array<ScalarType, kMaxOperands> dtypes_{};

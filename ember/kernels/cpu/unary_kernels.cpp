@@ -1,4 +1,4 @@
-// Kernels for the rows of ops/unary.def: the row's kind picks the dtypes to
+// Kernels for the rows of tables/unary.def: the row's kind picks the dtypes to
 // instantiate, the scalar function of the row's name (unary_kernels_scalar.h)
 // is the element function, and rows with a SLEEF column take the vectorised
 // path on contiguous float32/float64 data.
@@ -61,7 +61,7 @@ void run_row(const TensorIterator& iter, const char* name, UnaryOpId id, F f) {
     run_row<UnaryKind::kind, UnaryComplex::cplx>(iter, #name, UnaryOpId::name,            \
                                                  [](auto x) { return scalar::name(x); }); \
   }
-#include "ember/ops/unary.def"
+#include "ember/tables/unary.def"
 #undef EMBER_UNARY_OP
 
 }  // namespace ember::kernels

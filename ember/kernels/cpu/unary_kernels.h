@@ -8,18 +8,18 @@
 
 namespace ember::kernels {
 
-// Column 2 and 3 of ops/unary.def (meanings documented there).
+// Column 2 and 3 of tables/unary.def (meanings documented there).
 enum class UnaryKind { Float, FloatOnly, Int, IntBool, IntToLong, Bitwise, Logical };
 enum class UnaryComplex { Cplx, CplxToReal, NoCplx };
 
 enum class UnaryOpId {
 #define EMBER_UNARY_OP(name, ...) name,
-#include "ember/ops/unary.def"
+#include "ember/tables/unary.def"
 #undef EMBER_UNARY_OP
 };
 constexpr int kNumUnaryOps = 0
 #define EMBER_UNARY_OP(name, ...) +1
-#include "ember/ops/unary.def"
+#include "ember/tables/unary.def"
 #undef EMBER_UNARY_OP
     ;
 
@@ -27,7 +27,7 @@ constexpr int kNumUnaryOps = 0
 // the same dtype (bool for Logical rows, real for complex CplxToReal rows).
 using UnaryKernel = void (*)(const TensorIterator& iter);
 #define EMBER_UNARY_OP(name, ...) void name##_kernel(const TensorIterator& iter);
-#include "ember/ops/unary.def"
+#include "ember/tables/unary.def"
 #undef EMBER_UNARY_OP
 
 // Ops with arguments; floating in, same dtype out unless stated.

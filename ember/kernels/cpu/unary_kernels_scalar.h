@@ -1,5 +1,5 @@
 #pragma once
-// Scalar definitions of the ops in ops/unary.def, one function per row with the
+// Scalar definitions of the ops in tables/unary.def, one function per row with the
 // row's name. They take opmath values (float for float16/bfloat16, the type
 // itself otherwise) and follow PyTorch's CPU kernels, including NaN/inf and
 // integer wrap-around behaviour. The kernels (unary_kernels.cpp) call them for

@@ -1,5 +1,5 @@
 #pragma once
-// Vectorised float32/float64 math (SLEEF) for the rows of ops/unary.def whose
+// Vectorised float32/float64 math (SLEEF) for the rows of tables/unary.def whose
 // `vec` column names a SLEEF accuracy. Chosen at run time: AVX-512 kernels
 // (vec_math_avx512.cpp) on CPUs that have it, nothing otherwise, in which case
 // the caller's scalar std:: loop runs. <sleef.h> is included only in the

@@ -115,7 +115,7 @@ const UnaryVec kGelu[2] = {{&gelu_f32<false>, &gelu_f64<false>}, {&gelu_f32<true
 #define EMBER_VEC_u15(name) EMBER_VEC_SLEEF_(name, u15)
 #define EMBER_UNARY_OP(name, kind, cplx, vec) EMBER_VEC_##vec(name)
 const UnaryVec kUnaryTable[kNumUnaryOps] = {
-#include "ember/ops/unary.def"
+#include "ember/tables/unary.def"
 };
 #undef EMBER_UNARY_OP
 }  // namespace avx512

@@ -3,7 +3,7 @@
 // F::ReLUFuncOptions().inplace(true)). Each forwards to the op in ember/ops.
 #include "ember/core/tensor.h"
 #include "ember/nn/options/activation.h"
-#include "ember/ops/unary.h"
+#include "ember/ops/elementwise/unary.h"
 
 namespace ember::nn::functional {
 

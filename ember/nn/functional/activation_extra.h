@@ -3,9 +3,9 @@
 // torch::nn::functional. Each forwards to ember/ops/{softmax,activation}.h.
 #include "ember/core/tensor.h"
 #include "ember/nn/options/activation_extra.h"
-#include "ember/ops/activation.h"
 #include "ember/ops/all_ops.h"
-#include "ember/ops/softmax.h"
+#include "ember/ops/nn/activation.h"
+#include "ember/ops/nn/softmax.h"
 
 namespace ember::nn::functional {
 

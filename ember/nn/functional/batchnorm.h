@@ -1,7 +1,7 @@
 #pragma once
 // nn::functional::batch_norm, as torch::nn::functional::batch_norm.
 #include "ember/nn/options/batchnorm.h"
-#include "ember/ops/normalization.h"
+#include "ember/ops/nn/normalization.h"
 
 namespace ember::nn::functional {
 

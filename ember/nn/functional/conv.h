@@ -5,7 +5,7 @@
 
 #include "ember/core/tensor.h"
 #include "ember/nn/options/conv.h"
-#include "ember/ops/conv.h"
+#include "ember/ops/nn/conv.h"
 
 namespace ember::nn::functional {
 

@@ -1,9 +1,9 @@
 #pragma once
 // nn::functional::cosine_similarity / pairwise_distance / pdist (compositions
-// in ember/ops/loss_distance.cpp and ember/ops/distance.cpp).
+// in ember/ops/nn/loss_distance.cpp and ember/ops/nn/distance.cpp).
 #include "ember/nn/options/distance.h"
-#include "ember/ops/distance.h"
-#include "ember/ops/loss.h"
+#include "ember/ops/nn/distance.h"
+#include "ember/ops/nn/loss.h"
 
 namespace ember::nn::functional {
 

@@ -2,7 +2,7 @@
 // nn::functional dropout family, as torch::nn::functional::dropout.
 #include "ember/core/tensor.h"
 #include "ember/nn/options/dropout.h"
-#include "ember/ops/dropout.h"
+#include "ember/ops/nn/dropout.h"
 
 namespace ember::nn::functional {
 

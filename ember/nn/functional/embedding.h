@@ -1,6 +1,6 @@
 #pragma once
 // nn::functional embedding / embedding_bag, as torch::nn::functional: option
-// checks and max_norm renormalization here, the lookups in ember/ops/embedding.h.
+// checks and max_norm renormalization here, the lookups in ember/ops/nn/embedding.h.
 #include <optional>
 
 #include "ember/autograd/forward_ad.h"
@@ -10,7 +10,7 @@
 #include "ember/core/tensor.h"
 #include "ember/nn/options/embedding.h"
 #include "ember/ops/all_ops.h"
-#include "ember/ops/factory.h"
+#include "ember/ops/factory/factory.h"
 
 namespace ember::nn::functional {
 

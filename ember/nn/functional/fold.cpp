@@ -2,9 +2,9 @@
 
 #include <array>
 
-#include "ember/ops/factory.h"
-#include "ember/ops/indexing.h"
-#include "ember/ops/pad.h"
+#include "ember/ops/factory/factory.h"
+#include "ember/ops/index/indexing.h"
+#include "ember/ops/nn/pad.h"
 
 namespace ember::nn::functional {
 

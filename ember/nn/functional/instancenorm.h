@@ -1,7 +1,7 @@
 #pragma once
 // nn::functional::instance_norm, as torch::nn::functional::instance_norm.
 #include "ember/nn/options/instancenorm.h"
-#include "ember/ops/normalization.h"
+#include "ember/ops/nn/normalization.h"
 
 namespace ember::nn::functional {
 

@@ -1,9 +1,9 @@
 #pragma once
 // nn::functional::linear: y = x W^T + b, as torch::nn::functional::linear.
 #include "ember/core/tensor.h"
-#include "ember/ops/linear.h"
-#include "ember/ops/matmul.h"
-#include "ember/ops/operators.h"
+#include "ember/ops/elementwise/operators.h"
+#include "ember/ops/matmul/matmul.h"
+#include "ember/ops/nn/linear.h"
 
 namespace ember::nn::functional {
 

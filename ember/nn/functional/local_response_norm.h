@@ -1,8 +1,8 @@
 #pragma once
 // nn::functional::local_response_norm (a composition of differentiable ops,
-// ember/ops/normalization.cpp).
+// ember/ops/nn/normalization.cpp).
 #include "ember/nn/options/local_response_norm.h"
-#include "ember/ops/normalization.h"
+#include "ember/ops/nn/normalization.h"
 
 namespace ember::nn::functional {
 

@@ -1,7 +1,7 @@
 #pragma once
 // nn::functional losses and distances, as torch::nn::functional:
 // F::cross_entropy(x, t, F::CrossEntropyFuncOptions().label_smoothing(0.1)).
-// Each maps its options onto the op in ember/ops/loss.h.
+// Each maps its options onto the op in ember/ops/nn/loss.h.
 #include <optional>
 
 #include "ember/core/error.h"

@@ -18,17 +18,17 @@
 #include <cmath>
 #include <limits>
 
-#include "ember/ops/attention.h"
-#include "ember/ops/binary.h"
-#include "ember/ops/dropout.h"
-#include "ember/ops/factory.h"
-#include "ember/ops/indexing.h"
-#include "ember/ops/linear.h"
-#include "ember/ops/matmul.h"
-#include "ember/ops/operators.h"
-#include "ember/ops/shape_ops.h"
-#include "ember/ops/softmax.h"
-#include "ember/ops/view.h"
+#include "ember/ops/elementwise/binary.h"
+#include "ember/ops/elementwise/operators.h"
+#include "ember/ops/factory/factory.h"
+#include "ember/ops/index/indexing.h"
+#include "ember/ops/matmul/matmul.h"
+#include "ember/ops/nn/attention.h"
+#include "ember/ops/nn/dropout.h"
+#include "ember/ops/nn/linear.h"
+#include "ember/ops/nn/softmax.h"
+#include "ember/ops/shape/shape_ops.h"
+#include "ember/ops/shape/view.h"
 
 namespace ember::nn::functional {
 

@@ -1,13 +1,13 @@
 #pragma once
 // nn::functional normalization, as torch::nn::functional: batch_norm,
-// layer_norm, group_norm. Each maps its options onto ember/ops/normalization.h.
+// layer_norm, group_norm. Each maps its options onto ember/ops/nn/normalization.h.
 #include <optional>
 
 #include "ember/core/error.h"
 #include "ember/core/shape.h"
 #include "ember/core/tensor.h"
 #include "ember/nn/options/normalization.h"
-#include "ember/ops/normalization.h"
+#include "ember/ops/nn/normalization.h"
 
 namespace ember::nn::functional {
 

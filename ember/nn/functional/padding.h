@@ -1,10 +1,10 @@
 #pragma once
-// nn::functional::pad, as torch::nn::functional::pad (ember/ops/pad.h does the work).
+// nn::functional::pad, as torch::nn::functional::pad (ember/ops/nn/pad.h does the work).
 #include <string_view>
 #include <variant>
 
 #include "ember/nn/options/padding.h"
-#include "ember/ops/pad.h"
+#include "ember/ops/nn/pad.h"
 
 namespace ember::nn::functional {
 

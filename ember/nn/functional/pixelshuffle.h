@@ -2,7 +2,7 @@
 // F::pixel_shuffle / F::pixel_unshuffle, as torch::nn::functional (reshape/permute ops).
 #include "ember/core/tensor.h"
 #include "ember/nn/options/pixelshuffle.h"
-#include "ember/ops/upsample.h"
+#include "ember/ops/nn/upsample.h"
 
 namespace ember::nn::functional {
 

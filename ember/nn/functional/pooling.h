@@ -6,7 +6,7 @@
 #include "ember/core/shape.h"
 
 #include "ember/nn/options/pooling.h"
-#include "ember/ops/pool.h"
+#include "ember/ops/nn/pool.h"
 
 namespace ember::nn::functional {
 

@@ -1,13 +1,13 @@
 // F::interpolate: PyTorch 1.13's argument rules, then one of the upsample ops
-// (ops/upsample.h) or adaptive average pooling for "area".
+// (ops/nn/upsample.h) or adaptive average pooling for "area".
 #include "ember/nn/functional/upsampling.h"
 
 #include <cmath>
 #include <string>
 
-#include "ember/ops/interpolate.h"
-#include "ember/ops/pool.h"
-#include "ember/ops/upsample.h"
+#include "ember/ops/nn/interpolate.h"
+#include "ember/ops/nn/pool.h"
+#include "ember/ops/nn/upsample.h"
 
 namespace ember::nn::functional {
 

@@ -6,7 +6,7 @@
 
 #include "ember/core/tensor.h"
 #include "ember/nn/options/upsampling.h"
-#include "ember/ops/interpolate.h"
+#include "ember/ops/nn/interpolate.h"
 
 namespace ember::nn::functional {
 

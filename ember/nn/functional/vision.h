@@ -1,7 +1,7 @@
 #pragma once
-// nn::functional::affine_grid / grid_sample (compositions in ember/ops/grid_sample.cpp).
+// nn::functional::affine_grid / grid_sample (compositions in ember/ops/nn/grid_sample.cpp).
 #include "ember/nn/options/vision.h"
-#include "ember/ops/grid_sample.h"
+#include "ember/ops/nn/grid_sample.h"
 
 namespace ember::nn::functional {
 

@@ -3,7 +3,7 @@
 #include "ember/core/error.h"
 #include "ember/core/shape.h"
 #include "ember/nn/functional/activation_extra.h"
-#include "ember/ops/factory.h"
+#include "ember/ops/factory/factory.h"
 
 namespace ember::nn {
 namespace F = functional;

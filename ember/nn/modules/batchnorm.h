@@ -10,7 +10,7 @@
 #include "ember/nn/functional/batchnorm.h"
 #include "ember/nn/options/batchnorm.h"
 #include "ember/nn/pimpl.h"
-#include "ember/ops/factory.h"
+#include "ember/ops/factory/factory.h"
 
 namespace ember::nn {
 

@@ -5,9 +5,9 @@
 
 #include "ember/nn/init.h"
 #include "ember/nn/modules/print_sizes.h"
-#include "ember/ops/conv.h"
-#include "ember/ops/factory.h"
-#include "ember/ops/pad.h"
+#include "ember/ops/factory/factory.h"
+#include "ember/ops/nn/conv.h"
+#include "ember/ops/nn/pad.h"
 
 namespace ember::nn {
 

@@ -6,7 +6,7 @@
 #include "ember/core/shape.h"
 #include "ember/nn/functional/embedding.h"
 #include "ember/nn/init.h"
-#include "ember/ops/factory.h"
+#include "ember/ops/factory/factory.h"
 
 namespace ember::nn {
 namespace F = functional;

@@ -4,8 +4,8 @@
 
 #include "ember/nn/functional/linear.h"
 #include "ember/nn/init.h"
-#include "ember/ops/factory.h"
-#include "ember/ops/view.h"
+#include "ember/ops/factory/factory.h"
+#include "ember/ops/shape/view.h"
 
 namespace ember::nn {
 

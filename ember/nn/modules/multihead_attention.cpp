@@ -2,7 +2,7 @@
 
 #include "ember/nn/functional/multihead_attention.h"
 #include "ember/nn/init.h"
-#include "ember/ops/factory.h"
+#include "ember/ops/factory/factory.h"
 
 namespace ember::nn {
 

@@ -4,9 +4,9 @@
 
 #include "ember/autograd/grad_mode.h"
 #include "ember/nn/init.h"
-#include "ember/ops/factory.h"
-#include "ember/ops/indexing.h"
-#include "ember/ops/view.h"
+#include "ember/ops/factory/factory.h"
+#include "ember/ops/index/indexing.h"
+#include "ember/ops/shape/view.h"
 
 namespace ember::nn {
 namespace detail {

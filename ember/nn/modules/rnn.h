@@ -14,7 +14,7 @@
 #include "ember/nn/options/rnn.h"
 #include "ember/nn/pimpl.h"
 #include "ember/nn/utils/rnn.h"
-#include "ember/ops/rnn.h"
+#include "ember/ops/nn/rnn.h"
 
 namespace ember::nn {
 
@@ -45,7 +45,7 @@ class RNNImplBase : public Cloneable<Derived> {
   void reset_parameters();
   // LibTorch packs weights for cuDNN here; Ember uses them in place, so there is nothing to do.
   void flatten_parameters() {}
-  // The parameters in ATen's order (see ember/ops/rnn.h).
+  // The parameters in ATen's order (see ember/ops/nn/rnn.h).
   std::vector<Tensor> all_weights() const { return flat_weights_; }
   void pretty_print(std::ostream& stream) const override;
 

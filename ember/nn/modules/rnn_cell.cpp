@@ -3,8 +3,8 @@
 
 #include "ember/nn/init.h"
 #include "ember/nn/modules/rnn.h"
-#include "ember/ops/factory.h"
-#include "ember/ops/view.h"
+#include "ember/ops/factory/factory.h"
+#include "ember/ops/shape/view.h"
 
 namespace ember::nn {
 namespace detail {

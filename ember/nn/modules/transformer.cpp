@@ -3,8 +3,8 @@
 #include <limits>
 
 #include "ember/nn/init.h"
-#include "ember/ops/factory.h"
-#include "ember/ops/shape_ops.h"
+#include "ember/ops/factory/factory.h"
+#include "ember/ops/shape/shape_ops.h"
 
 namespace ember::nn {
 

@@ -2,9 +2,9 @@
 
 #include <variant>
 
-#include "ember/ops/operators.h"
-#include "ember/ops/relu_dropout.h"
-#include "ember/ops/unary.h"
+#include "ember/ops/elementwise/operators.h"
+#include "ember/ops/elementwise/unary.h"
+#include "ember/ops/nn/relu_dropout.h"
 
 namespace ember::nn {
 

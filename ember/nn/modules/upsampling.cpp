@@ -3,7 +3,7 @@
 #include <variant>
 
 #include "ember/nn/functional/upsampling.h"
-#include "ember/ops/upsample.h"
+#include "ember/ops/nn/upsample.h"
 
 namespace ember::nn {
 

@@ -9,7 +9,7 @@
 #include "ember/core/tensor.h"
 #include "ember/nn/enum.h"
 #include "ember/nn/options/distance.h"
-#include "ember/ops/loss.h"
+#include "ember/ops/nn/loss.h"
 
 namespace ember::nn {
 

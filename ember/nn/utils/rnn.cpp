@@ -5,10 +5,10 @@
 #include <vector>
 
 #include "ember/core/error.h"
-#include "ember/ops/factory.h"
-#include "ember/ops/indexing.h"
-#include "ember/ops/shape_ops.h"
-#include "ember/ops/view.h"
+#include "ember/ops/factory/factory.h"
+#include "ember/ops/index/indexing.h"
+#include "ember/ops/shape/shape_ops.h"
+#include "ember/ops/shape/view.h"
 
 namespace ember::nn::utils::rnn {
 
