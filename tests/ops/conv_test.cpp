@@ -208,6 +208,17 @@ TEST(Conv, LargeFloat32BatchesInChunksMatchFloat64) {
 // the third for 3 x 3 stride-1 convolutions with channels in multiples of 16); every
 // call must still match the float64 (im2col) path, and a recorded call must keep
 // nothing.
+// The packing tests below expect Winograd where conv::winograd_available() says
+// oneDNN has it; this pins that answer to the CPU, read independently of
+// oneDNN: its Winograd kernels are AVX-512 (avx512_core) ones, so an AVX-512
+// machine must report them (a probe that always said no would otherwise make
+// those expectations vacuous) and an AVX2-only one must not.
+TEST(Conv, WinogradAvailableExactlyOnAvx512Cpus) {
+  const bool avx512_core = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+  EXPECT_EQ(ember::conv::winograd_available(), avx512_core);
+}
+
 TEST(Conv, InferencePackedWeightsMatchFloat64) {
   using ember::conv::PackedWeightState;
   struct Case {
