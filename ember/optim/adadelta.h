@@ -16,6 +16,7 @@ struct AdadeltaOptions : public OptimizerCloneableOptions<AdadeltaOptions> {
   void set_lr(double lr) override { this->lr(lr); }
   void visit(StateVisitor& v) override;
 };
+EMBER_OPTIM_CLONEABLE_INSTANCE(OptimizerCloneableOptions, AdadeltaOptions);
 
 struct AdadeltaParamState : public OptimizerCloneableParamState<AdadeltaParamState> {
   EMBER_OPTIM_ARG(int64_t, step) = 0;
@@ -25,6 +26,7 @@ struct AdadeltaParamState : public OptimizerCloneableParamState<AdadeltaParamSta
  public:
   void visit(StateVisitor& v) override;
 };
+EMBER_OPTIM_CLONEABLE_INSTANCE(OptimizerCloneableParamState, AdadeltaParamState);
 
 class Adadelta : public Optimizer {
  public:

@@ -18,6 +18,7 @@ struct AdagradOptions : public OptimizerCloneableOptions<AdagradOptions> {
   void set_lr(double lr) override { this->lr(lr); }
   void visit(StateVisitor& v) override;
 };
+EMBER_OPTIM_CLONEABLE_INSTANCE(OptimizerCloneableOptions, AdagradOptions);
 
 struct AdagradParamState : public OptimizerCloneableParamState<AdagradParamState> {
   EMBER_OPTIM_ARG(Tensor, sum);
@@ -26,6 +27,7 @@ struct AdagradParamState : public OptimizerCloneableParamState<AdagradParamState
  public:
   void visit(StateVisitor& v) override;
 };
+EMBER_OPTIM_CLONEABLE_INSTANCE(OptimizerCloneableParamState, AdagradParamState);
 
 class Adagrad : public Optimizer {
  public:

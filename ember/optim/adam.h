@@ -21,6 +21,7 @@ struct AdamOptions : public OptimizerCloneableOptions<AdamOptions> {
   void set_lr(double lr) override { this->lr(lr); }
   void visit(StateVisitor& v) override;
 };
+EMBER_OPTIM_CLONEABLE_INSTANCE(OptimizerCloneableOptions, AdamOptions);
 
 // Shared by Adam and AdamW.
 struct AdamParamState : public OptimizerCloneableParamState<AdamParamState> {
@@ -32,6 +33,7 @@ struct AdamParamState : public OptimizerCloneableParamState<AdamParamState> {
  public:
   void visit(StateVisitor& v) override;
 };
+EMBER_OPTIM_CLONEABLE_INSTANCE(OptimizerCloneableParamState, AdamParamState);
 
 class Adam : public Optimizer {
  public:

@@ -19,6 +19,7 @@ struct AdamaxOptions : public OptimizerCloneableOptions<AdamaxOptions> {
   void set_lr(double lr) override { this->lr(lr); }
   void visit(StateVisitor& v) override;
 };
+EMBER_OPTIM_CLONEABLE_INSTANCE(OptimizerCloneableOptions, AdamaxOptions);
 
 struct AdamaxParamState : public OptimizerCloneableParamState<AdamaxParamState> {
   EMBER_OPTIM_ARG(int64_t, step) = 0;
@@ -28,6 +29,7 @@ struct AdamaxParamState : public OptimizerCloneableParamState<AdamaxParamState> 
  public:
   void visit(StateVisitor& v) override;
 };
+EMBER_OPTIM_CLONEABLE_INSTANCE(OptimizerCloneableParamState, AdamaxParamState);
 
 class Adamax : public Optimizer {
  public:

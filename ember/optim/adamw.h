@@ -18,6 +18,7 @@ struct AdamWOptions : public OptimizerCloneableOptions<AdamWOptions> {
   void set_lr(double lr) override { this->lr(lr); }
   void visit(StateVisitor& v) override;
 };
+EMBER_OPTIM_CLONEABLE_INSTANCE(OptimizerCloneableOptions, AdamWOptions);
 
 using AdamWParamState = AdamParamState;
 

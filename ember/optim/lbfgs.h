@@ -26,6 +26,7 @@ struct LBFGSOptions : public OptimizerCloneableOptions<LBFGSOptions> {
   void set_lr(double lr) override { this->lr(lr); }
   void visit(StateVisitor& v) override;
 };
+EMBER_OPTIM_CLONEABLE_INSTANCE(OptimizerCloneableOptions, LBFGSOptions);
 
 // Kept on the first parameter, as PyTorch.
 struct LBFGSParamState : public OptimizerCloneableParamState<LBFGSParamState> {
@@ -45,6 +46,7 @@ struct LBFGSParamState : public OptimizerCloneableParamState<LBFGSParamState> {
  public:
   void visit(StateVisitor& v) override;
 };
+EMBER_OPTIM_CLONEABLE_INSTANCE(OptimizerCloneableParamState, LBFGSParamState);
 
 class LBFGS : public Optimizer {
  public:

@@ -20,6 +20,7 @@ struct NAdamOptions : public OptimizerCloneableOptions<NAdamOptions> {
   void set_lr(double lr) override { this->lr(lr); }
   void visit(StateVisitor& v) override;
 };
+EMBER_OPTIM_CLONEABLE_INSTANCE(OptimizerCloneableOptions, NAdamOptions);
 
 struct NAdamParamState : public OptimizerCloneableParamState<NAdamParamState> {
   EMBER_OPTIM_ARG(int64_t, step) = 0;
@@ -32,6 +33,7 @@ struct NAdamParamState : public OptimizerCloneableParamState<NAdamParamState> {
  public:
   void visit(StateVisitor& v) override;
 };
+EMBER_OPTIM_CLONEABLE_INSTANCE(OptimizerCloneableParamState, NAdamParamState);
 
 class NAdam : public Optimizer {
  public:

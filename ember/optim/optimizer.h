@@ -68,10 +68,14 @@ class OptimizerParamState {
 template <typename Derived>
 class OptimizerCloneableParamState : public OptimizerParamState {
  public:
-  std::unique_ptr<OptimizerParamState> clone() const override {
-    return std::make_unique<Derived>(static_cast<const Derived&>(*this));
-  }
+  std::unique_ptr<OptimizerParamState> clone() const override;
 };
+// Not inline, so the built-in optimizers' copies live in the library (Note [One
+// instantiation per built-in optimizer]).
+template <typename Derived>
+std::unique_ptr<OptimizerParamState> OptimizerCloneableParamState<Derived>::clone() const {
+  return std::make_unique<Derived>(static_cast<const Derived&>(*this));
+}
 
 class OptimizerOptions {
  public:
@@ -85,10 +89,14 @@ class OptimizerOptions {
 template <typename Derived>
 class OptimizerCloneableOptions : public OptimizerOptions {
  public:
-  std::unique_ptr<OptimizerOptions> clone() const override {
-    return std::make_unique<Derived>(static_cast<const Derived&>(*this));
-  }
+  std::unique_ptr<OptimizerOptions> clone() const override;
 };
+// Not inline, so the built-in optimizers' copies live in the library (Note [One
+// instantiation per built-in optimizer]).
+template <typename Derived>
+std::unique_ptr<OptimizerOptions> OptimizerCloneableOptions<Derived>::clone() const {
+  return std::make_unique<Derived>(static_cast<const Derived&>(*this));
+}
 
 // Parameters plus their own copy of the options (null until the optimizer
 // fills in its defaults).
@@ -191,3 +199,12 @@ class Optimizer {
 };
 
 }  // namespace ember::optim
+
+// Note [One instantiation per built-in optimizer]
+// As Note [One instantiation per built-in module] (nn/cloneable.h): each
+// built-in optimizer's header declares its options' and state's cloneable base
+// with this macro, an explicit instantiation declaration everywhere but in
+// optim/cloneable_instances.cpp, which defines it as the definition.
+#ifndef EMBER_OPTIM_CLONEABLE_INSTANCE
+#define EMBER_OPTIM_CLONEABLE_INSTANCE(Base, Type) extern template class ::ember::optim::Base<Type>
+#endif

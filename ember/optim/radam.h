@@ -19,6 +19,7 @@ struct RAdamOptions : public OptimizerCloneableOptions<RAdamOptions> {
   void set_lr(double lr) override { this->lr(lr); }
   void visit(StateVisitor& v) override;
 };
+EMBER_OPTIM_CLONEABLE_INSTANCE(OptimizerCloneableOptions, RAdamOptions);
 
 struct RAdamParamState : public OptimizerCloneableParamState<RAdamParamState> {
   EMBER_OPTIM_ARG(int64_t, step) = 0;
@@ -28,6 +29,7 @@ struct RAdamParamState : public OptimizerCloneableParamState<RAdamParamState> {
  public:
   void visit(StateVisitor& v) override;
 };
+EMBER_OPTIM_CLONEABLE_INSTANCE(OptimizerCloneableParamState, RAdamParamState);
 
 class RAdam : public Optimizer {
  public:

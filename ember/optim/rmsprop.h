@@ -19,6 +19,7 @@ struct RMSpropOptions : public OptimizerCloneableOptions<RMSpropOptions> {
   void set_lr(double lr) override { this->lr(lr); }
   void visit(StateVisitor& v) override;
 };
+EMBER_OPTIM_CLONEABLE_INSTANCE(OptimizerCloneableOptions, RMSpropOptions);
 
 struct RMSpropParamState : public OptimizerCloneableParamState<RMSpropParamState> {
   EMBER_OPTIM_ARG(int64_t, step) = 0;
@@ -29,6 +30,7 @@ struct RMSpropParamState : public OptimizerCloneableParamState<RMSpropParamState
  public:
   void visit(StateVisitor& v) override;
 };
+EMBER_OPTIM_CLONEABLE_INSTANCE(OptimizerCloneableParamState, RMSpropParamState);
 
 class RMSprop : public Optimizer {
  public:

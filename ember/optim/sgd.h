@@ -18,6 +18,7 @@ struct SGDOptions : public OptimizerCloneableOptions<SGDOptions> {
   void set_lr(double lr) override { this->lr(lr); }
   void visit(StateVisitor& v) override;
 };
+EMBER_OPTIM_CLONEABLE_INSTANCE(OptimizerCloneableOptions, SGDOptions);
 
 struct SGDParamState : public OptimizerCloneableParamState<SGDParamState> {
   EMBER_OPTIM_ARG(Tensor, momentum_buffer);
@@ -25,6 +26,7 @@ struct SGDParamState : public OptimizerCloneableParamState<SGDParamState> {
  public:
   void visit(StateVisitor& v) override { v.tensor("momentum_buffer", momentum_buffer_); }
 };
+EMBER_OPTIM_CLONEABLE_INSTANCE(OptimizerCloneableParamState, SGDParamState);
 
 class SGD : public Optimizer {
  public:

@@ -19,7 +19,7 @@ namespace ember::nn {
     void pretty_print(std::ostream& stream) const override; \
     Tensor forward(const Tensor& input);                    \
   };                                                        \
-  TORCH_MODULE(Name)
+  EMBER_NN_MODULE(Name)
 
 EMBER_NN_PLAIN_ACTIVATION(Sigmoid);
 EMBER_NN_PLAIN_ACTIVATION(Tanh);
@@ -38,7 +38,7 @@ EMBER_NN_PLAIN_ACTIVATION(Mish);
     Tensor forward(Tensor input);                                                  \
     Name##Options options;                                                         \
   };                                                                               \
-  TORCH_MODULE(Name)
+  EMBER_NN_MODULE(Name)
 
 EMBER_NN_OPTIONS_ACTIVATION(ReLU);
 EMBER_NN_OPTIONS_ACTIVATION(ELU);

@@ -19,7 +19,7 @@ namespace ember::nn {
     void pretty_print(std::ostream& stream) const override; \
     Tensor forward(const Tensor& input);                    \
   };                                                        \
-  TORCH_MODULE(Name)
+  EMBER_NN_MODULE(Name)
 
 EMBER_NN_PLAIN_ACTIVATION(Softsign);
 EMBER_NN_PLAIN_ACTIVATION(Tanhshrink);
@@ -39,7 +39,7 @@ EMBER_NN_PLAIN_ACTIVATION(Softmax2d);  // softmax over the channels of [C, H, W]
     Tensor forward(Tensor input);                                                 \
     Name##Options options;                                                        \
   };                                                                              \
-  TORCH_MODULE(Name)
+  EMBER_NN_MODULE(Name)
 
 EMBER_NN_OPTIONS_ACTIVATION(ReLU6);
 EMBER_NN_OPTIONS_ACTIVATION(CELU);
@@ -60,7 +60,7 @@ EMBER_NN_OPTIONS_ACTIVATION(RReLU);
     Tensor forward(Tensor input);                                             \
     Name##Options options;                                                    \
   };                                                                          \
-  TORCH_MODULE(Name)
+  EMBER_NN_MODULE(Name)
 
 EMBER_NN_REQUIRED_OPTIONS_ACTIVATION(Softmax);
 EMBER_NN_REQUIRED_OPTIONS_ACTIVATION(LogSoftmax);
@@ -76,7 +76,7 @@ class ThresholdImpl : public Cloneable<ThresholdImpl> {
   Tensor forward(Tensor input);
   ThresholdOptions options;
 };
-TORCH_MODULE(Threshold);
+EMBER_NN_MODULE(Threshold);
 
 // PReLU: a learnable slope per channel (or one shared), initialized to options.init().
 class PReLUImpl : public Cloneable<PReLUImpl> {
@@ -88,6 +88,6 @@ class PReLUImpl : public Cloneable<PReLUImpl> {
   PReLUOptions options;
   Tensor weight;
 };
-TORCH_MODULE(PReLU);
+EMBER_NN_MODULE(PReLU);
 
 }  // namespace ember::nn

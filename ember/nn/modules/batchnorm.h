@@ -128,7 +128,7 @@ class BatchNormImplBase : public NormImplBase<D, Derived, BatchNormOptions>, pub
    protected:                                                                                                 \
     void _check_input_dim(const Tensor& input) override;                                                      \
   };                                                                                                          \
-  TORCH_MODULE(BatchNorm##D##d);
+  EMBER_NN_MODULE(BatchNorm##D##d);
 
 EMBER_DECLARE_BATCHNORM(1)
 EMBER_DECLARE_BATCHNORM(2)

@@ -50,7 +50,7 @@ ConvNdOptions<D> to_conv_nd_options(const ConvOptions<D>& o) {
     explicit Conv##D##dImpl(Conv##D##dOptions options_);                                           \
     Tensor forward(const Tensor& input);                                                           \
   };                                                                                               \
-  TORCH_MODULE(Conv##D##d);
+  EMBER_NN_MODULE(Conv##D##d);
 
 EMBER_DECLARE_CONV(1)
 EMBER_DECLARE_CONV(2)
@@ -80,7 +80,7 @@ ConvNdOptions<D> to_conv_nd_options(const ConvTransposeOptions<D>& o) {
     explicit ConvTranspose##D##dImpl(ConvTranspose##D##dOptions options_);                                     \
     Tensor forward(const Tensor& input, const std::optional<IntArrayRef>& output_size = std::nullopt);         \
   };                                                                                                           \
-  TORCH_MODULE(ConvTranspose##D##d);
+  EMBER_NN_MODULE(ConvTranspose##D##d);
 
 EMBER_DECLARE_CONV_TRANSPOSE(1)
 EMBER_DECLARE_CONV_TRANSPOSE(2)

@@ -20,7 +20,7 @@ class CosineSimilarityImpl : public Cloneable<CosineSimilarityImpl> {
 
   CosineSimilarityOptions options;
 };
-TORCH_MODULE(CosineSimilarity);
+EMBER_NN_MODULE(CosineSimilarity);
 
 class PairwiseDistanceImpl : public Cloneable<PairwiseDistanceImpl> {
  public:
@@ -33,6 +33,6 @@ class PairwiseDistanceImpl : public Cloneable<PairwiseDistanceImpl> {
 
   PairwiseDistanceOptions options;
 };
-TORCH_MODULE(PairwiseDistance);
+EMBER_NN_MODULE(PairwiseDistance);
 
 }  // namespace ember::nn

@@ -20,7 +20,7 @@ namespace ember::nn {
     Tensor forward(Tensor input);                                                             \
     DropoutOptions options;                                                                   \
   };                                                                                          \
-  TORCH_MODULE(Name);
+  EMBER_NN_MODULE(Name);
 
 EMBER_DECLARE_DROPOUT(Dropout)
 EMBER_DECLARE_DROPOUT(Dropout2d)

@@ -32,6 +32,7 @@ class Embedding : public ModuleHolder<EmbeddingImpl> {
   // An Embedding holding `embeddings` [V, D]; frozen (no gradient) unless freeze(false).
   static Embedding from_pretrained(const Tensor& embeddings, const EmbeddingFromPretrainedOptions& options = {});
 };
+EMBER_NN_CLONEABLE_INSTANCE(EmbeddingImpl);
 
 class EmbeddingBagImpl : public Cloneable<EmbeddingBagImpl> {
  public:
@@ -53,5 +54,6 @@ class EmbeddingBag : public ModuleHolder<EmbeddingBagImpl> {
   using ModuleHolder<EmbeddingBagImpl>::get;
   static EmbeddingBag from_pretrained(const Tensor& embeddings, const EmbeddingBagFromPretrainedOptions& options = {});
 };
+EMBER_NN_CLONEABLE_INSTANCE(EmbeddingBagImpl);
 
 }  // namespace ember::nn

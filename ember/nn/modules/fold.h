@@ -21,7 +21,7 @@ class FoldImpl : public Cloneable<FoldImpl> {
 
   FoldOptions options;
 };
-TORCH_MODULE(Fold);
+EMBER_NN_MODULE(Fold);
 
 class UnfoldImpl : public Cloneable<UnfoldImpl> {
  public:
@@ -33,6 +33,6 @@ class UnfoldImpl : public Cloneable<UnfoldImpl> {
 
   UnfoldOptions options;
 };
-TORCH_MODULE(Unfold);
+EMBER_NN_MODULE(Unfold);
 
 }  // namespace ember::nn

@@ -50,7 +50,7 @@ class InstanceNormImpl : public NormImplBase<D, Derived, InstanceNormOptions> {
     static constexpr const char* kName = "InstanceNorm" #D "d";                                                    \
     explicit InstanceNorm##D##dImpl(const InstanceNormOptions& options_) : InstanceNormImpl(options_) { reset(); } \
   };                                                                                                               \
-  TORCH_MODULE(InstanceNorm##D##d);
+  EMBER_NN_MODULE(InstanceNorm##D##d);
 
 EMBER_DECLARE_INSTANCENORM(1)
 EMBER_DECLARE_INSTANCENORM(2)

@@ -18,7 +18,7 @@ class IdentityImpl : public Cloneable<IdentityImpl> {
   void pretty_print(std::ostream& stream) const override;
   Tensor forward(const Tensor& input);
 };
-TORCH_MODULE(Identity);
+EMBER_NN_MODULE(Identity);
 
 // y = x W^T + b with W: [out_features, in_features], initialised as PyTorch:
 // W, b ~ U(-1/sqrt(in_features), 1/sqrt(in_features)).
@@ -35,7 +35,7 @@ class LinearImpl : public Cloneable<LinearImpl> {
   Tensor weight;
   Tensor bias;  // undefined when options.bias() is false
 };
-TORCH_MODULE(Linear);
+EMBER_NN_MODULE(Linear);
 
 // y = x1^T A x2 + b with weight A: [out, in1, in2], initialised as PyTorch:
 // A, b ~ U(-1/sqrt(in1_features), 1/sqrt(in1_features)).
@@ -53,7 +53,7 @@ class BilinearImpl : public Cloneable<BilinearImpl> {
   Tensor weight;
   Tensor bias;  // undefined when options.bias() is false
 };
-TORCH_MODULE(Bilinear);
+EMBER_NN_MODULE(Bilinear);
 
 // Flattens dims start_dim..end_dim into one.
 class FlattenImpl : public Cloneable<FlattenImpl> {
@@ -65,7 +65,7 @@ class FlattenImpl : public Cloneable<FlattenImpl> {
 
   FlattenOptions options;
 };
-TORCH_MODULE(Flatten);
+EMBER_NN_MODULE(Flatten);
 
 // Splits dim into the given sizes.
 class UnflattenImpl : public Cloneable<UnflattenImpl> {
@@ -80,6 +80,6 @@ class UnflattenImpl : public Cloneable<UnflattenImpl> {
 
   UnflattenOptions options;
 };
-TORCH_MODULE(Unflatten);
+EMBER_NN_MODULE(Unflatten);
 
 }  // namespace ember::nn

@@ -20,6 +20,6 @@ class LocalResponseNormImpl : public Cloneable<LocalResponseNormImpl> {
 
   LocalResponseNormOptions options;
 };
-TORCH_MODULE(LocalResponseNorm);
+EMBER_NN_MODULE(LocalResponseNorm);
 
 }  // namespace ember::nn

@@ -21,7 +21,7 @@ namespace ember::nn {
     Tensor forward(const Tensor& input, const Tensor& target);                     \
     Name##Options options;                                                         \
   };                                                                               \
-  TORCH_MODULE(Name)
+  EMBER_NN_MODULE(Name)
 
 // Losses taking (input1, input2, target) or (anchor, positive, negative).
 #define EMBER_NN_LOSS3(Name)                                                       \
@@ -33,7 +33,7 @@ namespace ember::nn {
     Tensor forward(const Tensor& a, const Tensor& b, const Tensor& c);             \
     Name##Options options;                                                         \
   };                                                                               \
-  TORCH_MODULE(Name)
+  EMBER_NN_MODULE(Name)
 
 EMBER_NN_LOSS2(L1Loss);
 EMBER_NN_LOSS2(MSELoss);
@@ -66,6 +66,6 @@ class CTCLossImpl : public Cloneable<CTCLossImpl> {
                  const Tensor& target_lengths);
   CTCLossOptions options;
 };
-TORCH_MODULE(CTCLoss);
+EMBER_NN_MODULE(CTCLoss);
 
 }  // namespace ember::nn

@@ -48,6 +48,6 @@ class MultiheadAttentionImpl : public Cloneable<MultiheadAttentionImpl> {
   Tensor v_proj_weight;
   int64_t head_dim = 0;
 };
-TORCH_MODULE(MultiheadAttention);
+EMBER_NN_MODULE(MultiheadAttention);
 
 }  // namespace ember::nn

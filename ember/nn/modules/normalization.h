@@ -24,7 +24,7 @@ class LayerNormImpl : public Cloneable<LayerNormImpl> {
   Tensor weight;
   Tensor bias;
 };
-TORCH_MODULE(LayerNorm);
+EMBER_NN_MODULE(LayerNorm);
 
 class GroupNormImpl : public Cloneable<GroupNormImpl> {
  public:
@@ -39,6 +39,6 @@ class GroupNormImpl : public Cloneable<GroupNormImpl> {
   Tensor weight;
   Tensor bias;
 };
-TORCH_MODULE(GroupNorm);
+EMBER_NN_MODULE(GroupNorm);
 
 }  // namespace ember::nn

@@ -22,7 +22,7 @@ namespace ember::nn {
     Tensor forward(const Tensor& input) { return functional::detail::pad(input, options.padding(), Mode, 0); }   \
     Kind##Pad##D##dOptions options;                                                                              \
   };                                                                                                             \
-  TORCH_MODULE(Kind##Pad##D##d);
+  EMBER_NN_MODULE(Kind##Pad##D##d);
 
 EMBER_DECLARE_PAD(Reflection, 1, kReflect)
 EMBER_DECLARE_PAD(Reflection, 2, kReflect)
@@ -43,7 +43,7 @@ class ZeroPad2dImpl : public Cloneable<ZeroPad2dImpl> {
   Tensor forward(const Tensor& input) { return functional::detail::pad(input, options.padding(), kConstant, 0); }
   ZeroPad2dOptions options;
 };
-TORCH_MODULE(ZeroPad2d);
+EMBER_NN_MODULE(ZeroPad2d);
 
 #define EMBER_DECLARE_CONSTANT_PAD(D)                                                                                  \
   class ConstantPad##D##dImpl : public Cloneable<ConstantPad##D##dImpl> {                                              \
@@ -60,7 +60,7 @@ TORCH_MODULE(ZeroPad2d);
     }                                                                                                                  \
     ConstantPad##D##dOptions options;                                                                                  \
   };                                                                                                                   \
-  TORCH_MODULE(ConstantPad##D##d);
+  EMBER_NN_MODULE(ConstantPad##D##d);
 
 EMBER_DECLARE_CONSTANT_PAD(1)
 EMBER_DECLARE_CONSTANT_PAD(2)

@@ -24,7 +24,7 @@ namespace ember::nn {
     Tensor forward(const Tensor& input);                                                              \
     EMBER_POOL_EXTRA_##Kind(D) Kind##D##dOptions options;                                             \
   };                                                                                                  \
-  TORCH_MODULE(Kind##D##d);
+  EMBER_NN_MODULE(Kind##D##d);
 
 // MaxPool also returns the argmax indices (for MaxUnpool).
 #define EMBER_POOL_EXTRA_MaxPool(D) std::tuple<Tensor, Tensor> forward_with_indices(const Tensor& input);
@@ -53,7 +53,7 @@ EMBER_DECLARE_POOL(AvgPool, 3)
     Tensor forward(const Tensor& input);                                                                  \
     EMBER_ADAPTIVE_POOL_EXTRA_##Kind(D) Adaptive##Kind##D##dOptions options;                              \
   };                                                                                                      \
-  TORCH_MODULE(Adaptive##Kind##D##d);
+  EMBER_NN_MODULE(Adaptive##Kind##D##d);
 
 #define EMBER_ADAPTIVE_POOL_EXTRA_MaxPool(D) std::tuple<Tensor, Tensor> forward_with_indices(const Tensor& input);
 #define EMBER_ADAPTIVE_POOL_EXTRA_AvgPool(D)
@@ -83,7 +83,7 @@ EMBER_DECLARE_ADAPTIVE_POOL(AvgPool, 3)
    protected:                                                                                                        \
     FORWARD_HAS_DEFAULT_ARGS({2, AnyValue(std::optional<std::vector<int64_t>>())})                                   \
   };                                                                                                                 \
-  TORCH_MODULE(MaxUnpool##D##d);
+  EMBER_NN_MODULE(MaxUnpool##D##d);
 
 EMBER_DECLARE_MAX_UNPOOL(1)
 EMBER_DECLARE_MAX_UNPOOL(2)
@@ -102,7 +102,7 @@ EMBER_DECLARE_MAX_UNPOOL(3)
     Tensor forward(const Tensor& input);                                                  \
     LPPool##D##dOptions options;                                                          \
   };                                                                                      \
-  TORCH_MODULE(LPPool##D##d);
+  EMBER_NN_MODULE(LPPool##D##d);
 
 EMBER_DECLARE_LP_POOL(1)
 EMBER_DECLARE_LP_POOL(2)

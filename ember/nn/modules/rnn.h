@@ -79,7 +79,7 @@ class RNNImpl : public detail::RNNImplBase<RNNImpl> {
 
   RNNOptions options;
 };
-TORCH_MODULE(RNN);
+EMBER_NN_MODULE(RNN);
 
 // LSTM with PyTorch's gate order i, f, g, o; with proj_size, h = (o * tanh(c)) W_hr^T.
 class LSTMImpl : public detail::RNNImplBase<LSTMImpl> {
@@ -94,7 +94,7 @@ class LSTMImpl : public detail::RNNImplBase<LSTMImpl> {
 
   LSTMOptions options;
 };
-TORCH_MODULE(LSTM);
+EMBER_NN_MODULE(LSTM);
 
 // GRU with PyTorch's gate order r, z, n and n = tanh(W_in x + b_in + r * (W_hn h + b_hn)).
 class GRUImpl : public detail::RNNImplBase<GRUImpl> {
@@ -106,7 +106,7 @@ class GRUImpl : public detail::RNNImplBase<GRUImpl> {
 
   GRUOptions options;
 };
-TORCH_MODULE(GRU);
+EMBER_NN_MODULE(GRU);
 
 namespace detail {
 
@@ -151,7 +151,7 @@ class RNNCellImpl : public detail::RNNCellImplBase<RNNCellImpl> {
  protected:
   std::string get_nonlinearity_str() const override;
 };
-TORCH_MODULE(RNNCell);
+EMBER_NN_MODULE(RNNCell);
 
 class LSTMCellImpl : public detail::RNNCellImplBase<LSTMCellImpl> {
  public:
@@ -162,7 +162,7 @@ class LSTMCellImpl : public detail::RNNCellImplBase<LSTMCellImpl> {
 
   LSTMCellOptions options;
 };
-TORCH_MODULE(LSTMCell);
+EMBER_NN_MODULE(LSTMCell);
 
 class GRUCellImpl : public detail::RNNCellImplBase<GRUCellImpl> {
  public:
@@ -172,6 +172,6 @@ class GRUCellImpl : public detail::RNNCellImplBase<GRUCellImpl> {
 
   GRUCellOptions options;
 };
-TORCH_MODULE(GRUCell);
+EMBER_NN_MODULE(GRUCell);
 
 }  // namespace ember::nn

@@ -34,7 +34,7 @@ class TransformerEncoderImpl : public Cloneable<TransformerEncoderImpl> {
   ModuleList layers = nullptr;
   AnyModule norm;
 };
-TORCH_MODULE(TransformerEncoder);
+EMBER_NN_MODULE(TransformerEncoder);
 
 // A stack of num_layers clones of decoder_layer, then the optional norm.
 class TransformerDecoderImpl : public Cloneable<TransformerDecoderImpl> {
@@ -58,7 +58,7 @@ class TransformerDecoderImpl : public Cloneable<TransformerDecoderImpl> {
   ModuleList layers = nullptr;
   AnyModule norm;
 };
-TORCH_MODULE(TransformerDecoder);
+EMBER_NN_MODULE(TransformerDecoder);
 
 // Encoder (with a final LayerNorm) + decoder (with a final LayerNorm), or custom ones.
 class TransformerImpl : public Cloneable<TransformerImpl> {
@@ -86,6 +86,6 @@ class TransformerImpl : public Cloneable<TransformerImpl> {
   AnyModule encoder;
   AnyModule decoder;
 };
-TORCH_MODULE(Transformer);
+EMBER_NN_MODULE(Transformer);
 
 }  // namespace ember::nn

@@ -55,7 +55,7 @@ class TransformerEncoderLayerImpl : public Cloneable<TransformerEncoderLayerImpl
   Tensor sa_block(const Tensor& x, const Tensor& mask, const Tensor& key_padding_mask);
   Tensor ff_block(const Tensor& x);
 };
-TORCH_MODULE(TransformerEncoderLayer);
+EMBER_NN_MODULE(TransformerEncoderLayer);
 
 // Self-attention, attention over the encoder output (memory) and a feed-forward block.
 class TransformerDecoderLayerImpl : public Cloneable<TransformerDecoderLayerImpl> {
@@ -93,6 +93,6 @@ class TransformerDecoderLayerImpl : public Cloneable<TransformerDecoderLayerImpl
   Tensor mha_block(const Tensor& x, const Tensor& memory, const Tensor& mask, const Tensor& key_padding_mask);
   Tensor ff_block(const Tensor& x);
 };
-TORCH_MODULE(TransformerDecoderLayer);
+EMBER_NN_MODULE(TransformerDecoderLayer);
 
 }  // namespace ember::nn

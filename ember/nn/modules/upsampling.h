@@ -20,7 +20,7 @@ class UpsampleImpl : public Cloneable<UpsampleImpl> {
 
   UpsampleOptions options;
 };
-TORCH_MODULE(Upsample);
+EMBER_NN_MODULE(Upsample);
 
 // (*, C * r^2, H, W) -> (*, C, H * r, W * r).
 class PixelShuffleImpl : public Cloneable<PixelShuffleImpl> {
@@ -32,7 +32,7 @@ class PixelShuffleImpl : public Cloneable<PixelShuffleImpl> {
 
   PixelShuffleOptions options;
 };
-TORCH_MODULE(PixelShuffle);
+EMBER_NN_MODULE(PixelShuffle);
 
 // (*, C, H * r, W * r) -> (*, C * r^2, H, W).
 class PixelUnshuffleImpl : public Cloneable<PixelUnshuffleImpl> {
@@ -44,6 +44,6 @@ class PixelUnshuffleImpl : public Cloneable<PixelUnshuffleImpl> {
 
   PixelUnshuffleOptions options;
 };
-TORCH_MODULE(PixelUnshuffle);
+EMBER_NN_MODULE(PixelUnshuffle);
 
 }  // namespace ember::nn

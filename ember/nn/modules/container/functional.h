@@ -37,6 +37,6 @@ class FunctionalImpl : public Cloneable<FunctionalImpl> {
  private:
   Function function_;
 };
-TORCH_MODULE(Functional);
+EMBER_NN_MODULE(Functional);
 
 }  // namespace ember::nn

@@ -90,6 +90,6 @@ class ModuleDictImpl : public Cloneable<ModuleDictImpl> {
 
   OrderedDict<std::string, std::shared_ptr<Module>> modules_{"Module"};
 };
-TORCH_MODULE(ModuleDict);
+EMBER_NN_MODULE(ModuleDict);
 
 }  // namespace ember::nn

@@ -88,6 +88,6 @@ class ModuleListImpl : public Cloneable<ModuleListImpl> {
   }
   std::vector<std::shared_ptr<Module>> modules_;
 };
-TORCH_MODULE(ModuleList);
+EMBER_NN_MODULE(ModuleList);
 
 }  // namespace ember::nn

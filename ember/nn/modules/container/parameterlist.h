@@ -58,7 +58,7 @@ class ParameterListImpl : public Cloneable<ParameterListImpl> {
   size_t size() const noexcept { return parameters_.size(); }
   bool is_empty() const noexcept { return parameters_.is_empty(); }
 };
-TORCH_MODULE(ParameterList);
+EMBER_NN_MODULE(ParameterList);
 
 class ParameterDictImpl : public Cloneable<ParameterDictImpl> {
  public:
@@ -96,6 +96,6 @@ class ParameterDictImpl : public Cloneable<ParameterDictImpl> {
   Tensor& operator[](const std::string& key) { return get(key); }
   const Tensor& operator[](const std::string& key) const { return get(key); }
 };
-TORCH_MODULE(ParameterDict);
+EMBER_NN_MODULE(ParameterDict);
 
 }  // namespace ember::nn

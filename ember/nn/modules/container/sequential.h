@@ -136,5 +136,6 @@ class Sequential : public ModuleHolder<SequentialImpl> {
   Sequential(std::initializer_list<NamedAnyModule> named_modules)
       : ModuleHolder(std::make_shared<SequentialImpl>(named_modules)) {}
 };
+EMBER_NN_CLONEABLE_INSTANCE(SequentialImpl);
 
 }  // namespace ember::nn
