@@ -9,6 +9,8 @@ namespace ember::autograd {
 void record_repeat(const Tensor& self, const Tensor& out, IntArrayRef repeats);
 // dims empty: roll of the flattened tensor (shifts has one entry).
 void record_roll(const Tensor& self, const Tensor& out, IntArrayRef shifts, IntArrayRef dims);
+// constant_pad_nd (the other pad modes are compositions).
+void record_constant_pad_nd(const Tensor& self, const Tensor& out, IntArrayRef pad);
 // tril/triu and their in-place forms (self is then both input and output).
 void record_triangle(const Tensor& self, const Tensor& out, int64_t diagonal, bool lower);
 // dim1/dim2 wrapped.

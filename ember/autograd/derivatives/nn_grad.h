@@ -24,5 +24,14 @@ void record_embedding(const Tensor& weight, const Tensor& indices, const Tensor&
                       bool scale_grad_by_freq);
 void record_embedding_dense_backward(const Tensor& grad, const Tensor& indices, const Tensor& out, int64_t padding_idx,
                                      bool scale_grad_by_freq);
+// dropout's one-pass form (Note [Dropout with a byte mask]): `mask` holds one byte
+// per element, and with relu_first also whether relu passed (Note [Relu then dropout]).
+void record_dropout_with_mask(const Tensor& input, const Tensor& out, const Tensor& mask, double scale,
+                              bool relu_first);
+// scaled_dot_product_attention's fused path (Note [Fused attention]): probs and kept
+// (undefined without dropout) as the forward wrote them, mask the additive mask or none.
+void record_scaled_dot_product_attention(const Tensor& query, const Tensor& key, const Tensor& value, const Tensor& out,
+                                         const Tensor& probs, const Tensor& kept, const Tensor& mask, double scale,
+                                         double keep, bool is_causal);
 
 }  // namespace ember::autograd

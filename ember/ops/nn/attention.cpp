@@ -31,8 +31,8 @@
 #include <limits>
 #include <numeric>
 
+#include "ember/autograd/derivatives/nn_grad.h"
 #include "ember/autograd/formula_node.h"
-#include "ember/autograd/raw_backward.h"
 #include "ember/core/dispatch.h"
 #include "ember/core/record_scope.h"
 #include "ember/core/shape.h"
@@ -67,19 +67,28 @@ DimVector with_matrix(IntArrayRef batch, int64_t rows, int64_t cols) {
   return s;
 }
 
-// The mask as added to the scores: a bool mask (true = attend) and is_causal become 0 / -inf.
+}  // namespace
+
+namespace detail {
+
 Tensor additive_mask(const Tensor& mask, bool causal, int64_t L, int64_t S, const TensorOptions& opts) {
   if (causal) return masked_fill(zeros({L, S}, opts), logical_not(tril(ones({L, S}, opts.dtype(kBool)))), -kInf);
   if (!mask.defined() || mask.scalar_type() != kBool) return mask;
   return masked_fill(zeros(mask.sizes(), opts), logical_not(mask), -kInf);
 }
 
-// softmax(q k^T * scale + mask) with differentiable ops (mask additive or undefined).
 Tensor attention_weights(const Tensor& q, const Tensor& k, const Tensor& mask, double scale) {
   Tensor s = matmul(q, k.transpose(-2, -1)) * scale;
   if (mask.defined()) s = s + mask;
   return softmax(s, -1);
 }
+
+}  // namespace detail
+
+namespace {
+
+using detail::additive_mask;
+using detail::attention_weights;
 
 // The math definition with differentiable ops.
 Tensor attention_composite(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, double p,
@@ -145,16 +154,15 @@ kernels::AttentionProblem<T> problem(const Tensor& q, const Tensor& k, const Ten
 // spaced pieces of one dense tensor (same sizes and strides, k d elements after q and v d
 // after k), one buffer laid out as that tensor holds all three (Note [Fused attention]);
 // otherwise each is contiguous in the broadcast shape.
-std::array<Tensor, 3> gradient_buffers(const autograd::FormulaNode& n, const Tensor& q, const Tensor& k,
-                                       const Tensor& v, IntArrayRef batch) {
+std::array<Tensor, 3> gradient_buffers(std::array<bool, 3> needed, const Tensor& q, const Tensor& k, const Tensor& v,
+                                       IntArrayRef batch) {
   const TensorOptions opts = q.options().requires_grad(false);
   const int64_t d = k.storage_offset() - q.storage_offset();
-  const bool pieces = n.needs_input_grad(0) && n.needs_input_grad(1) && n.needs_input_grad(2) &&
-                      q.sizes().equals(k.sizes()) && k.sizes().equals(v.sizes()) &&
-                      q.sizes().equals(with_matrix(batch, q.size(-2), q.size(-1))) && q.strides().equals(k.strides()) &&
-                      k.strides().equals(v.strides()) && q.impl()->storage() == k.impl()->storage() &&
-                      k.impl()->storage() == v.impl()->storage() && d > 0 &&
-                      v.storage_offset() - k.storage_offset() == d;
+  const bool pieces = needed[0] && needed[1] && needed[2] && q.sizes().equals(k.sizes()) &&
+                      k.sizes().equals(v.sizes()) && q.sizes().equals(with_matrix(batch, q.size(-2), q.size(-1))) &&
+                      q.strides().equals(k.strides()) && k.strides().equals(v.strides()) &&
+                      q.impl()->storage() == k.impl()->storage() && k.impl()->storage() == v.impl()->storage() &&
+                      d > 0 && v.storage_offset() - k.storage_offset() == d;
   if (pieces) {
     DimVector sizes{3}, strides{d};
     for (int64_t i = 0; i < q.dim(); ++i) {
@@ -167,61 +175,9 @@ std::array<Tensor, 3> gradient_buffers(const autograd::FormulaNode& n, const Ten
     }
   }
   auto one = [&](size_t i, const Tensor& t) {
-    return n.needs_input_grad(i) ? empty(with_matrix(batch, t.size(-2), t.size(-1)), opts) : Tensor();
+    return needed[i] ? empty(with_matrix(batch, t.size(-2), t.size(-1)), opts) : Tensor();
   };
   return {one(0, q), one(1, k), one(2, v)};
-}
-
-// ScaledDotProductAttentionBackward0 with differentiable ops; softmax's result is
-// recomputed from q and k so that a second derivative sees its dependence on them.
-autograd::variable_list attention_backward_composite(const autograd::FormulaNode& n, const Tensor& gout,
-                                                     const Tensor& q, const Tensor& k, const Tensor& v,
-                                                     const Tensor& kept, const Tensor& mask, double scale, double keep,
-                                                     bool causal) {
-  const Tensor m = causal ? additive_mask({}, true, q.size(-2), k.size(-2), q.options()) : mask;
-  const Tensor w = attention_weights(q, k, m, scale);
-  const Tensor factor = keep > 0 ? kept.to(q.scalar_type()) * keep : Tensor();
-  Tensor dq, dk, dv;
-  if (n.needs_input_grad(2)) dv = matmul((factor.defined() ? w * factor : w).transpose(-2, -1), gout);
-  if (n.needs_input_grad(0) || n.needs_input_grad(1)) {
-    Tensor dw = matmul(gout, v.transpose(-2, -1));
-    if (factor.defined()) dw = dw * factor;
-    const Tensor ds = w * (dw - (dw * w).sum({-1}, true));
-    if (n.needs_input_grad(0)) dq = matmul(ds, k) * scale;
-    if (n.needs_input_grad(1)) dk = matmul(ds.transpose(-2, -1), q) * scale;
-  }
-  return {dq, dk, dv};
-}
-
-// Saved: 0 query, 1 key, 2 value, 3 softmax's result, 4 keep bits (with dropout),
-// 5 the additive attn_mask; scalars: scale, keep factor (0 without dropout); ints: is_causal.
-autograd::variable_list attention_backward(const autograd::FormulaNode& n, const autograd::variable_list& g) {
-  const Tensor& gout = g[0];
-  if (!gout.defined()) return {Tensor(), Tensor(), Tensor()};
-  const Tensor q = n.saved(0), k = n.saved(1), v = n.saved(2), probs = n.saved(3), kept = n.saved(4);
-  const double scale = n.scalars[0].toDouble(), keep = n.scalars[1].toDouble();
-  const bool causal = n.ints[0] != 0;
-  if (!autograd::raw_backward_ok(g) || gout.scalar_type() != q.scalar_type())
-    return attention_backward_composite(n, gout, q, k, v, kept, n.saved(5), scale, keep, causal);
-  const DimVector batch = batch_of(probs);
-  const Tensor qm = as_matrices(q, batch), km = as_matrices(k, batch), vm = as_matrices(v, batch);
-  const Tensor go = as_matrices(gout, batch);
-  // Named elements, not a structured binding: the lambda below uses them, which clang 14
-  // (the fuzz build's compiler) does not allow for bindings.
-  const std::array<Tensor, 3> grads = gradient_buffers(n, q, k, v, batch);
-  const Tensor &dq = grads[0], &dk = grads[1], &dv = grads[2];
-  dispatch_floating(q.dtype(), "scaled_dot_product_attention_backward", [&](auto tag) {
-    using T = EMBER_TYPE(tag);
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      kernels::AttentionProblem<T> p = problem<T>(qm, km, vm, scale);
-      p.drop = keep > 0;
-      p.keep = static_cast<T>(keep);
-      auto out = [](const Tensor& t) { return t.defined() ? matrices<T>(t) : kernels::MatrixBatch<T>(); };
-      kernels::attention_backward<T>(p, probs.data_ptr<T>(), p.drop ? kept.data_ptr<bool>() : nullptr,
-                                     matrices<const T>(go), out(dq), out(dk), out(dv));
-    }
-  });
-  return {dq, dk, dv};
 }
 
 void check_inputs(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask, double p, bool causal) {
@@ -242,6 +198,30 @@ void check_inputs(const Tensor& q, const Tensor& k, const Tensor& v, const Tenso
 }
 
 }  // namespace
+
+std::array<Tensor, 3> scaled_dot_product_attention_backward(const Tensor& grad_out, const Tensor& q, const Tensor& k,
+                                                            const Tensor& v, const Tensor& probs, const Tensor& kept,
+                                                            double scale, double keep, std::array<bool, 3> needed) {
+  const DimVector batch = batch_of(probs);
+  const Tensor qm = as_matrices(q, batch), km = as_matrices(k, batch), vm = as_matrices(v, batch);
+  const Tensor go = as_matrices(grad_out, batch);
+  // Named elements, not a structured binding: the lambda below uses them, which clang 14
+  // does not allow for bindings.
+  const std::array<Tensor, 3> grads = gradient_buffers(needed, q, k, v, batch);
+  const Tensor &dq = grads[0], &dk = grads[1], &dv = grads[2];
+  dispatch_floating(q.dtype(), "scaled_dot_product_attention_backward", [&](auto tag) {
+    using T = EMBER_TYPE(tag);
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      kernels::AttentionProblem<T> p = problem<T>(qm, km, vm, scale);
+      p.drop = keep > 0;
+      p.keep = static_cast<T>(keep);
+      auto out = [](const Tensor& t) { return t.defined() ? matrices<T>(t) : kernels::MatrixBatch<T>(); };
+      kernels::attention_backward<T>(p, probs.data_ptr<T>(), p.drop ? kept.data_ptr<bool>() : nullptr,
+                                     matrices<const T>(go), out(dq), out(dk), out(dv));
+    }
+  });
+  return grads;
+}
 
 Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, const Tensor& value,
                                     const Tensor& attn_mask, double dropout_p, bool is_causal,
@@ -306,23 +286,8 @@ Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, cons
                                     kept.defined() ? kept.data_ptr<bool>() : nullptr);
     }
   });
-  if (grad) {
-    auto node = autograd::record("ScaledDotProductAttentionBackward0", &attention_backward, {query, key, value}, {out});
-    node->save(query);
-    node->save(key);
-    node->save(value);
-    node->save(probs);
-    if (kept.defined())
-      node->save(kept);
-    else
-      node->save_none();
-    if (mask.defined())
-      node->save(mask);
-    else
-      node->save_none();
-    node->scalars = {Scalar(scale), Scalar(keep)};
-    node->ints = {is_causal ? 1 : 0};
-  }
+  if (grad)
+    autograd::record_scaled_dot_product_attention(query, key, value, out, probs, kept, mask, scale, keep, is_causal);
   return out;
 }
 

@@ -3,7 +3,7 @@
 // plain dropout of a float tensor, one pass for both: Note [Dropout with a
 // byte mask]).
 #include "ember/ops/nn/dropout.h"
-#include "ember/autograd/raw_backward.h"
+#include "ember/autograd/derivatives/nn_grad.h"
 #include "ember/core/record_scope.h"
 #include "ember/kernels/cpu/dropout_draws.h"
 #include "ember/ops/nn/relu_dropout.h"
@@ -159,60 +159,6 @@ Tensor noise_for(const char* op, IntArrayRef shape, const TensorOptions& options
 // backward product: 28 bytes of traffic per float element, now 18. Values are
 // the same products as input * noise. With create_graph (or a tangent) the
 // formula is the composite grad * (mask * scale), which differentiates again.
-// The byte-mask backward of both dropout nodes: with a graph to build or batched
-// gradients, `composite` (ordinary ops); otherwise one pass of apply(mask byte,
-// gradient, scale) per element (Rule::apply), written over the gradient when the formula owns it
-// (Note [Gradients overwritten in place]).
-template <typename Rule>
-Tensor byte_mask_backward(const autograd::variable_list& g, const Tensor& mask, double scale, const char* op,
-                          Tensor (*composite)(const Tensor&, const Tensor&, double)) {
-  const bool overwrite = autograd::can_overwrite_grad(g[0]);
-  Tensor grad = g[0];
-  const bool fused = autograd::raw_backward_ok(g) && grad.sizes().equals(mask.sizes()) &&
-                     (grad.scalar_type() == kFloat || grad.scalar_type() == kDouble);
-  if (!fused) return composite(grad, mask, scale);
-  Tensor r = overwrite ? grad : empty(grad.sizes(), grad.options());
-  grad = grad.contiguous();
-  const uint8_t* m = static_cast<const uint8_t*>(mask.data_ptr());
-  dispatch_floating(grad.dtype(), op, [&](auto tag) {
-    using T = EMBER_TYPE(tag);
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      const T* gp = grad.data_ptr<T>();
-      T* rp = r.data_ptr<T>();
-      const T keep = static_cast<T>(scale);
-      parallel_for(0, r.numel(), kGrainSize, [&](int64_t b, int64_t e) {
-        // Locals: stores through rp could otherwise alias the captured values (the loop
-        // then ran scalar, one element per ~4 ns).
-        const T k = keep;
-        const uint8_t* mp = m;
-        const T* in = gp;
-        T* out = rp;
-        for (int64_t i = b; i < e; ++i) out[i] = Rule::apply(mp[i], in[i], k);
-      });
-    }
-  });
-  return r;
-}
-
-Tensor dropout_mask_composite(const Tensor& g, const Tensor& mask, double scale) {
-  return g * (mask.to(g.scalar_type()) * scale);
-}
-// NativeDropoutBackward0: g * scale where kept.
-struct KeepRule {
-  template <typename T>
-  static T apply(uint32_t m, T g, T keep) {
-    return detail::kept_times(m, g, keep);
-  }
-};
-autograd::variable_list dropout_mask_backward(const autograd::FormulaNode& n, const autograd::variable_list& g) {
-  return {byte_mask_backward<KeepRule>(g, n.saved(0), n.scalars[0].toDouble(), "native_dropout_backward",
-                                       &dropout_mask_composite)};
-}
-autograd::variable_list dropout_mask_jvp(const autograd::FormulaNode& n, const autograd::variable_list& t,
-                                         const autograd::variable_list&) {
-  return {dropout_mask_composite(t[0], n.saved(0), n.scalars[0].toDouble())};
-}
-
 // Note [Relu then dropout]
 // dropout(relu(x)), the feed-forward block of a transformer layer, in one pass: relu's
 // result is not written and read back, and one mask byte per element holds both
@@ -225,28 +171,6 @@ autograd::variable_list dropout_mask_jvp(const autograd::FormulaNode& n, const a
 // create_graph (or batched gradients) the formula is that product with ordinary ops.
 // W10's [128, 16, 1024] block: relu 0.44 ms and its backward 0.45 ms no longer run.
 
-// The product with ordinary (differentiable, batchable) ops: mask 3 = kept and passing,
-// 2 = dropped and passing (g * 0), below 2 = relu stops it (0, not g * 0).
-Tensor relu_dropout_composite(const Tensor& g, const Tensor& mask, double scale) {
-  return where(mask.ge(2), g * (mask.eq(3).to(g.scalar_type()) * scale), zeros_like(g));
-}
-// ReluDropoutBackward0 (selects of one width, so the loop vectorises).
-struct ReluKeepRule {
-  template <typename T>
-  static T apply(uint32_t m, T g, T keep) {
-    const T prod = g * (m == 3u ? keep : T(0));  // computed unconditionally: a select, not a branch
-    return m >= 2u ? prod : T(0);
-  }
-};
-autograd::variable_list relu_dropout_backward(const autograd::FormulaNode& n, const autograd::variable_list& g) {
-  return {byte_mask_backward<ReluKeepRule>(g, n.saved(0), n.scalars[0].toDouble(), "relu_dropout_backward",
-                                           &relu_dropout_composite)};
-}
-autograd::variable_list relu_dropout_jvp(const autograd::FormulaNode& n, const autograd::variable_list& t,
-                                         const autograd::variable_list&) {
-  return {relu_dropout_composite(t[0], n.saved(0), n.scalars[0].toDouble())};
-}
-
 // The byte-mask forward of both nodes: one pass writing the result and the mask,
 // then the node (NativeDropoutBackward0, or with relu_first ReluDropoutBackward0).
 Tensor dropout_with_mask(const Tensor& input, double p, bool relu_first = false) {
@@ -257,11 +181,7 @@ Tensor dropout_with_mask(const Tensor& input, double p, bool relu_first = false)
     autograd::BelowAutogradGuard below;
     out = make_noise(input.sizes(), input.options(), p, scale, 0.0, input, mask, relu_first);
   }
-  auto node = relu_first ? autograd::record("ReluDropoutBackward0", &relu_dropout_backward, {input}, {out})
-                         : autograd::record("NativeDropoutBackward0", &dropout_mask_backward, {input}, {out});
-  node->jvp = relu_first ? &relu_dropout_jvp : &dropout_mask_jvp;
-  node->save(mask);
-  node->scalars = {Scalar(scale)};
+  autograd::record_dropout_with_mask(input, out, mask, scale, relu_first);
   return out;
 }
 

@@ -1,9 +1,9 @@
 #include "ember/ops/nn/lstm_layer.h"
-#include "ember/autograd/raw_backward.h"
+#include "ember/autograd/derivatives/rnn_grad.h"
 
+#include <array>
 #include <vector>
 
-#include "ember/autograd/backward.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
@@ -45,8 +45,6 @@ namespace ember::rnn_detail {
 // unequal lengths; both agree to rounding (tests/nn/rnn_test.cpp compares them).
 
 namespace {
-
-enum Input { kX, kWih, kWhh, kBih, kBhh, kH0, kC0, kNumInputs };
 
 template <typename T>
 void apply_unary(kernels::UnaryOpId op, const T* in, T* out, int64_t n) {
@@ -141,49 +139,9 @@ void cell_backward(const T* acts, const T* c_prev, const T* c, const T* dh, cons
 
 Tensor rows(const Tensor& t, int64_t step, int64_t batch) { return t.narrow(0, step * batch, batch); }
 
-// Saved: the seven inputs (kX..kC0), then acts, c_all, out. ints = [steps, reverse].
-LstmLayerArgs saved_args(const autograd::FormulaNode& n) {
-  LstmLayerArgs a{n.saved(kX),  n.saved(kWih), n.saved(kWhh), n.saved(kBih), n.saved(kBhh),
-                  n.saved(kH0), n.saved(kC0),  n.ints[0],     n.ints[1] != 0};
-  return a;
-}
-
-// Under create_graph: the composite's gradients, differentiable (Note [Fused LSTM layer]).
-autograd::variable_list backward_through_composite(const autograd::FormulaNode& n,
-                                                   const autograd::variable_list& grads) {
-  const LstmLayerArgs a = saved_args(n);
-  const Tensor ins[kNumInputs] = {a.x2d, a.w_ih, a.w_hh, a.b_ih, a.b_hh, a.h0, a.c0};
-  // The recomputation must record even when this backward runs without
-  // create_graph (under vmap, e.g. the inner pass of jacrev): its graph is how
-  // the gradients are computed at all.
-  EnableGradGuard enable_grad;
-  const LstmLayerResult r = lstm_layer_composite(a);
-  const Tensor outs[3] = {r.out, r.h_n, r.c_n};
-  autograd::variable_list ys, gys, xs;
-  for (size_t k = 0; k < 3; ++k) {
-    if (!grads[k].defined()) continue;
-    ys.push_back(outs[k]);
-    gys.push_back(grads[k]);
-  }
-  std::vector<size_t> wanted;
-  for (size_t i = 0; i < kNumInputs; ++i) {
-    if (n.needs_input_grad(i) && ins[i].defined()) {
-      wanted.push_back(i);
-      xs.push_back(ins[i]);
-    }
-  }
-  autograd::variable_list result(kNumInputs);
-  if (ys.empty() || xs.empty()) return result;
-  const autograd::variable_list gx = autograd::grad(ys, xs, gys, /*retain_graph=*/true, /*create_graph=*/true,
-                                                    /*allow_unused=*/true);
-  for (size_t k = 0; k < wanted.size(); ++k) result[wanted[k]] = gx[k];
-  return result;
-}
-
 template <typename T>
-autograd::variable_list backward_fused(const autograd::FormulaNode& n, const autograd::variable_list& grads) {
-  const LstmLayerArgs a = saved_args(n);
-  const Tensor acts = n.saved(kNumInputs), c_all = n.saved(kNumInputs + 1), out = n.saved(kNumInputs + 2);
+std::vector<Tensor> backward_fused(const LstmLayerArgs& a, const Tensor& acts, const Tensor& c_all, const Tensor& out,
+                                   const std::vector<Tensor>& grads, const std::array<bool, kNumInputs>& needed) {
   const int64_t steps = a.steps, batch = a.h0.size(0), hs = a.w_hh.size(1);
   const Tensor h0 = a.h0.contiguous(), c0 = a.c0.contiguous();
   // dh and dc are updated in place step by step: own copies of the incoming gradients.
@@ -205,10 +163,10 @@ autograd::variable_list backward_fused(const autograd::FormulaNode& n, const aut
                      dc.data_ptr<T>(), dg.data_ptr<T>(), scratch.data_ptr<T>(), batch, hs);
     kernels::gemm_batched(dg, w_hh, dh, 1, 0);  // dh_{t-1} = dG_t @ W_hh
   }
-  autograd::variable_list result(kNumInputs);
-  if (n.needs_input_grad(kX)) result[kX] = mm(d_gates, a.w_ih);
-  if (n.needs_input_grad(kWih)) result[kWih] = mm(d_gates.t(), a.x2d);
-  if (n.needs_input_grad(kWhh)) {
+  std::vector<Tensor> result(kNumInputs);
+  if (needed[kX]) result[kX] = mm(d_gates, a.w_ih);
+  if (needed[kWih]) result[kWih] = mm(d_gates.t(), a.x2d);
+  if (needed[kWhh]) {
     // Rows of the step that read h0, and of the steps that read an earlier step's h.
     const int64_t first_t = a.reverse ? steps - 1 : 0;
     Tensor dw = mm(rows(d_gates, first_t, batch).t(), h0);
@@ -220,19 +178,14 @@ autograd::variable_list backward_fused(const autograd::FormulaNode& n, const aut
     }
     result[kWhh] = dw;
   }
-  if (n.needs_input_grad(kBih) || n.needs_input_grad(kBhh)) {
+  if (needed[kBih] || needed[kBhh]) {
     const Tensor db = d_gates.sum(IntArrayRef{0});
-    if (n.needs_input_grad(kBih)) result[kBih] = db;
-    if (n.needs_input_grad(kBhh)) result[kBhh] = db;
+    if (needed[kBih]) result[kBih] = db;
+    if (needed[kBhh]) result[kBhh] = db;
   }
-  if (n.needs_input_grad(kH0)) result[kH0] = dh;
-  if (n.needs_input_grad(kC0)) result[kC0] = dc;
+  if (needed[kH0]) result[kH0] = dh;
+  if (needed[kC0]) result[kC0] = dc;
   return result;
-}
-
-autograd::variable_list lstm_layer_backward(const autograd::FormulaNode& n, const autograd::variable_list& grads) {
-  if (!autograd::raw_backward_ok(grads)) return backward_through_composite(n, grads);
-  return n.saved(kWhh).dtype() == kFloat ? backward_fused<float>(n, grads) : backward_fused<double>(n, grads);
 }
 
 // Note [LSTM forward slabs]
@@ -291,6 +244,13 @@ void forward_steps(const LstmLayerArgs& a, const Tensor& bias, const Tensor& act
 
 }  // namespace
 
+std::vector<Tensor> lstm_layer_fused_backward(const LstmLayerArgs& a, const Tensor& acts, const Tensor& c_all,
+                                              const Tensor& out, const std::vector<Tensor>& grads,
+                                              const std::array<bool, 7>& needed) {
+  return a.w_hh.dtype() == kFloat ? backward_fused<float>(a, acts, c_all, out, grads, needed)
+                                  : backward_fused<double>(a, acts, c_all, out, grads, needed);
+}
+
 bool lstm_layer_fusable(const LstmLayerArgs& a) {
   const ScalarType dt = a.w_hh.dtype();
   if (dt != kFloat && dt != kDouble) return false;
@@ -334,15 +294,8 @@ LstmLayerResult lstm_layer_fused(const LstmLayerArgs& a) {
     h_n = rows(out, last, batch).clone();
     c_n = rows(c_all, last, batch).clone();
   }
-  if (autograd::needs_grad(a.x2d, a.w_ih, a.w_hh, a.b_ih, a.b_hh, a.h0, a.c0)) {
-    auto node = autograd::record("LstmLayerBackward0", &lstm_layer_backward,
-                                 {a.x2d, a.w_ih, a.w_hh, a.b_ih, a.b_hh, a.h0, a.c0}, {out, h_n, c_n});
-    for (const Tensor* t : {&a.x2d, &a.w_ih, &a.w_hh, &a.b_ih, &a.b_hh, &a.h0, &a.c0}) node->save(*t);
-    node->save(acts);
-    node->save(c_all);
-    node->save(out, /*is_output=*/true);
-    node->ints = {a.steps, a.reverse ? 1 : 0};
-  }
+  if (autograd::needs_grad(a.x2d, a.w_ih, a.w_hh, a.b_ih, a.b_hh, a.h0, a.c0))
+    autograd::record_lstm_layer(a, acts, c_all, out, h_n, c_n);
   return {out, h_n, c_n};
 }
 

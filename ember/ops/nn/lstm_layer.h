@@ -1,6 +1,9 @@
 #pragma once
 // One direction of one dense LSTM layer as a single op (Note [Fused LSTM layer]
 // in lstm_layer.cpp), and the composite it must agree with (ops/nn/rnn.cpp).
+#include <array>
+#include <vector>
+
 #include "ember/core/tensor.h"
 
 namespace ember::rnn_detail {
@@ -12,6 +15,8 @@ struct LstmLayerArgs {
   int64_t steps = 0;
   bool reverse = false;
 };
+// The inputs in the order the fused layer's node records them.
+enum LstmInput { kX, kWih, kWhh, kBih, kBhh, kH0, kC0, kNumInputs };
 struct LstmLayerResult {
   Tensor out, h_n, c_n;
 };
@@ -29,5 +34,14 @@ bool lstm_layer_fusable(const LstmLayerArgs& a);
 // loop with one pointwise kernel per step and computes each weight's gradient
 // with one GEMM over all steps.
 LstmLayerResult lstm_layer_fused(const LstmLayerArgs& a);
+
+// The fused layer's first-order backward (its formula, LstmLayerBackward0, is in
+// autograd/derivatives/rnn_grad.cpp): from the forward's acts (the gate activations,
+// [steps * batch, 4H]), c_all (every c_t) and out, and the gradients of out, h_n and
+// c_n (undefined where none), the gradients of the inputs in LstmInput order where
+// `needed`. Not itself differentiable.
+std::vector<Tensor> lstm_layer_fused_backward(const LstmLayerArgs& a, const Tensor& acts, const Tensor& c_all,
+                                              const Tensor& out, const std::vector<Tensor>& grads,
+                                              const std::array<bool, kNumInputs>& needed);
 
 }  // namespace ember::rnn_detail

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <string>
 
+#include "ember/autograd/derivatives/layout_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"
@@ -29,12 +30,6 @@ void check_pad_list(const char* op, const Tensor& self, IntArrayRef pad) {
   EMBER_CHECK(static_cast<int64_t>(pad.size()) / 2 <= self.dim(), op,
               ": length of pad should be no more than twice the number of dimensions of the input, got pad of length ",
               pad.size(), " for input of size ", shape_str(self.sizes()));
-}
-
-autograd::variable_list constant_pad_backward(const autograd::FormulaNode& n, const autograd::variable_list& g) {
-  DimVector neg;
-  for (int64_t v : n.ints) neg.push_back(-v);
-  return {constant_pad_nd(g[0], neg, 0)};
 }
 
 Tensor pad_dim(const Tensor& x, int64_t d, int64_t l, int64_t r, std::string_view mode) {
@@ -87,8 +82,7 @@ Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value)
     for (int64_t d = 0; d < nd; ++d) window = window.narrow(d, starts[d], src.size(d));
     if (src.numel() > 0) window.copy_(src);
   }
-  if (autograd::needs_grad(self))
-    autograd::record("ConstantPadNdBackward0", &constant_pad_backward, {self}, {out})->ints = DimVector(pad);
+  if (autograd::needs_grad(self)) autograd::record_constant_pad_nd(self, out, pad);
   return out;
 }
 

@@ -1,4 +1,4 @@
-// Pooling kernels and their recorded backwards.
+// Pooling kernels as differentiable ops; their formulas are in autograd/derivatives/pool_grad.cpp.
 // Note [Pooling kernels]
 // Every pooling op is described per spatial dim by its windows: output
 // position o reads input positions first[o] + j * step for j < count[o]
@@ -14,11 +14,11 @@
 #include <type_traits>
 #include <vector>
 
+#include "ember/autograd/derivatives/pool_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/autograd/node.h"
-#include "ember/autograd/raw_backward.h"
 #include "ember/core/dispatch.h"
 #include "ember/core/error.h"
 #include "ember/core/parallel.h"
@@ -53,9 +53,6 @@ PoolSpec PoolSpec::unpack(IntArrayRef v) {
 }
 
 namespace {
-
-using autograd::FormulaNode;
-using autograd::variable_list;
 
 struct Axis {
   int64_t in = 1, out = 1, step = 1;
@@ -257,33 +254,6 @@ void max_plane_dense(const T* xi, T* yo, int64_t* io, const Windows& w) {
   }
 }
 
-const char* pool_name(const PoolSpec& s, bool backward_backward) {
-  static const char* avg[2][3] = {
-      {"AvgPool1DBackward0", "AvgPool2DBackward0", "AvgPool3DBackward0"},
-      {"AvgPool1DBackwardBackward0", "AvgPool2DBackwardBackward0", "AvgPool3DBackwardBackward0"}};
-  static const char* adaptive[2][3] = {
-      {"AdaptiveAvgPool1DBackward0", "AdaptiveAvgPool2DBackward0", "AdaptiveAvgPool3DBackward0"},
-      {"AdaptiveAvgPool1DBackwardBackward0", "AdaptiveAvgPool2DBackwardBackward0",
-       "AdaptiveAvgPool3DBackwardBackward0"}};
-  return (s.adaptive ? adaptive : avg)[backward_backward ? 1 : 0][s.nd - 1];
-}
-
-variable_list avg_forward_formula(const FormulaNode& n, const variable_list& g) {
-  return {avg_backward(g[0], PoolSpec::unpack(n.ints))};
-}
-variable_list avg_backward_formula(const FormulaNode& n, const variable_list& g) {
-  return {avg_forward(g[0], PoolSpec::unpack(n.ints))};
-}
-variable_list max_forward_formula(const FormulaNode& n, const variable_list& g) {
-  return {max_scatter(g[0], n.saved(0), n.ints)};
-}
-variable_list max_scatter_formula(const FormulaNode& n, const variable_list& g) {
-  return {max_gather(g[0], n.saved(0), static_cast<int64_t>(n.ints.size()))};
-}
-variable_list max_gather_formula(const FormulaNode& n, const variable_list& g) {
-  return {max_scatter(g[0], n.saved(0), n.ints)};
-}
-
 }  // namespace
 
 // Note [Pooling gradients under vmap]
@@ -320,7 +290,7 @@ Tensor avg_forward(const Tensor& x_, const PoolSpec& s) {
       }
     });
   });
-  if (autograd::needs_grad(x_)) autograd::record(pool_name(s, false), &avg_forward_formula, {x_}, {y})->ints = s.pack();
+  if (autograd::needs_grad(x_)) autograd::record_avg_pool(x_, y, s, /*backward=*/false);
   return y;
 }
 
@@ -350,8 +320,7 @@ Tensor avg_backward(const Tensor& g_, const PoolSpec& s) {
       }
     });
   });
-  if (autograd::needs_grad(g_))
-    autograd::record(pool_name(s, true), &avg_backward_formula, {g_}, {gi})->ints = s.pack();
+  if (autograd::needs_grad(g_)) autograd::record_avg_pool(g_, gi, s, /*backward=*/true);
   return gi;
 }
 
@@ -394,11 +363,7 @@ std::tuple<Tensor, Tensor> max_forward(const Tensor& x_, const PoolSpec& s, cons
       }
     });
   });
-  if (autograd::needs_grad(x_)) {
-    auto node = autograd::record(node_name, &max_forward_formula, {x_}, {y});
-    node->save(idx);
-    node->ints = s.in_size;
-  }
+  if (autograd::needs_grad(x_)) autograd::record_max_pool_indices(node_name, x_, y, idx, s.in_size);
   return {y, idx};
 }
 
@@ -441,7 +406,7 @@ void for_each_position(const uint8_t* pos, const Windows& w, const std::vector<i
   }
 }
 
-Tensor positions_to_indices(const Tensor& pos, const Windows& w) {
+Tensor indices_of_positions(const Tensor& pos, const Windows& w) {
   Tensor idx = empty(pos.sizes(), pos.options().dtype(kLong));
   int64_t* ip = idx.data_ptr<int64_t>();
   const int64_t osize = w.osize(), planes = osize ? pos.numel() / osize : 0;
@@ -500,7 +465,7 @@ void max_plane_framed(const float* x, float* y, uint8_t* pos, const Windows& w,
   }
 }
 
-Tensor max_positions_backward(const Tensor& g_, const Tensor& pos, const PoolSpec& s) {
+Tensor max_positions_backward_kernel(const Tensor& g_, const Tensor& pos, const PoolSpec& s) {
   const Tensor g = g_.contiguous();
   const Windows w = windows(s);
   Tensor gi = empty(with_spatial(g, s.nd, s.in_size), g.options());
@@ -521,15 +486,15 @@ Tensor max_positions_backward(const Tensor& g_, const Tensor& pos, const PoolSpe
   return gi;
 }
 
-variable_list max_positions_formula(const FormulaNode& n, const variable_list& g) {
-  const PoolSpec s = PoolSpec::unpack(n.ints);
-  const Tensor pos = n.saved(0);
-  if (autograd::raw_backward_ok(g) && g[0].scalar_type() == ScalarType::Float)
-    return {max_positions_backward(g[0], pos, s)};
-  return {max_scatter(g[0], positions_to_indices(pos, windows(s)), s.in_size)};  // differentiable
+}  // namespace
+
+Tensor max_positions_backward(const Tensor& grad_out, const Tensor& positions, const PoolSpec& s) {
+  return max_positions_backward_kernel(grad_out, positions, s);
 }
 
-}  // namespace
+Tensor positions_to_indices(const Tensor& positions, const PoolSpec& s) {
+  return indices_of_positions(positions, windows(s));
+}
 
 Tensor max_forward_values(const Tensor& x_, const PoolSpec& s, const char* node_name) {
   const Windows w = windows(s);
@@ -559,11 +524,7 @@ Tensor max_forward_values(const Tensor& x_, const PoolSpec& s, const char* node_
       row_kernel(xp + p * isize, yp + p * osize, nullptr, r);
     }
   });
-  if (grad) {
-    auto node = autograd::record(node_name, &max_positions_formula, {x_}, {y});
-    node->save(pos);
-    node->ints = s.pack();
-  }
+  if (grad) autograd::record_max_pool_positions(node_name, x_, y, pos, s);
   return y;
 }
 
@@ -597,11 +558,7 @@ Tensor max_scatter(const Tensor& g_, const Tensor& indices, IntArrayRef in_size)
       }
     });
   });
-  if (autograd::needs_grad(g_)) {
-    auto node = autograd::record("MaxPoolWithIndicesBackwardBackward0", &max_scatter_formula, {g_}, {gi});
-    node->save(indices);
-    node->ints = DimVector(in_size);
-  }
+  if (autograd::needs_grad(g_)) autograd::record_max_pool_scatter(g_, gi, indices, in_size);
   return gi;
 }
 
@@ -626,11 +583,7 @@ Tensor max_gather(const Tensor& gi_, const Tensor& indices, int64_t nd) {
       }
     });
   });
-  if (autograd::needs_grad(gi_)) {
-    auto node = autograd::record("MaxPoolGatherBackward0", &max_gather_formula, {gi_}, {out});
-    node->save(indices);
-    node->ints = DimVector(gi.sizes().slice(gi.dim() - nd));
-  }
+  if (autograd::needs_grad(gi_)) autograd::record_max_pool_gather(gi_, out, indices, gi.sizes().slice(gi.dim() - nd));
   return out;
 }
 

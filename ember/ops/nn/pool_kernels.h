@@ -1,9 +1,9 @@
 #pragma once
 // Internal: pooling kernels as differentiable ops (Note [Pooling kernels]).
 // Each takes a contiguous tensor (P planes, *spatial) with 1-3 spatial dims
-// and a PoolSpec fixed by pool.cpp, and records its own backward, so the
-// pairs (avg, avg_backward) and (max scatter, max gather) differentiate each
-// other to any order.
+// and a PoolSpec fixed by pool.cpp, and records its backward (formulas in
+// autograd/derivatives/pool_grad.cpp), so the pairs (avg, avg_backward) and
+// (max scatter, max gather) differentiate each other to any order.
 #include <tuple>
 
 #include "ember/core/tensor.h"
@@ -36,4 +36,8 @@ Tensor max_scatter(const Tensor& grad_out, const Tensor& indices, IntArrayRef in
 // out[..] = grad_in.flat(plane)[indices]
 Tensor max_gather(const Tensor& grad_in, const Tensor& indices, int64_t nd);
 
+// max_forward_values' backward from its byte positions: the raw first-order kernel
+// (float32, not differentiable), and the int64 indices max_scatter takes instead.
+Tensor max_positions_backward(const Tensor& grad_out, const Tensor& positions, const PoolSpec& s);
+Tensor positions_to_indices(const Tensor& positions, const PoolSpec& s);
 }  // namespace ember::pool
