@@ -14,10 +14,11 @@ find_path(LAPACKE_INCLUDE_DIR lapacke.h REQUIRED)
 find_library(SLEEF_LIB NAMES sleef REQUIRED)
 find_path(SLEEF_INCLUDE_DIR sleef.h REQUIRED)
 find_package(dnnl CONFIG REQUIRED)
-# zlib for gzipped IDX files, libzip for PyTorch's zip checkpoints, nlohmann-json
+# zlib for gzipped IDX files, zlib's minizip for PyTorch's zip checkpoints (Note [Reading
+# zip archives]: libzip pulled in libcrypto), nlohmann-json
 # for safetensors headers (header-only).
 find_package(ZLIB REQUIRED)
-pkg_check_modules(LIBZIP REQUIRED IMPORTED_TARGET libzip)
+pkg_check_modules(MINIZIP REQUIRED IMPORTED_TARGET minizip)
 find_package(nlohmann_json 3 REQUIRED)
 # KissFFT (BSD): the float library for float32 transforms; float64 uses the
 # header-only kissfft<double> template installed by the same package.
@@ -29,7 +30,7 @@ add_library(ember_deps INTERFACE)
 target_include_directories(ember_deps INTERFACE ${CBLAS_INCLUDE_DIR} ${SLEEF_INCLUDE_DIR})
 target_include_directories(ember_deps INTERFACE ${LAPACKE_INCLUDE_DIR})
 target_link_libraries(ember_deps INTERFACE ${LAPACKE_LIB})
-target_link_libraries(ember_deps INTERFACE ${OPENBLAS_LIB} ${SLEEF_LIB} DNNL::dnnl ZLIB::ZLIB PkgConfig::LIBZIP
+target_link_libraries(ember_deps INTERFACE ${OPENBLAS_LIB} ${SLEEF_LIB} DNNL::dnnl ZLIB::ZLIB PkgConfig::MINIZIP
                       nlohmann_json::nlohmann_json kissfft::kissfft-float Boost::headers)
 # The loader must pick the OpenMP build of OpenBLAS even when the system's
 # alternative points at the pthreads build: pin its directory in the rpath.

@@ -10,7 +10,7 @@ PACKAGES=(
   libdnnl-dev ocl-icd-opencl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libkissfft-dev libboost-dev
-  zlib1g-dev libzip-dev nlohmann-json3-dev
+  zlib1g-dev libminizip-dev nlohmann-json3-dev
   dataset-fashion-mnist
 )
 

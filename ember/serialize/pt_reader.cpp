@@ -1,10 +1,12 @@
 #include "ember/serialize/pt_reader.h"
 
-#include <zip.h>
+#include <unzip.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <unordered_map>
+#include <vector>
 
 #include "ember/core/error.h"
 #include "ember/ops/factory/factory.h"
@@ -17,70 +19,142 @@ namespace {
 // A data.pkl larger than this is not a state_dict we can sensibly read.
 constexpr uint64_t kMaxPickleBytes = 1ull << 30;
 
-struct ZipCloser {
-  void operator()(zip_t* z) const { zip_discard(z); }
+// Note [Reading zip archives]
+// torch.save's archives are read with zlib's minizip from the bytes in memory (minizip's
+// I/O callbacks below): it needs only zlib, where libzip brought libcrypto along for
+// encryption that a checkpoint never uses. The central directory is read once into a
+// name -> position index, so finding each of n entries costs O(1), not a scan; every
+// member's CRC-32 is checked when it has been read (minizip's unzCloseCurrentFile), so a
+// flipped byte is an error, not a silently different tensor.
+struct MemoryStream {
+  const char* data = nullptr;
+  uint64_t size = 0, pos = 0;
 };
-struct ZipFileCloser {
-  void operator()(zip_file_t* f) const { zip_fclose(f); }
+
+voidpf ZCALLBACK mem_open(voidpf opaque, const void*, int) { return opaque; }
+uLong ZCALLBACK mem_read(voidpf, voidpf stream, void* buf, uLong size) {
+  auto* m = static_cast<MemoryStream*>(stream);
+  const uint64_t n = std::min<uint64_t>(size, m->size - m->pos);
+  std::memcpy(buf, m->data + m->pos, n);
+  m->pos += n;
+  return static_cast<uLong>(n);
+}
+uLong ZCALLBACK mem_write(voidpf, voidpf, const void*, uLong) { return 0; }
+ZPOS64_T ZCALLBACK mem_tell(voidpf, voidpf stream) { return static_cast<MemoryStream*>(stream)->pos; }
+long ZCALLBACK mem_seek(voidpf, voidpf stream, ZPOS64_T offset, int origin) {
+  auto* m = static_cast<MemoryStream*>(stream);
+  uint64_t base = 0;
+  if (origin == ZLIB_FILEFUNC_SEEK_CUR)
+    base = m->pos;
+  else if (origin == ZLIB_FILEFUNC_SEEK_END)
+    base = m->size;
+  else if (origin != ZLIB_FILEFUNC_SEEK_SET)
+    return -1;
+  if (offset > m->size - base) return -1;  // past the end (and no overflow)
+  m->pos = base + offset;
+  return 0;
+}
+int ZCALLBACK mem_close(voidpf, voidpf) { return 0; }
+int ZCALLBACK mem_error(voidpf, voidpf) { return 0; }
+
+struct UnzCloser {
+  void operator()(unzFile z) const { unzClose(z); }
 };
 
 class ZipReader {
  public:
-  ZipReader(std::string_view bytes, const std::string& source) : source_(source), input_size_(bytes.size()) {
-    zip_error_t err;
-    zip_error_init(&err);
-    zip_source_t* src = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &err);
-    EMBER_CHECK(src != nullptr, "load_pytorch_state_dict: '", source, "': ", zip_error_strerror(&err));
-    zip_.reset(zip_open_from_source(src, ZIP_RDONLY, &err));
-    if (!zip_) {
-      const std::string why = zip_error_strerror(&err);
-      zip_source_free(src);
-      zip_error_fini(&err);
-      EMBER_ERROR("load_pytorch_state_dict: '", source, "' is not a readable zip archive: ", why);
+  ZipReader(const ZipReader&) = delete;  // minizip holds a pointer to stream_
+  ZipReader& operator=(const ZipReader&) = delete;
+  ZipReader(std::string_view bytes, const std::string& source) : source_(source) {
+    stream_.data = bytes.data();
+    stream_.size = bytes.size();
+    zlib_filefunc64_def io{};
+    io.zopen64_file = &mem_open;
+    io.zread_file = &mem_read;
+    io.zwrite_file = &mem_write;
+    io.ztell64_file = &mem_tell;
+    io.zseek64_file = &mem_seek;
+    io.zclose_file = &mem_close;
+    io.zerror_file = &mem_error;
+    io.opaque = &stream_;
+    zip_.reset(unzOpen2_64("", &io));
+    EMBER_CHECK(zip_ != nullptr, "load_pytorch_state_dict: '", source,
+                "' is not a readable zip archive (no valid end of central directory)");
+    int r = unzGoToFirstFile(zip_.get());
+    for (; r == UNZ_OK; r = unzGoToNextFile(zip_.get())) {
+      unz_file_info64 info{};
+      EMBER_CHECK(unzGetCurrentFileInfo64(zip_.get(), &info, nullptr, 0, nullptr, 0, nullptr, 0) == UNZ_OK,
+                  "load_pytorch_state_dict: '", source, "': corrupt central directory");
+      std::string name(info.size_filename, '\0');
+      EMBER_CHECK(unzGetCurrentFileInfo64(zip_.get(), &info, name.data(), static_cast<uLong>(name.size()), nullptr, 0,
+                                          nullptr, 0) == UNZ_OK,
+                  "load_pytorch_state_dict: '", source, "': corrupt central directory");
+      Entry e{info, {}};
+      EMBER_CHECK(unzGetFilePos64(zip_.get(), &e.pos) == UNZ_OK, "load_pytorch_state_dict: '", source,
+                  "': corrupt central directory");
+      EMBER_CHECK(entries_.emplace(name, e).second, "load_pytorch_state_dict: '", source, "' has two entries named '",
+                  name, "'");
+      names_.push_back(std::move(name));
     }
-    zip_error_fini(&err);
+    EMBER_CHECK(r == UNZ_END_OF_LIST_OF_FILE, "load_pytorch_state_dict: '", source,
+                "': corrupt central directory (minizip error ", r, ")");
   }
 
-  int64_t num_entries() const { return zip_get_num_entries(zip_.get(), 0); }
-  std::string name(int64_t i) const {
-    const char* n = zip_get_name(zip_.get(), static_cast<zip_uint64_t>(i), 0);
-    return n ? n : "";
-  }
+  int64_t num_entries() const { return static_cast<int64_t>(names_.size()); }
+  const std::string& name(int64_t i) const { return names_[static_cast<size_t>(i)]; }
 
   // Reads entry `name`; its size must be `expected` when given, else at most `limit`.
   std::string read(const std::string& name, int64_t expected, uint64_t limit) const {
-    zip_stat_t st;
-    zip_stat_init(&st);
-    EMBER_CHECK(zip_stat(zip_.get(), name.c_str(), 0, &st) == 0 && (st.valid & ZIP_STAT_SIZE),
-                "load_pytorch_state_dict: '", source_, "' has no entry '", name, "'");
+    const auto it = entries_.find(name);
+    EMBER_CHECK(it != entries_.end(), "load_pytorch_state_dict: '", source_, "' has no entry '", name, "'");
+    const unz_file_info64& info = it->second.info;
+    const uint64_t size = info.uncompressed_size;
     if (expected >= 0)
-      EMBER_CHECK(st.size == uint64_t(expected), "load_pytorch_state_dict: '", source_, "': entry '", name, "' has ",
-                  st.size, " bytes, expected ", expected);
-    EMBER_CHECK(st.size <= limit, "load_pytorch_state_dict: '", source_, "': entry '", name, "' is too large (",
-                st.size, " bytes)");
+      EMBER_CHECK(size == uint64_t(expected), "load_pytorch_state_dict: '", source_, "': entry '", name, "' has ", size,
+                  " bytes, expected ", expected);
+    EMBER_CHECK(size <= limit, "load_pytorch_state_dict: '", source_, "': entry '", name, "' is too large (", size,
+                " bytes)");
     // The declared size is attacker-controlled; deflate cannot expand more than
     // ~1032:1, so anything beyond that is a lie (or a zip bomb) and we refuse
     // before allocating.
-    EMBER_CHECK((st.valid & ZIP_STAT_COMP_SIZE) && st.comp_size <= input_size_ && st.size / 1032 <= st.comp_size,
+    EMBER_CHECK(info.compressed_size <= stream_.size && size / 1032 <= info.compressed_size,
                 "load_pytorch_state_dict: '", source_, "': entry '", name, "' declares an impossible size");
-    std::unique_ptr<zip_file_t, ZipFileCloser> f(zip_fopen(zip_.get(), name.c_str(), 0));
-    EMBER_CHECK(f != nullptr, "load_pytorch_state_dict: '", source_, "': cannot open entry '", name,
-                "': ", zip_strerror(zip_.get()));
-    std::string out(st.size, '\0');
+    EMBER_CHECK((info.flag & 1u) == 0, "load_pytorch_state_dict: '", source_, "': entry '", name, "' is encrypted");
+    EMBER_CHECK(info.compression_method == 0 || info.compression_method == Z_DEFLATED, "load_pytorch_state_dict: '",
+                source_, "': entry '", name, "' uses compression method ", info.compression_method,
+                " (only stored and deflate are supported)");
+    EMBER_CHECK(unzGoToFilePos64(zip_.get(), &it->second.pos) == UNZ_OK && unzOpenCurrentFile(zip_.get()) == UNZ_OK,
+                "load_pytorch_state_dict: '", source_, "': cannot open entry '", name, "'");
+    std::string out(size, '\0');
     uint64_t got = 0;
-    while (got < st.size) {
-      const zip_int64_t n = zip_fread(f.get(), out.data() + got, st.size - got);
-      EMBER_CHECK(n > 0, "load_pytorch_state_dict: '", source_, "': reading entry '", name,
-                  "' failed: ", zip_file_strerror(f.get()));
-      got += uint64_t(n);
+    int r = UNZ_OK;
+    while (got < size) {
+      const unsigned chunk = static_cast<unsigned>(std::min<uint64_t>(size - got, 1u << 30));
+      r = unzReadCurrentFile(zip_.get(), out.data() + got, chunk);
+      if (r <= 0) break;
+      got += uint64_t(r);
     }
+    const int closed = unzCloseCurrentFile(zip_.get());
+    EMBER_CHECK(got == size, "load_pytorch_state_dict: '", source_, "': reading entry '", name, "' failed after ", got,
+                " of ", size, " bytes (minizip error ", r, ")");
+    EMBER_CHECK(closed != UNZ_CRCERROR, "load_pytorch_state_dict: '", source_, "': entry '", name,
+                "' fails its CRC-32 check (the archive is corrupt)");
+    EMBER_CHECK(closed == UNZ_OK, "load_pytorch_state_dict: '", source_, "': reading entry '", name,
+                "' failed (minizip error ", closed, ")");
     return out;
   }
 
  private:
-  std::unique_ptr<zip_t, ZipCloser> zip_;
+  struct Entry {
+    unz_file_info64 info;
+    unz64_file_pos pos;
+  };
   const std::string& source_;
-  uint64_t input_size_;
+  // minizip reads through this cursor; the reader's methods are const to callers.
+  mutable MemoryStream stream_;
+  std::unique_ptr<void, UnzCloser> zip_;
+  std::unordered_map<std::string, Entry> entries_;
+  std::vector<std::string> names_;
 };
 
 NamedTensors load_zip(std::string_view bytes, const std::string& source) {

@@ -247,6 +247,22 @@ TEST(PtReaderTest, CorruptedZipsAreErrors) {
   EXPECT_EMBER_ERROR(load_pytorch_state_dict("/nonexistent.pt"), "/nonexistent.pt");
 }
 
+// A flipped byte inside a stored tensor leaves the archive readable; only the member's
+// CRC-32 tells (Note [Reading zip archives]).
+TEST(PtReaderTest, FlippedTensorByteFailsItsCrc) {
+  std::string b = read_file(pt_file("sequential.pt"));
+  const size_t name_at = b.find("/data/0");  // the first member holding a tensor: its local header's name
+  ASSERT_NE(name_at, std::string::npos);
+  const size_t header = b.rfind("PK\x03\x04"sv, name_at);
+  ASSERT_NE(header, std::string::npos);
+  auto u16 = [&](size_t at) { return size_t(uint8_t(b[at])) | size_t(uint8_t(b[at + 1])) << 8; };
+  ASSERT_EQ(u16(header + 8), 0u);  // stored, as torch.save writes its members
+  const size_t data = header + 30 + u16(header + 26) + u16(header + 28);
+  ASSERT_LT(data, b.size());
+  b[data] = static_cast<char>(b[data] ^ 0x01);
+  EXPECT_EMBER_ERROR(load_pytorch_state_dict_from_buffer(b, "crc.pt"), "crc.pt", "CRC-32");
+}
+
 TEST(PtReaderTest, TruncatedLegacyFileIsAnError) {
   const std::string good = read_file(pt_file("mixed_legacy.pt"));
   EXPECT_EMBER_ERROR(load_pytorch_state_dict_from_buffer(good.substr(0, good.size() - 3), "leg.pt"), "leg.pt",
