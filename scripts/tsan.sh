@@ -13,5 +13,5 @@ export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 # told that the header's __DATE__/__TIME__ and macro set cannot differ.
 export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
 cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DEMBER_SANITIZE=thread >/dev/null
-cmake --build "$dir" -j "$(nproc)" --target ember_autograd_tests ember_vmap_tests
+cmake --build "$dir" -j "$(nproc)" --target ember_tsan_tests
 ctest --test-dir "$dir" -L tsan --output-on-failure --timeout 1800
