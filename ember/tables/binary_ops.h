@@ -1,9 +1,8 @@
 #pragma once
 // The binary family's op ids: one per row of tables/binary.def, in its order.
-// The op layer's specs carry them and the gradient table
-// (autograd/derivatives/binary.def) is an array indexed by them, so a row
-// there names an op that exists and every op has exactly one row (a
-// static_assert in autograd/derivatives/binary_grad.cpp).
+// The op layer's specs carry them and the gradient table that
+// autograd/derivatives/binary_grad.cpp builds from the rows' gradient column is
+// an array indexed by them.
 #include <cstddef>
 #include <cstdint>
 

@@ -30,7 +30,9 @@ std::set<std::string> table_names() {
 #define EMBER_UNARY_GRAD_JVP(name, ...) names.insert(autograd::backward_node_name(#name));
 #define EMBER_UNARY_NONDIFF(name)
 #define EMBER_UNARY_NOT_IMPLEMENTED(name, reason)
-#include "ember/autograd/derivatives/unary.def"
+#define EMBER_UNARY_OP(name, kind, cplx, vec, gradient, ...) EMBER_UNARY_##gradient(name __VA_OPT__(, ) __VA_ARGS__)
+#include "ember/tables/unary.def"
+#undef EMBER_UNARY_OP
 #undef EMBER_UNARY_GRAD
 #undef EMBER_UNARY_GRAD_JVP
 #undef EMBER_UNARY_NONDIFF
@@ -39,7 +41,12 @@ std::set<std::string> table_names() {
 #define EMBER_BINARY_NONDIFF(name)
 #define EMBER_BINARY_NOT_IMPLEMENTED(name)
 #define EMBER_BINARY_RECORDED_ELSEWHERE(name, where)
-#include "ember/autograd/derivatives/binary.def"
+#define EMBER_BINARY_OP(name, promotion, dtypes, functor, gradient, ...) \
+  EMBER_BINARY_##gradient(name __VA_OPT__(, ) __VA_ARGS__)
+#define EMBER_BINARY_KERNEL(...) EMBER_BINARY_OP(__VA_ARGS__)
+#include "ember/tables/binary.def"
+#undef EMBER_BINARY_KERNEL
+#undef EMBER_BINARY_OP
 #undef EMBER_BINARY_GRAD
 #undef EMBER_BINARY_NONDIFF
 #undef EMBER_BINARY_NOT_IMPLEMENTED
@@ -135,7 +142,9 @@ TEST(OpInfoCoverage, NotImplementedFormulasGiveAReason) {
 #define EMBER_UNARY_GRAD_JVP(name, ...)
 #define EMBER_UNARY_NONDIFF(name)
 #define EMBER_UNARY_NOT_IMPLEMENTED(name, reason) EXPECT_GT(std::string(reason).size(), 10u) << #name;
-#include "ember/autograd/derivatives/unary.def"
+#define EMBER_UNARY_OP(name, kind, cplx, vec, gradient, ...) EMBER_UNARY_##gradient(name __VA_OPT__(, ) __VA_ARGS__)
+#include "ember/tables/unary.def"
+#undef EMBER_UNARY_OP
 #undef EMBER_UNARY_GRAD
 #undef EMBER_UNARY_GRAD_JVP
 #undef EMBER_UNARY_NONDIFF

@@ -1,4 +1,4 @@
-// OpInfo entries for the binary family (formulas: ember/autograd/derivatives/binary.def).
+// OpInfo entries for the binary family (formulas: the gradient column of ember/tables/binary.def).
 #include "opinfo.h"
 
 namespace ember::testing {
@@ -70,10 +70,10 @@ RegisterOps reg({
     B(div, -2, 2, 0.5, 2, "DivBackward0"),
     // Piecewise constant: zero gradients (the samples' quotients sit away from the steps).
     binary(
-        "div(floor)", [](const Tensor& a, const Tensor& b) { return ember::div(a, b, "floor"); }, -2, 2, 0.5, 2,
+        "div_floor", [](const Tensor& a, const Tensor& b) { return ember::div(a, b, "floor"); }, -2, 2, 0.5, 2,
         "DivBackward2"),
     binary(
-        "div(trunc)", [](const Tensor& a, const Tensor& b) { return ember::div(a, b, "trunc"); }, -2, 2, 0.5, 2,
+        "div_trunc", [](const Tensor& a, const Tensor& b) { return ember::div(a, b, "trunc"); }, -2, 2, 0.5, 2,
         "DivBackward2"),
     B(pow, 0.5, 2, -1, 2, "PowBackward1"),
     B(maximum),

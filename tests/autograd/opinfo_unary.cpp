@@ -1,4 +1,4 @@
-// OpInfo entries for the unary family (formulas: ember/autograd/derivatives/unary.def).
+// OpInfo entries for the unary family (formulas: the gradient column of ember/tables/unary.def).
 #include <cmath>
 
 #include "opinfo.h"
@@ -45,6 +45,7 @@ RegisterOps reg({
     U(abs, 0.2, 2),
     U(neg, -2, 2, true),
     U(sign, 0.2, 2),
+    U(sgn, 0.2, 2, true),
     U(exp, -2, 2, true),
     U(exp2),
     U(expm1),

@@ -1,5 +1,5 @@
-// Expands derivatives/binary.def into backward functions and a table indexed
-// by the op id of tables/binary.def (ember/tables/binary_ops.h).
+// Expands the gradient column of tables/binary.def into backward functions and a
+// table indexed by the op id (ember/tables/binary_ops.h).
 #include "ember/autograd/derivatives/binary_grad.h"
 
 #include <array>
@@ -76,35 +76,18 @@ Tensor pow_exponent_grad(const Tensor& grad, const Tensor& self, const Tensor& o
 #define EMBER_BINARY_NOT_IMPLEMENTED(name)
 #define EMBER_BINARY_NONDIFF(name)
 #define EMBER_BINARY_RECORDED_ELSEWHERE(name, where)
-#include "ember/autograd/derivatives/binary.def"
+// The gradient column of tables/binary.def, as one EMBER_BINARY_GRAD / _NONDIFF /
+// _NOT_IMPLEMENTED / _RECORDED_ELSEWHERE row per op.
+#define EMBER_BINARY_OP(name, promotion, dtypes, functor, gradient, ...) \
+  EMBER_BINARY_##gradient(name __VA_OPT__(, ) __VA_ARGS__)
+#define EMBER_BINARY_KERNEL(...) EMBER_BINARY_OP(__VA_ARGS__)
+#include "ember/tables/binary.def"
+#undef EMBER_BINARY_KERNEL
+#undef EMBER_BINARY_OP
 #undef EMBER_BINARY_GRAD
 #undef EMBER_BINARY_NOT_IMPLEMENTED
 #undef EMBER_BINARY_NONDIFF
 #undef EMBER_BINARY_RECORDED_ELSEWHERE
-
-// Every op of tables/binary.def has exactly one row in derivatives/binary.def.
-constexpr std::array<int, kBinaryOpCount> rows_per_op() {
-  std::array<int, kBinaryOpCount> n{};
-#define EMBER_BINARY_GRAD(name, ...) ++n[static_cast<size_t>(BinaryOp::name)];
-#define EMBER_BINARY_NOT_IMPLEMENTED(name) ++n[static_cast<size_t>(BinaryOp::name)];
-#define EMBER_BINARY_NONDIFF(name) ++n[static_cast<size_t>(BinaryOp::name)];
-#define EMBER_BINARY_RECORDED_ELSEWHERE(name, where) ++n[static_cast<size_t>(BinaryOp::name)];
-#include "ember/autograd/derivatives/binary.def"
-#undef EMBER_BINARY_GRAD
-#undef EMBER_BINARY_NOT_IMPLEMENTED
-#undef EMBER_BINARY_NONDIFF
-#undef EMBER_BINARY_RECORDED_ELSEWHERE
-  return n;
-}
-constexpr bool every_op_has_one_row() {
-  for (int n : rows_per_op())
-    if (n != 1) return false;
-  return true;
-}
-static_assert(every_op_has_one_row(),
-              "autograd/derivatives/binary.def: every row of tables/binary.def needs exactly one row here "
-              "(EMBER_BINARY_GRAD, EMBER_BINARY_NONDIFF, EMBER_BINARY_NOT_IMPLEMENTED or "
-              "EMBER_BINARY_RECORDED_ELSEWHERE)");
 
 struct Row {
   enum class Kind : uint8_t { kNoNode, kFormula, kNotImplemented } kind = Kind::kNoNode;
@@ -144,7 +127,14 @@ const std::array<Row, kBinaryOpCount>& rows() {
   r[static_cast<size_t>(BinaryOp::name)].reason = "the derivative for '" #name "' is not implemented.";
 #define EMBER_BINARY_NONDIFF(name)
 #define EMBER_BINARY_RECORDED_ELSEWHERE(name, where)
-#include "ember/autograd/derivatives/binary.def"
+// The gradient column of tables/binary.def, as one EMBER_BINARY_GRAD / _NONDIFF /
+// _NOT_IMPLEMENTED / _RECORDED_ELSEWHERE row per op.
+#define EMBER_BINARY_OP(name, promotion, dtypes, functor, gradient, ...) \
+  EMBER_BINARY_##gradient(name __VA_OPT__(, ) __VA_ARGS__)
+#define EMBER_BINARY_KERNEL(...) EMBER_BINARY_OP(__VA_ARGS__)
+#include "ember/tables/binary.def"
+#undef EMBER_BINARY_KERNEL
+#undef EMBER_BINARY_OP
 #undef EMBER_BINARY_GRAD
 #undef EMBER_BINARY_NOT_IMPLEMENTED
 #undef EMBER_BINARY_NONDIFF

@@ -1,5 +1,5 @@
 #pragma once
-// Backward recording for the binary family (formulas in derivatives/binary.def).
+// Backward recording for the binary family (formulas in the gradient column of tables/binary.def).
 #include <string>
 
 #include "ember/core/tensor.h"

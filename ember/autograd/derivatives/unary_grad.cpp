@@ -1,5 +1,5 @@
-// Expands derivatives/unary.def into one backward function per op plus the
-// row table record_unary dispatches on.
+// Expands the gradient column of tables/unary.def into one backward function per
+// op plus the row table record_unary dispatches on.
 #include "ember/autograd/derivatives/unary_grad.h"
 
 #include <array>
@@ -82,7 +82,11 @@ Tensor sgn_jvp(const Tensor& tangent, const Tensor& self, const Tensor& result) 
 #define EMBER_UNARY_GRAD_JVP(name, expr, jvp_expr) EMBER_UNARY_ROW(name, expr, jvp_expr)
 #define EMBER_UNARY_NONDIFF(name)
 #define EMBER_UNARY_NOT_IMPLEMENTED(name, reason)
-#include "ember/autograd/derivatives/unary.def"
+// The gradient column of tables/unary.def, as one EMBER_UNARY_GRAD / _GRAD_JVP /
+// _NONDIFF / _NOT_IMPLEMENTED row per op.
+#define EMBER_UNARY_OP(name, kind, cplx, vec, gradient, ...) EMBER_UNARY_##gradient(name __VA_OPT__(, ) __VA_ARGS__)
+#include "ember/tables/unary.def"
+#undef EMBER_UNARY_OP
 #undef EMBER_UNARY_ROW
 #undef EMBER_UNARY_GRAD
 #undef EMBER_UNARY_GRAD_JVP
@@ -97,36 +101,11 @@ struct UnaryGradRow {
   bool uses_self, uses_result;
 };
 
-// Every op of tables/unary.def has exactly one row in derivatives/unary.def:
-// a forgotten gradient fails to compile, as does a row naming an unknown op.
-constexpr std::array<int, kernels::kNumUnaryOps> rows_per_op() {
-  std::array<int, kernels::kNumUnaryOps> n{};
-#define EMBER_UNARY_GRAD(name, ...) ++n[static_cast<size_t>(kernels::UnaryOpId::name)];
-#define EMBER_UNARY_GRAD_JVP(name, ...) ++n[static_cast<size_t>(kernels::UnaryOpId::name)];
-#define EMBER_UNARY_NONDIFF(name) ++n[static_cast<size_t>(kernels::UnaryOpId::name)];
-#define EMBER_UNARY_NOT_IMPLEMENTED(name, reason) ++n[static_cast<size_t>(kernels::UnaryOpId::name)];
-#include "ember/autograd/derivatives/unary.def"
-#undef EMBER_UNARY_GRAD
-#undef EMBER_UNARY_GRAD_JVP
-#undef EMBER_UNARY_NONDIFF
-#undef EMBER_UNARY_NOT_IMPLEMENTED
-  return n;
-}
-constexpr bool every_op_has_one_row() {
-  for (int n : rows_per_op())
-    if (n != 1) return false;
-  return true;
-}
-static_assert(every_op_has_one_row(),
-              "autograd/derivatives/unary.def: every row of tables/unary.def needs exactly one row here "
-              "(EMBER_UNARY_GRAD, EMBER_UNARY_GRAD_JVP, EMBER_UNARY_NONDIFF or EMBER_UNARY_NOT_IMPLEMENTED)");
-
-// Rows are placed by the op's id in tables/unary.def, so the two tables cannot
-// drift apart.
+// Rows are placed by the op's id in tables/unary.def; every row of that table has a
+// gradient column (a row without one does not compile).
 const std::vector<UnaryGradRow>& rows() {
   static const std::vector<UnaryGradRow> kRows = [] {
-    std::vector<UnaryGradRow> r(kernels::kNumUnaryOps,
-                                UnaryGradRow{"", nullptr, nullptr, "no row in derivatives/unary.def", false, false});
+    std::vector<UnaryGradRow> r(kernels::kNumUnaryOps);  // every row assigned below
     auto at = [&](kernels::UnaryOpId id) -> UnaryGradRow& { return r[static_cast<int>(id)]; };
 #define EMBER_UNARY_GRAD(name, expr)                                                                  \
   at(kernels::UnaryOpId::name) = {backward_node_name(#name), &name##_backward,  &name##_jvp, nullptr, \
@@ -135,7 +114,11 @@ const std::vector<UnaryGradRow>& rows() {
 #define EMBER_UNARY_NONDIFF(name) at(kernels::UnaryOpId::name) = {#name, nullptr, nullptr, nullptr, false, false};
 #define EMBER_UNARY_NOT_IMPLEMENTED(name, reason) \
   at(kernels::UnaryOpId::name) = {backward_node_name(#name), nullptr, nullptr, reason, false, false};
-#include "ember/autograd/derivatives/unary.def"
+// The gradient column of tables/unary.def, as one EMBER_UNARY_GRAD / _GRAD_JVP /
+// _NONDIFF / _NOT_IMPLEMENTED row per op.
+#define EMBER_UNARY_OP(name, kind, cplx, vec, gradient, ...) EMBER_UNARY_##gradient(name __VA_OPT__(, ) __VA_ARGS__)
+#include "ember/tables/unary.def"
+#undef EMBER_UNARY_OP
 #undef EMBER_UNARY_GRAD
 #undef EMBER_UNARY_GRAD_JVP
 #undef EMBER_UNARY_NONDIFF

@@ -1,5 +1,5 @@
 #pragma once
-// Backward recording for the unary family (formulas in derivatives/unary.def).
+// Backward recording for the unary family (formulas in the gradient column of tables/unary.def).
 #include "ember/core/tensor.h"
 
 namespace ember::autograd {

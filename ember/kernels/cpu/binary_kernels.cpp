@@ -323,7 +323,7 @@ void run(const TensorIterator& iter, const BinaryArgs& args) {
 // Note [Binary kernel expansion]
 // Input 1 carries the compute dtype; the table's dtype set decides which C++
 // types get instantiated (and which dtypes raise).
-#define EMBER_BINARY_OP(name, promotion, dtypes, functor)                                                  \
+#define EMBER_BINARY_OP(name, promotion, dtypes, functor, ...)                                                \
   void name##_kernel(const TensorIterator& iter, const BinaryArgs& args) {                                 \
     dispatch_##dtypes(iter.dtype(1), #name, [&](auto tag) { run<functor, EMBER_TYPE(tag)>(iter, args); }); \
   }

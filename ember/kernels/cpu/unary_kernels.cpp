@@ -56,7 +56,7 @@ void run_row(const TensorIterator& iter, const char* name, UnaryOpId id, F f) {
 
 }  // namespace
 
-#define EMBER_UNARY_OP(name, kind, cplx, vec)                                             \
+#define EMBER_UNARY_OP(name, kind, cplx, vec, ...)                                           \
   void name##_kernel(const TensorIterator& iter) {                                        \
     run_row<UnaryKind::kind, UnaryComplex::cplx>(iter, #name, UnaryOpId::name,            \
                                                  [](auto x) { return scalar::name(x); }); \

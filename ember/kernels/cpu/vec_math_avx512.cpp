@@ -113,7 +113,7 @@ const UnaryVec kGelu[2] = {{&gelu_f32<false>, &gelu_f64<false>}, {&gelu_f32<true
 #define EMBER_VEC_u05(name) EMBER_VEC_SLEEF_(name, u05)
 #define EMBER_VEC_u10(name) EMBER_VEC_SLEEF_(name, u10)
 #define EMBER_VEC_u15(name) EMBER_VEC_SLEEF_(name, u15)
-#define EMBER_UNARY_OP(name, kind, cplx, vec) EMBER_VEC_##vec(name)
+#define EMBER_UNARY_OP(name, kind, cplx, vec, ...) EMBER_VEC_##vec(name)
 const UnaryVec kUnaryTable[kNumUnaryOps] = {
 #include "ember/tables/unary.def"
 };

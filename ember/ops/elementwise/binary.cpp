@@ -175,7 +175,7 @@ Tensor binary(const BinarySpec& op, Operand a, Operand b, Tensor* out, bool inpl
   DimVector shape = broadcast_of(op.name, a, b);
   Tensor inputs[2] = {a.as_tensor(ct), b.as_tensor(ct)};
   args.op = op.name;
-  // Autograd (formulas in autograd/derivatives/binary.def).
+  // Autograd (formulas in the gradient column of tables/binary.def).
   const Tensor a_in = a.tensor ? *a.tensor : Tensor(), b_in = b.tensor ? *b.tensor : Tensor();
   const bool grad = autograd::needs_grad(a_in, b_in) && autograd::binary_is_differentiable(op.id);
   EMBER_CHECK(!(grad && !inplace && out != nullptr), op.name,
@@ -487,7 +487,7 @@ Tensor sigmoid_backward(const Tensor& grad_output, const Tensor& output) {
   return binary(k_sigmoid_backward, grad_output, output, nullptr, false);
 }
 // The threshold travels as the kernel's alpha and, for the derivative formulas, as
-// the node's alpha (derivatives/binary.def).
+// the node's alpha (tables/binary.def's gradient column).
 Tensor threshold_backward(const Tensor& grad_output, const Tensor& self, const Scalar& threshold) {
   BinaryArgs args;
   args.alpha = threshold;

@@ -65,7 +65,7 @@ struct UnaryRow {
 };
 
 constexpr UnaryRow kRows[] = {
-#define EMBER_UNARY_OP(name, kind, cplx, vec) \
+#define EMBER_UNARY_OP(name, kind, cplx, vec, ...) \
   {#name, #name "_", UnaryKind::kind, UnaryComplex::cplx, &kernels::name##_kernel},
 #include "ember/tables/unary.def"
 #undef EMBER_UNARY_OP
@@ -134,7 +134,7 @@ Tensor run_row(UnaryOpId id, const Tensor& self, Tensor* out, bool inplace) {
   if (row.complex == UnaryComplex::CplxToReal && is_complex(compute)) result = to_real_type(compute);
   EMBER_CHECK(!(inplace && is_complex(self.dtype()) && !is_complex(result)), op, ": in-place ", row.name,
               " is not supported for complex tensors (its result is real)");
-  // Autograd (formulas in autograd/derivatives/unary.def).
+  // Autograd (formulas in the gradient column of tables/unary.def).
   const int gid = static_cast<int>(id);
   const bool grad = autograd::needs_grad(self);
   EMBER_CHECK(!(grad && !inplace && out != nullptr), op,
