@@ -263,6 +263,38 @@ TEST(PtReaderTest, FlippedTensorByteFailsItsCrc) {
   EXPECT_EMBER_ERROR(load_pytorch_state_dict_from_buffer(b, "crc.pt"), "crc.pt", "CRC-32");
 }
 
+// The central directory's entry for the first tensor: the second "/data/0" of the file
+// (the first is its local header), preceded by the central header's signature.
+size_t central_header_of_first_tensor(const std::string& b) {
+  const size_t local = b.find("/data/0");
+  const size_t central = b.find("/data/0", local + 1);
+  EXPECT_NE(central, std::string::npos);
+  const size_t header = b.rfind("PK\x01\x02"sv, central);
+  EXPECT_NE(header, std::string::npos);
+  return header;
+}
+
+// What minizip would accept but a checkpoint never holds is refused by name.
+TEST(PtReaderTest, UnsupportedZipMembersAreErrors) {
+  const std::string good = read_file(pt_file("sequential.pt"));
+  {
+    std::string b = good;
+    b[central_header_of_first_tensor(b) + 10] = 12;  // compression method: bzip2
+    EXPECT_EMBER_ERROR(load_pytorch_state_dict_from_buffer(b, "bz.pt"), "bz.pt", "compression method 12");
+  }
+  {
+    std::string b = good;
+    b[central_header_of_first_tensor(b) + 8] |= 1;  // general purpose flag: encrypted
+    EXPECT_EMBER_ERROR(load_pytorch_state_dict_from_buffer(b, "enc.pt"), "enc.pt", "encrypted");
+  }
+  {
+    // Two members named ".../data/0": the second one's name rewritten everywhere.
+    std::string b = good;
+    for (size_t at = b.find("/data/1"); at != std::string::npos; at = b.find("/data/1", at + 1)) b[at + 6] = '0';
+    EXPECT_EMBER_ERROR(load_pytorch_state_dict_from_buffer(b, "dup.pt"), "dup.pt", "two entries named");
+  }
+}
+
 TEST(PtReaderTest, TruncatedLegacyFileIsAnError) {
   const std::string good = read_file(pt_file("mixed_legacy.pt"));
   EXPECT_EMBER_ERROR(load_pytorch_state_dict_from_buffer(good.substr(0, good.size() - 3), "leg.pt"), "leg.pt",

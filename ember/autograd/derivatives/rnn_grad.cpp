@@ -91,10 +91,8 @@ variable_list lstm_layer_backward(const FormulaNode& n, const variable_list& gra
   using namespace rnn_detail;
   std::array<bool, kNumInputs> needed{};
   for (size_t i = 0; i < kNumInputs; ++i) needed[i] = n.needs_input_grad(i);
-  const std::vector<Tensor> gs(grads.begin(), grads.end());
-  const std::vector<Tensor> r = lstm_layer_fused_backward(saved_args(n), n.saved(kNumInputs), n.saved(kNumInputs + 1),
-                                                          n.saved(kNumInputs + 2), gs, needed);
-  return variable_list(r.begin(), r.end());
+  return lstm_layer_fused_backward(saved_args(n), n.saved(kNumInputs), n.saved(kNumInputs + 1), n.saved(kNumInputs + 2),
+                                   grads, needed);
 }
 
 }  // namespace

@@ -406,7 +406,10 @@ void for_each_position(const uint8_t* pos, const Windows& w, const std::vector<i
   }
 }
 
-Tensor indices_of_positions(const Tensor& pos, const Windows& w) {
+}  // namespace
+
+Tensor positions_to_indices(const Tensor& pos, const PoolSpec& s) {
+  const Windows w = windows(s);
   Tensor idx = empty(pos.sizes(), pos.options().dtype(kLong));
   int64_t* ip = idx.data_ptr<int64_t>();
   const int64_t osize = w.osize(), planes = osize ? pos.numel() / osize : 0;
@@ -415,6 +418,8 @@ Tensor indices_of_positions(const Tensor& pos, const Windows& w) {
     for_each_position(pos.data_ptr<uint8_t>(), w, offset, p, [&](int64_t o, int64_t i) { ip[p * osize + o] = i; });
   return idx;
 }
+
+namespace {
 
 // One plane of a padded max pooling (is_framed, not dense): the outputs whose window
 // lies inside the input go through the row kernel a row at a time; the border ones,
@@ -465,7 +470,9 @@ void max_plane_framed(const float* x, float* y, uint8_t* pos, const Windows& w,
   }
 }
 
-Tensor max_positions_backward_kernel(const Tensor& g_, const Tensor& pos, const PoolSpec& s) {
+}  // namespace
+
+Tensor max_positions_backward(const Tensor& g_, const Tensor& pos, const PoolSpec& s) {
   const Tensor g = g_.contiguous();
   const Windows w = windows(s);
   Tensor gi = empty(with_spatial(g, s.nd, s.in_size), g.options());
@@ -484,16 +491,6 @@ Tensor max_positions_backward_kernel(const Tensor& g_, const Tensor& pos, const 
     }
   });
   return gi;
-}
-
-}  // namespace
-
-Tensor max_positions_backward(const Tensor& grad_out, const Tensor& positions, const PoolSpec& s) {
-  return max_positions_backward_kernel(grad_out, positions, s);
-}
-
-Tensor positions_to_indices(const Tensor& positions, const PoolSpec& s) {
-  return indices_of_positions(positions, windows(s));
 }
 
 Tensor max_forward_values(const Tensor& x_, const PoolSpec& s, const char* node_name) {
