@@ -14,8 +14,12 @@
 namespace ember::nn {
 
 namespace detail {
-// Base of every ModuleHolder, so templates can tell holders from modules.
-struct ModuleHolderIndicator {};
+// Base of every ModuleHolder, so templates can tell holders from modules. It
+// owns the module type-erased (Note [Type-erased module holder]).
+class ModuleHolderIndicator {
+ protected:
+  std::shared_ptr<void> owner_;
+};
 
 template <typename T>
 inline constexpr bool is_module_holder_v = std::is_base_of_v<ModuleHolderIndicator, std::decay_t<T>>;
@@ -28,6 +32,17 @@ struct is_module_holder_of<T, C, std::void_t<typename std::decay_t<T>::Contained
     : std::bool_constant<is_module_holder_v<T> && std::is_same_v<typename std::decay_t<T>::ContainedType, C>> {};
 }  // namespace detail
 
+// Note [Type-erased module holder]
+// LibTorch's holder keeps a std::shared_ptr<Contained>. Declaring that member
+// instantiates the whole shared_ptr class template for the module type, and
+// every TORCH_MODULE instantiates its holder: with ~126 built-in modules that
+// was a fifth of a hello-world's compile (clang -ftime-trace). Here the
+// ownership is one std::shared_ptr<void> in the non-template base and the
+// holder keeps the typed raw pointer beside it; shared_ptr<Contained> is only
+// instantiated where a constructor or ptr() is used. ptr() returns the typed
+// pointer by value (an aliasing shared_ptr sharing the same ownership), which
+// every spelling of LibTorch's `const std::shared_ptr<Contained>& ptr()` that
+// reads it accepts.
 template <typename Contained>
 class ModuleHolder : detail::ModuleHolderIndicator {
  public:
@@ -35,17 +50,18 @@ class ModuleHolder : detail::ModuleHolderIndicator {
 
   // Default-constructs the module; a module without a default constructor
   // must be given arguments or `nullptr`.
-  ModuleHolder() : impl_(default_construct()) {}
-  ModuleHolder(std::nullptr_t) : impl_(nullptr) {}  // NOLINT: `Linear fc = nullptr;`
+  ModuleHolder() { reset(default_construct()); }
+  ModuleHolder(std::nullptr_t) {}  // NOLINT: `Linear fc = nullptr;`
 
   // Constructs the module from its constructor's arguments: Linear(3, 4).
   template <
       typename Head, typename... Tail,
       typename = std::enable_if_t<!(detail::is_module_holder_of<Head, ContainedType>::value && sizeof...(Tail) == 0)>>
-  explicit ModuleHolder(Head&& head, Tail&&... tail)
-      : impl_(std::make_shared<Contained>(std::forward<Head>(head), std::forward<Tail>(tail)...)) {}
+  explicit ModuleHolder(Head&& head, Tail&&... tail) {
+    reset(std::make_shared<Contained>(std::forward<Head>(head), std::forward<Tail>(tail)...));
+  }
 
-  ModuleHolder(std::shared_ptr<Contained> module) : impl_(std::move(module)) {}  // NOLINT
+  ModuleHolder(std::shared_ptr<Contained> module) { reset(std::move(module)); }  // NOLINT
 
   explicit operator bool() const noexcept { return !is_empty(); }
 
@@ -53,14 +69,14 @@ class ModuleHolder : detail::ModuleHolderIndicator {
   const Contained* operator->() const { return get(); }
   Contained& operator*() { return *get(); }
   const Contained& operator*() const { return *get(); }
-  const std::shared_ptr<Contained>& ptr() const { return impl_; }
+  std::shared_ptr<Contained> ptr() const { return std::shared_ptr<Contained>(owner_, raw_); }
   Contained* get() {
     check_not_empty();
-    return impl_.get();
+    return raw_;
   }
   const Contained* get() const {
     check_not_empty();
-    return impl_.get();
+    return raw_;
   }
 
   // Calls the module's forward with the arguments as given.
@@ -74,14 +90,15 @@ class ModuleHolder : detail::ModuleHolderIndicator {
     return (*get())[std::forward<Arg>(arg)];
   }
 
-  bool is_empty() const noexcept { return impl_ == nullptr; }
-
- protected:
-  std::shared_ptr<Contained> impl_;
+  bool is_empty() const noexcept { return raw_ == nullptr; }
 
  private:
+  void reset(std::shared_ptr<Contained> module) {
+    raw_ = module.get();
+    owner_ = std::move(module);
+  }
   void check_not_empty() const {
-    EMBER_CHECK(impl_ != nullptr,
+    EMBER_CHECK(raw_ != nullptr,
                 "Accessing empty ModuleHolder: the module was constructed with nullptr and "
                 "never assigned");
   }
@@ -91,6 +108,8 @@ class ModuleHolder : detail::ModuleHolderIndicator {
                   "give it the empty state (e.g. `Linear linear = nullptr;` instead of `Linear linear;`).");
     return std::make_shared<Contained>();
   }
+
+  Contained* raw_ = nullptr;  // owned by owner_
 };
 
 }  // namespace ember::nn
