@@ -8,7 +8,7 @@
 #include "ember/autograd/backward.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/autograd/saved_variable.h"
-#include "ember/ops/factory/random.h"
+#include "ember/ops/factory/generator_engine.h"
 
 namespace ember::autograd {
 

@@ -14,6 +14,7 @@
 #include "ember/ops/elementwise/operators.h"
 #include "ember/ops/elementwise/unary.h"
 #include "ember/ops/factory/factory.h"
+#include "ember/ops/factory/generator_engine.h"
 #include "ember/ops/index/sort.h"
 #include "ember/ops/reduce/reduce.h"
 #include "ember/ops/shape/copy.h"

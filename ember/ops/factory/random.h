@@ -3,9 +3,7 @@
 // documented global RNG) and the random factories and in-place samplers.
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <random>
 
 #include "ember/core/tensor.h"
 
@@ -18,19 +16,14 @@ class Generator {
   void set_current_seed(uint64_t seed);
   uint64_t current_seed() const;
   uint64_t seed();  // reseeds from the system's entropy, returns the seed
-  // Runs f(std::mt19937_64&) under the stream's lock.
+  // Runs f(std::mt19937_64&) under the stream's lock; defined in
+  // ops/factory/generator_engine.h, which the library's samplers include, so
+  // <random> and <mutex> stay out of every user's translation unit.
   template <typename F>
-  auto with_engine(F&& f) {
-    std::lock_guard<std::mutex> g(state_->mu);
-    return f(state_->engine);
-  }
+  auto with_engine(F&& f);
 
  private:
-  struct State {
-    std::mutex mu;
-    std::mt19937_64 engine;
-    uint64_t seed;
-  };
+  struct State;
   std::shared_ptr<State> state_;
 };
 

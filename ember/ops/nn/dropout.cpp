@@ -24,7 +24,7 @@
 #include "ember/ops/elementwise/operators.h"
 #include "ember/ops/elementwise/unary.h"
 #include "ember/ops/factory/factory.h"
-#include "ember/ops/factory/random.h"
+#include "ember/ops/factory/generator_engine.h"
 #include "ember/ops/index/indexing.h"
 #include "ember/vmap/batched_tensor.h"
 #include "ember/vmap/rules_random.h"
