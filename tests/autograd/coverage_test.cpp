@@ -30,7 +30,8 @@ std::set<std::string> table_names() {
 #define EMBER_UNARY_GRAD_JVP(name, ...) names.insert(autograd::backward_node_name(#name));
 #define EMBER_UNARY_NONDIFF(name)
 #define EMBER_UNARY_NOT_IMPLEMENTED(name, reason)
-#define EMBER_UNARY_OP(name, kind, cplx, vec, gradient, ...) EMBER_UNARY_##gradient(name __VA_OPT__(, ) __VA_ARGS__)
+#define EMBER_UNARY_OP(name, kind, cplx, vec, element, gradient, ...) \
+  EMBER_UNARY_##gradient(name __VA_OPT__(, ) __VA_ARGS__)
 #include "ember/tables/unary.def"
 #undef EMBER_UNARY_OP
 #undef EMBER_UNARY_GRAD
@@ -142,7 +143,8 @@ TEST(OpInfoCoverage, NotImplementedFormulasGiveAReason) {
 #define EMBER_UNARY_GRAD_JVP(name, ...)
 #define EMBER_UNARY_NONDIFF(name)
 #define EMBER_UNARY_NOT_IMPLEMENTED(name, reason) EXPECT_GT(std::string(reason).size(), 10u) << #name;
-#define EMBER_UNARY_OP(name, kind, cplx, vec, gradient, ...) EMBER_UNARY_##gradient(name __VA_OPT__(, ) __VA_ARGS__)
+#define EMBER_UNARY_OP(name, kind, cplx, vec, element, gradient, ...) \
+  EMBER_UNARY_##gradient(name __VA_OPT__(, ) __VA_ARGS__)
 #include "ember/tables/unary.def"
 #undef EMBER_UNARY_OP
 #undef EMBER_UNARY_GRAD

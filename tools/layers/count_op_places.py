@@ -4,7 +4,7 @@ against the checklist in the table's header ("Adding an op": its numbered steps 
 files).
 
 A place is a hand-written file that names every differentiable row of the table (by the
-op's name, or for binary rows by the functor column): a list a new op must join. Files
+op's name, or for a binary FUNCTOR(Name) row by its functor): a list a new op must join. Files
 that expand the table with X-macros never name a row, and generated golden files are not
 hand-written, so neither counts. The test fails when such a list appears that the checklist
 does not name, or when the checklist names a file that is not one (run from the checkout's
@@ -20,7 +20,8 @@ SUFFIXES = (".cpp", ".h", ".def", ".py")
 TABLES = {
     "ember/tables/unary.def": re.compile(r"^EMBER_UNARY_OP\((\w+),[^\n]*?,\s*(GRAD|GRAD_JVP|NONDIFF|NOT_IMPLEMENTED)\b", re.M),
     "ember/tables/binary.def": re.compile(
-        r"^EMBER_BINARY_(?:OP|KERNEL)\((\w+),\s*\w+,\s*\w+,\s*(\w+),\s*(GRAD|NONDIFF|NOT_IMPLEMENTED|RECORDED_ELSEWHERE)\b",
+        r"^EMBER_BINARY_(?:OP|KERNEL)\((\w+),\s*\w+,\s*\w+,\s*(?:ELEMENT\(.*?\)|FUNCTOR\((\w+)\)),\s*"
+        r"(GRAD|NONDIFF|NOT_IMPLEMENTED|RECORDED_ELSEWHERE)\b",
         re.M),
 }
 
@@ -43,8 +44,9 @@ def differentiable_rows(table_text, table):
             name, grad = m.group(1), m.group(2)
             words = [name]
         else:
+            # A FUNCTOR(Name) row is also named by its functor; an ELEMENT row only by its name.
             name, functor, grad = m.group(1), m.group(2), m.group(3)
-            words = [name, functor]
+            words = [name] + ([functor] if functor else [])
         if grad.startswith("GRAD"):
             rows.append(words)
     return rows

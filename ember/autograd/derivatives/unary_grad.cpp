@@ -84,7 +84,8 @@ Tensor sgn_jvp(const Tensor& tangent, const Tensor& self, const Tensor& result) 
 #define EMBER_UNARY_NOT_IMPLEMENTED(name, reason)
 // The gradient column of tables/unary.def, as one EMBER_UNARY_GRAD / _GRAD_JVP /
 // _NONDIFF / _NOT_IMPLEMENTED row per op.
-#define EMBER_UNARY_OP(name, kind, cplx, vec, gradient, ...) EMBER_UNARY_##gradient(name __VA_OPT__(, ) __VA_ARGS__)
+#define EMBER_UNARY_OP(name, kind, cplx, vec, element, gradient, ...) \
+  EMBER_UNARY_##gradient(name __VA_OPT__(, ) __VA_ARGS__)
 #include "ember/tables/unary.def"
 #undef EMBER_UNARY_OP
 #undef EMBER_UNARY_ROW
@@ -116,7 +117,8 @@ const std::vector<UnaryGradRow>& rows() {
   at(kernels::UnaryOpId::name) = {backward_node_name(#name), nullptr, nullptr, reason, false, false};
 // The gradient column of tables/unary.def, as one EMBER_UNARY_GRAD / _GRAD_JVP /
 // _NONDIFF / _NOT_IMPLEMENTED row per op.
-#define EMBER_UNARY_OP(name, kind, cplx, vec, gradient, ...) EMBER_UNARY_##gradient(name __VA_OPT__(, ) __VA_ARGS__)
+#define EMBER_UNARY_OP(name, kind, cplx, vec, element, gradient, ...) \
+  EMBER_UNARY_##gradient(name __VA_OPT__(, ) __VA_ARGS__)
 #include "ember/tables/unary.def"
 #undef EMBER_UNARY_OP
 #undef EMBER_UNARY_GRAD

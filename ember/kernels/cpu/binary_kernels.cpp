@@ -1,6 +1,7 @@
-// Element functors of the binary table (tables/binary.def) and the kernels the
-// table expands into. A functor sees opmath values (float for float16 and
-// bfloat16) and returns the result element; binary_loop does the rest.
+// The kernels tables/binary.def expands into, the helpers its ELEMENT columns
+// call and the functors its FUNCTOR columns name. An element sees opmath
+// values (float for float16 and bfloat16) and returns the result element;
+// binary_loop does the rest.
 #include "ember/kernels/cpu/binary_kernels.h"
 
 #include <cmath>
@@ -31,26 +32,17 @@ constexpr M nan_of() {
   return std::numeric_limits<M>::quiet_NaN();
 }
 
-// Base of every functor: the element types and the (ignored) argument hook.
+// Base of every functor: the element types and the argument hook (the
+// functors exist for the rows whose element needs BinaryArgs: alpha, the
+// threshold, the tolerances, the op's name for its error).
 template <typename T, typename Out = T>
 struct Fn {
   using M = opmath_t<T>;
   using out_t = Out;
   explicit Fn(const BinaryArgs&) {}
 };
-#define EMBER_FN_(Name, Out, ...)                   \
-  template <typename T>                             \
-  struct Name : Fn<T, Out> {                        \
-    using typename Fn<T, Out>::M;                   \
-    using Fn<T, Out>::Fn;                           \
-    auto operator()(M a, M b) const { __VA_ARGS__ } \
-  };
 
 // ---- arithmetic ---------------------------------------------------------------
-EMBER_FN_(AddOp, T, return add_wrap(a, b);)
-EMBER_FN_(SubOp, T, return sub_wrap(a, b);)
-EMBER_FN_(MulOp, T, return mul_wrap(a, b);)
-EMBER_FN_(DivOp, T, return a / b;)
 
 template <typename T>
 struct AddScaledOp : Fn<T> {
@@ -172,38 +164,33 @@ M int_pow(M base, M exp) {
   return result;
 }
 
-EMBER_FN_(PowOp, T, if constexpr (std::is_integral_v<M>) return int_pow(a, b); else return std::pow(a, b);)
-EMBER_FN_(Atan2Op, T, return std::atan2(a, b);)
-EMBER_FN_(HypotOp, T, return std::hypot(a, b);)
-// tanh's and sigmoid's derivatives from their result b, applied to the
-// gradient a: one op in backward instead of three (real dtypes only).
-EMBER_FN_(TanhBackwardOp, T, return a * (M(1) - b * b);)
-EMBER_FN_(SigmoidBackwardOp, T, return a * ((M(1) - b) * b);)
-EMBER_FN_(CopysignOp, T, return std::copysign(a, b);)
+template <typename M>
+M pow_of(M a, M b) {
+  if constexpr (std::is_integral_v<M>)
+    return int_pow(a, b);
+  else
+    return std::pow(a, b);
+}
 
 // The next value of a's own dtype after a, toward b. Half and BFloat16 compute
 // in float, whose steps are finer: they step their 16-bit pattern instead.
-template <typename T>
-struct NextafterOp : Fn<T> {
-  using typename Fn<T>::M;
-  using Fn<T>::Fn;
-  M operator()(M a, M b) const {
-    if constexpr (std::is_same_v<T, M>) {
-      return std::nextafter(a, b);
-    } else {
-      if (a != a || b != b) return a + b;  // NaN
-      if (a == b) return b;
-      uint16_t bits = T(a).x;
-      if (a == M(0))
-        bits = static_cast<uint16_t>((b < M(0) ? 0x8000u : 0u) | 1u);  // the smallest subnormal, b's sign
-      else if ((a < b) == (a > M(0)))
-        ++bits;  // away from zero
-      else
-        --bits;
-      return static_cast<M>(T(bits, typename T::from_bits_t{}));
-    }
+template <typename T, typename M>
+M nextafter_of(M a, M b) {
+  if constexpr (std::is_same_v<T, M>) {
+    return std::nextafter(a, b);
+  } else {
+    if (a != a || b != b) return a + b;  // NaN
+    if (a == b) return b;
+    uint16_t bits = T(a).x;
+    if (a == M(0))
+      bits = static_cast<uint16_t>((b < M(0) ? 0x8000u : 0u) | 1u);  // the smallest subnormal, b's sign
+    else if ((a < b) == (a > M(0)))
+      ++bits;  // away from zero
+    else
+      --bits;
+    return static_cast<M>(T(bits, typename T::from_bits_t{}));
   }
-};
+}
 
 // gcd and lcm of integers, non-negative as PyTorch's; computed on magnitudes in
 // the unsigned type, so the most negative value neither overflows nor is UB.
@@ -222,9 +209,12 @@ std::make_unsigned_t<M> gcd_of(M a, M b) {
   }
   return y;
 }
-EMBER_FN_(GcdOp, T, return static_cast<M>(gcd_of(a, b));)
-EMBER_FN_(LcmOp, T, const auto g = gcd_of(a, b); if (g == 0) return M(0);
-          return static_cast<M>(static_cast<decltype(g)>(magnitude(a) / g * magnitude(b)));)
+template <typename M>
+M lcm_of(M a, M b) {
+  const auto g = gcd_of(a, b);
+  if (g == 0) return M(0);
+  return static_cast<M>(static_cast<decltype(g)>(magnitude(a) / g * magnitude(b)));
+}
 
 // a = grad, b = the forward's input (or relu's result): zero where b <= threshold,
 // grad elsewhere; a selected zero, not a product with a mask, so a NaN or inf
@@ -238,21 +228,35 @@ struct ThresholdBackwardOp : Fn<T> {
 };
 
 // ---- min/max and clamps (NaN-propagating except fmax/fmin) -------------------------
-EMBER_FN_(MaximumOp, T, if constexpr (std::is_floating_point_v<M>) if (a != a || b != b) return nan_of<M>();
-          return a < b ? b : a;)
-EMBER_FN_(MinimumOp, T, if constexpr (std::is_floating_point_v<M>) if (a != a || b != b) return nan_of<M>();
-          return b < a ? b : a;)
-EMBER_FN_(FmaxOp, T, if constexpr (std::is_floating_point_v<M>) return std::fmax(a, b); else return a < b ? b : a;)
-EMBER_FN_(FminOp, T, if constexpr (std::is_floating_point_v<M>) return std::fmin(a, b); else return b < a ? b : a;)
-EMBER_FN_(ClampMinOp, T, if constexpr (std::is_floating_point_v<M>) if (a != a || b != b) return nan_of<M>();
-          return a < b ? b : a;)
-EMBER_FN_(ClampMaxOp, T, if constexpr (std::is_floating_point_v<M>) if (a != a || b != b) return nan_of<M>();
-          return b < a ? b : a;)
+// maximum_of/minimum_of also serve clamp_min/clamp_max.
+template <typename M>
+M maximum_of(M a, M b) {
+  if constexpr (std::is_floating_point_v<M>)
+    if (a != a || b != b) return nan_of<M>();
+  return a < b ? b : a;
+}
+template <typename M>
+M minimum_of(M a, M b) {
+  if constexpr (std::is_floating_point_v<M>)
+    if (a != a || b != b) return nan_of<M>();
+  return b < a ? b : a;
+}
+template <typename M>
+M fmax_of(M a, M b) {
+  if constexpr (std::is_floating_point_v<M>)
+    return std::fmax(a, b);
+  else
+    return a < b ? b : a;
+}
+template <typename M>
+M fmin_of(M a, M b) {
+  if constexpr (std::is_floating_point_v<M>)
+    return std::fmin(a, b);
+  else
+    return b < a ? b : a;
+}
 
 // ---- bitwise (integers and bool) ---------------------------------------------------
-EMBER_FN_(BitAndOp, T, return static_cast<M>(a & b);)
-EMBER_FN_(BitOrOp, T, return static_cast<M>(a | b);)
-EMBER_FN_(BitXorOp, T, return static_cast<M>(a ^ b);)
 
 // Note [Shift amounts]
 // Shifting by a negative amount or by >= the bit width is undefined in C++.
@@ -266,24 +270,21 @@ constexpr bool shift_out_of_range(M b) {
   else
     return b >= kBits;
 }
-EMBER_FN_(ShiftLeftOp, T, if (shift_out_of_range(b)) return M(0);
-          return static_cast<M>(static_cast<std::make_unsigned_t<M>>(a) << b);)
-EMBER_FN_(
-    ShiftRightOp, T, if (shift_out_of_range(b)) {
-      if constexpr (std::is_signed_v<M>) return static_cast<M>(a >> (sizeof(M) * 8 - 1));
-      return M(0);
-    } return static_cast<M>(a >> b);)
+template <typename M>
+M shift_left_of(M a, M b) {
+  if (shift_out_of_range(b)) return M(0);
+  return static_cast<M>(static_cast<std::make_unsigned_t<M>>(a) << b);
+}
+template <typename M>
+M shift_right_of(M a, M b) {
+  if (shift_out_of_range(b)) {
+    if constexpr (std::is_signed_v<M>) return static_cast<M>(a >> (sizeof(M) * 8 - 1));
+    return M(0);
+  }
+  return static_cast<M>(a >> b);
+}
 
-// ---- logical and comparisons (bool results) -----------------------------------------
-EMBER_FN_(LogicalAndOp, bool, return a != M(0) && b != M(0);)
-EMBER_FN_(LogicalOrOp, bool, return a != M(0) || b != M(0);)
-EMBER_FN_(LogicalXorOp, bool, return (a != M(0)) != (b != M(0));)
-EMBER_FN_(EqOp, bool, return a == b;)
-EMBER_FN_(NeOp, bool, return a != b;)
-EMBER_FN_(LtOp, bool, return a < b;)
-EMBER_FN_(LeOp, bool, return a <= b;)
-EMBER_FN_(GtOp, bool, return a > b;)
-EMBER_FN_(GeOp, bool, return a >= b;)
+// ---- comparisons with tolerances (bool results) -------------------------------------
 
 // PyTorch's isclose for floating and complex inputs (integers are compared as
 // the default float dtype by the op layer): equal, or both NaN when
@@ -310,26 +311,37 @@ struct IscloseOp : Fn<T, bool> {
   }
 };
 
-#undef EMBER_FN_
-
-template <template <typename> class F, typename T>
-void run(const TensorIterator& iter, const BinaryArgs& args) {
-  using Op = F<T>;
-  binary_loop<typename Op::out_t, T, T>(iter, Op(args));
-}
-
 }  // namespace
 
 // Note [Binary kernel expansion]
 // Input 1 carries the compute dtype; the table's dtype set decides which C++
-// types get instantiated (and which dtypes raise).
-#define EMBER_BINARY_OP(name, promotion, dtypes, functor, ...)                                                \
-  void name##_kernel(const TensorIterator& iter, const BinaryArgs& args) {                                 \
-    dispatch_##dtypes(iter.dtype(1), #name, [&](auto tag) { run<functor, EMBER_TYPE(tag)>(iter, args); }); \
+// types get instantiated (and which dtypes raise). The element column is
+// pasted onto EMBER_BINARY_RUN_: ELEMENT(expr) becomes a lambda over the
+// opmath values a and b (T the storage type, M the opmath type, the result
+// bool for Bool promotion, T otherwise), FUNCTOR(Name) runs Name<T> built
+// from the call's BinaryArgs.
+#define EMBER_BINARY_OUT_Same(T) T
+#define EMBER_BINARY_OUT_Float(T) T
+#define EMBER_BINARY_OUT_Bool(T) bool
+#define EMBER_BINARY_RUN_ELEMENT(...) binary_loop<Out, T, T>(iter, [](M a, M b) { return __VA_ARGS__; })
+#define EMBER_BINARY_RUN_FUNCTOR(F) binary_loop<typename F<T>::out_t, T, T>(iter, F<T>(args))
+#define EMBER_BINARY_OP(name, promotion, dtypes, element, ...)             \
+  void name##_kernel(const TensorIterator& iter, const BinaryArgs& args) { \
+    dispatch_##dtypes(iter.dtype(1), #name, [&](auto tag) {                \
+      using T = EMBER_TYPE(tag);                                           \
+      using M [[maybe_unused]] = opmath_t<T>;                              \
+      using Out [[maybe_unused]] = EMBER_BINARY_OUT_##promotion(T);        \
+      EMBER_BINARY_RUN_##element;                                          \
+    });                                                                    \
   }
 #define EMBER_BINARY_KERNEL(...) EMBER_BINARY_OP(__VA_ARGS__)
 #include "ember/tables/binary.def"
 #undef EMBER_BINARY_KERNEL
 #undef EMBER_BINARY_OP
+#undef EMBER_BINARY_RUN_FUNCTOR
+#undef EMBER_BINARY_RUN_ELEMENT
+#undef EMBER_BINARY_OUT_Bool
+#undef EMBER_BINARY_OUT_Float
+#undef EMBER_BINARY_OUT_Same
 
 }  // namespace ember::kernels
