@@ -24,27 +24,24 @@ void vec_or_scalar_loop(const TensorIterator& iter, V vf, F f) {
 }
 
 // float16/bfloat16: widen a block to float32, run the float32 SLEEF kernel,
-// round back; the same values as the scalar path, which also computes in float.
+// round back (Note [Reduced-precision blocks]); the same values as the scalar
+// path, which also computes in float.
 template <typename T, typename F>
 void vec_or_scalar_loop_16bit(const TensorIterator& iter, vec::UnaryF32 vf, F f) {
   iter.for_each([&](char** data, const int64_t* s, int64_t n) {
     if (s[0] == sizeof(T) && s[1] == sizeof(T)) {
-      constexpr int64_t kBlock = 256;
-      float buf[kBlock];
+      float buf[kReducedBlock];
       const T* in = reinterpret_cast<const T*>(data[1]);
       T* out = reinterpret_cast<T*>(data[0]);
-      for (int64_t i = 0; i < n; i += kBlock) {
-        const int64_t m = std::min(kBlock, n - i);
-        for (int64_t j = 0; j < m; ++j) buf[j] = static_cast<float>(in[i + j]);
+      for (int64_t i = 0; i < n; i += kReducedBlock) {
+        const int64_t m = std::min(kReducedBlock, n - i);
+        widen(in + i, sizeof(T), buf, m);
         vf(buf, buf, m);
-        for (int64_t j = 0; j < m; ++j) out[i + j] = static_cast<T>(buf[j]);
+        narrow(buf, out + i, sizeof(T), m);
       }
       return;
     }
-    char* po = data[0];
-    const char* pi = data[1];
-    for (int64_t i = 0; i < n; ++i, po += s[0], pi += s[1])
-      *reinterpret_cast<T*>(po) = static_cast<T>(f(static_cast<float>(*reinterpret_cast<const T*>(pi))));
+    reduced_unary_run<T, T>(data[0], s[0], data[1], s[1], n, f);
   });
 }
 
