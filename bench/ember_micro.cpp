@@ -77,6 +77,52 @@ void BM_sum(benchmark::State& st) {
 }
 BENCHMARK(BM_sum)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// The loops that Note [Reduced-precision blocks] and Note [Library size] changed:
+// bfloat16/float16 elementwise ops (block-converted through float) and float32
+// ops on runs with a tail (no vectorised epilogue). Args: the element count and
+// the dtype (0 float32, 1 bfloat16, 2 float16); one thread.
+torch::Dtype micro_dtype(int64_t code) {
+  return code == 0 ? torch::kFloat32 : code == 1 ? torch::kBFloat16 : torch::kFloat16;
+}
+template <typename Op>
+void elementwise_case(benchmark::State& st, Op op) {
+  torch::set_num_threads(1);
+  torch::manual_seed(0);
+  const auto dtype = micro_dtype(st.range(1));
+  auto a = torch::rand({st.range(0)}).to(dtype), b = torch::rand({st.range(0)}).to(dtype);
+  for (auto _ : st) benchmark::DoNotOptimize(op(a, b));
+  st.SetItemsProcessed(st.iterations() * st.range(0));
+}
+void BM_elementwise_add(benchmark::State& st) {
+  elementwise_case(st, [](const torch::Tensor& a, const torch::Tensor& b) { return a + b; });
+}
+void BM_elementwise_mul_scalar(benchmark::State& st) {
+  elementwise_case(st, [](const torch::Tensor& a, const torch::Tensor&) { return a * 1.5; });
+}
+void BM_elementwise_exp(benchmark::State& st) {
+  elementwise_case(st, [](const torch::Tensor& a, const torch::Tensor&) { return a.exp(); });
+}
+void BM_elementwise_relu(benchmark::State& st) {
+  elementwise_case(st, [](const torch::Tensor& a, const torch::Tensor&) { return a.relu(); });
+}
+void BM_elementwise_lt(benchmark::State& st) {
+  elementwise_case(st, [](const torch::Tensor& a, const torch::Tensor& b) { return a < b; });
+}
+void BM_elementwise_strided_add(benchmark::State& st) {
+  elementwise_case(st, [](const torch::Tensor& a, const torch::Tensor& b) {
+    return a.slice(0, 0, a.size(0), 2) + b.slice(0, 0, b.size(0), 2);
+  });
+}
+#define EMBER_MICRO_ELEMENTWISE(bm) \
+  BENCHMARK(bm)->ArgsProduct({{1 << 20}, {0, 1, 2}})->Args({1000, 0})->Args({1000, 1})->Args({15, 0})->UseRealTime()
+EMBER_MICRO_ELEMENTWISE(BM_elementwise_add);
+EMBER_MICRO_ELEMENTWISE(BM_elementwise_mul_scalar);
+EMBER_MICRO_ELEMENTWISE(BM_elementwise_exp);
+EMBER_MICRO_ELEMENTWISE(BM_elementwise_relu);
+EMBER_MICRO_ELEMENTWISE(BM_elementwise_lt);
+EMBER_MICRO_ELEMENTWISE(BM_elementwise_strided_add);
+#undef EMBER_MICRO_ELEMENTWISE
+
 // W1 without autograd: 3000 ops on [1]-element tensors, reported per op.
 void BM_nograd_chain(benchmark::State& st) {
   torch::set_num_threads(static_cast<int>(st.range(0)));
