@@ -10,9 +10,9 @@
 #include "ember/core/parallel.h"
 #include "ember/core/shape.h"
 #include "ember/core/tensor.h"
+#include "ember/kernels/cpu/softmax_backward.h"
 #include "ember/ops/all_ops.h"
 #include "ember/ops/nn/loss.h"
-#include "ember/ops/nn/softmax_backward.h"
 #include "ember/vmap/batched_tensor.h"
 #include "ember/vmap/vmap.h"
 
@@ -28,7 +28,7 @@ variable_list softmax_backward(const FormulaNode& n, const variable_list& g) {
   if (raw_backward_ok(g) && y.dim() > 0 && d == y.dim() - 1 &&
       (y.scalar_type() == kFloat || y.scalar_type() == kDouble) && g[0].scalar_type() == y.scalar_type() &&
       g[0].sizes() == y.sizes() && !batching::is_batched(y))
-    return {ember::detail::softmax_backward_lastdim(g[0], y)};
+    return {kernels::softmax_backward_lastdim(g[0].contiguous(), y.contiguous())};
   return {y * (g[0] - (g[0] * y).sum({d}, true))};
 }
 // y = log_softmax(x): dx = g - exp(y) * sum(g).

@@ -4,9 +4,9 @@
 // backward is needed (Note [Softmax backward rows]).
 #include "ember/core/tensor.h"
 
-namespace ember::detail {
+namespace ember::kernels {
 
-// y * (grad - sum(grad * y, -1)) for float32/float64 y and grad of one shape and dtype.
+// y * (grad - sum(grad * y, -1)) for contiguous float32/float64 y and grad of one shape and dtype.
 Tensor softmax_backward_lastdim(const Tensor& grad, const Tensor& y);
 
-}  // namespace ember::detail
+}  // namespace ember::kernels
