@@ -90,8 +90,10 @@ void record_softmax(const Tensor& self, const Tensor& out, int64_t dim, bool log
   node->ints = {dim};
 }
 
-void record_nll_loss(const char* name, const Tensor& self, const Tensor& target, const Tensor& weight,
-                     const Tensor& out, int64_t reduction, int64_t ignore_index, double total_weight) {
+void record_nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight, const Tensor& out,
+                     int64_t reduction, int64_t ignore_index, double total_weight) {
+  // A 4-D input (N, C, H, W) is nll_loss2d's case, as PyTorch names it.
+  const char* name = self.dim() == 4 ? "NllLoss2DBackward0" : "NllLossBackward0";
   auto node = record(name, &nll_loss_backward, {self}, {out});
   node->save(target);
   if (weight.defined()) node->save(weight);

@@ -135,8 +135,11 @@ variable_list polar_backward(const FormulaNode& n, const variable_list& g) {
 }
 }  // namespace
 
-void record_copy(const char* name, const Tensor& self, const Tensor& out) {
-  record(name, &identity_backward, {self}, {out});
+void record_clone(const Tensor& self, const Tensor& out) {
+  record("CloneBackward0", &identity_backward, {self}, {out});
+}
+void record_to_copy(const Tensor& self, const Tensor& out) {
+  record("ToCopyBackward0", &identity_backward, {self}, {out});
 }
 namespace {
 // The overwritten values get a zero gradient, not none: as PyTorch, a leaf
@@ -208,9 +211,10 @@ void record_not_implemented(const char* reason, TensorList inputs, const Tensor&
   auto node = record("torch::autograd::NotImplemented", &FormulaNode::not_implemented, inputs, {out});
   node->not_implemented_reason = reason;
 }
-void record_fill_(const char* name, const Tensor& self, const Tensor& value) {
-  record(name, &fill_backward, {self, value}, {self});
+void record_fill_(const Tensor& self, const Tensor& value) {
+  record(value.defined() ? "FillBackward1" : "FillBackward0", &fill_backward, {self, value}, {self});
 }
+void record_zero_(const Tensor& self) { record("ZeroBackward0", &fill_backward, {self, Tensor()}, {self}); }
 void record_gelu(const Tensor& self, const Tensor& out, bool tanh_approx) {
   unary_node("GeluBackward0", &gelu_backward, self, out)->ints = {tanh_approx ? 1 : 0};
 }

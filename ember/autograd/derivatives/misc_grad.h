@@ -10,13 +10,15 @@ namespace ember::autograd {
 
 // clone / contiguous copy ("CloneBackward0") and dtype conversion ("ToCopyBackward0"):
 // the gradient passes through (the engine casts it back to the input's dtype).
-void record_copy(const char* name, const Tensor& self, const Tensor& out);
+void record_clone(const Tensor& self, const Tensor& out);
+void record_to_copy(const Tensor& self, const Tensor& out);
 // In-place writes that replace self's values: copy_ ("CopyBackwards": the
 // gradient goes to src, summed to its shape; self's old values get none),
 // fill_/zero_ ("FillBackward0"/"ZeroBackward0", "FillBackward1" with a 0-dim
 // tensor value, which gets grad.sum()). `value` may be undefined.
 void record_copy_(const Tensor& self, const Tensor& src);
-void record_fill_(const char* name, const Tensor& self, const Tensor& value);
+void record_fill_(const Tensor& self, const Tensor& value);
+void record_zero_(const Tensor& self);
 // An op PyTorch gives no derivative (its grad_fn is NotImplemented): the
 // forward runs, and a backward or a tangent through the node raises with
 // `reason`.

@@ -73,8 +73,11 @@ variable_list clamp_scalar_backward(const FormulaNode& n, const variable_list& g
 
 }  // namespace
 
-void record_clamp_scalar(const char* name, const Tensor& self, const Tensor& self_value,
-                         const std::optional<Scalar>& min, const std::optional<Scalar>& max, const Tensor& out) {
+void record_clamp_scalar(ClampOp op, const Tensor& self, const Tensor& self_value, const std::optional<Scalar>& min,
+                         const std::optional<Scalar>& max, const Tensor& out) {
+  const char* name = op == ClampOp::Clamp      ? "ClampBackward1"
+                     : op == ClampOp::ClampMin ? "ClampMinBackward0"
+                                               : "ClampMaxBackward0";
   auto node = record(name, &clamp_scalar_backward, {self}, {out});
   node->save(self_value);
   node->ints = {min ? 1 : 0, max ? 1 : 0};

@@ -15,10 +15,11 @@ void record_lerp(const Tensor& self, const Tensor& self_value, const Tensor& end
 void record_addcmul(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value, const Tensor& out);
 void record_addcdiv(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value, const Tensor& out);
 // clamp with Scalar bounds where misc_grad's record_clamp does not fit: clamp_min/clamp_max
-// ("ClampMinBackward0", "ClampMaxBackward0") and the in-place clamp_ (`self_value`: self
-// before the update). Either bound may be absent.
-void record_clamp_scalar(const char* name, const Tensor& self, const Tensor& self_value,
-                         const std::optional<Scalar>& min, const std::optional<Scalar>& max, const Tensor& out);
+// ("ClampMinBackward0", "ClampMaxBackward0") and the in-place clamp_ ("ClampBackward1";
+// `self_value`: self before the update). Either bound may be absent.
+enum class ClampOp { Clamp, ClampMin, ClampMax };
+void record_clamp_scalar(ClampOp op, const Tensor& self, const Tensor& self_value, const std::optional<Scalar>& min,
+                         const std::optional<Scalar>& max, const Tensor& out);
 // clamp(self, min, max) with tensor bounds; either bound may be undefined
 // ("ClampBackward0", "ClampMinBackward1", "ClampMaxBackward1").
 void record_clamp_tensor(const Tensor& self, const Tensor& self_value, const Tensor& min, const Tensor& max,

@@ -185,15 +185,42 @@ variable_list norm_backward(const FormulaNode& n, const variable_list& g) {
 
 }  // namespace
 
-void record_value_selection(const char* name, const Tensor& self, const Tensor& values, const Tensor& indices,
+namespace {
+const char* selection_node_name(SelectionOp op) {
+  switch (op) {
+    case SelectionOp::Max:
+      return "MaxBackward0";
+    case SelectionOp::Min:
+      return "MinBackward0";
+    case SelectionOp::Sort:
+      return "SortBackward0";
+    case SelectionOp::Topk:
+      return "TopkBackward0";
+    case SelectionOp::Kthvalue:
+      return "KthvalueBackward0";
+    case SelectionOp::Median:
+      return "MedianBackward1";
+    case SelectionOp::Nanmedian:
+      return "NanmedianBackward1";
+    case SelectionOp::Mode:
+      return "ModeBackward0";
+  }
+  return "";
+}
+}  // namespace
+
+void record_value_selection(SelectionOp op, const Tensor& self, const Tensor& values, const Tensor& indices,
                             int64_t dim, bool keepdim) {
-  auto node = record(name, &value_selection_backward, {self}, {values});
+  auto node = record(selection_node_name(op), &value_selection_backward, {self}, {values});
   node->save(indices);
   node->shapes.push_back(DimVector(self.sizes()));
   node->ints = {dim, keepdim ? 1 : 0};
 }
 
-void record_evenly_distributed(const char* name, const Tensor& self, const Tensor& out) {
+void record_evenly_distributed(SelectionOp op, const Tensor& self, const Tensor& out) {
+  EMBER_INTERNAL_ASSERT(op == SelectionOp::Median || op == SelectionOp::Nanmedian,
+                        "record_evenly_distributed: median or nanmedian");
+  const char* name = op == SelectionOp::Median ? "MedianBackward0" : "NanmedianBackward0";
   auto node = record(name, &evenly_distributed_backward, {self}, {out});
   node->save(self);
   node->save(out, /*is_output=*/true);
@@ -213,8 +240,8 @@ void record_cumprod(const Tensor& self, const Tensor& out, int64_t dim) {
   node->ints = {dim};
 }
 
-void record_cummaxmin(const char* name, const Tensor& self, const Tensor& values, const Tensor& indices, int64_t dim) {
-  auto node = record(name, &cummaxmin_backward, {self}, {values});
+void record_cummaxmin(bool is_max, const Tensor& self, const Tensor& values, const Tensor& indices, int64_t dim) {
+  auto node = record(is_max ? "CummaxBackward0" : "CumminBackward0", &cummaxmin_backward, {self}, {values});
   node->save(indices);
   node->shapes.push_back(DimVector(self.sizes()));
   node->ints = {dim};

@@ -286,9 +286,23 @@ void record_where(const Tensor& cond, const Tensor& self, const Tensor& other, c
   node->save(cond);
 }
 
-void record_gemm(const char* name, const Tensor& a, const Tensor& b, const Tensor& init, const Tensor& out,
+namespace {
+// PyTorch's grad_fn name for a matmul-family op ("addmm" -> "AddmmBackward0").
+const char* gemm_node_name(const char* op) {
+  static const std::pair<const char*, const char*> kNames[] = {
+      {"mm", "MmBackward0"},       {"bmm", "BmmBackward0"},         {"mv", "MvBackward0"},
+      {"dot", "DotBackward0"},     {"vdot", "VdotBackward0"},       {"outer", "OuterBackward0"},
+      {"addmm", "AddmmBackward0"}, {"baddbmm", "BaddbmmBackward0"}, {"addbmm", "AddbmmBackward0"},
+      {"addmv", "AddmvBackward0"}, {"addr", "AddrBackward0"},       {"matmul", "MatmulBackward0"}};
+  for (const auto& [k, v] : kNames)
+    if (std::string_view(k) == op) return v;
+  return "MmBackward0";
+}
+}  // namespace
+
+void record_gemm(const char* op, const Tensor& a, const Tensor& b, const Tensor& init, const Tensor& out,
                  const Scalar& alpha, const Scalar& beta) {
-  auto node = record(name, &gemm_backward, {a, b, init}, {out});
+  auto node = record(gemm_node_name(op), &gemm_backward, {a, b, init}, {out});
   node->jvp = &gemm_jvp;
   node->save(a);
   node->save(b);
@@ -297,13 +311,69 @@ void record_gemm(const char* name, const Tensor& a, const Tensor& b, const Tenso
 
 void record_conj(const Tensor& self, const Tensor& out) { record("ConjBackward0", &conj_backward, {self}, {out}); }
 
-void record_shape_op(ShapeGradOp op, const char* node_name, const Tensor& self, const Tensor& out, DimVector ints,
-                     uint64_t mask, bool keepdim, double correction) {
-  FormulaNode::Formula f = nullptr;
-  FormulaNode::Jvp jvp = nullptr;  // null: from the VJP (Note [JVP from the VJP])
+namespace {
+const char* shape_node_name(ShapeGradOp op) {
   switch (op) {
     case ShapeGradOp::View:
+      return "ViewBackward0";
+    case ShapeGradOp::UnsafeView:
+      return "UnsafeViewBackward0";
+    case ShapeGradOp::Expand:
+      return "ExpandBackward0";
     case ShapeGradOp::Squeeze:
+      return "SqueezeBackward0";
+    case ShapeGradOp::SqueezeDim:
+      return "SqueezeBackward1";
+    case ShapeGradOp::Unsqueeze:
+      return "UnsqueezeBackward0";
+    case ShapeGradOp::Transpose:
+      return "TransposeBackward0";
+    case ShapeGradOp::Permute:
+      return "PermuteBackward0";
+    case ShapeGradOp::Select:
+      return "SelectBackward0";
+    case ShapeGradOp::Slice:
+      return "SliceBackward0";
+    case ShapeGradOp::Sum:
+      return "SumBackward0";
+    case ShapeGradOp::SumDim:
+      return "SumBackward1";
+    case ShapeGradOp::Mean:
+      return "MeanBackward0";
+    case ShapeGradOp::MeanDim:
+      return "MeanBackward1";
+    case ShapeGradOp::Amax:
+      return "AmaxBackward0";
+    case ShapeGradOp::Amin:
+      return "AminBackward0";
+    case ShapeGradOp::MaxAll:
+      return "MaxBackward1";
+    case ShapeGradOp::MinAll:
+      return "MinBackward1";
+    case ShapeGradOp::LogSumExp:
+      return "LogsumexpBackward0";
+    case ShapeGradOp::Var:
+      return "VarBackward0";
+    case ShapeGradOp::Std:
+      return "StdBackward0";
+  }
+  return "";
+}
+}  // namespace
+
+void record_shape_op(ShapeGradOp op, const Tensor& self, const Tensor& out, DimVector ints, uint64_t mask, bool keepdim,
+                     double correction) {
+  // The formula's kind: the values that share one formula map to the first of them.
+  ShapeGradOp kind = op;
+  if (op == ShapeGradOp::UnsafeView || op == ShapeGradOp::Squeeze || op == ShapeGradOp::SqueezeDim)
+    kind = ShapeGradOp::View;
+  if (op == ShapeGradOp::SumDim) kind = ShapeGradOp::Sum;
+  if (op == ShapeGradOp::MeanDim) kind = ShapeGradOp::Mean;
+  if (op == ShapeGradOp::Amin || op == ShapeGradOp::MaxAll || op == ShapeGradOp::MinAll) kind = ShapeGradOp::Amax;
+  FormulaNode::Formula f = nullptr;
+  FormulaNode::Jvp jvp = nullptr;  // null: from the VJP (Note [JVP from the VJP])
+  switch (kind) {
+    case ShapeGradOp::View:
       f = &view_backward, jvp = &view_jvp;
       break;
     case ShapeGradOp::Expand:
@@ -342,17 +412,19 @@ void record_shape_op(ShapeGradOp op, const char* node_name, const Tensor& self, 
     case ShapeGradOp::Std:
       f = &std_backward;
       break;
+    default:
+      break;
   }
-  auto node = record(node_name, f, {self}, {out});
+  auto node = record(shape_node_name(op), f, {self}, {out});
   node->jvp = jvp;
   node->shapes.push_back(DimVector(self.sizes()));
-  const bool reduction = op == ShapeGradOp::Sum || op == ShapeGradOp::Mean || op == ShapeGradOp::Amax ||
-                         op == ShapeGradOp::LogSumExp || op == ShapeGradOp::Var || op == ShapeGradOp::Std;
+  const bool reduction = kind == ShapeGradOp::Sum || kind == ShapeGradOp::Mean || kind == ShapeGradOp::Amax ||
+                         kind == ShapeGradOp::LogSumExp || kind == ShapeGradOp::Var || kind == ShapeGradOp::Std;
   if (reduction) {
     node->ints = {static_cast<int64_t>(mask), keepdim ? 1 : 0};
     const int64_t count = self.numel() / std::max<int64_t>(out.numel(), 1);
-    if (op == ShapeGradOp::Mean) node->scalars.push_back(Scalar(count));
-    if (op != ShapeGradOp::Sum && op != ShapeGradOp::Mean) {
+    if (kind == ShapeGradOp::Mean) node->scalars.push_back(Scalar(count));
+    if (kind != ShapeGradOp::Sum && kind != ShapeGradOp::Mean) {
       node->save(self);
       node->save(out, /*is_output=*/true);
       node->scalars = {Scalar(count), Scalar(correction)};
@@ -362,9 +434,12 @@ void record_shape_op(ShapeGradOp op, const char* node_name, const Tensor& self, 
   }
 }
 
-void record_pieces(PiecesOp op, const char* node_name, const Tensor& self, TensorList pieces, DimVector ints) {
-  const bool split = op == PiecesOp::Split;
-  auto node = record(node_name, split ? &split_backward : &unbind_backward, {self}, pieces);
+void record_pieces(PiecesOp op, const Tensor& self, TensorList pieces, DimVector ints) {
+  const bool split = op != PiecesOp::Unbind;
+  const char* name = op == PiecesOp::Split            ? "SplitBackward0"
+                     : op == PiecesOp::SplitWithSizes ? "SplitWithSizesBackward0"
+                                                      : "UnbindBackward0";
+  auto node = record(name, split ? &split_backward : &unbind_backward, {self}, pieces);
   node->jvp = split ? &split_jvp : &unbind_jvp;
   node->shapes.push_back(DimVector(self.sizes()));
   node->shapes.push_back(ops::is_non_overlapping_and_dense(self) ? DimVector(self.strides())

@@ -5,28 +5,36 @@
 
 namespace ember::autograd {
 
-// The view/reduction ops with a derivative; record_shape_op dispatches on it.
+// The view/reduction ops with a derivative, one value per grad_fn name;
+// record_shape_op dispatches on it and names the node.
 enum class ShapeGradOp {
-  View,       // view, reshape, flatten, unflatten, view_as: grad.reshape(self sizes)
-  Expand,     // grad summed back to self's sizes
-  Squeeze,    // grad.reshape(self sizes)
-  Unsqueeze,  // grad.squeeze(dim)
-  Transpose,  // grad.transpose(d0, d1)
-  Permute,    // grad.permute(inverse)
-  Select,     // select_backward(grad, sizes, dim, index)
-  Slice,      // slice_backward(grad, sizes, dim, start, end, step)
-  Sum,        // grad expanded over the reduced dims
-  Mean,       // as Sum, divided by the count
-  Amax,       // amax/amin/max()/min(): grad shared evenly by the extreme elements
-  LogSumExp,  // grad * exp(self - result)
-  Var,        // grad * 2 (self - mean) / (N - correction)
-  Std,        // grad * (self - mean) / ((N - correction) * result)
+  View,        // ViewBackward0 (view, flatten, unflatten, view_as): grad.reshape(self sizes)
+  UnsafeView,  // UnsafeViewBackward0 (reshape that copies): as View
+  Expand,      // ExpandBackward0: grad summed back to self's sizes
+  Squeeze,     // SqueezeBackward0 (squeeze()): grad.reshape(self sizes)
+  SqueezeDim,  // SqueezeBackward1 (squeeze(dim)): as Squeeze
+  Unsqueeze,   // UnsqueezeBackward0: grad.squeeze(dim)
+  Transpose,   // TransposeBackward0: grad.transpose(d0, d1)
+  Permute,     // PermuteBackward0: grad.permute(inverse)
+  Select,      // SelectBackward0: select_backward(grad, sizes, dim, index)
+  Slice,       // SliceBackward0: slice_backward(grad, sizes, dim, start, end, step)
+  Sum,         // SumBackward0 (sum()): grad expanded over the reduced dims
+  SumDim,      // SumBackward1 (sum(dim)): as Sum
+  Mean,        // MeanBackward0 (mean()): as Sum, divided by the count
+  MeanDim,     // MeanBackward1 (mean(dim)): as Mean
+  Amax,        // AmaxBackward0: grad shared evenly by the extreme elements
+  Amin,        // AminBackward0: as Amax
+  MaxAll,      // MaxBackward1 (max()): as Amax
+  MinAll,      // MinBackward1 (min()): as Amax
+  LogSumExp,   // LogsumexpBackward0: grad * exp(self - result)
+  Var,         // VarBackward0: grad * 2 (self - mean) / (N - correction)
+  Std,         // StdBackward0: grad * (self - mean) / ((N - correction) * result)
 };
 
 // Records out = op(self). `ints` carries the op's integer arguments (dims,
-// index, ...), `mask` the reduced dims of Sum/Mean.
-void record_shape_op(ShapeGradOp op, const char* node_name, const Tensor& self, const Tensor& out, DimVector ints = {},
-                     uint64_t mask = 0, bool keepdim = false, double correction = 0);
+// index, ...), `mask` the reduced dims of the reductions.
+void record_shape_op(ShapeGradOp op, const Tensor& self, const Tensor& out, DimVector ints = {}, uint64_t mask = 0,
+                     bool keepdim = false, double correction = 0);
 
 // Note [Multi-output views]
 // split, split_with_sizes, chunk and unbind cut self into pieces that share one
@@ -42,16 +50,18 @@ void record_shape_op(ShapeGradOp op, const char* node_name, const Tensor& self, 
 // and then recorded here; unlike PyTorch, an in-place write to a piece is
 // allowed (its history is rebuilt from the base, Note [Views and in-place]).
 enum class PiecesOp {
-  Split,   // pieces along ints[0] of lengths ints[1..]: gradient concatenated
-  Unbind,  // every index of dim ints[0]: gradient stacked
+  Split,           // SplitBackward0 (split, chunk): pieces along ints[0] of lengths ints[1..], gradient concatenated
+  SplitWithSizes,  // SplitWithSizesBackward0: as Split
+  Unbind,          // UnbindBackward0: every index of dim ints[0], gradient stacked
 };
-void record_pieces(PiecesOp op, const char* node_name, const Tensor& self, TensorList pieces, DimVector ints);
+void record_pieces(PiecesOp op, const Tensor& self, TensorList pieces, DimVector ints);
 
 // out = where(cond, self, other); either value operand may be undefined (a Scalar).
 void record_where(const Tensor& cond, const Tensor& self, const Tensor& other, const Tensor& out);
 // out = beta * init + alpha * (a @ b) over batched matrices (the matmul family's
-// one GEMM path); `init` may be undefined. `name` is the grad_fn name.
-void record_gemm(const char* name, const Tensor& a, const Tensor& b, const Tensor& init, const Tensor& out,
+// one GEMM path); `init` may be undefined. `op` is the aten op's name ("addmm"),
+// which picks the grad_fn name ("AddmmBackward0"; unknown names: "MmBackward0").
+void record_gemm(const char* op, const Tensor& a, const Tensor& b, const Tensor& init, const Tensor& out,
                  const Scalar& alpha, const Scalar& beta);
 // out = conj(self) for complex self.
 void record_conj(const Tensor& self, const Tensor& out);

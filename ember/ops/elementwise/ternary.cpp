@@ -131,7 +131,7 @@ Tensor& clamp_scalar_(const char* prof, Tensor& self, const std::optional<Scalar
     before = self.detach().clone();  // the formula reads self as it was before the update
   }
   clamp_scalar(self, min, max, &self, true);
-  if (grad) autograd::record_clamp_scalar("ClampBackward1", self, before, min, max, self);
+  if (grad) autograd::record_clamp_scalar(autograd::ClampOp::Clamp, self, before, min, max, self);
   return self;
 }
 }  // namespace
@@ -174,7 +174,7 @@ Tensor clamp_min(const Tensor& self, const Scalar& min) {
   EMBER_RECORD_OP("clamp_min", self);
   Tensor out = clamp_scalar(self, min, std::nullopt, nullptr, false);
   if (autograd::needs_grad(self) && (out.is_floating_point() || out.is_complex()))
-    autograd::record_clamp_scalar("ClampMinBackward0", self, self, min, std::nullopt, out);
+    autograd::record_clamp_scalar(autograd::ClampOp::ClampMin, self, self, min, std::nullopt, out);
   return out;
 }
 Tensor clamp_min(const Tensor& self, const Tensor& min) {
@@ -188,7 +188,7 @@ Tensor clamp_max(const Tensor& self, const Scalar& max) {
   EMBER_RECORD_OP("clamp_max", self);
   Tensor out = clamp_scalar(self, std::nullopt, max, nullptr, false);
   if (autograd::needs_grad(self) && (out.is_floating_point() || out.is_complex()))
-    autograd::record_clamp_scalar("ClampMaxBackward0", self, self, std::nullopt, max, out);
+    autograd::record_clamp_scalar(autograd::ClampOp::ClampMax, self, self, std::nullopt, max, out);
   return out;
 }
 Tensor clamp_max(const Tensor& self, const Tensor& max) {

@@ -72,7 +72,7 @@ Tensor var(const Tensor& self, OptionalIntArrayRef dim, const std::optional<Scal
   const uint64_t mask = optional_mask(self, dim, "var");
   Tensor out = std::get<0>(moments(self, mask, correction, keepdim, Moment::Var, false, "var"));
   if (autograd::needs_grad(self) && !self.is_complex())
-    autograd::record_shape_op(autograd::ShapeGradOp::Var, "VarBackward0", self, out, {}, mask, keepdim,
+    autograd::record_shape_op(autograd::ShapeGradOp::Var, self, out, {}, mask, keepdim,
                               correction ? correction->toDouble() : 1.0);
   return out;
 }
@@ -89,7 +89,7 @@ Tensor std(const Tensor& self, OptionalIntArrayRef dim, const std::optional<Scal
   const uint64_t mask = optional_mask(self, dim, "std");
   Tensor out = std::get<0>(moments(self, mask, correction, keepdim, Moment::Std, false, "std"));
   if (autograd::needs_grad(self) && !self.is_complex())
-    autograd::record_shape_op(autograd::ShapeGradOp::Std, "StdBackward0", self, out, {}, mask, keepdim,
+    autograd::record_shape_op(autograd::ShapeGradOp::Std, self, out, {}, mask, keepdim,
                               correction ? correction->toDouble() : 1.0);
   return out;
 }
@@ -208,7 +208,7 @@ Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
     reduce_into<T, T>(in, mask, Ops{}, out, [](const typename Ops::acc_t& a) { return Ops::project(a); });
   });
   if (autograd::needs_grad(self))
-    autograd::record_shape_op(autograd::ShapeGradOp::LogSumExp, "LogsumexpBackward0", self, out, {}, mask, keepdim);
+    autograd::record_shape_op(autograd::ShapeGradOp::LogSumExp, self, out, {}, mask, keepdim);
   return out;
 }
 

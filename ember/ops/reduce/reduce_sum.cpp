@@ -103,7 +103,7 @@ Tensor sum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<Scal
   const uint64_t mask = reduce_mask(self, dim, "sum");
   Tensor out = sum_impl(self, mask, keepdim, sum_dtype(self, dtype), SumKind::Sum, "sum");
   if (autograd::needs_grad(self))
-    autograd::record_shape_op(autograd::ShapeGradOp::Sum, dim.empty() ? "SumBackward0" : "SumBackward1", self, out, {},
+    autograd::record_shape_op(dim.empty() ? autograd::ShapeGradOp::Sum : autograd::ShapeGradOp::SumDim, self, out, {},
                               mask, keepdim);
   return out;
 }
@@ -123,8 +123,8 @@ Tensor mean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<Sca
   const uint64_t mask = reduce_mask(self, dim, "mean");
   Tensor out = sum_impl(self, mask, keepdim, dtype ? *dtype : self.dtype(), SumKind::Mean, "mean");
   if (autograd::needs_grad(self))
-    autograd::record_shape_op(autograd::ShapeGradOp::Mean, dim.empty() ? "MeanBackward0" : "MeanBackward1", self, out,
-                              {}, mask, keepdim);
+    autograd::record_shape_op(dim.empty() ? autograd::ShapeGradOp::Mean : autograd::ShapeGradOp::MeanDim, self, out, {},
+                              mask, keepdim);
   return out;
 }
 Tensor nanmean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
