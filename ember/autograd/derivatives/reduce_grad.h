@@ -1,12 +1,33 @@
 #pragma once
-// Backward recording for the reductions and scans whose gradient needs the
-// values or indices they picked: max/min/sort/topk/kthvalue/median/mode along
-// a dim, median() without dim, prod, cumprod, cummax/cummin, logcumsumexp and
-// norm. One formula function each, in reduce_grad.cpp; every formula is made
-// of differentiable ops, so double backward works.
+// Backward recording for the reduce family (ember/ops/reduce/): sum, mean,
+// amax/amin, max()/min(), logsumexp, var, std, prod, norm and the scans
+// (cumsum, cumprod, cummax/cummin, logcumsumexp), and the value-selecting ops
+// whose gradient goes to the indices they picked: max/min along a dim and the
+// sort family of ops/index/sort.cpp (sort, topk, kthvalue, median, mode), which
+// share max(dim)'s formula. One formula function each, in reduce_grad.cpp;
+// every formula is made of differentiable ops, so double backward works.
 #include "ember/core/tensor.h"
 
 namespace ember::autograd {
+
+// The reductions recorded by record_reduction, one value per grad_fn name.
+enum class ReduceGradOp {
+  Sum,        // SumBackward0 (sum()): grad expanded over the reduced dims
+  SumDim,     // SumBackward1 (sum(dim)): as Sum
+  Mean,       // MeanBackward0 (mean()): as Sum, divided by the count
+  MeanDim,    // MeanBackward1 (mean(dim)): as Mean
+  Amax,       // AmaxBackward0: grad shared evenly by the extreme elements
+  Amin,       // AminBackward0: as Amax
+  MaxAll,     // MaxBackward1 (max()): as Amax
+  MinAll,     // MinBackward1 (min()): as Amax
+  LogSumExp,  // LogsumexpBackward0: grad * exp(self - result)
+  Var,        // VarBackward0: grad * 2 (self - mean) / (N - correction)
+  Std,        // StdBackward0: grad * (self - mean) / ((N - correction) * result)
+};
+// Records out = op(self) over the dims in `mask`.
+void record_reduction(ReduceGradOp op, const Tensor& self, const Tensor& out, uint64_t mask, bool keepdim,
+                      double correction = 0);
+void record_cumsum(const Tensor& self, const Tensor& out, int64_t dim);
 
 // The value-selecting ops, one value per grad_fn name.
 enum class SelectionOp {

@@ -3,7 +3,7 @@
 // takes a contiguous float32/float64 tensor (P planes, *spatial) with 1-3 spatial
 // dims and a PoolSpec fixed by ops/nn/pool.cpp, and writes a new tensor; none
 // records a gradient. ops/nn/pool_ops.h wraps them as the differentiable ops
-// the pooling functions and their formulas (autograd/derivatives/pool_grad.cpp) call.
+// the pooling functions and their formulas (autograd/derivatives/nn_pool_grad.cpp) call.
 #include <tuple>
 
 #include "ember/core/tensor.h"

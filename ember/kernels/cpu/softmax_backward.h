@@ -1,6 +1,6 @@
 #pragma once
 // Internal: first-order softmax backward along the last dim in one pass per row, used by
-// SoftmaxBackward0's formula (autograd/derivatives/loss_grad.cpp) when no graph of the
+// SoftmaxBackward0's formula (autograd/derivatives/nn_loss_grad.cpp) when no graph of the
 // backward is needed (Note [Softmax backward rows]).
 #include "ember/core/tensor.h"
 

@@ -1,9 +1,8 @@
 // Three-input elementwise ops: clamp (Scalar and Tensor bounds), clip, lerp,
 // addcmul and addcdiv on the loop engine, with their kernels in
 // kernels/cpu/binary_kernels_ternary.cpp and their formulas in
-// autograd/derivatives/pointwise_grad.cpp.
-#include "ember/autograd/derivatives/misc_grad.h"
-#include "ember/autograd/derivatives/pointwise_grad.h"
+// autograd/derivatives/elementwise_grad.cpp.
+#include "ember/autograd/derivatives/elementwise_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/autograd/raw_backward.h"
 #include "ember/core/dispatch.h"
@@ -95,7 +94,7 @@ Tensor clamp(const Tensor& self, const std::optional<Scalar>& min, const std::op
   return out;
 }
 namespace {
-// Tensor bounds record one node (formula: autograd/derivatives/pointwise_grad.cpp).
+// Tensor bounds record one node (formula: autograd/derivatives/elementwise_grad.cpp).
 Tensor clamp_tensor_grad(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
   Tensor out = clamp_tensor(self, min, max, nullptr, false);
   const Tensor lo = min ? *min : Tensor(), hi = max ? *max : Tensor();

@@ -3,7 +3,7 @@
 #include "ember/ops/matmul/matmul.h"
 #include "ember/core/record_scope.h"
 
-#include "ember/autograd/derivatives/shape_grad.h"
+#include "ember/autograd/derivatives/matmul_grad.h"
 #include "ember/autograd/formula_node.h"
 
 #include <complex>

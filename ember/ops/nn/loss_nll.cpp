@@ -1,7 +1,7 @@
 // nll_loss (dedicated kernel; its backward is NllLossBackward0) and cross_entropy_loss.
 #include <cmath>
 
-#include "ember/autograd/derivatives/loss_grad.h"
+#include "ember/autograd/derivatives/nn_loss_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"

@@ -1,9 +1,9 @@
-// The pooling kernels as differentiable ops; their formulas are in autograd/derivatives/pool_grad.cpp.
+// The pooling kernels as differentiable ops; their formulas are in autograd/derivatives/nn_pool_grad.cpp.
 #include "ember/ops/nn/pool_ops.h"
 
 #include <vector>
 
-#include "ember/autograd/derivatives/pool_grad.h"
+#include "ember/autograd/derivatives/nn_pool_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/core/tensor.h"
 #include "ember/vmap/batched_tensor.h"

@@ -2,7 +2,7 @@
 // Internal: the pooling kernels (kernels/cpu/pool_kernels.h) as differentiable ops.
 // Each takes a tensor (P planes, *spatial) and a PoolSpec fixed by pool.cpp, runs
 // its kernel (per sample on a batched operand, Note [Pooling gradients under vmap])
-// and records its backward (formulas in autograd/derivatives/pool_grad.cpp), so the
+// and records its backward (formulas in autograd/derivatives/nn_pool_grad.cpp), so the
 // pairs (avg, avg_backward) and (max scatter, max gather) differentiate each other
 // to any order.
 #include <tuple>

@@ -9,7 +9,6 @@
 #include "ember/ops/reduce/reduce.h"
 #include "ember/ops/shape/mem_overlap.h"
 
-#include "ember/autograd/derivatives/misc_grad.h"
 #include "ember/autograd/derivatives/reduce_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/core/shape.h"

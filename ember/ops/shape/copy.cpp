@@ -4,7 +4,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "ember/autograd/derivatives/misc_grad.h"
+#include "ember/autograd/derivatives/shape_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/core/dispatch.h"
 #include "ember/core/record_scope.h"

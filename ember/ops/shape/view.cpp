@@ -2,8 +2,8 @@
 #include "ember/core/record_scope.h"
 
 #include "ember/autograd/copy_slices.h"
-#include "ember/autograd/derivatives/layout_grad.h"
 #include "ember/autograd/derivatives/shape_grad.h"
+#include "ember/autograd/derivatives/shape_layout_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/autograd/forward_ad.h"
 

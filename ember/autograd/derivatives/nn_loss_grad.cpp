@@ -1,4 +1,4 @@
-#include "ember/autograd/derivatives/loss_grad.h"
+#include "ember/autograd/derivatives/nn_loss_grad.h"
 #include "ember/autograd/raw_backward.h"
 
 #include "ember/autograd/formula_node.h"

@@ -1,6 +1,6 @@
 #pragma once
 // Backward recording for the ops with dedicated kernels in ops/nn/softmax.cpp and
-// ops/nn/loss_nll.cpp. The formulas (loss_grad.cpp) use differentiable ops, so
+// ops/nn/loss_nll.cpp. The formulas (nn_loss_grad.cpp) use differentiable ops, so
 // double backward works.
 #include "ember/core/tensor.h"
 

@@ -1,4 +1,4 @@
-#include "ember/autograd/derivatives/pool_grad.h"
+#include "ember/autograd/derivatives/nn_pool_grad.h"
 #include "ember/autograd/raw_backward.h"
 
 #include "ember/autograd/formula_node.h"
