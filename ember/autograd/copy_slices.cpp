@@ -1,6 +1,6 @@
 #include "ember/autograd/copy_slices.h"
 
-#include "ember/autograd/derivatives/layout_grad.h"
+#include "ember/autograd/derivatives/shape_layout_grad.h"
 #include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/shape.h"

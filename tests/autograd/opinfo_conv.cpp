@@ -1,6 +1,6 @@
 // OpInfo entries for convolution, pooling, padding and upsampling
-// (formulas: ember/autograd/derivatives/conv_grad.cpp, ember/ops/nn/pool_kernels.cpp,
-// ember/ops/nn/pad.cpp; upsampling is matmul with interpolation matrices).
+// (formulas: ember/autograd/derivatives/nn_conv_grad.cpp, ember/autograd/derivatives/nn_pool_grad.cpp,
+// ember/autograd/derivatives/nn_pad_grad.cpp; upsampling is matmul with interpolation matrices).
 #include "opinfo.h"
 
 namespace ember::testing {

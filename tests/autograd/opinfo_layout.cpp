@@ -1,5 +1,5 @@
 // OpInfo entries for repeat/tile, roll, tril/triu, diagonal, diag/diag_embed/diagflat, unfold and
-// as_strided (formulas: ember/autograd/derivatives/layout_grad.cpp).
+// as_strided (formulas: ember/autograd/derivatives/shape_layout_grad.cpp).
 #include "opinfo.h"
 
 namespace ember::testing {

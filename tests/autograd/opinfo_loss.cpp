@@ -1,4 +1,4 @@
-// OpInfo entries for softmax and the losses (formulas: ember/autograd/derivatives/loss_grad.cpp;
+// OpInfo entries for softmax and the losses (formulas: ember/autograd/derivatives/nn_loss_grad.cpp;
 // the other losses compose differentiable ops). Targets that are not differentiated are
 // captured constants; float64 targets that PyTorch differentiates are sample inputs.
 #include "opinfo.h"

@@ -1,5 +1,5 @@
 // OpInfo entries for the matmul family (formula: record_gemm in
-// ember/autograd/derivatives/shape_grad.cpp; composites reach it through views).
+// ember/autograd/derivatives/matmul_grad.cpp; composites reach it through views).
 #include "opinfo.h"
 
 namespace ember::testing {

@@ -1,5 +1,5 @@
 // OpInfo entries for the nn ops: linear, normalization, dropout, embedding and the
-// activations of ops/nn/activation.h (formulas: ember/autograd/derivatives/nn_grad.cpp;
+// activations of ops/nn/activation.h (formulas: ember/autograd/derivatives/nn_*_grad.cpp;
 // the compositions get theirs from the ops they are built of).
 #include "ember/ops/nn/activation.h"
 #include "ember/ops/nn/dropout.h"

@@ -1,5 +1,5 @@
 // OpInfo entries for lerp, addcmul, addcdiv and clamp with tensor bounds,
-// with their in-place forms (formulas: ember/autograd/derivatives/pointwise_grad.cpp).
+// with their in-place forms (formulas: ember/autograd/derivatives/elementwise_grad.cpp).
 #include "opinfo.h"
 
 namespace ember::testing {

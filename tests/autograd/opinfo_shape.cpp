@@ -1,4 +1,4 @@
-// OpInfo entries for views and reductions (formulas: ember/autograd/derivatives/shape_grad.cpp).
+// OpInfo entries for views and reductions (formulas: ember/autograd/derivatives/shape_grad.cpp, reduce_grad.cpp).
 #include "opinfo.h"
 
 namespace ember::testing {

@@ -1,5 +1,5 @@
 // OpInfo entries for polygamma (formula: record_polygamma in
-// ember/autograd/derivatives/misc_grad.cpp; its gradient is polygamma(n + 1, x)).
+// ember/autograd/derivatives/elementwise_grad.cpp; its gradient is polygamma(n + 1, x)).
 #include "opinfo.h"
 
 namespace ember::testing {

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string>
 
-#include "ember/autograd/derivatives/misc_grad.h"
+#include "ember/autograd/derivatives/elementwise_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"

@@ -16,6 +16,25 @@ namespace ember::autograd {
 
 namespace {
 
+variable_list masked_fill_backward(const FormulaNode& n, const variable_list& g) {
+  return {g[0].masked_fill(n.saved(0), 0), Tensor()};
+}
+variable_list index_select_backward(const FormulaNode& n, const variable_list& g) {
+  Tensor r = g[0].new_zeros(n.shapes[0]);
+  return {r.index_add(n.ints[0], n.saved(0), g[0]), Tensor()};
+}
+variable_list gather_backward(const FormulaNode& n, const variable_list& g) {
+  Tensor r = g[0].new_zeros(n.shapes[0]);
+  return {r.scatter_add(n.ints[0], n.saved(0), g[0]), Tensor()};
+}
+// Saved: 0 cond.
+variable_list where_backward(const FormulaNode& n, const variable_list& g) {
+  const Tensor cond = n.saved(0);
+  const Tensor zero = zeros({}, g[0].options());
+  return {Tensor(), n.needs_input_grad(1) ? where(cond, g[0], zero) : Tensor(),
+          n.needs_input_grad(2) ? where(cond, zero, g[0]) : Tensor()};
+}
+
 // Index lists are saved tensor by tensor from `first`; ints[k] says whether
 // entry k was present (the list's length is ints.size() - skip).
 void save_indices(FormulaNode& n, OptionalTensors indices) {
@@ -257,6 +276,28 @@ void record_masked_select(const Tensor& self, const Tensor& mask, const Tensor& 
   node->save(mask);
   node->shapes.push_back(DimVector(mask.sizes()));
   node->shapes.push_back(DimVector(self.sizes()));
+}
+
+void record_masked_fill(const Tensor& self, const Tensor& mask, const Tensor& out) {
+  auto node = record("MaskedFillBackward0", &masked_fill_backward, {self, mask}, {out});
+  node->save(mask);
+}
+void record_index_select(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& out) {
+  auto node = record("IndexSelectBackward0", &index_select_backward, {self, index}, {out});
+  node->save(index);
+  node->ints = {dim};
+  node->shapes.push_back(DimVector(self.sizes()));
+}
+void record_gather(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& out) {
+  auto node = record("GatherBackward0", &gather_backward, {self, index}, {out});
+  node->save(index);
+  node->ints = {dim};
+  node->shapes.push_back(DimVector(self.sizes()));
+}
+
+void record_where(const Tensor& cond, const Tensor& self, const Tensor& other, const Tensor& out) {
+  auto node = record("WhereBackward0", &where_backward, {cond, self, other}, {out});
+  node->save(cond);
 }
 
 }  // namespace ember::autograd

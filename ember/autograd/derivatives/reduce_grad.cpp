@@ -33,6 +33,96 @@ Tensor prod_safe_zeros_backward(const Tensor& grad, const Tensor& inp, int64_t d
 
 namespace {
 
+// The full and dim reductions (sum, mean, amax/amin, max()/min(), logsumexp, var, std).
+// node->shapes[0] is self's sizes; node->ints {mask of the reduced dims, keepdim}.
+const DimVector& self_sizes(const FormulaNode& n) { return n.shapes[0]; }
+DimVector out_sizes(const variable_list& outputs) { return DimVector(outputs[0].sizes()); }
+
+// Re-inserts reduced dims (size 1) so grad broadcasts against self.
+Tensor unreduce(const Tensor& grad, const FormulaNode& n, bool expand = true) {
+  const DimVector& sizes = self_sizes(n);
+  Tensor g = grad;
+  const uint64_t mask = static_cast<uint64_t>(n.ints[0]);
+  const bool keepdim = n.ints[1] != 0;
+  if (!keepdim)
+    for (int64_t d = 0; d < static_cast<int64_t>(sizes.size()); ++d)
+      if (mask & (uint64_t(1) << d)) g = g.unsqueeze(d);
+  return expand ? g.expand(sizes) : g;
+}
+
+// The reduced dims as a list (for sum/mean over them with keepdim).
+DimVector reduced_dims(const FormulaNode& n) {
+  DimVector dims;
+  const uint64_t mask = static_cast<uint64_t>(n.ints[0]);
+  for (int64_t d = 0; d < static_cast<int64_t>(self_sizes(n).size()); ++d)
+    if (mask & (uint64_t(1) << d)) dims.push_back(d);
+  return dims;
+}
+
+// Saved: 0 self, 1 result; scalars: count N, correction.
+variable_list amax_backward(const FormulaNode& n, const variable_list& g) {
+  Tensor self = n.saved(0);
+  Tensor is_extreme = self == unreduce(n.saved(1), n, false);
+  Tensor count = is_extreme.sum(reduced_dims(n), /*keepdim=*/true);
+  return {unreduce(g[0], n, false) * is_extreme / count};
+}
+variable_list logsumexp_backward(const FormulaNode& n, const variable_list& g) {
+  return {unreduce(g[0], n, false) * (n.saved(0) - unreduce(n.saved(1), n, false)).exp()};
+}
+variable_list var_backward(const FormulaNode& n, const variable_list& g) {
+  Tensor self = n.saved(0);
+  const double denom = n.scalars[0].toDouble() - n.scalars[1].toDouble();
+  return {unreduce(g[0], n, false) * (self - self.mean(reduced_dims(n), true)) * (2.0 / denom)};
+}
+variable_list std_backward(const FormulaNode& n, const variable_list& g) {
+  Tensor self = n.saved(0);
+  const double denom = n.scalars[0].toDouble() - n.scalars[1].toDouble();
+  return {unreduce(g[0], n, false) * (self - self.mean(reduced_dims(n), true)) /
+          (unreduce(n.saved(1), n, false) * denom)};
+}
+
+variable_list sum_backward(const FormulaNode& n, const variable_list& g) { return {unreduce(g[0], n)}; }
+variable_list mean_backward(const FormulaNode& n, const variable_list& g) { return {unreduce(g[0], n) / n.scalars[0]}; }
+variable_list sum_jvp(const FormulaNode& n, const variable_list& t, const variable_list& o) {
+  return {t[0].sum(reduced_dims(n), n.ints[1] != 0).reshape(out_sizes(o))};
+}
+variable_list mean_jvp(const FormulaNode& n, const variable_list& t, const variable_list& o) {
+  return {(t[0].sum(reduced_dims(n), n.ints[1] != 0) / n.scalars[0]).reshape(out_sizes(o))};
+}
+
+variable_list cumsum_backward(const FormulaNode& n, const variable_list& g) {
+  const int64_t d = n.ints[0];
+  return {g[0].flip({d}).cumsum(d).flip({d})};
+}
+
+const char* reduction_node_name(ReduceGradOp op) {
+  switch (op) {
+    case ReduceGradOp::Sum:
+      return "SumBackward0";
+    case ReduceGradOp::SumDim:
+      return "SumBackward1";
+    case ReduceGradOp::Mean:
+      return "MeanBackward0";
+    case ReduceGradOp::MeanDim:
+      return "MeanBackward1";
+    case ReduceGradOp::Amax:
+      return "AmaxBackward0";
+    case ReduceGradOp::Amin:
+      return "AminBackward0";
+    case ReduceGradOp::MaxAll:
+      return "MaxBackward1";
+    case ReduceGradOp::MinAll:
+      return "MinBackward1";
+    case ReduceGradOp::LogSumExp:
+      return "LogsumexpBackward0";
+    case ReduceGradOp::Var:
+      return "VarBackward0";
+    case ReduceGradOp::Std:
+      return "StdBackward0";
+  }
+  return "";
+}
+
 // The dims named by a reduction mask over `ndim` dims.
 DimVector mask_dims(uint64_t mask, int64_t ndim) {
   DimVector dims;
@@ -185,15 +275,42 @@ variable_list norm_backward(const FormulaNode& n, const variable_list& g) {
 
 }  // namespace
 
-void record_value_selection(const char* name, const Tensor& self, const Tensor& values, const Tensor& indices,
+namespace {
+const char* selection_node_name(SelectionOp op) {
+  switch (op) {
+    case SelectionOp::Max:
+      return "MaxBackward0";
+    case SelectionOp::Min:
+      return "MinBackward0";
+    case SelectionOp::Sort:
+      return "SortBackward0";
+    case SelectionOp::Topk:
+      return "TopkBackward0";
+    case SelectionOp::Kthvalue:
+      return "KthvalueBackward0";
+    case SelectionOp::Median:
+      return "MedianBackward1";
+    case SelectionOp::Nanmedian:
+      return "NanmedianBackward1";
+    case SelectionOp::Mode:
+      return "ModeBackward0";
+  }
+  return "";
+}
+}  // namespace
+
+void record_value_selection(SelectionOp op, const Tensor& self, const Tensor& values, const Tensor& indices,
                             int64_t dim, bool keepdim) {
-  auto node = record(name, &value_selection_backward, {self}, {values});
+  auto node = record(selection_node_name(op), &value_selection_backward, {self}, {values});
   node->save(indices);
   node->shapes.push_back(DimVector(self.sizes()));
   node->ints = {dim, keepdim ? 1 : 0};
 }
 
-void record_evenly_distributed(const char* name, const Tensor& self, const Tensor& out) {
+void record_evenly_distributed(SelectionOp op, const Tensor& self, const Tensor& out) {
+  EMBER_INTERNAL_ASSERT(op == SelectionOp::Median || op == SelectionOp::Nanmedian,
+                        "record_evenly_distributed: median or nanmedian");
+  const char* name = op == SelectionOp::Median ? "MedianBackward0" : "NanmedianBackward0";
   auto node = record(name, &evenly_distributed_backward, {self}, {out});
   node->save(self);
   node->save(out, /*is_output=*/true);
@@ -213,8 +330,8 @@ void record_cumprod(const Tensor& self, const Tensor& out, int64_t dim) {
   node->ints = {dim};
 }
 
-void record_cummaxmin(const char* name, const Tensor& self, const Tensor& values, const Tensor& indices, int64_t dim) {
-  auto node = record(name, &cummaxmin_backward, {self}, {values});
+void record_cummaxmin(bool is_max, const Tensor& self, const Tensor& values, const Tensor& indices, int64_t dim) {
+  auto node = record(is_max ? "CummaxBackward0" : "CumminBackward0", &cummaxmin_backward, {self}, {values});
   node->save(indices);
   node->shapes.push_back(DimVector(self.sizes()));
   node->ints = {dim};
@@ -233,6 +350,53 @@ void record_norm(const Tensor& self, const Tensor& out, double p, uint64_t mask,
   node->save(out, /*is_output=*/true);
   node->scalars = {Scalar(p)};
   node->ints = {static_cast<int64_t>(mask), keepdim ? 1 : 0};
+}
+
+void record_reduction(ReduceGradOp op, const Tensor& self, const Tensor& out, uint64_t mask, bool keepdim,
+                      double correction) {
+  FormulaNode::Formula f = nullptr;
+  FormulaNode::Jvp jvp = nullptr;  // null: from the VJP (Note [JVP from the VJP])
+  bool linear = false;             // sum and mean save nothing
+  switch (op) {
+    case ReduceGradOp::Sum:
+    case ReduceGradOp::SumDim:
+      f = &sum_backward, jvp = &sum_jvp, linear = true;
+      break;
+    case ReduceGradOp::Mean:
+    case ReduceGradOp::MeanDim:
+      f = &mean_backward, jvp = &mean_jvp, linear = true;
+      break;
+    case ReduceGradOp::Amax:
+    case ReduceGradOp::Amin:
+    case ReduceGradOp::MaxAll:
+    case ReduceGradOp::MinAll:
+      f = &amax_backward;
+      break;
+    case ReduceGradOp::LogSumExp:
+      f = &logsumexp_backward;
+      break;
+    case ReduceGradOp::Var:
+      f = &var_backward;
+      break;
+    case ReduceGradOp::Std:
+      f = &std_backward;
+      break;
+  }
+  auto node = record(reduction_node_name(op), f, {self}, {out});
+  node->jvp = jvp;
+  node->shapes.push_back(DimVector(self.sizes()));
+  node->ints = {static_cast<int64_t>(mask), keepdim ? 1 : 0};
+  const int64_t count = self.numel() / std::max<int64_t>(out.numel(), 1);
+  if (op == ReduceGradOp::Mean || op == ReduceGradOp::MeanDim) node->scalars.push_back(Scalar(count));
+  if (!linear) {
+    node->save(self);
+    node->save(out, /*is_output=*/true);
+    node->scalars = {Scalar(count), Scalar(correction)};
+  }
+}
+
+void record_cumsum(const Tensor& self, const Tensor& out, int64_t dim) {
+  record("CumsumBackward0", &cumsum_backward, {self}, {out})->ints = {dim};
 }
 
 }  // namespace ember::autograd

@@ -22,49 +22,6 @@ namespace {
 // node->shapes[0] is self's sizes; node->ints the op's integer arguments.
 const DimVector& self_sizes(const FormulaNode& n) { return n.shapes[0]; }
 
-// Re-inserts reduced dims (size 1) so grad broadcasts against self.
-Tensor unreduce(const Tensor& grad, const FormulaNode& n, bool expand = true) {
-  const DimVector& sizes = self_sizes(n);
-  Tensor g = grad;
-  const uint64_t mask = static_cast<uint64_t>(n.ints[0]);
-  const bool keepdim = n.ints[1] != 0;
-  if (!keepdim)
-    for (int64_t d = 0; d < static_cast<int64_t>(sizes.size()); ++d)
-      if (mask & (uint64_t(1) << d)) g = g.unsqueeze(d);
-  return expand ? g.expand(sizes) : g;
-}
-
-// The reduced dims as a list (for sum/mean over them with keepdim).
-DimVector reduced_dims(const FormulaNode& n) {
-  DimVector dims;
-  const uint64_t mask = static_cast<uint64_t>(n.ints[0]);
-  for (int64_t d = 0; d < static_cast<int64_t>(self_sizes(n).size()); ++d)
-    if (mask & (uint64_t(1) << d)) dims.push_back(d);
-  return dims;
-}
-
-// Saved: 0 self, 1 result; scalars: count N, correction.
-variable_list amax_backward(const FormulaNode& n, const variable_list& g) {
-  Tensor self = n.saved(0);
-  Tensor is_extreme = self == unreduce(n.saved(1), n, false);
-  Tensor count = is_extreme.sum(reduced_dims(n), /*keepdim=*/true);
-  return {unreduce(g[0], n, false) * is_extreme / count};
-}
-variable_list logsumexp_backward(const FormulaNode& n, const variable_list& g) {
-  return {unreduce(g[0], n, false) * (n.saved(0) - unreduce(n.saved(1), n, false)).exp()};
-}
-variable_list var_backward(const FormulaNode& n, const variable_list& g) {
-  Tensor self = n.saved(0);
-  const double denom = n.scalars[0].toDouble() - n.scalars[1].toDouble();
-  return {unreduce(g[0], n, false) * (self - self.mean(reduced_dims(n), true)) * (2.0 / denom)};
-}
-variable_list std_backward(const FormulaNode& n, const variable_list& g) {
-  Tensor self = n.saved(0);
-  const double denom = n.scalars[0].toDouble() - n.scalars[1].toDouble();
-  return {unreduce(g[0], n, false) * (self - self.mean(reduced_dims(n), true)) /
-          (unreduce(n.saved(1), n, false) * denom)};
-}
-
 variable_list view_backward(const FormulaNode& n, const variable_list& g) { return {g[0].reshape(self_sizes(n))}; }
 variable_list expand_backward(const FormulaNode& n, const variable_list& g) {
   const DimVector& sizes = self_sizes(n);
@@ -166,9 +123,6 @@ variable_list unbind_jvp(const FormulaNode& n, const variable_list& t, const var
   return t[0].unbind(n.ints[0]);
 }
 
-variable_list sum_backward(const FormulaNode& n, const variable_list& g) { return {unreduce(g[0], n)}; }
-variable_list mean_backward(const FormulaNode& n, const variable_list& g) { return {unreduce(g[0], n) / n.scalars[0]}; }
-
 // Backward of select_backward / slice_backward themselves: pick the part again.
 variable_list select_backward_backward(const FormulaNode& n, const variable_list& g) {
   return {g[0].select(n.ints[0], n.ints[1])};
@@ -176,57 +130,6 @@ variable_list select_backward_backward(const FormulaNode& n, const variable_list
 variable_list slice_backward_backward(const FormulaNode& n, const variable_list& g) {
   return {g[0].slice(n.ints[0], n.ints[1], n.ints[2], n.ints[3])};
 }
-
-// Saved: 0 cond.
-variable_list where_backward(const FormulaNode& n, const variable_list& g) {
-  const Tensor cond = n.saved(0);
-  const Tensor zero = zeros({}, g[0].options());
-  return {Tensor(), n.needs_input_grad(1) ? where(cond, g[0], zero) : Tensor(),
-          n.needs_input_grad(2) ? where(cond, zero, g[0]) : Tensor()};
-}
-// A matrix stored column-major (the transpose of a contiguous one), like the
-// weight.t() operand of linear. Sizes of 1 make a matrix both row- and
-// column-major; those count as row-major.
-bool column_major(const Tensor& t) {
-  return t.dim() == 2 && t.size(0) > 1 && t.size(1) > 1 && t.stride(0) == 1 && t.stride(1) == t.size(0);
-}
-
-// Note [GEMM gradient layout]
-// The gradient of a column-major operand is computed as the transpose of a
-// row-major product, (g^T conj(a))^T instead of a^H g, so it comes out in the
-// operand's own layout, as PyTorch's mm_mat1/mm_mat2_backward do. For linear,
-// whose GEMM operand is weight.t(), the weight's gradient is then contiguous
-// after TBackward: accumulating it into .grad and the optimizer's update
-// stream through memory instead of striding across rows (a quarter of an MLP
-// training step before). Both forms are the same sums.
-//
-// Saved: 0 a, 1 b; scalars: alpha, beta. The products are differentiable
-// matmuls again, so double backward works.
-variable_list gemm_backward(const FormulaNode& n, const variable_list& g) {
-  const Scalar& alpha = n.scalars[0];
-  const Scalar& beta = n.scalars[1];
-  auto scaled = [](Tensor t, const Scalar& s) { return s.equal(Scalar(1)) ? t : t * s; };
-  Tensor ga, gb, gi;
-  Tensor a, b;  // unpacked once: each operand's gradient reads both
-  if (n.needs_input_grad(0) || n.needs_input_grad(1)) {
-    a = n.saved(0);
-    b = n.saved(1);
-  }
-  if (n.needs_input_grad(0)) {
-    ga = column_major(a) ? b.conj().matmul(g[0].transpose(-2, -1)).transpose(-2, -1)
-                         : g[0].matmul(b.transpose(-2, -1).conj());
-    ga = scaled(ga, alpha);
-  }
-  if (n.needs_input_grad(1)) {
-    gb = column_major(b) ? g[0].transpose(-2, -1).matmul(a.conj()).transpose(-2, -1)
-                         : a.transpose(-2, -1).conj().matmul(g[0]);
-    gb = scaled(gb, alpha);
-  }
-  if (n.needs_input_grad(2)) gi = scaled(g[0], beta);
-  return {ga, gb, gi};
-}
-
-variable_list conj_backward(const FormulaNode&, const variable_list& g) { return {g[0].conj()}; }
 
 // Forward-mode JVPs (Note [Forward-mode AD]). Views and sum/mean are linear:
 // the tangent goes through the same op, so the tangent of a view is a view of
@@ -253,57 +156,70 @@ variable_list select_jvp(const FormulaNode& n, const variable_list& t, const var
 variable_list slice_jvp(const FormulaNode& n, const variable_list& t, const variable_list&) {
   return {t[0].slice(n.ints[0], n.ints[1], n.ints[2], n.ints[3])};
 }
-variable_list sum_jvp(const FormulaNode& n, const variable_list& t, const variable_list& o) {
-  return {t[0].sum(reduced_dims(n), n.ints[1] != 0).reshape(out_sizes(o))};
-}
-variable_list mean_jvp(const FormulaNode& n, const variable_list& t, const variable_list& o) {
-  return {(t[0].sum(reduced_dims(n), n.ints[1] != 0) / n.scalars[0]).reshape(out_sizes(o))};
-}
-// out = beta * init + alpha * (a @ b): the product rule, each factor's tangent
-// against the other's saved value.
-variable_list gemm_jvp(const FormulaNode& n, const variable_list& t, const variable_list& o) {
-  const Scalar& alpha = n.scalars[0];
-  const Scalar& beta = n.scalars[1];
-  Tensor r;
-  if (t[0].defined()) r = t[0].matmul(n.saved(1));
-  if (t[1].defined()) {
-    Tensor p = n.saved(0).matmul(t[1]);
-    r = r.defined() ? r + p : p;
+
+variable_list cat_backward(const FormulaNode& n, const variable_list& g) {
+  variable_list out;
+  int64_t offset = 0;
+  const int64_t dim = n.ints[0];
+  for (size_t i = 1; i < n.ints.size(); ++i) {
+    const int64_t len = n.ints[i];
+    out.push_back(len < 0 ? Tensor() : g[0].narrow(dim, offset, len));
+    if (len > 0) offset += len;
   }
-  if (r.defined() && !alpha.equal(Scalar(1))) r = r * alpha;
-  if (t.size() > 2 && t[2].defined()) {
-    Tensor p = beta.equal(Scalar(1)) ? t[2] : t[2] * beta;
-    r = r.defined() ? r + p : p;
+  return out;
+}
+variable_list flip_backward(const FormulaNode& n, const variable_list& g) { return {g[0].flip(n.ints)}; }
+
+variable_list identity_backward(const FormulaNode&, const variable_list& g) { return {g[0]}; }
+
+// The overwritten values get a zero gradient, not none: as PyTorch, a leaf
+// behind copy_/fill_/zero_ ends up with .grad = zeros.
+Tensor overwritten_grad(const FormulaNode& n, const Tensor& g) {
+  return n.needs_input_grad(0) && g.defined() ? zeros_like(g) : Tensor();
+}
+variable_list copy_backward(const FormulaNode& n, const variable_list& g) {
+  return {overwritten_grad(n, g[0]), n.needs_input_grad(1) && g[0].defined() ? g[0] : Tensor()};
+}
+variable_list fill_backward(const FormulaNode& n, const variable_list& g) {
+  return {overwritten_grad(n, g[0]), n.needs_input_grad(1) && g[0].defined() ? g[0].sum() : Tensor()};
+}
+
+const char* shape_node_name(ShapeGradOp op) {
+  switch (op) {
+    case ShapeGradOp::View:
+      return "ViewBackward0";
+    case ShapeGradOp::UnsafeView:
+      return "UnsafeViewBackward0";
+    case ShapeGradOp::Expand:
+      return "ExpandBackward0";
+    case ShapeGradOp::Squeeze:
+      return "SqueezeBackward0";
+    case ShapeGradOp::SqueezeDim:
+      return "SqueezeBackward1";
+    case ShapeGradOp::Unsqueeze:
+      return "UnsqueezeBackward0";
+    case ShapeGradOp::Transpose:
+      return "TransposeBackward0";
+    case ShapeGradOp::Permute:
+      return "PermuteBackward0";
+    case ShapeGradOp::Select:
+      return "SelectBackward0";
+    case ShapeGradOp::Slice:
+      return "SliceBackward0";
   }
-  if (r.defined() && r.numel() == o[0].numel() && !r.sizes().equals(o[0].sizes())) r = r.reshape(o[0].sizes());
-  return {r};
+  return "";
 }
 
 }  // namespace
 
-void record_where(const Tensor& cond, const Tensor& self, const Tensor& other, const Tensor& out) {
-  auto node = record("WhereBackward0", &where_backward, {cond, self, other}, {out});
-  node->save(cond);
-}
-
-void record_gemm(const char* name, const Tensor& a, const Tensor& b, const Tensor& init, const Tensor& out,
-                 const Scalar& alpha, const Scalar& beta) {
-  auto node = record(name, &gemm_backward, {a, b, init}, {out});
-  node->jvp = &gemm_jvp;
-  node->save(a);
-  node->save(b);
-  node->scalars = {alpha, beta};
-}
-
-void record_conj(const Tensor& self, const Tensor& out) { record("ConjBackward0", &conj_backward, {self}, {out}); }
-
-void record_shape_op(ShapeGradOp op, const char* node_name, const Tensor& self, const Tensor& out, DimVector ints,
-                     uint64_t mask, bool keepdim, double correction) {
+void record_shape_op(ShapeGradOp op, const Tensor& self, const Tensor& out, DimVector ints) {
   FormulaNode::Formula f = nullptr;
-  FormulaNode::Jvp jvp = nullptr;  // null: from the VJP (Note [JVP from the VJP])
+  FormulaNode::Jvp jvp = nullptr;
   switch (op) {
     case ShapeGradOp::View:
+    case ShapeGradOp::UnsafeView:
     case ShapeGradOp::Squeeze:
+    case ShapeGradOp::SqueezeDim:
       f = &view_backward, jvp = &view_jvp;
       break;
     case ShapeGradOp::Expand:
@@ -324,47 +240,19 @@ void record_shape_op(ShapeGradOp op, const char* node_name, const Tensor& self, 
     case ShapeGradOp::Slice:
       f = &slice_backward_fn, jvp = &slice_jvp;
       break;
-    case ShapeGradOp::Sum:
-      f = &sum_backward, jvp = &sum_jvp;
-      break;
-    case ShapeGradOp::Mean:
-      f = &mean_backward, jvp = &mean_jvp;
-      break;
-    case ShapeGradOp::Amax:
-      f = &amax_backward;
-      break;
-    case ShapeGradOp::LogSumExp:
-      f = &logsumexp_backward;
-      break;
-    case ShapeGradOp::Var:
-      f = &var_backward;
-      break;
-    case ShapeGradOp::Std:
-      f = &std_backward;
-      break;
   }
-  auto node = record(node_name, f, {self}, {out});
+  auto node = record(shape_node_name(op), f, {self}, {out});
   node->jvp = jvp;
   node->shapes.push_back(DimVector(self.sizes()));
-  const bool reduction = op == ShapeGradOp::Sum || op == ShapeGradOp::Mean || op == ShapeGradOp::Amax ||
-                         op == ShapeGradOp::LogSumExp || op == ShapeGradOp::Var || op == ShapeGradOp::Std;
-  if (reduction) {
-    node->ints = {static_cast<int64_t>(mask), keepdim ? 1 : 0};
-    const int64_t count = self.numel() / std::max<int64_t>(out.numel(), 1);
-    if (op == ShapeGradOp::Mean) node->scalars.push_back(Scalar(count));
-    if (op != ShapeGradOp::Sum && op != ShapeGradOp::Mean) {
-      node->save(self);
-      node->save(out, /*is_output=*/true);
-      node->scalars = {Scalar(count), Scalar(correction)};
-    }
-  } else {
-    node->ints = std::move(ints);
-  }
+  node->ints = std::move(ints);
 }
 
-void record_pieces(PiecesOp op, const char* node_name, const Tensor& self, TensorList pieces, DimVector ints) {
-  const bool split = op == PiecesOp::Split;
-  auto node = record(node_name, split ? &split_backward : &unbind_backward, {self}, pieces);
+void record_pieces(PiecesOp op, const Tensor& self, TensorList pieces, DimVector ints) {
+  const bool split = op != PiecesOp::Unbind;
+  const char* name = op == PiecesOp::Split            ? "SplitBackward0"
+                     : op == PiecesOp::SplitWithSizes ? "SplitWithSizesBackward0"
+                                                      : "UnbindBackward0";
+  auto node = record(name, split ? &split_backward : &unbind_backward, {self}, pieces);
   node->jvp = split ? &split_jvp : &unbind_jvp;
   node->shapes.push_back(DimVector(self.sizes()));
   node->shapes.push_back(ops::is_non_overlapping_and_dense(self) ? DimVector(self.strides())
@@ -422,6 +310,28 @@ Tensor slice_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64_
     node->ints = {dim, start, end, step};
   }
   return r;
+}
+
+void record_clone(const Tensor& self, const Tensor& out) {
+  record("CloneBackward0", &identity_backward, {self}, {out});
+}
+void record_to_copy(const Tensor& self, const Tensor& out) {
+  record("ToCopyBackward0", &identity_backward, {self}, {out});
+}
+void record_copy_(const Tensor& self, const Tensor& src) {
+  record("CopyBackwards", &copy_backward, {self, src}, {self});
+}
+void record_fill_(const Tensor& self, const Tensor& value) {
+  record(value.defined() ? "FillBackward1" : "FillBackward0", &fill_backward, {self, value}, {self});
+}
+void record_zero_(const Tensor& self) { record("ZeroBackward0", &fill_backward, {self, Tensor()}, {self}); }
+void record_cat(TensorList inputs, const Tensor& out, int64_t dim, const DimVector& lengths) {
+  auto node = record("CatBackward0", &cat_backward, inputs, {out});
+  node->ints = {dim};
+  for (int64_t len : lengths) node->ints.push_back(len);
+}
+void record_flip(const Tensor& self, const Tensor& out, IntArrayRef dims) {
+  record("FlipBackward0", &flip_backward, {self}, {out})->ints = DimVector(dims);
 }
 
 }  // namespace ember::autograd

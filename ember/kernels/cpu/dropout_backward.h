@@ -1,7 +1,7 @@
 #pragma once
 // The byte-mask dropout backward in one pass (Note [Dropout with a byte mask] and
 // Note [Relu then dropout] in ops/nn/dropout.cpp). The formulas that choose it over
-// the composite form are in autograd/derivatives/nn_grad.cpp.
+// the composite form are in autograd/derivatives/nn_dropout_grad.cpp.
 #include "ember/core/tensor.h"
 
 namespace ember::kernels {

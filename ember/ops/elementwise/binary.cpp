@@ -7,8 +7,7 @@
 #include "ember/ops/shape/mem_overlap.h"
 
 #include "ember/autograd/derivatives/binary_grad.h"
-#include "ember/autograd/derivatives/misc_grad.h"
-#include "ember/autograd/derivatives/pointwise_grad.h"
+#include "ember/autograd/derivatives/elementwise_grad.h"
 #include "ember/autograd/formula_node.h"
 
 #include "ember/core/dispatch.h"

@@ -4,7 +4,7 @@
 #include <limits>
 #include <numbers>
 
-#include "ember/autograd/derivatives/misc_grad.h"
+#include "ember/autograd/derivatives/elementwise_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"

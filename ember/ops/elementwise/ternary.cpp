@@ -1,9 +1,8 @@
 // Three-input elementwise ops: clamp (Scalar and Tensor bounds), clip, lerp,
 // addcmul and addcdiv on the loop engine, with their kernels in
 // kernels/cpu/binary_kernels_ternary.cpp and their formulas in
-// autograd/derivatives/pointwise_grad.cpp.
-#include "ember/autograd/derivatives/misc_grad.h"
-#include "ember/autograd/derivatives/pointwise_grad.h"
+// autograd/derivatives/elementwise_grad.cpp.
+#include "ember/autograd/derivatives/elementwise_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/autograd/raw_backward.h"
 #include "ember/core/dispatch.h"
@@ -95,7 +94,7 @@ Tensor clamp(const Tensor& self, const std::optional<Scalar>& min, const std::op
   return out;
 }
 namespace {
-// Tensor bounds record one node (formula: autograd/derivatives/pointwise_grad.cpp).
+// Tensor bounds record one node (formula: autograd/derivatives/elementwise_grad.cpp).
 Tensor clamp_tensor_grad(const Tensor& self, const std::optional<Tensor>& min, const std::optional<Tensor>& max) {
   Tensor out = clamp_tensor(self, min, max, nullptr, false);
   const Tensor lo = min ? *min : Tensor(), hi = max ? *max : Tensor();
@@ -131,7 +130,7 @@ Tensor& clamp_scalar_(const char* prof, Tensor& self, const std::optional<Scalar
     before = self.detach().clone();  // the formula reads self as it was before the update
   }
   clamp_scalar(self, min, max, &self, true);
-  if (grad) autograd::record_clamp_scalar("ClampBackward1", self, before, min, max, self);
+  if (grad) autograd::record_clamp_scalar(autograd::ClampOp::Clamp, self, before, min, max, self);
   return self;
 }
 }  // namespace
@@ -174,7 +173,7 @@ Tensor clamp_min(const Tensor& self, const Scalar& min) {
   EMBER_RECORD_OP("clamp_min", self);
   Tensor out = clamp_scalar(self, min, std::nullopt, nullptr, false);
   if (autograd::needs_grad(self) && (out.is_floating_point() || out.is_complex()))
-    autograd::record_clamp_scalar("ClampMinBackward0", self, self, min, std::nullopt, out);
+    autograd::record_clamp_scalar(autograd::ClampOp::ClampMin, self, self, min, std::nullopt, out);
   return out;
 }
 Tensor clamp_min(const Tensor& self, const Tensor& min) {
@@ -188,7 +187,7 @@ Tensor clamp_max(const Tensor& self, const Scalar& max) {
   EMBER_RECORD_OP("clamp_max", self);
   Tensor out = clamp_scalar(self, std::nullopt, max, nullptr, false);
   if (autograd::needs_grad(self) && (out.is_floating_point() || out.is_complex()))
-    autograd::record_clamp_scalar("ClampMaxBackward0", self, self, std::nullopt, max, out);
+    autograd::record_clamp_scalar(autograd::ClampOp::ClampMax, self, self, std::nullopt, max, out);
   return out;
 }
 Tensor clamp_max(const Tensor& self, const Tensor& max) {

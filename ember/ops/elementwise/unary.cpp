@@ -2,7 +2,7 @@
 #include "ember/core/record_scope.h"
 #include "ember/ops/shape/mem_overlap.h"
 
-#include "ember/autograd/derivatives/misc_grad.h"
+#include "ember/autograd/derivatives/elementwise_grad.h"
 #include "ember/autograd/derivatives/unary_grad.h"
 #include "ember/autograd/formula_node.h"
 

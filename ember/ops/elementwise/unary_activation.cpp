@@ -3,7 +3,7 @@
 #include "ember/kernels/cpu/unary_kernels.h"
 #include "ember/ops/elementwise/unary.h"
 
-#include "ember/autograd/derivatives/misc_grad.h"
+#include "ember/autograd/derivatives/elementwise_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/vmap/batching_rules.h"
 

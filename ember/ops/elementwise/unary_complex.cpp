@@ -8,8 +8,7 @@
 #include "ember/ops/elementwise/unary.h"
 #include "ember/ops/shape/mem_overlap.h"
 
-#include "ember/autograd/derivatives/misc_grad.h"
-#include "ember/autograd/derivatives/shape_grad.h"
+#include "ember/autograd/derivatives/elementwise_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/vmap/batching_rules.h"
 

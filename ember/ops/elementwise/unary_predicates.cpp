@@ -1,5 +1,5 @@
 // nan_to_num and the floating-point class predicates (isnan, isinf, ...).
-#include "ember/autograd/derivatives/misc_grad.h"
+#include "ember/autograd/derivatives/elementwise_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/core/record_scope.h"
 #include "ember/kernels/cpu/unary_kernels.h"

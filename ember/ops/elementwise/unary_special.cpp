@@ -1,5 +1,5 @@
 // polygamma(n, x) and torch::special's spellings of the unary special functions.
-#include "ember/autograd/derivatives/misc_grad.h"
+#include "ember/autograd/derivatives/elementwise_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/core/record_scope.h"
 #include "ember/kernels/cpu/unary_kernels.h"

@@ -8,8 +8,6 @@
 #include "ember/ops/shape/copy.h"
 
 #include "ember/autograd/derivatives/index_grad.h"
-#include "ember/autograd/derivatives/misc_grad.h"
-#include "ember/autograd/derivatives/shape_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/ops/elementwise/type_promotion.h"
 #include "ember/ops/shape/view.h"

@@ -10,7 +10,6 @@
 #include "ember/ops/shape/mem_overlap.h"
 
 #include "ember/autograd/derivatives/index_grad.h"
-#include "ember/autograd/derivatives/misc_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/ops/shape/view.h"
 #include "ember/vmap/batching_rules.h"

@@ -113,15 +113,17 @@ Tensor full_median(const Tensor& self, bool ignore_nan, const char* op) {
 }
 
 // Records the gradient of a value-selecting op (formula: autograd/derivatives/reduce_grad.cpp).
-std::tuple<Tensor, Tensor> with_selection_grad(const char* name, const Tensor& self, std::tuple<Tensor, Tensor> r,
+// `dim` was checked by the op.
+using autograd::SelectionOp;
+std::tuple<Tensor, Tensor> with_selection_grad(SelectionOp op, const Tensor& self, std::tuple<Tensor, Tensor> r,
                                                int64_t dim, bool keepdim) {
   if (autograd::needs_grad(self) && self.is_floating_point())
-    autograd::record_value_selection(name, self, std::get<0>(r), std::get<1>(r),
-                                     self.dim() == 0 ? 0 : wrap_dim(dim, self.dim(), name), keepdim);
+    autograd::record_value_selection(op, self, std::get<0>(r), std::get<1>(r),
+                                     self.dim() == 0 ? 0 : wrap_dim(dim, self.dim(), "value selection"), keepdim);
   return r;
 }
-Tensor with_even_grad(const char* name, const Tensor& self, Tensor out) {
-  if (autograd::needs_grad(self) && self.is_floating_point()) autograd::record_evenly_distributed(name, self, out);
+Tensor with_even_grad(SelectionOp op, const Tensor& self, Tensor out) {
+  if (autograd::needs_grad(self) && self.is_floating_point()) autograd::record_evenly_distributed(op, self, out);
   return out;
 }
 
@@ -157,7 +159,7 @@ std::tuple<Tensor, Tensor> sort(const Tensor& self, std::optional<bool> /*stable
       write_line<T>(p, sv, si, vals, idx, len);
     });
   });
-  return with_selection_grad("SortBackward0", self, {values, indices}, d, true);
+  return with_selection_grad(SelectionOp::Sort, self, {values, indices}, d, true);
 }
 std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim, bool descending) {
   return sort(self, std::optional<bool>(), dim, descending);
@@ -191,7 +193,7 @@ std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool
   if (self.dim() == 0) k = len;  // a 0-dim result holds one element whatever k is: (self, 0), as PyTorch returns
   Tensor values = empty(with_dim_size(self, d, k), TensorOptions(self.dtype()));
   Tensor indices = empty(with_dim_size(self, d, k), TensorOptions(kLong));
-  if (k == 0) return with_selection_grad("TopkBackward0", self, {values, indices}, d, true);
+  if (k == 0) return with_selection_grad(SelectionOp::Topk, self, {values, indices}, d, true);
   const int64_t sv = ops::line_stride(values, d), si = ops::line_stride(indices, d), sx = ops::line_stride(self, d);
   dispatch_real_and_bool(self.dtype(), "topk", [&](auto tag) {
     using T = EMBER_TYPE(tag);
@@ -216,7 +218,7 @@ std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool
       write_line<T>(p, sv, si, vals, idx, k);
     });
   });
-  return with_selection_grad("TopkBackward0", self, {values, indices}, d, true);
+  return with_selection_grad(SelectionOp::Topk, self, {values, indices}, d, true);
 }
 
 std::tuple<Tensor, Tensor> kthvalue(const Tensor& self, int64_t k, int64_t dim, bool keepdim) {
@@ -229,7 +231,7 @@ std::tuple<Tensor, Tensor> kthvalue(const Tensor& self, int64_t k, int64_t dim, 
   EMBER_CHECK(k >= 1 && k <= len, "kthvalue(): selected number k out of range for dimension ", d, " (k = ", k,
               ", size ", len, ")");
   return with_selection_grad(
-      "KthvalueBackward0", self,
+      SelectionOp::Kthvalue, self,
       select_along(self, d, keepdim, "kthvalue",
                    [&](const auto& vals, std::vector<int64_t>& idx) { return nth_position(vals, idx, k - 1); }),
       d, keepdim);
@@ -260,12 +262,12 @@ Tensor median(const Tensor& self) {
     autograd::BelowAutogradGuard no_grad;
     out = full_median(self, false, "median");
   }
-  return with_even_grad("MedianBackward0", self, out);
+  return with_even_grad(SelectionOp::Median, self, out);
 }
 std::tuple<Tensor, Tensor> median(const Tensor& self, int64_t dim, bool keepdim) {
   EMBER_VMAP_REDUCTION(self, IntArrayRef(dim), keepdim, v, d, k, median(v, d[0], k));
   EMBER_RECORD_OP("median", self);
-  return with_selection_grad("MedianBackward1", self, median_impl(self, dim, keepdim, false, "median"), dim, keepdim);
+  return with_selection_grad(SelectionOp::Median, self, median_impl(self, dim, keepdim, false, "median"), dim, keepdim);
 }
 Tensor nanmedian(const Tensor& self) {
   if (batching::any_batched(self)) [[unlikely]]
@@ -276,12 +278,12 @@ Tensor nanmedian(const Tensor& self) {
     autograd::BelowAutogradGuard no_grad;
     out = full_median(self, true, "nanmedian");
   }
-  return with_even_grad("NanmedianBackward0", self, out);
+  return with_even_grad(SelectionOp::Nanmedian, self, out);
 }
 std::tuple<Tensor, Tensor> nanmedian(const Tensor& self, int64_t dim, bool keepdim) {
   EMBER_VMAP_REDUCTION(self, IntArrayRef(dim), keepdim, v, d, k, nanmedian(v, d[0], k));
   EMBER_RECORD_OP("nanmedian", self);
-  return with_selection_grad("NanmedianBackward1", self, median_impl(self, dim, keepdim, true, "nanmedian"), dim,
+  return with_selection_grad(SelectionOp::Nanmedian, self, median_impl(self, dim, keepdim, true, "nanmedian"), dim,
                              keepdim);
 }
 
@@ -291,7 +293,7 @@ std::tuple<Tensor, Tensor> mode(const Tensor& self, int64_t dim, bool keepdim) {
   const int64_t d = wrap_dim(dim, self.dim(), "mode");
   EMBER_CHECK(dim_size(self, d) > 0, "mode(): Expected reduction dim ", d, " to have non-zero size (input shape ",
               shape_str(self.sizes()), ").");
-  return with_selection_grad("ModeBackward0", self,
+  return with_selection_grad(SelectionOp::Mode, self,
                              select_along(self, d, keepdim, "mode",
                                           [&](const auto& vals, std::vector<int64_t>& idx) -> int64_t {
                                             std::sort(idx.begin(), idx.end(), [&](int64_t a, int64_t b) {

@@ -3,7 +3,7 @@
 #include "ember/ops/matmul/matmul.h"
 #include "ember/core/record_scope.h"
 
-#include "ember/autograd/derivatives/shape_grad.h"
+#include "ember/autograd/derivatives/matmul_grad.h"
 #include "ember/autograd/formula_node.h"
 
 #include <complex>
@@ -37,18 +37,6 @@ void check_supported(const char* op, const Tensor& t) {
 
 std::string mat_str(const Tensor& t) { return str(t.size(0), "x", t.size(1)); }
 
-// PyTorch's grad_fn name for the op ("addmm" -> "AddmmBackward0").
-const char* grad_fn_name(const char* op) {
-  static const std::pair<const char*, const char*> kNames[] = {
-      {"mm", "MmBackward0"},       {"bmm", "BmmBackward0"},         {"mv", "MvBackward0"},
-      {"dot", "DotBackward0"},     {"vdot", "VdotBackward0"},       {"outer", "OuterBackward0"},
-      {"addmm", "AddmmBackward0"}, {"baddbmm", "BaddbmmBackward0"}, {"addbmm", "AddbmmBackward0"},
-      {"addmv", "AddmvBackward0"}, {"addr", "AddrBackward0"},       {"matmul", "MatmulBackward0"}};
-  for (const auto& [k, v] : kNames)
-    if (std::string_view(k) == op) return v;
-  return "MmBackward0";
-}
-
 // out[..., m, n] = alpha * a @ b (+ beta * init broadcast to out's shape).
 // a [..., m, k] and b [..., k, n] already broadcast to the same batch dims.
 Tensor gemm_into_new(const char* op, const Tensor& a, const Tensor& b, const Tensor* init, const Scalar& beta,
@@ -67,7 +55,7 @@ Tensor gemm_into_new(const char* op, const Tensor& a, const Tensor& b, const Ten
   // The linear layer's bias + x @ w.t() (Note [Linear with a fused bias]).
   if (use_init && beta.equal(Scalar(1)) && alpha.equal(Scalar(1)) && kernels::addmm_bias_f32(*init, a, b, c)) {
     const Tensor init_t = *init;
-    if (autograd::needs_grad(a, b, init_t)) autograd::record_gemm(grad_fn_name(op), a, b, init_t, c, alpha, beta);
+    if (autograd::needs_grad(a, b, init_t)) autograd::record_gemm(op, a, b, init_t, c, alpha, beta);
     return c;
   }
   if (use_init) {
@@ -76,7 +64,7 @@ Tensor gemm_into_new(const char* op, const Tensor& a, const Tensor& b, const Ten
   }
   kernels::gemm_batched(a, b, c, alpha, use_init ? beta : Scalar(0));
   const Tensor init_t = init != nullptr ? *init : Tensor();
-  if (autograd::needs_grad(a, b, init_t)) autograd::record_gemm(grad_fn_name(op), a, b, init_t, c, alpha, beta);
+  if (autograd::needs_grad(a, b, init_t)) autograd::record_gemm(op, a, b, init_t, c, alpha, beta);
   return c;
 }
 

@@ -1,7 +1,7 @@
 #include "ember/ops/nn/activation.h"
 #include "ember/core/record_scope.h"
 
-#include "ember/autograd/derivatives/nn_grad.h"
+#include "ember/autograd/derivatives/nn_activation_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/core/shape.h"
 #include "ember/kernels/cpu/binary_kernels.h"

@@ -31,7 +31,7 @@
 #include <limits>
 #include <numeric>
 
-#include "ember/autograd/derivatives/nn_grad.h"
+#include "ember/autograd/derivatives/nn_attention_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/core/dispatch.h"
 #include "ember/core/record_scope.h"

@@ -18,7 +18,7 @@ Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, cons
                                     std::optional<double> scale = std::nullopt);
 
 // The fused first-order backward of the op's fused path (Note [Fused attention]), for
-// its formula (autograd/derivatives/nn_grad.cpp): probs and kept are what the forward
+// its formula (autograd/derivatives/nn_attention_grad.cpp): probs and kept are what the forward
 // saved (softmax's result, the keep bits when keep > 0, keep = 1 / (1 - dropout_p));
 // the gradients of q, k, v where `needed`, undefined elsewhere. float32/float64.
 std::array<Tensor, 3> scaled_dot_product_attention_backward(const Tensor& grad_out, const Tensor& q, const Tensor& k,

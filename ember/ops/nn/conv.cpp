@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "ember/autograd/derivatives/conv_grad.h"
+#include "ember/autograd/derivatives/nn_conv_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"

@@ -3,7 +3,7 @@
 // plain dropout of a float tensor, one pass for both: Note [Dropout with a
 // byte mask]).
 #include "ember/ops/nn/dropout.h"
-#include "ember/autograd/derivatives/nn_grad.h"
+#include "ember/autograd/derivatives/nn_dropout_grad.h"
 #include "ember/core/record_scope.h"
 #include "ember/kernels/cpu/dropout_draws.h"
 #include "ember/ops/nn/relu_dropout.h"

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <set>
 
-#include "ember/autograd/derivatives/nn_grad.h"
+#include "ember/autograd/derivatives/nn_embedding_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/core/dispatch.h"
 #include "ember/core/parallel.h"

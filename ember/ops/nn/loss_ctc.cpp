@@ -6,7 +6,7 @@
 #include <vector>
 #include "ember/core/record_scope.h"
 
-#include "ember/autograd/derivatives/loss_grad.h"
+#include "ember/autograd/derivatives/nn_loss_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"

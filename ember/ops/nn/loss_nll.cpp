@@ -1,7 +1,7 @@
 // nll_loss (dedicated kernel; its backward is NllLossBackward0) and cross_entropy_loss.
 #include <cmath>
 
-#include "ember/autograd/derivatives/loss_grad.h"
+#include "ember/autograd/derivatives/nn_loss_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"
@@ -126,8 +126,8 @@ void check_targets(const char* op, const int64_t* t, int64_t count, int64_t c, i
   return loss.sum() / w.sum();
 }
 
-Tensor nll_loss_impl(const char* op, const char* node_name, const Tensor& self, const Tensor& target,
-                     const std::optional<Tensor>& weight_opt, int64_t reduction, int64_t ignore_index) {
+Tensor nll_loss_impl(const char* op, const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight_opt,
+                     int64_t reduction, int64_t ignore_index) {
   if (batching::any_batched(self, target, weight_opt)) [[unlikely]]
     return nll_loss_batched(op, self, target, weight_opt.value_or(Tensor()), reduction, ignore_index);
   EMBER_RECORD_OP(op, self, target);
@@ -178,7 +178,7 @@ Tensor nll_loss_impl(const char* op, const char* node_name, const Tensor& self, 
     });
   }
   if (autograd::needs_grad(self))
-    autograd::record_nll_loss(node_name, self, target, weight, out, reduction, ignore_index, total_weight);
+    autograd::record_nll_loss(self, target, weight, out, reduction, ignore_index, total_weight);
   return out;
 }
 
@@ -214,14 +214,13 @@ Tensor ops::nll_loss_coef(IntArrayRef self_sizes, ScalarType dtype, const Tensor
 
 Tensor nll_loss(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight, int64_t reduction,
                 int64_t ignore_index) {
-  const char* node = self.defined() && self.dim() == 4 ? "NllLoss2DBackward0" : "NllLossBackward0";
-  return nll_loss_impl("nll_loss", node, self, target, weight, reduction, ignore_index);
+  return nll_loss_impl("nll_loss", self, target, weight, reduction, ignore_index);
 }
 Tensor nll_loss2d(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight, int64_t reduction,
                   int64_t ignore_index) {
   EMBER_CHECK(self.defined() && self.dim() == 4, "nll_loss2d: expected a 4D input, got ",
               self.defined() ? shape_str(self.sizes()) : std::string("an undefined tensor"));
-  return nll_loss_impl("nll_loss2d", "NllLoss2DBackward0", self, target, weight, reduction, ignore_index);
+  return nll_loss_impl("nll_loss2d", self, target, weight, reduction, ignore_index);
 }
 Tensor nll_loss_nd(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight, int64_t reduction,
                    int64_t ignore_index) {

@@ -2,7 +2,7 @@
 // follows PyTorch 1.13's ATen composition so values, NaN propagation and broadcasting match.
 #include <cmath>
 
-#include "ember/autograd/derivatives/loss_grad.h"
+#include "ember/autograd/derivatives/nn_loss_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"

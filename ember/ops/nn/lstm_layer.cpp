@@ -1,5 +1,5 @@
 #include "ember/ops/nn/lstm_layer.h"
-#include "ember/autograd/derivatives/rnn_grad.h"
+#include "ember/autograd/derivatives/nn_rnn_grad.h"
 
 #include <array>
 #include <vector>

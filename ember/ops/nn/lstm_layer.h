@@ -36,7 +36,7 @@ bool lstm_layer_fusable(const LstmLayerArgs& a);
 LstmLayerResult lstm_layer_fused(const LstmLayerArgs& a);
 
 // The fused layer's first-order backward (its formula, LstmLayerBackward0, is in
-// autograd/derivatives/rnn_grad.cpp): from the forward's acts (the gate activations,
+// autograd/derivatives/nn_rnn_grad.cpp): from the forward's acts (the gate activations,
 // [steps * batch, 4H]), c_all (every c_t) and out, and the gradients of out, h_n and
 // c_n (undefined where none), the gradients of the inputs in LstmInput order where
 // `needed`. Not itself differentiable.

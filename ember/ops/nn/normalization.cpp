@@ -2,7 +2,7 @@
 #include "ember/core/record_scope.h"
 #include "ember/ops/nn/normalization_backward.h"
 
-#include "ember/autograd/derivatives/nn_grad.h"
+#include "ember/autograd/derivatives/nn_norm_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/core/shape.h"
 #include "ember/kernels/cpu/norm_kernels.h"

@@ -2,7 +2,7 @@
 // Normalization ops with LibTorch's at:: signatures (ops/nn/normalization.cpp).
 // batch_norm and layer_norm run dedicated float32/float64 kernels
 // (kernels/cpu/norm_kernels.h) and record their backward
-// (autograd/derivatives/nn_grad.cpp); group_norm, instance_norm and
+// (autograd/derivatives/nn_norm_grad.cpp); group_norm, instance_norm and
 // local_response_norm are compositions of them and of differentiable ops.
 #include <optional>
 

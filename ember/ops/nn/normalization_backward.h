@@ -1,6 +1,6 @@
 #pragma once
 // Internal: first-order layer_norm backward through the row kernel (mean/rstd
-// from the forward), used by its formula (autograd/derivatives/nn_grad.cpp)
+// from the forward), used by its formula (autograd/derivatives/nn_norm_grad.cpp)
 // when no graph of the backward is needed. Returns {grad_input, grad_weight,
 // grad_bias}, each only when requested.
 #include <tuple>

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <string>
 
-#include "ember/autograd/derivatives/layout_grad.h"
+#include "ember/autograd/derivatives/nn_pad_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"

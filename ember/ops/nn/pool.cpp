@@ -1,5 +1,6 @@
 // Pooling front end: argument checks and output sizes as PyTorch computes
-// them; the work is in pool_kernels.cpp (Note [Pooling kernels]).
+// them; the work is in pool_ops.cpp and the loops in
+// kernels/cpu/pool_kernels.cpp (Note [Pooling kernels]).
 #include "ember/ops/nn/pool.h"
 #include "ember/core/record_scope.h"
 
@@ -13,7 +14,7 @@
 #include "ember/core/shape.h"
 #include "ember/core/tensor.h"
 #include "ember/ops/all_ops.h"
-#include "ember/ops/nn/pool_kernels.h"
+#include "ember/ops/nn/pool_ops.h"
 #include "ember/vmap/rules_nn.h"
 #include "ember/vmap/vmap.h"
 
@@ -81,23 +82,17 @@ PoolSpec window_spec(const char* op, const Tensor& self, int64_t nd, IntArrayRef
   return s;
 }
 
-const char* max_name(int64_t nd) {
-  static const char* names[3] = {"MaxPool1DWithIndicesBackward0", "MaxPool2DWithIndicesBackward0",
-                                 "MaxPool3DWithIndicesBackward0"};
-  return names[nd - 1];
-}
-
 // Values only (max_pool1d/2d): Note [Max pooling positions].
 Tensor max_pool_values_n(const char* op, int64_t nd, const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
                          IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
   const PoolSpec s = window_spec(op, self, nd, kernel_size, stride, padding, dilation, ceil_mode, true);
-  return pool::max_forward_values(self, s, max_name(nd));
+  return pool::max_forward_values(self, s);
 }
 
 std::tuple<Tensor, Tensor> max_pool_n(const char* op, int64_t nd, const Tensor& self, IntArrayRef kernel_size,
                                       IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, bool ceil_mode) {
   const PoolSpec s = window_spec(op, self, nd, kernel_size, stride, padding, dilation, ceil_mode, true);
-  return pool::max_forward(self, s, max_name(nd));
+  return pool::max_forward(self, s);
 }
 
 Tensor avg_pool_n(const char* op, int64_t nd, const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
@@ -130,12 +125,6 @@ PoolSpec adaptive_spec(const char* op, const Tensor& self, int64_t nd, IntArrayR
     s.dilation.push_back(1);
   }
   return s;
-}
-
-const char* adaptive_max_name(int64_t nd) {
-  static const char* names[3] = {"AdaptiveMaxPool1DBackward0", "AdaptiveMaxPool2DBackward0",
-                                 "AdaptiveMaxPool3DBackward0"};
-  return names[nd - 1];
 }
 
 }  // namespace
@@ -213,17 +202,17 @@ Tensor adaptive_avg_pool3d(const Tensor& self, IntArrayRef output_size) {
 std::tuple<Tensor, Tensor> adaptive_max_pool1d(const Tensor& self, IntArrayRef output_size) {
   EMBER_VMAP_FOLD_N(self, 3, true, "adaptive_max_pool1d", v, adaptive_max_pool1d(v, output_size));
   EMBER_RECORD_OP("adaptive_max_pool1d", self);
-  return pool::max_forward(self, adaptive_spec("adaptive_max_pool1d", self, 1, output_size), adaptive_max_name(1));
+  return pool::max_forward(self, adaptive_spec("adaptive_max_pool1d", self, 1, output_size));
 }
 std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& self, IntArrayRef output_size) {
   EMBER_VMAP_FOLD_N(self, 4, true, "adaptive_max_pool2d", v, adaptive_max_pool2d(v, output_size));
   EMBER_RECORD_OP("adaptive_max_pool2d", self);
-  return pool::max_forward(self, adaptive_spec("adaptive_max_pool2d", self, 2, output_size), adaptive_max_name(2));
+  return pool::max_forward(self, adaptive_spec("adaptive_max_pool2d", self, 2, output_size));
 }
 std::tuple<Tensor, Tensor> adaptive_max_pool3d(const Tensor& self, IntArrayRef output_size) {
   EMBER_VMAP_FOLD_N(self, 5, true, "adaptive_max_pool3d", v, adaptive_max_pool3d(v, output_size));
   EMBER_RECORD_OP("adaptive_max_pool3d", self);
-  return pool::max_forward(self, adaptive_spec("adaptive_max_pool3d", self, 3, output_size), adaptive_max_name(3));
+  return pool::max_forward(self, adaptive_spec("adaptive_max_pool3d", self, 3, output_size));
 }
 
 }  // namespace ember

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "ember/autograd/derivatives/rnn_grad.h"
+#include "ember/autograd/derivatives/nn_rnn_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"

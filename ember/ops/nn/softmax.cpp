@@ -8,7 +8,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "ember/autograd/derivatives/loss_grad.h"
+#include "ember/autograd/derivatives/nn_loss_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"

@@ -7,7 +7,6 @@
 #include "ember/ops/reduce/reduce.h"
 
 #include "ember/autograd/derivatives/reduce_grad.h"
-#include "ember/autograd/derivatives/shape_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/ops/elementwise/type_promotion.h"
 #include "ember/ops/reduce/reduce_util.h"
@@ -97,8 +96,7 @@ Tensor max(const Tensor& self) {
   EMBER_RECORD_OP("max", self);
   Tensor out = full_extreme<true>(self, "max");
   if (autograd::needs_grad(self))
-    autograd::record_shape_op(autograd::ShapeGradOp::Amax, "MaxBackward1", self, out, {}, ops::all_dims_mask(self),
-                              false);
+    autograd::record_reduction(autograd::ReduceGradOp::MaxAll, self, out, ops::all_dims_mask(self), false);
   return out;
 }
 Tensor min(const Tensor& self) {
@@ -106,8 +104,7 @@ Tensor min(const Tensor& self) {
   EMBER_RECORD_OP("min", self);
   Tensor out = full_extreme<false>(self, "min");
   if (autograd::needs_grad(self))
-    autograd::record_shape_op(autograd::ShapeGradOp::Amax, "MinBackward1", self, out, {}, ops::all_dims_mask(self),
-                              false);
+    autograd::record_reduction(autograd::ReduceGradOp::MinAll, self, out, ops::all_dims_mask(self), false);
   return out;
 }
 // The gradient goes to the returned index only (amax shares it among ties).
@@ -116,7 +113,7 @@ std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
   EMBER_RECORD_OP("max", self);
   auto r = arg_impl<true>(self, ops::reduce_mask(self, dim, "max"), keepdim, true, "max");
   if (autograd::needs_grad(self) && self.is_floating_point())
-    autograd::record_value_selection("MaxBackward0", self, std::get<0>(r), std::get<1>(r),
+    autograd::record_value_selection(autograd::SelectionOp::Max, self, std::get<0>(r), std::get<1>(r),
                                      self.dim() == 0 ? 0 : wrap_dim(dim, self.dim(), "max"), keepdim);
   return r;
 }
@@ -125,7 +122,7 @@ std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim) {
   EMBER_RECORD_OP("min", self);
   auto r = arg_impl<false>(self, ops::reduce_mask(self, dim, "min"), keepdim, true, "min");
   if (autograd::needs_grad(self) && self.is_floating_point())
-    autograd::record_value_selection("MinBackward0", self, std::get<0>(r), std::get<1>(r),
+    autograd::record_value_selection(autograd::SelectionOp::Min, self, std::get<0>(r), std::get<1>(r),
                                      self.dim() == 0 ? 0 : wrap_dim(dim, self.dim(), "min"), keepdim);
   return r;
 }
@@ -145,9 +142,9 @@ Tensor min(const Tensor& self, const Tensor& other) {
 }
 namespace {
 // Records the even-share backward of an extreme-value reduction.
-Tensor with_extreme_grad(const char* name, const Tensor& self, Tensor out, uint64_t mask, bool keepdim) {
+Tensor with_extreme_grad(autograd::ReduceGradOp op, const Tensor& self, Tensor out, uint64_t mask, bool keepdim) {
   if (autograd::needs_grad(self) && (self.is_floating_point() || self.is_complex()))
-    autograd::record_shape_op(autograd::ShapeGradOp::Amax, name, self, out, {}, mask, keepdim);
+    autograd::record_reduction(op, self, out, mask, keepdim);
   return out;
 }
 }  // namespace
@@ -155,13 +152,15 @@ Tensor amax(const Tensor& self, IntArrayRef dim, bool keepdim) {
   EMBER_VMAP_REDUCTION(self, dim, keepdim, v, d, k, amax(v, d, k));
   EMBER_RECORD_OP("amax", self);
   const uint64_t mask = ops::reduce_mask(self, dim, "amax");
-  return with_extreme_grad("AmaxBackward0", self, amax_impl<true>(self, mask, keepdim, "amax"), mask, keepdim);
+  return with_extreme_grad(autograd::ReduceGradOp::Amax, self, amax_impl<true>(self, mask, keepdim, "amax"), mask,
+                           keepdim);
 }
 Tensor amin(const Tensor& self, IntArrayRef dim, bool keepdim) {
   EMBER_VMAP_REDUCTION(self, dim, keepdim, v, d, k, amin(v, d, k));
   EMBER_RECORD_OP("amin", self);
   const uint64_t mask = ops::reduce_mask(self, dim, "amin");
-  return with_extreme_grad("AminBackward0", self, amax_impl<false>(self, mask, keepdim, "amin"), mask, keepdim);
+  return with_extreme_grad(autograd::ReduceGradOp::Amin, self, amax_impl<false>(self, mask, keepdim, "amin"), mask,
+                           keepdim);
 }
 std::tuple<Tensor, Tensor> aminmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
   if (batching::any_batched(self) && dim) [[unlikely]]

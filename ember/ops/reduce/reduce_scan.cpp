@@ -9,7 +9,6 @@
 #include "ember/ops/reduce/reduce.h"
 #include "ember/ops/shape/mem_overlap.h"
 
-#include "ember/autograd/derivatives/misc_grad.h"
 #include "ember/autograd/derivatives/reduce_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/core/shape.h"
@@ -111,23 +110,23 @@ Tensor cumprod(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype)
   return out;
 }
 namespace {
-std::tuple<Tensor, Tensor> with_cum_extreme_grad(const char* name, const Tensor& self, int64_t dim,
+std::tuple<Tensor, Tensor> with_cum_extreme_grad(bool is_max, const Tensor& self, int64_t dim,
                                                  std::tuple<Tensor, Tensor> r) {
   if (autograd::needs_grad(self) && self.is_floating_point())
-    autograd::record_cummaxmin(name, self, std::get<0>(r), std::get<1>(r),
-                               self.dim() == 0 ? 0 : wrap_dim(dim, self.dim(), name));
+    autograd::record_cummaxmin(is_max, self, std::get<0>(r), std::get<1>(r),
+                               self.dim() == 0 ? 0 : wrap_dim(dim, self.dim(), is_max ? "cummax" : "cummin"));
   return r;
 }
 }  // namespace
 std::tuple<Tensor, Tensor> cummax(const Tensor& self, int64_t dim) {
   EMBER_VMAP_ALONG_DIM_MULTI(self, dim, "cummax", v, d, cummax(v, d));
   EMBER_RECORD_OP("cummax", self);
-  return with_cum_extreme_grad("CummaxBackward0", self, dim, cum_extreme<true>(self, dim, "cummax"));
+  return with_cum_extreme_grad(true, self, dim, cum_extreme<true>(self, dim, "cummax"));
 }
 std::tuple<Tensor, Tensor> cummin(const Tensor& self, int64_t dim) {
   EMBER_VMAP_ALONG_DIM_MULTI(self, dim, "cummin", v, d, cummin(v, d));
   EMBER_RECORD_OP("cummin", self);
-  return with_cum_extreme_grad("CumminBackward0", self, dim, cum_extreme<false>(self, dim, "cummin"));
+  return with_cum_extreme_grad(false, self, dim, cum_extreme<false>(self, dim, "cummin"));
 }
 
 Tensor logcumsumexp(const Tensor& self, int64_t dim) {

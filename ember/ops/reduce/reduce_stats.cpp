@@ -9,7 +9,6 @@
 #include "ember/ops/reduce/reduce.h"
 
 #include "ember/autograd/derivatives/reduce_grad.h"
-#include "ember/autograd/derivatives/shape_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/ops/reduce/reduce_util.h"
 #include "ember/vmap/batching_rules.h"
@@ -72,8 +71,8 @@ Tensor var(const Tensor& self, OptionalIntArrayRef dim, const std::optional<Scal
   const uint64_t mask = optional_mask(self, dim, "var");
   Tensor out = std::get<0>(moments(self, mask, correction, keepdim, Moment::Var, false, "var"));
   if (autograd::needs_grad(self) && !self.is_complex())
-    autograd::record_shape_op(autograd::ShapeGradOp::Var, "VarBackward0", self, out, {}, mask, keepdim,
-                              correction ? correction->toDouble() : 1.0);
+    autograd::record_reduction(autograd::ReduceGradOp::Var, self, out, mask, keepdim,
+                               correction ? correction->toDouble() : 1.0);
   return out;
 }
 Tensor std(const Tensor& self, bool unbiased) {
@@ -89,8 +88,8 @@ Tensor std(const Tensor& self, OptionalIntArrayRef dim, const std::optional<Scal
   const uint64_t mask = optional_mask(self, dim, "std");
   Tensor out = std::get<0>(moments(self, mask, correction, keepdim, Moment::Std, false, "std"));
   if (autograd::needs_grad(self) && !self.is_complex())
-    autograd::record_shape_op(autograd::ShapeGradOp::Std, "StdBackward0", self, out, {}, mask, keepdim,
-                              correction ? correction->toDouble() : 1.0);
+    autograd::record_reduction(autograd::ReduceGradOp::Std, self, out, mask, keepdim,
+                               correction ? correction->toDouble() : 1.0);
   return out;
 }
 namespace {
@@ -208,7 +207,7 @@ Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
     reduce_into<T, T>(in, mask, Ops{}, out, [](const typename Ops::acc_t& a) { return Ops::project(a); });
   });
   if (autograd::needs_grad(self))
-    autograd::record_shape_op(autograd::ShapeGradOp::LogSumExp, "LogsumexpBackward0", self, out, {}, mask, keepdim);
+    autograd::record_reduction(autograd::ReduceGradOp::LogSumExp, self, out, mask, keepdim);
   return out;
 }
 

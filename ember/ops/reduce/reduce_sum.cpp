@@ -10,7 +10,6 @@
 #include "ember/ops/reduce/reduce.h"
 
 #include "ember/autograd/derivatives/reduce_grad.h"
-#include "ember/autograd/derivatives/shape_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/ops/reduce/reduce_util.h"
 #include "ember/vmap/batching_rules.h"
@@ -103,8 +102,8 @@ Tensor sum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<Scal
   const uint64_t mask = reduce_mask(self, dim, "sum");
   Tensor out = sum_impl(self, mask, keepdim, sum_dtype(self, dtype), SumKind::Sum, "sum");
   if (autograd::needs_grad(self))
-    autograd::record_shape_op(autograd::ShapeGradOp::Sum, dim.empty() ? "SumBackward0" : "SumBackward1", self, out, {},
-                              mask, keepdim);
+    autograd::record_reduction(dim.empty() ? autograd::ReduceGradOp::Sum : autograd::ReduceGradOp::SumDim, self, out,
+                               mask, keepdim);
   return out;
 }
 Tensor nansum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
@@ -123,8 +122,8 @@ Tensor mean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<Sca
   const uint64_t mask = reduce_mask(self, dim, "mean");
   Tensor out = sum_impl(self, mask, keepdim, dtype ? *dtype : self.dtype(), SumKind::Mean, "mean");
   if (autograd::needs_grad(self))
-    autograd::record_shape_op(autograd::ShapeGradOp::Mean, dim.empty() ? "MeanBackward0" : "MeanBackward1", self, out,
-                              {}, mask, keepdim);
+    autograd::record_reduction(dim.empty() ? autograd::ReduceGradOp::Mean : autograd::ReduceGradOp::MeanDim, self, out,
+                               mask, keepdim);
   return out;
 }
 Tensor nanmean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {

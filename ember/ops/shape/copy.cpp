@@ -4,7 +4,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "ember/autograd/derivatives/misc_grad.h"
+#include "ember/autograd/derivatives/shape_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/core/dispatch.h"
 #include "ember/core/record_scope.h"
@@ -111,7 +111,7 @@ Tensor clone(const Tensor& self) {
     EMBER_RECORD_OP("copy_", out, self);  // PyTorch's clone is empty_like + copy_
     copy_kernel(out, self);
   }
-  if (autograd::needs_grad(self)) autograd::record_copy("CloneBackward0", self, out);
+  if (autograd::needs_grad(self)) autograd::record_clone(self, out);
   return out;
 }
 
@@ -156,7 +156,7 @@ Tensor& fill_(Tensor& self, const Scalar& v) {
   const bool grad = autograd::needs_grad(self);
   if (grad) autograd::check_inplace(self, "fill_");
   fill_kernel(self, v);
-  if (grad) autograd::record_fill_("FillBackward0", self, Tensor());
+  if (grad) autograd::record_fill_(self, Tensor());
   return self;
 }
 
@@ -166,7 +166,7 @@ Tensor& zero_(Tensor& self) {
   const bool grad = autograd::needs_grad(self);
   if (grad) autograd::check_inplace(self, "zero_");
   fill_kernel(self, 0);
-  if (grad) autograd::record_fill_("ZeroBackward0", self, Tensor());
+  if (grad) autograd::record_zero_(self);
   return self;
 }
 
@@ -196,7 +196,7 @@ Tensor& Tensor::fill_(const Tensor& v) const {
   if (!grad) return ember::fill_(self, v.item());
   autograd::check_inplace(self, "fill_");
   fill_kernel(self, v.item());
-  autograd::record_fill_("FillBackward1", self, v);
+  autograd::record_fill_(self, v);
   return self;
 }
 Tensor& Tensor::zero_() const { return ember::zero_(self_ref()); }
@@ -214,7 +214,7 @@ Tensor Tensor::to(ScalarType t, bool, bool copy) const {
     copy_kernel(out, *this);
   }
   if ((ember::is_floating_point(t) || ember::is_complex(t)) && autograd::needs_grad(*this))
-    autograd::record_copy("ToCopyBackward0", *this, out);
+    autograd::record_to_copy(*this, out);
   return out;
 }
 Tensor Tensor::to(Device d, bool, bool copy) const {

@@ -1,8 +1,8 @@
 #include "ember/ops/shape/shape_ops.h"
 #include "ember/core/record_scope.h"
 
-#include "ember/autograd/derivatives/layout_grad.h"
-#include "ember/autograd/derivatives/misc_grad.h"
+#include "ember/autograd/derivatives/shape_grad.h"
+#include "ember/autograd/derivatives/shape_layout_grad.h"
 #include "ember/autograd/formula_node.h"
 
 #include "ember/core/shape.h"
@@ -354,7 +354,7 @@ Tensor outside_triangle(const Tensor& self, int64_t diagonal, bool lower, const 
 }  // namespace
 
 namespace {
-// tril/triu (formula: autograd/derivatives/layout_grad.cpp).
+// tril/triu (formula: autograd/derivatives/shape_layout_grad.cpp).
 Tensor& triangle_(Tensor& self, int64_t diagonal, bool lower, const char* op) {
   Tensor mask = outside_triangle(self, diagonal, lower, op);
   const bool grad = autograd::needs_grad(self);

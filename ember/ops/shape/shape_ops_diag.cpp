@@ -1,11 +1,11 @@
 // diag, diag_embed, diagflat: vectors onto the diagonals of zero matrices and back.
 // Each result is a fresh tensor (PyTorch's diag of a matrix copies too); the values
 // are written through a diagonal() view of it with copy_, so the loop engine does
-// the element work. Formulas: record_diag / record_diag_embed (layout_grad.cpp).
+// the element work. Formulas: record_diag / record_diag_embed (shape_layout_grad.cpp).
 #include <algorithm>
 #include <cstdlib>
 
-#include "ember/autograd/derivatives/layout_grad.h"
+#include "ember/autograd/derivatives/shape_layout_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/core/record_scope.h"
 #include "ember/core/shape.h"

@@ -2,8 +2,8 @@
 #include "ember/core/record_scope.h"
 
 #include "ember/autograd/copy_slices.h"
-#include "ember/autograd/derivatives/layout_grad.h"
 #include "ember/autograd/derivatives/shape_grad.h"
+#include "ember/autograd/derivatives/shape_layout_grad.h"
 #include "ember/autograd/formula_node.h"
 #include "ember/autograd/forward_ad.h"
 
@@ -20,8 +20,8 @@ namespace ember {
 namespace {
 // Records the view's backward when self requires grad (formulas in
 // autograd/derivatives/shape_grad.cpp) and returns the view.
-Tensor with_grad(autograd::ShapeGradOp op, const char* name, const Tensor& self, Tensor out, DimVector ints = {}) {
-  if (autograd::needs_grad(self)) autograd::record_shape_op(op, name, self, out, std::move(ints));
+Tensor with_grad(autograd::ShapeGradOp op, const Tensor& self, Tensor out, DimVector ints = {}) {
+  if (autograd::needs_grad(self)) autograd::record_shape_op(op, self, out, std::move(ints));
   autograd::set_view_base(self, out);  // after recording: Note [Views and in-place]
   return out;
 }
@@ -30,8 +30,7 @@ using autograd::ShapeGradOp;
 // The pieces cut(0) .. cut(n - 1) of a multi-output view, sharing one backward
 // node (Note [Multi-output views] in autograd/derivatives/shape_grad.h).
 template <typename Cut>
-std::vector<Tensor> cut_pieces(autograd::PiecesOp op, const char* name, const Tensor& self, int64_t n, DimVector ints,
-                               Cut cut) {
+std::vector<Tensor> cut_pieces(autograd::PiecesOp op, const Tensor& self, int64_t n, DimVector ints, Cut cut) {
   std::vector<Tensor> out;
   out.reserve(static_cast<size_t>(n));
   if (!autograd::needs_grad(self)) {
@@ -42,7 +41,7 @@ std::vector<Tensor> cut_pieces(autograd::PiecesOp op, const char* name, const Te
     autograd::BelowAutogradGuard below;
     for (int64_t i = 0; i < n; ++i) out.push_back(cut(i));
   }
-  autograd::record_pieces(op, name, self, out, std::move(ints));
+  autograd::record_pieces(op, self, out, std::move(ints));
   return out;
 }
 }  // namespace
@@ -56,7 +55,7 @@ Tensor view(const Tensor& self, IntArrayRef size) {
               " is not compatible with input tensor's size ", shape_str(self.sizes()), " and stride ",
               shape_str(self.strides()),
               " (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
-  return with_grad(ShapeGradOp::View, "ViewBackward0", self, make_view(self, shape, st, self.storage_offset()));
+  return with_grad(ShapeGradOp::View, self, make_view(self, shape, st, self.storage_offset()));
 }
 
 Tensor reshape(const Tensor& self, IntArrayRef shape_in) {
@@ -65,9 +64,9 @@ Tensor reshape(const Tensor& self, IntArrayRef shape_in) {
   DimVector shape = infer_size(shape_in, self.numel(), "reshape");
   DimVector st;
   if (compute_view_strides(self.sizes(), self.strides(), shape, st))
-    return with_grad(ShapeGradOp::View, "ViewBackward0", self, make_view(self, shape, st, self.storage_offset()));
+    return with_grad(ShapeGradOp::View, self, make_view(self, shape, st, self.storage_offset()));
   Tensor copy = clone(self.detach());
-  return with_grad(ShapeGradOp::View, "UnsafeViewBackward0", self,
+  return with_grad(ShapeGradOp::UnsafeView, self,
                    make_view(copy, shape, contiguous_strides(shape), copy.storage_offset()));
 }
 
@@ -130,8 +129,7 @@ Tensor permute(const Tensor& self, IntArrayRef dims) {
   }
   DimVector wrapped(nd);
   for (int64_t i = 0; i < nd; ++i) wrapped[i] = wrap_dim(dims[i], nd, "permute");
-  return with_grad(ShapeGradOp::Permute, "PermuteBackward0", self, make_view(self, sz, st, self.storage_offset()),
-                   wrapped);
+  return with_grad(ShapeGradOp::Permute, self, make_view(self, sz, st, self.storage_offset()), wrapped);
 }
 
 Tensor movedim(const Tensor& self, IntArrayRef source, IntArrayRef destination) {
@@ -180,8 +178,7 @@ Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1) {
   DimVector sz(self.sizes()), st(self.strides());
   std::swap(sz[a], sz[b]);
   std::swap(st[a], st[b]);
-  return with_grad(ShapeGradOp::Transpose, "TransposeBackward0", self, make_view(self, sz, st, self.storage_offset()),
-                   {a, b});
+  return with_grad(ShapeGradOp::Transpose, self, make_view(self, sz, st, self.storage_offset()), {a, b});
 }
 
 Tensor t(const Tensor& self) {
@@ -222,7 +219,7 @@ Tensor expand(const Tensor& self, IntArrayRef size) {
     sz[i] = target;
   }
   checked_numel(sz, "expand");  // a view of 2^62 x 4 elements would wrap numel() to 0
-  return with_grad(ShapeGradOp::Expand, "ExpandBackward0", self, make_view(self, sz, st, self.storage_offset()));
+  return with_grad(ShapeGradOp::Expand, self, make_view(self, sz, st, self.storage_offset()));
 }
 
 Tensor squeeze(const Tensor& self) {
@@ -235,7 +232,7 @@ Tensor squeeze(const Tensor& self) {
       sz.push_back(self.size(d));
       st.push_back(self.stride(d));
     }
-  return with_grad(ShapeGradOp::Squeeze, "SqueezeBackward0", self, make_view(self, sz, st, self.storage_offset()));
+  return with_grad(ShapeGradOp::Squeeze, self, make_view(self, sz, st, self.storage_offset()));
 }
 
 Tensor squeeze(const Tensor& self, int64_t dim) {
@@ -250,7 +247,7 @@ Tensor squeeze(const Tensor& self, int64_t dim) {
   DimVector sz(self.sizes()), st(self.strides());
   sz.erase(d);
   st.erase(d);
-  return with_grad(ShapeGradOp::Squeeze, "SqueezeBackward1", self, make_view(self, sz, st, self.storage_offset()));
+  return with_grad(ShapeGradOp::SqueezeDim, self, make_view(self, sz, st, self.storage_offset()));
 }
 
 Tensor unsqueeze(const Tensor& self, int64_t dim) {
@@ -261,8 +258,7 @@ Tensor unsqueeze(const Tensor& self, int64_t dim) {
   int64_t new_stride = d >= self.dim() ? 1 : self.size(d) * self.stride(d);
   sz.insert(d, 1);
   st.insert(d, new_stride);
-  return with_grad(ShapeGradOp::Unsqueeze, "UnsqueezeBackward0", self, make_view(self, sz, st, self.storage_offset()),
-                   {d});
+  return with_grad(ShapeGradOp::Unsqueeze, self, make_view(self, sz, st, self.storage_offset()), {d});
 }
 
 Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
@@ -293,7 +289,7 @@ Tensor select(const Tensor& self, int64_t dim, int64_t index) {
   int64_t offset = self.storage_offset() + index * st[d];
   sz.erase(d);
   st.erase(d);
-  return with_grad(ShapeGradOp::Select, "SelectBackward0", self, make_view(self, sz, st, offset), {d, index});
+  return with_grad(ShapeGradOp::Select, self, make_view(self, sz, st, offset), {d, index});
 }
 
 Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start_opt, std::optional<int64_t> end_opt,
@@ -314,7 +310,7 @@ Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start_opt, 
   int64_t offset = self.storage_offset() + start * st[d];
   sz[d] = end == start ? 0 : (end - start - 1) / step + 1;  // no overflow for huge steps
   st[d] *= step;
-  return with_grad(ShapeGradOp::Slice, "SliceBackward0", self, make_view(self, sz, st, offset), {d, start, end, step});
+  return with_grad(ShapeGradOp::Slice, self, make_view(self, sz, st, offset), {d, start, end, step});
 }
 
 Tensor unfold(const Tensor& self, int64_t dim, int64_t size, int64_t step) {
@@ -407,7 +403,7 @@ std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
   int64_t n = split_size == 0 || size == 0 ? 1 : (size - 1) / split_size + 1;  // no overflow for huge sizes
   DimVector ints{d};
   for (int64_t i = 0; i < n; ++i) ints.push_back(std::min(split_size, size - i * split_size));
-  return cut_pieces(autograd::PiecesOp::Split, "SplitBackward0", self, n, ints,
+  return cut_pieces(autograd::PiecesOp::Split, self, n, ints,
                     [&](int64_t i) { return narrow(self, d, i * split_size, ints[i + 1]); });
 }
 
@@ -428,8 +424,8 @@ std::vector<Tensor> split_with_sizes(const Tensor& self, IntArrayRef split_sizes
   DimVector ints{d};
   for (int64_t s : split_sizes) ints.push_back(s);
   int64_t start = 0;
-  return cut_pieces(autograd::PiecesOp::Split, "SplitWithSizesBackward0", self,
-                    static_cast<int64_t>(split_sizes.size()), ints, [&](int64_t i) {
+  return cut_pieces(autograd::PiecesOp::SplitWithSizes, self, static_cast<int64_t>(split_sizes.size()), ints,
+                    [&](int64_t i) {
                       Tensor piece = narrow(self, d, start, split_sizes[i]);
                       start += split_sizes[i];
                       return piece;
@@ -527,8 +523,7 @@ std::vector<Tensor> unbind(const Tensor& self, int64_t dim) {
   EMBER_RECORD_OP("unbind", self);
   EMBER_CHECK(self.dim() > 0, "unbind: dimension specified as 0 but tensor has no dimensions");
   int64_t d = wrap_dim(dim, self.dim(), "unbind");
-  return cut_pieces(autograd::PiecesOp::Unbind, "UnbindBackward0", self, self.size(d), {d},
-                    [&](int64_t i) { return select(self, d, i); });
+  return cut_pieces(autograd::PiecesOp::Unbind, self, self.size(d), {d}, [&](int64_t i) { return select(self, d, i); });
 }
 
 std::vector<int64_t> broadcast_shapes(ArrayRef<std::vector<int64_t>> shapes) {

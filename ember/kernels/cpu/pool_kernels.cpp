@@ -1,4 +1,5 @@
-// Pooling kernels as differentiable ops; their formulas are in autograd/derivatives/pool_grad.cpp.
+// The pooling loops (raw kernels over contiguous tensors; ops/nn/pool_ops.cpp makes them
+// differentiable ops).
 // Note [Pooling kernels]
 // Every pooling op is described per spatial dim by its windows: output
 // position o reads input positions first[o] + j * step for j < count[o]
@@ -14,22 +15,12 @@
 #include <type_traits>
 #include <vector>
 
-#include "ember/autograd/derivatives/pool_grad.h"
-#include "ember/autograd/formula_node.h"
-#include "ember/autograd/forward_ad.h"
-#include "ember/autograd/grad_mode.h"
-#include "ember/autograd/node.h"
-#include "ember/core/dispatch.h"
 #include "ember/core/error.h"
 #include "ember/core/parallel.h"
-#include "ember/core/shape.h"
 #include "ember/core/tensor.h"
+#include "ember/core/tensor_make.h"
+#include "ember/kernels/cpu/pool_kernels.h"
 #include "ember/kernels/cpu/vec_math.h"
-#include "ember/ops/all_ops.h"
-#include "ember/ops/nn/pool_kernels.h"
-#include "ember/vmap/batched_tensor.h"
-#include "ember/vmap/rules_nn.h"
-#include "ember/vmap/vmap.h"
 
 namespace ember::pool {
 
@@ -256,23 +247,9 @@ void max_plane_dense(const T* xi, T* yo, int64_t* io, const Windows& w) {
 
 }  // namespace
 
-// Note [Pooling gradients under vmap]
-// The pooling ops refuse vmap, but their backward formulas call these kernels
-// with whatever gradient arrives, and vmap over a vjp (func::vjp's vjp_fn)
-// sends a batched one. The kernels read raw memory, so a batched operand runs
-// them per sample (batching::per_sample_loop); before, the batch dim was read
-// as part of the planes and the result was silently wrong.
-template <typename F>
-Tensor per_sample(const char* op, std::initializer_list<const Tensor*> in, const F& f) {
-  return batching::per_sample_loop(in, op, [&](const std::vector<Tensor>& a) { return std::vector<Tensor>{f(a)}; })[0];
-}
-
-Tensor avg_forward(const Tensor& x_, const PoolSpec& s) {
-  if (batching::any_batched(x_)) [[unlikely]]
-    return per_sample("avg_pool", {&x_}, [&](const std::vector<Tensor>& a) { return avg_forward(a[0], s); });
-  const Tensor x = x_.contiguous();
+Tensor avg_pool_kernel(const Tensor& x, const PoolSpec& s) {
   const Windows w = windows(s);
-  Tensor y = empty(with_spatial(x, s.nd, s.out_size), x.options());
+  Tensor y = empty_cpu(with_spatial(x, s.nd, s.out_size), x.scalar_type());
   const int64_t planes = w.isize() ? x.numel() / w.isize() : 0;
   dispatch_pool(x, "avg_pool", [&](auto tag) {
     using T = decltype(tag);
@@ -290,21 +267,18 @@ Tensor avg_forward(const Tensor& x_, const PoolSpec& s) {
       }
     });
   });
-  if (autograd::needs_grad(x_)) autograd::record_avg_pool(x_, y, s, /*backward=*/false);
   return y;
 }
 
-Tensor avg_backward(const Tensor& g_, const PoolSpec& s) {
-  if (batching::any_batched(g_)) [[unlikely]]
-    return per_sample("avg_pool_backward", {&g_}, [&](const std::vector<Tensor>& a) { return avg_backward(a[0], s); });
-  const Tensor g = g_.contiguous();
+Tensor avg_pool_backward_kernel(const Tensor& g, const PoolSpec& s) {
   const Windows w = windows(s);
-  Tensor gi = zeros(with_spatial(g, s.nd, s.in_size), g.options());
+  Tensor gi = empty_cpu(with_spatial(g, s.nd, s.in_size), g.scalar_type());
   const int64_t planes = w.osize() ? g.numel() / w.osize() : 0;
   dispatch_pool(g, "avg_pool_backward", [&](auto tag) {
     using T = decltype(tag);
     const T* gp = g.data_ptr<T>();
     T* ip = gi.data_ptr<T>();
+    std::fill_n(ip, gi.numel(), T(0));
     parallel_for(0, planes, plane_grain(w), [&](int64_t p0, int64_t p1) {
       for (int64_t p = p0; p < p1; ++p) {
         const T* go = gp + p * w.osize();
@@ -320,16 +294,14 @@ Tensor avg_backward(const Tensor& g_, const PoolSpec& s) {
       }
     });
   });
-  if (autograd::needs_grad(g_)) autograd::record_avg_pool(g_, gi, s, /*backward=*/true);
   return gi;
 }
 
-std::tuple<Tensor, Tensor> max_forward(const Tensor& x_, const PoolSpec& s, const char* node_name) {
-  const Tensor x = x_.contiguous();
+std::tuple<Tensor, Tensor> max_pool_kernel(const Tensor& x, const PoolSpec& s) {
   const Windows w = windows(s);
   const DimVector shape = with_spatial(x, s.nd, s.out_size);
-  Tensor y = empty(shape, x.options());
-  Tensor idx = empty(shape, x.options().dtype(kLong));
+  Tensor y = empty_cpu(shape, x.scalar_type());
+  Tensor idx = empty_cpu(shape, kLong);
   const int64_t planes = w.isize() ? x.numel() / w.isize() : 0;
   dispatch_pool(x, "max_pool", [&](auto tag) {
     using T = decltype(tag);
@@ -363,7 +335,6 @@ std::tuple<Tensor, Tensor> max_forward(const Tensor& x_, const PoolSpec& s, cons
       }
     });
   });
-  if (autograd::needs_grad(x_)) autograd::record_max_pool_indices(node_name, x_, y, idx, s.in_size);
   return {y, idx};
 }
 
@@ -410,7 +381,7 @@ void for_each_position(const uint8_t* pos, const Windows& w, const std::vector<i
 
 Tensor positions_to_indices(const Tensor& pos, const PoolSpec& s) {
   const Windows w = windows(s);
-  Tensor idx = empty(pos.sizes(), pos.options().dtype(kLong));
+  Tensor idx = empty_cpu(pos.sizes(), kLong);
   int64_t* ip = idx.data_ptr<int64_t>();
   const int64_t osize = w.osize(), planes = osize ? pos.numel() / osize : 0;
   const std::vector<int64_t> offset = position_offsets(w);
@@ -472,10 +443,9 @@ void max_plane_framed(const float* x, float* y, uint8_t* pos, const Windows& w,
 
 }  // namespace
 
-Tensor max_positions_backward(const Tensor& g_, const Tensor& pos, const PoolSpec& s) {
-  const Tensor g = g_.contiguous();
+Tensor max_positions_backward(const Tensor& g, const Tensor& pos, const PoolSpec& s) {
   const Windows w = windows(s);
-  Tensor gi = empty(with_spatial(g, s.nd, s.in_size), g.options());
+  Tensor gi = empty_cpu(with_spatial(g, s.nd, s.in_size), g.scalar_type());
   const int64_t isize = w.isize(), osize = w.osize(), planes = osize ? g.numel() / osize : 0;
   const float* gp = g.data_ptr<float>();
   float* ip = gi.data_ptr<float>();
@@ -493,15 +463,18 @@ Tensor max_positions_backward(const Tensor& g_, const Tensor& pos, const PoolSpe
   return gi;
 }
 
-Tensor max_forward_values(const Tensor& x_, const PoolSpec& s, const char* node_name) {
+bool max_pool_positions_apply(const Tensor& x, const PoolSpec& s) {
+  return positions_row_kernel(x, windows(s)) != nullptr;
+}
+
+std::tuple<Tensor, Tensor> max_pool_positions_kernel(const Tensor& x, const PoolSpec& s, bool want_positions) {
   const Windows w = windows(s);
-  const auto row_kernel = positions_row_kernel(x_, w);
-  if (row_kernel == nullptr) return std::get<0>(max_forward(x_, s, node_name));
-  const Tensor x = x_.contiguous();
+  const auto row_kernel = positions_row_kernel(x, w);
+  EMBER_INTERNAL_ASSERT(row_kernel != nullptr, "max_pool_positions_kernel: the row kernel does not apply");
   const DimVector shape = with_spatial(x, s.nd, s.out_size);
-  Tensor y = empty(shape, x.options());
-  const bool grad = autograd::needs_grad(x_);
-  Tensor pos = grad ? empty(shape, x.options().dtype(kByte)) : Tensor();
+  Tensor y = empty_cpu(shape, x.scalar_type());
+  const bool grad = want_positions;
+  Tensor pos = grad ? empty_cpu(shape, kByte) : Tensor();
   const int64_t isize = w.isize(), osize = w.osize();
   const int64_t planes = isize ? x.numel() / isize : 0;
   const float* xp = x.data_ptr<float>();
@@ -521,21 +494,14 @@ Tensor max_forward_values(const Tensor& x_, const PoolSpec& s, const char* node_
       row_kernel(xp + p * isize, yp + p * osize, nullptr, r);
     }
   });
-  if (grad) autograd::record_max_pool_positions(node_name, x_, y, pos, s);
-  return y;
+  return {y, pos};
 }
 
-Tensor max_scatter(const Tensor& g_, const Tensor& indices, IntArrayRef in_size) {
-  if (batching::any_batched(g_, indices)) [[unlikely]] {
-    const DimVector size(in_size);
-    return per_sample("max_pool_backward", {&g_, &indices},
-                      [&](const std::vector<Tensor>& a) { return max_scatter(a[0], a[1], size); });
-  }
-  const Tensor g = g_.contiguous(), ix = indices.contiguous();
+Tensor max_scatter_kernel(const Tensor& g, const Tensor& ix, IntArrayRef in_size) {
   const int64_t nd = static_cast<int64_t>(in_size.size());
   // Each plane is zeroed right before its scatter, while it is in cache: a separate
   // zeros() pass over a gradient larger than the caches cost a second trip to memory.
-  Tensor gi = empty(with_spatial(g, nd, in_size), g.options());
+  Tensor gi = empty_cpu(with_spatial(g, nd, in_size), g.scalar_type());
   int64_t isize = 1, osize = 1;
   for (int64_t v : in_size) isize *= v;
   for (int64_t i = 0; i < nd; ++i) osize *= g.size(g.dim() - nd + i);
@@ -555,16 +521,11 @@ Tensor max_scatter(const Tensor& g_, const Tensor& indices, IntArrayRef in_size)
       }
     });
   });
-  if (autograd::needs_grad(g_)) autograd::record_max_pool_scatter(g_, gi, indices, in_size);
   return gi;
 }
 
-Tensor max_gather(const Tensor& gi_, const Tensor& indices, int64_t nd) {
-  if (batching::any_batched(gi_, indices)) [[unlikely]]
-    return per_sample("max_pool_backward_backward", {&gi_, &indices},
-                      [&](const std::vector<Tensor>& a) { return max_gather(a[0], a[1], nd); });
-  const Tensor gi = gi_.contiguous(), ix = indices.contiguous();
-  Tensor out = empty(ix.sizes(), gi.options());
+Tensor max_gather_kernel(const Tensor& gi, const Tensor& ix, int64_t nd) {
+  Tensor out = empty_cpu(ix.sizes(), gi.scalar_type());
   int64_t planes = 1;
   for (int64_t d = 0; d < gi.dim() - nd; ++d) planes *= gi.size(d);
   const int64_t isize = planes ? gi.numel() / planes : 0, osize = planes ? ix.numel() / planes : 0;
@@ -580,7 +541,6 @@ Tensor max_gather(const Tensor& gi_, const Tensor& indices, int64_t nd) {
       }
     });
   });
-  if (autograd::needs_grad(gi_)) autograd::record_max_pool_gather(gi_, out, indices, gi.sizes().slice(gi.dim() - nd));
   return out;
 }
 

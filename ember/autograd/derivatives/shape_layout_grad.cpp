@@ -1,4 +1,4 @@
-#include "ember/autograd/derivatives/layout_grad.h"
+#include "ember/autograd/derivatives/shape_layout_grad.h"
 
 #include <algorithm>
 
@@ -44,13 +44,6 @@ variable_list roll_backward(const FormulaNode& n, const variable_list& g) {
   for (size_t i = 0; i < k; ++i) shifts.push_back(-n.ints[i]);
   for (size_t i = k; i < n.ints.size(); ++i) dims.push_back(n.ints[i]);
   return {g[0].roll(shifts, dims)};
-}
-
-// ints: the pads; the gradient is the output cropped back, constant_pad_nd with the pads negated.
-variable_list constant_pad_backward(const FormulaNode& n, const variable_list& g) {
-  DimVector neg;
-  for (int64_t v : n.ints) neg.push_back(-v);
-  return {constant_pad_nd(g[0], neg, 0)};
 }
 
 // ints: diagonal, lower.
@@ -133,10 +126,6 @@ void record_roll(const Tensor& self, const Tensor& out, IntArrayRef shifts, IntA
   node->shapes.push_back(DimVector(shifts));  // its length splits ints into shifts and dims
   node->ints = DimVector(shifts);
   for (int64_t d : dims) node->ints.push_back(d);
-}
-
-void record_constant_pad_nd(const Tensor& self, const Tensor& out, IntArrayRef pad) {
-  record("ConstantPadNdBackward0", &constant_pad_backward, {self}, {out})->ints = DimVector(pad);
 }
 
 void record_triangle(const Tensor& self, const Tensor& out, int64_t diagonal, bool lower) {

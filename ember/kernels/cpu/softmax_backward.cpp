@@ -6,24 +6,16 @@
 // product in eight interleaved partial sums (Note [Row sums in lanes]), then the gradient. W10's
 // attention weights are 1 M elements in rows of 128. Other dims, dtypes and double
 // backward keep the composite.
-#include "ember/ops/nn/softmax_backward.h"
+#include "ember/kernels/cpu/softmax_backward.h"
 
 #include <algorithm>
 
-#include "ember/autograd/formula_node.h"
-#include "ember/autograd/forward_ad.h"
-#include "ember/autograd/grad_mode.h"
-#include "ember/autograd/node.h"
-#include "ember/core/dispatch.h"
-#include "ember/core/error.h"
 #include "ember/core/parallel.h"
-#include "ember/core/shape.h"
 #include "ember/core/tensor.h"
+#include "ember/core/tensor_make.h"
 #include "ember/kernels/cpu/softmax_row.h"
-#include "ember/ops/all_ops.h"
-#include "ember/vmap/vmap.h"
 
-namespace ember::detail {
+namespace ember::kernels {
 
 namespace {
 
@@ -32,24 +24,23 @@ void rows(const T* g, const T* y, T* out, int64_t nrows, int64_t n) {
   const int64_t grain = std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n, 1));
   parallel_for(0, nrows, grain, [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r) {
-      kernels::softmax_backward_row<T>(g + r * n, y + r * n, out + r * n, n);
+      softmax_backward_row<T>(g + r * n, y + r * n, out + r * n, n);
     }
   });
 }
 
 }  // namespace
 
-Tensor softmax_backward_lastdim(const Tensor& grad, const Tensor& y) {
-  const Tensor g = grad.contiguous(), yc = y.contiguous();
-  Tensor out = empty(y.sizes(), y.options().requires_grad(false));
+Tensor softmax_backward_lastdim(const Tensor& g, const Tensor& y) {
+  Tensor out = empty_cpu(y.sizes(), y.scalar_type());
   if (y.numel() == 0) return out;
   const int64_t n = y.dim() == 0 ? 1 : y.size(-1);
   const int64_t nrows = y.numel() / n;
   if (y.scalar_type() == kFloat)
-    rows<float>(g.data_ptr<float>(), yc.data_ptr<float>(), out.data_ptr<float>(), nrows, n);
+    rows<float>(g.data_ptr<float>(), y.data_ptr<float>(), out.data_ptr<float>(), nrows, n);
   else
-    rows<double>(g.data_ptr<double>(), yc.data_ptr<double>(), out.data_ptr<double>(), nrows, n);
+    rows<double>(g.data_ptr<double>(), y.data_ptr<double>(), out.data_ptr<double>(), nrows, n);
   return out;
 }
 
-}  // namespace ember::detail
+}  // namespace ember::kernels

@@ -1,4 +1,4 @@
-#include "ember/autograd/derivatives/conv_grad.h"
+#include "ember/autograd/derivatives/nn_conv_grad.h"
 #include "ember/autograd/raw_backward.h"
 
 #include "ember/autograd/formula_node.h"

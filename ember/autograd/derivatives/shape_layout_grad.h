@@ -1,7 +1,8 @@
 #pragma once
-// Backward recording for the layout ops that are not plain views of one
-// argument list: repeat/tile, roll, tril/triu, diagonal, diag/diag_embed, unfold and
-// as_strided. Formulas in layout_grad.cpp, made of differentiable ops.
+// Backward recording for the shape family's layout ops (ember/ops/shape/) that
+// are not plain views of one argument list: repeat/tile, roll, tril/triu,
+// diagonal, diag/diag_embed, unfold and as_strided. Formulas in
+// shape_layout_grad.cpp, made of differentiable ops.
 #include "ember/core/tensor.h"
 
 namespace ember::autograd {
@@ -9,8 +10,6 @@ namespace ember::autograd {
 void record_repeat(const Tensor& self, const Tensor& out, IntArrayRef repeats);
 // dims empty: roll of the flattened tensor (shifts has one entry).
 void record_roll(const Tensor& self, const Tensor& out, IntArrayRef shifts, IntArrayRef dims);
-// constant_pad_nd (the other pad modes are compositions).
-void record_constant_pad_nd(const Tensor& self, const Tensor& out, IntArrayRef pad);
 // tril/triu and their in-place forms (self is then both input and output).
 void record_triangle(const Tensor& self, const Tensor& out, int64_t diagonal, bool lower);
 // dim1/dim2 wrapped.

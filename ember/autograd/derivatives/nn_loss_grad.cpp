@@ -1,4 +1,4 @@
-#include "ember/autograd/derivatives/loss_grad.h"
+#include "ember/autograd/derivatives/nn_loss_grad.h"
 #include "ember/autograd/raw_backward.h"
 
 #include "ember/autograd/formula_node.h"
@@ -10,9 +10,9 @@
 #include "ember/core/parallel.h"
 #include "ember/core/shape.h"
 #include "ember/core/tensor.h"
+#include "ember/kernels/cpu/softmax_backward.h"
 #include "ember/ops/all_ops.h"
 #include "ember/ops/nn/loss.h"
-#include "ember/ops/nn/softmax_backward.h"
 #include "ember/vmap/batched_tensor.h"
 #include "ember/vmap/vmap.h"
 
@@ -28,7 +28,7 @@ variable_list softmax_backward(const FormulaNode& n, const variable_list& g) {
   if (raw_backward_ok(g) && y.dim() > 0 && d == y.dim() - 1 &&
       (y.scalar_type() == kFloat || y.scalar_type() == kDouble) && g[0].scalar_type() == y.scalar_type() &&
       g[0].sizes() == y.sizes() && !batching::is_batched(y))
-    return {ember::detail::softmax_backward_lastdim(g[0], y)};
+    return {kernels::softmax_backward_lastdim(g[0].contiguous(), y.contiguous())};
   return {y * (g[0] - (g[0] * y).sum({d}, true))};
 }
 // y = log_softmax(x): dx = g - exp(y) * sum(g).
@@ -90,8 +90,10 @@ void record_softmax(const Tensor& self, const Tensor& out, int64_t dim, bool log
   node->ints = {dim};
 }
 
-void record_nll_loss(const char* name, const Tensor& self, const Tensor& target, const Tensor& weight,
-                     const Tensor& out, int64_t reduction, int64_t ignore_index, double total_weight) {
+void record_nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight, const Tensor& out,
+                     int64_t reduction, int64_t ignore_index, double total_weight) {
+  // A 4-D input (N, C, H, W) is nll_loss2d's case, as PyTorch names it.
+  const char* name = self.dim() == 4 ? "NllLoss2DBackward0" : "NllLossBackward0";
   auto node = record(name, &nll_loss_backward, {self}, {out});
   node->save(target);
   if (weight.defined()) node->save(weight);

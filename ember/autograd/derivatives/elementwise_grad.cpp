@@ -1,4 +1,4 @@
-#include "ember/autograd/derivatives/misc_grad.h"
+#include "ember/autograd/derivatives/elementwise_grad.h"
 
 #include <cmath>
 
@@ -66,35 +66,6 @@ variable_list clamp_backward(const FormulaNode& n, const variable_list& g) {
   if (n.ints[1]) keep = keep & (x <= n.scalars[1]);
   return {g[0] * keep};
 }
-variable_list cat_backward(const FormulaNode& n, const variable_list& g) {
-  variable_list out;
-  int64_t offset = 0;
-  const int64_t dim = n.ints[0];
-  for (size_t i = 1; i < n.ints.size(); ++i) {
-    const int64_t len = n.ints[i];
-    out.push_back(len < 0 ? Tensor() : g[0].narrow(dim, offset, len));
-    if (len > 0) offset += len;
-  }
-  return out;
-}
-variable_list flip_backward(const FormulaNode& n, const variable_list& g) { return {g[0].flip(n.ints)}; }
-variable_list cumsum_backward(const FormulaNode& n, const variable_list& g) {
-  const int64_t d = n.ints[0];
-  return {g[0].flip({d}).cumsum(d).flip({d})};
-}
-variable_list masked_fill_backward(const FormulaNode& n, const variable_list& g) {
-  return {g[0].masked_fill(n.saved(0), 0), Tensor()};
-}
-variable_list index_select_backward(const FormulaNode& n, const variable_list& g) {
-  Tensor r = g[0].new_zeros(n.shapes[0]);
-  return {r.index_add(n.ints[0], n.saved(0), g[0]), Tensor()};
-}
-variable_list gather_backward(const FormulaNode& n, const variable_list& g) {
-  Tensor r = g[0].new_zeros(n.shapes[0]);
-  return {r.scatter_add(n.ints[0], n.saved(0), g[0]), Tensor()};
-}
-
-variable_list identity_backward(const FormulaNode&, const variable_list& g) { return {g[0]}; }
 
 Recorded unary_node(const char* name, FormulaNode::Formula f, const Tensor& self, const Tensor& out) {
   auto node = record(name, f, {self}, {out});
@@ -133,27 +104,11 @@ variable_list polar_backward(const FormulaNode& n, const variable_list& g) {
   const Tensor ge = g[0] * complex(theta.cos(), theta.sin()).conj();
   return {n.needs_input_grad(0) ? real(ge) : Tensor(), n.needs_input_grad(1) ? r * imag(ge) : Tensor()};
 }
-}  // namespace
 
-void record_copy(const char* name, const Tensor& self, const Tensor& out) {
-  record(name, &identity_backward, {self}, {out});
+// round's gradient: zero, as PyTorch.
+variable_list zero_backward(const FormulaNode& n, const variable_list& g) {
+  return {n.needs_input_grad(0) && g[0].defined() ? zeros_like(g[0]) : Tensor()};
 }
-namespace {
-// The overwritten values get a zero gradient, not none: as PyTorch, a leaf
-// behind copy_/fill_/zero_ ends up with .grad = zeros.
-Tensor overwritten_grad(const FormulaNode& n, const Tensor& g) {
-  return n.needs_input_grad(0) && g.defined() ? zeros_like(g) : Tensor();
-}
-variable_list copy_backward(const FormulaNode& n, const variable_list& g) {
-  return {overwritten_grad(n, g[0]), n.needs_input_grad(1) && g[0].defined() ? g[0] : Tensor()};
-}
-variable_list fill_backward(const FormulaNode& n, const variable_list& g) {
-  return {overwritten_grad(n, g[0]), n.needs_input_grad(1) && g[0].defined() ? g[0].sum() : Tensor()};
-}
-}  // namespace
-
-namespace {
-variable_list zero_backward(const FormulaNode& n, const variable_list& g) { return {overwritten_grad(n, g[0])}; }
 variable_list nan_to_num_backward(const FormulaNode& n, const variable_list& g) {
   return {g[0] * n.saved(0).isfinite()};
 }
@@ -163,7 +118,113 @@ variable_list angle_backward(const FormulaNode& n, const variable_list& g) {
   Tensor r = g[0] * self / self.abs().pow(2) * Scalar(std::complex<double>(0.0, 1.0));
   return {where(self == 0, zeros({}, r.options()), r)};
 }
+variable_list conj_backward(const FormulaNode&, const variable_list& g) { return {g[0].conj()}; }
 }  // namespace
+
+namespace {
+
+// Inputs: self, end. scalars: weight.
+variable_list lerp_scalar_backward(const FormulaNode& n, const variable_list& g) {
+  const Scalar& w = n.scalars[0];
+  return {n.needs_input_grad(0) ? g[0] * (1 - w.toDouble()) : Tensor(), n.needs_input_grad(1) ? g[0] * w : Tensor()};
+}
+// Inputs: self, end, weight. Saved: 0 self, 1 end, 2 weight.
+variable_list lerp_tensor_backward(const FormulaNode& n, const variable_list& g) {
+  const Tensor weight = n.saved(2);
+  return {n.needs_input_grad(0) ? g[0] * (weight.neg() + 1).conj() : Tensor(),
+          n.needs_input_grad(1) ? g[0] * weight.conj() : Tensor(),
+          n.needs_input_grad(2) ? g[0] * (n.saved(1) - n.saved(0)).conj() : Tensor()};
+}
+// Inputs: self, tensor1, tensor2. Saved: 0 tensor1, 1 tensor2; scalars: value.
+variable_list addcmul_backward(const FormulaNode& n, const variable_list& g) {
+  const Scalar& v = n.scalars[0];
+  const Tensor t1 = n.saved(0), t2 = n.saved(1);
+  return {g[0], n.needs_input_grad(1) ? g[0] * t2.conj() * v : Tensor(),
+          n.needs_input_grad(2) ? g[0] * t1.conj() * v : Tensor()};
+}
+variable_list addcdiv_backward(const FormulaNode& n, const variable_list& g) {
+  const Scalar& v = n.scalars[0];
+  const Tensor t1 = n.saved(0), t2 = n.saved(1);
+  return {g[0], n.needs_input_grad(1) ? g[0] * v / t2.conj() : Tensor(),
+          n.needs_input_grad(2) ? (g[0] * v * (t1 / (t2 * t2)).conj()).neg() : Tensor()};
+}
+// Inputs: self, min, max. Saved: 0 self, 1 min, 2 max (undefined when absent).
+// PyTorch's clamp_backward_min_max: with min > max the result is max, so max
+// takes the gradient there.
+variable_list clamp_tensor_backward(const FormulaNode& n, const variable_list& g) {
+  const Tensor self = n.saved(0), min = n.saved(1), max = n.saved(2);
+  const Tensor zero = zeros({}, g[0].options());
+  Tensor gs, gmin, gmax;
+  if (min.defined() && max.defined()) {
+    if (n.needs_input_grad(0)) gs = where((self >= min) & (self <= max), g[0], zero);
+    if (n.needs_input_grad(1)) gmin = where((self < min) & (min < max), g[0], zero);
+    if (n.needs_input_grad(2)) gmax = where((self > max) | (max < min), g[0], zero);
+  } else if (min.defined()) {
+    if (n.needs_input_grad(0)) gs = where(self >= min, g[0], zero);
+    if (n.needs_input_grad(1)) gmin = where(self < min, g[0], zero);
+  } else {
+    if (n.needs_input_grad(0)) gs = where(self <= max, g[0], zero);
+    if (n.needs_input_grad(2)) gmax = where(self > max, g[0], zero);
+  }
+  return {gs, gmin, gmax};
+}
+
+// Saved: 0 self; ints: has_min, has_max; scalars: min, max.
+variable_list clamp_scalar_backward(const FormulaNode& n, const variable_list& g) {
+  const Tensor self = n.saved(0);
+  Tensor keep = ones_like(self, TensorOptions(kBool));
+  if (n.ints[0]) keep = keep & (self >= n.scalars[0]);
+  if (n.ints[1]) keep = keep & (self <= n.scalars[1]);
+  return {g[0] * keep};
+}
+
+}  // namespace
+
+void record_clamp_scalar(ClampOp op, const Tensor& self, const Tensor& self_value, const std::optional<Scalar>& min,
+                         const std::optional<Scalar>& max, const Tensor& out) {
+  const char* name = op == ClampOp::Clamp      ? "ClampBackward1"
+                     : op == ClampOp::ClampMin ? "ClampMinBackward0"
+                                               : "ClampMaxBackward0";
+  auto node = record(name, &clamp_scalar_backward, {self}, {out});
+  node->save(self_value);
+  node->ints = {min ? 1 : 0, max ? 1 : 0};
+  node->scalars = {min.value_or(0), max.value_or(0)};
+}
+
+void record_lerp(const Tensor& self, const Tensor& self_value, const Tensor& end, const Scalar& scalar_weight,
+                 const Tensor& weight, const Tensor& out) {
+  if (!weight.defined()) {
+    record("LerpBackward0", &lerp_scalar_backward, {self, end}, {out})->scalars = {scalar_weight};
+    return;
+  }
+  auto node = record("LerpBackward1", &lerp_tensor_backward, {self, end, weight}, {out});
+  node->save(self_value);
+  node->save(end);
+  node->save(weight);
+}
+
+void record_addcmul(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value, const Tensor& out) {
+  auto node = record("AddcmulBackward0", &addcmul_backward, {self, t1, t2}, {out});
+  node->save(t1);
+  node->save(t2);
+  node->scalars = {value};
+}
+
+void record_addcdiv(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value, const Tensor& out) {
+  auto node = record("AddcdivBackward0", &addcdiv_backward, {self, t1, t2}, {out});
+  node->save(t1);
+  node->save(t2);
+  node->scalars = {value};
+}
+
+void record_clamp_tensor(const Tensor& self, const Tensor& self_value, const Tensor& min, const Tensor& max,
+                         const Tensor& out) {
+  const char* name = !max.defined() ? "ClampMinBackward1" : !min.defined() ? "ClampMaxBackward1" : "ClampBackward0";
+  auto node = record(name, &clamp_tensor_backward, {self, min, max}, {out});
+  node->save(self_value);
+  node->save(min);
+  node->save(max);
+}
 
 void record_round(const Tensor& self, const Tensor& out, bool with_decimals) {
   record(with_decimals ? "RoundBackward1" : "RoundBackward0", &zero_backward, {self}, {out});
@@ -201,15 +262,9 @@ void record_polar(const Tensor& abs, const Tensor& angle, const Tensor& out) {
   node->save(angle);
 }
 
-void record_copy_(const Tensor& self, const Tensor& src) {
-  record("CopyBackwards", &copy_backward, {self, src}, {self});
-}
 void record_not_implemented(const char* reason, TensorList inputs, const Tensor& out) {
   auto node = record("torch::autograd::NotImplemented", &FormulaNode::not_implemented, inputs, {out});
   node->not_implemented_reason = reason;
-}
-void record_fill_(const char* name, const Tensor& self, const Tensor& value) {
-  record(name, &fill_backward, {self, value}, {self});
 }
 void record_gelu(const Tensor& self, const Tensor& out, bool tanh_approx) {
   unary_node("GeluBackward0", &gelu_backward, self, out)->ints = {tanh_approx ? 1 : 0};
@@ -238,32 +293,7 @@ void record_clamp(const Tensor& self, const Tensor& out, const std::optional<Sca
   node->ints = {min ? 1 : 0, max ? 1 : 0};
   node->scalars = {min.value_or(0), max.value_or(0)};
 }
-void record_cat(TensorList inputs, const Tensor& out, int64_t dim, const DimVector& lengths) {
-  auto node = record("CatBackward0", &cat_backward, inputs, {out});
-  node->ints = {dim};
-  for (int64_t len : lengths) node->ints.push_back(len);
-}
-void record_flip(const Tensor& self, const Tensor& out, IntArrayRef dims) {
-  record("FlipBackward0", &flip_backward, {self}, {out})->ints = DimVector(dims);
-}
-void record_cumsum(const Tensor& self, const Tensor& out, int64_t dim) {
-  record("CumsumBackward0", &cumsum_backward, {self}, {out})->ints = {dim};
-}
-void record_masked_fill(const Tensor& self, const Tensor& mask, const Tensor& out) {
-  auto node = record("MaskedFillBackward0", &masked_fill_backward, {self, mask}, {out});
-  node->save(mask);
-}
-void record_index_select(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& out) {
-  auto node = record("IndexSelectBackward0", &index_select_backward, {self, index}, {out});
-  node->save(index);
-  node->ints = {dim};
-  node->shapes.push_back(DimVector(self.sizes()));
-}
-void record_gather(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& out) {
-  auto node = record("GatherBackward0", &gather_backward, {self, index}, {out});
-  node->save(index);
-  node->ints = {dim};
-  node->shapes.push_back(DimVector(self.sizes()));
-}
+
+void record_conj(const Tensor& self, const Tensor& out) { record("ConjBackward0", &conj_backward, {self}, {out}); }
 
 }  // namespace ember::autograd

@@ -1,7 +1,7 @@
 #pragma once
 // Backward of ember::convolution (ConvolutionBackward0). The formula is made
 // of convolutions, views and sums, so it is differentiable to any order
-// (Note [Convolution gradients] in conv_grad.cpp).
+// (Note [Convolution gradients] in nn_conv_grad.cpp).
 #include "ember/core/tensor.h"
 #include "ember/kernels/cpu/conv_kernels.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 // Backward recording for the ops with dedicated kernels in ops/nn/softmax.cpp and
-// ops/nn/loss_nll.cpp. The formulas (loss_grad.cpp) use differentiable ops, so
+// ops/nn/loss_nll.cpp. The formulas (nn_loss_grad.cpp) use differentiable ops, so
 // double backward works.
 #include "ember/core/tensor.h"
 
@@ -12,9 +12,10 @@ void record_binary_cross_entropy(const Tensor& self, const Tensor& target, const
                                  int64_t reduction);
 // "SoftmaxBackward0" / "LogSoftmaxBackward0"; saves the output only.
 void record_softmax(const Tensor& self, const Tensor& out, int64_t dim, bool log);
-// "NllLossBackward0" / "NllLoss2DBackward0": gradient for self only (as PyTorch, none for weight).
-void record_nll_loss(const char* name, const Tensor& self, const Tensor& target, const Tensor& weight,
-                     const Tensor& out, int64_t reduction, int64_t ignore_index, double total_weight);
+// "NllLossBackward0" / "NllLoss2DBackward0" (a 4-D self): gradient for self only (as PyTorch,
+// none for weight).
+void record_nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight, const Tensor& out,
+                     int64_t reduction, int64_t ignore_index, double total_weight);
 
 }  // namespace ember::autograd
 

@@ -1,4 +1,4 @@
-#include "ember/autograd/derivatives/rnn_grad.h"
+#include "ember/autograd/derivatives/nn_rnn_grad.h"
 #include "ember/autograd/raw_backward.h"
 
 #include <array>

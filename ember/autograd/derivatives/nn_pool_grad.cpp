@@ -1,7 +1,8 @@
-#include "ember/autograd/derivatives/pool_grad.h"
+#include "ember/autograd/derivatives/nn_pool_grad.h"
 #include "ember/autograd/raw_backward.h"
 
 #include "ember/autograd/formula_node.h"
+#include "ember/ops/nn/pool_ops.h"
 
 namespace ember::autograd {
 
@@ -32,7 +33,7 @@ variable_list max_positions_formula(const FormulaNode& n, const variable_list& g
   const PoolSpec s = PoolSpec::unpack(n.ints);
   const Tensor pos = n.saved(0);
   if (raw_backward_ok(g) && g[0].scalar_type() == ScalarType::Float)
-    return {pool::max_positions_backward(g[0], pos, s)};
+    return {pool::max_positions_backward(g[0].contiguous(), pos, s)};
   return {pool::max_scatter(g[0], pool::positions_to_indices(pos, s), s.in_size)};
 }
 
@@ -46,6 +47,13 @@ const char* avg_pool_name(const PoolSpec& s, bool backward_backward) {
        "AdaptiveAvgPool3DBackwardBackward0"}};
   return (s.adaptive ? adaptive : avg)[backward_backward ? 1 : 0][s.nd - 1];
 }
+const char* max_pool_name(const PoolSpec& s) {
+  static const char* max[3] = {"MaxPool1DWithIndicesBackward0", "MaxPool2DWithIndicesBackward0",
+                               "MaxPool3DWithIndicesBackward0"};
+  static const char* adaptive[3] = {"AdaptiveMaxPool1DBackward0", "AdaptiveMaxPool2DBackward0",
+                                    "AdaptiveMaxPool3DBackward0"};
+  return (s.adaptive ? adaptive : max)[s.nd - 1];
+}
 
 }  // namespace
 
@@ -54,16 +62,14 @@ void record_avg_pool(const Tensor& input, const Tensor& out, const PoolSpec& s, 
       s.pack();
 }
 
-void record_max_pool_indices(const char* name, const Tensor& input, const Tensor& out, const Tensor& indices,
-                             IntArrayRef in_size) {
-  auto node = record(name, &max_forward_formula, {input}, {out});
+void record_max_pool_indices(const Tensor& input, const Tensor& out, const Tensor& indices, const PoolSpec& s) {
+  auto node = record(max_pool_name(s), &max_forward_formula, {input}, {out});
   node->save(indices);
-  node->ints = DimVector(in_size);
+  node->ints = s.in_size;
 }
 
-void record_max_pool_positions(const char* name, const Tensor& input, const Tensor& out, const Tensor& positions,
-                               const PoolSpec& s) {
-  auto node = record(name, &max_positions_formula, {input}, {out});
+void record_max_pool_positions(const Tensor& input, const Tensor& out, const Tensor& positions, const PoolSpec& s) {
+  auto node = record(max_pool_name(s), &max_positions_formula, {input}, {out});
   node->save(positions);
   node->ints = s.pack();
 }
