@@ -63,6 +63,17 @@ class ModuleHolder : detail::ModuleHolderIndicator {
 
   ModuleHolder(std::shared_ptr<Contained> module) { reset(std::move(module)); }  // NOLINT
 
+  // A moved-from holder is empty, as LibTorch's (its shared_ptr is null).
+  ModuleHolder(const ModuleHolder&) = default;
+  ModuleHolder& operator=(const ModuleHolder&) = default;
+  ModuleHolder(ModuleHolder&& other) noexcept
+      : detail::ModuleHolderIndicator(std::move(other)), raw_(std::exchange(other.raw_, nullptr)) {}
+  ModuleHolder& operator=(ModuleHolder&& other) noexcept {
+    owner_ = std::move(other.owner_);
+    raw_ = std::exchange(other.raw_, nullptr);
+    return *this;
+  }
+
   explicit operator bool() const noexcept { return !is_empty(); }
 
   Contained* operator->() { return get(); }

@@ -62,4 +62,8 @@ Tensor Adadelta::step(LossClosure closure) {
   return loss;
 }
 
+std::unique_ptr<OptimizerParamState> Adadelta::make_param_state() const {
+  return std::make_unique<AdadeltaParamState>();
+}
+
 }  // namespace ember::optim

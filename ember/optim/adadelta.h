@@ -33,9 +33,7 @@ class Adadelta : public Optimizer {
   explicit Adadelta(std::vector<OptimizerParamGroup> param_groups, AdadeltaOptions defaults = {});
   explicit Adadelta(std::vector<Tensor> params, AdadeltaOptions defaults = {});
   Tensor step(LossClosure closure = nullptr) override;
-  std::unique_ptr<OptimizerParamState> make_param_state() const override {
-    return std::make_unique<AdadeltaParamState>();
-  }
+  std::unique_ptr<OptimizerParamState> make_param_state() const override;
 };
 
 }  // namespace ember::optim

@@ -70,4 +70,6 @@ Tensor Adagrad::step(LossClosure closure) {
   return loss;
 }
 
+std::unique_ptr<OptimizerParamState> Adagrad::make_param_state() const { return std::make_unique<AdagradParamState>(); }
+
 }  // namespace ember::optim

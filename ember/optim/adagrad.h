@@ -34,9 +34,7 @@ class Adagrad : public Optimizer {
   explicit Adagrad(std::vector<OptimizerParamGroup> param_groups, AdagradOptions defaults = {});
   explicit Adagrad(std::vector<Tensor> params, AdagradOptions defaults = {});
   Tensor step(LossClosure closure = nullptr) override;
-  std::unique_ptr<OptimizerParamState> make_param_state() const override {
-    return std::make_unique<AdagradParamState>();
-  }
+  std::unique_ptr<OptimizerParamState> make_param_state() const override;
 };
 
 }  // namespace ember::optim

@@ -106,4 +106,6 @@ Tensor Adam::step(LossClosure closure) {
   return loss;
 }
 
+std::unique_ptr<OptimizerParamState> Adam::make_param_state() const { return std::make_unique<AdamParamState>(); }
+
 }  // namespace ember::optim

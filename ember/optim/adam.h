@@ -40,7 +40,7 @@ class Adam : public Optimizer {
   explicit Adam(std::vector<OptimizerParamGroup> param_groups, AdamOptions defaults = {});
   explicit Adam(std::vector<Tensor> params, AdamOptions defaults = {});
   Tensor step(LossClosure closure = nullptr) override;
-  std::unique_ptr<OptimizerParamState> make_param_state() const override { return std::make_unique<AdamParamState>(); }
+  std::unique_ptr<OptimizerParamState> make_param_state() const override;
 };
 
 namespace detail {

@@ -67,4 +67,6 @@ Tensor Adamax::step(LossClosure closure) {
   return loss;
 }
 
+std::unique_ptr<OptimizerParamState> Adamax::make_param_state() const { return std::make_unique<AdamaxParamState>(); }
+
 }  // namespace ember::optim

@@ -36,9 +36,7 @@ class Adamax : public Optimizer {
   explicit Adamax(std::vector<OptimizerParamGroup> param_groups, AdamaxOptions defaults = {});
   explicit Adamax(std::vector<Tensor> params, AdamaxOptions defaults = {});
   Tensor step(LossClosure closure = nullptr) override;
-  std::unique_ptr<OptimizerParamState> make_param_state() const override {
-    return std::make_unique<AdamaxParamState>();
-  }
+  std::unique_ptr<OptimizerParamState> make_param_state() const override;
 };
 
 }  // namespace ember::optim

@@ -48,4 +48,6 @@ Tensor AdamW::step(LossClosure closure) {
   return loss;
 }
 
+std::unique_ptr<OptimizerParamState> AdamW::make_param_state() const { return std::make_unique<AdamWParamState>(); }
+
 }  // namespace ember::optim

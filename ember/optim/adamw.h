@@ -27,7 +27,7 @@ class AdamW : public Optimizer {
   explicit AdamW(std::vector<OptimizerParamGroup> param_groups, AdamWOptions defaults = {});
   explicit AdamW(std::vector<Tensor> params, AdamWOptions defaults = {});
   Tensor step(LossClosure closure = nullptr) override;
-  std::unique_ptr<OptimizerParamState> make_param_state() const override { return std::make_unique<AdamWParamState>(); }
+  std::unique_ptr<OptimizerParamState> make_param_state() const override;
 };
 
 }  // namespace ember::optim

@@ -405,4 +405,6 @@ Tensor LBFGS::step(LossClosure closure) {
   return orig_loss;
 }
 
+std::unique_ptr<OptimizerParamState> LBFGS::make_param_state() const { return std::make_unique<LBFGSParamState>(); }
+
 }  // namespace ember::optim

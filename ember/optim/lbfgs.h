@@ -53,7 +53,7 @@ class LBFGS : public Optimizer {
   explicit LBFGS(std::vector<OptimizerParamGroup> param_groups, LBFGSOptions defaults = {});
   explicit LBFGS(std::vector<Tensor> params, LBFGSOptions defaults = {});
   Tensor step(LossClosure closure) override;
-  std::unique_ptr<OptimizerParamState> make_param_state() const override { return std::make_unique<LBFGSParamState>(); }
+  std::unique_ptr<OptimizerParamState> make_param_state() const override;
   bool state_tensors_shaped_like_params() const override { return false; }  // flat vectors over all parameters
 
  private:

@@ -82,4 +82,6 @@ Tensor NAdam::step(LossClosure closure) {
   return loss;
 }
 
+std::unique_ptr<OptimizerParamState> NAdam::make_param_state() const { return std::make_unique<NAdamParamState>(); }
+
 }  // namespace ember::optim

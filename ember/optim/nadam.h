@@ -40,7 +40,7 @@ class NAdam : public Optimizer {
   explicit NAdam(std::vector<OptimizerParamGroup> param_groups, NAdamOptions defaults = {});
   explicit NAdam(std::vector<Tensor> params, NAdamOptions defaults = {});
   Tensor step(LossClosure closure = nullptr) override;
-  std::unique_ptr<OptimizerParamState> make_param_state() const override { return std::make_unique<NAdamParamState>(); }
+  std::unique_ptr<OptimizerParamState> make_param_state() const override;
 };
 
 }  // namespace ember::optim

@@ -74,4 +74,6 @@ Tensor RAdam::step(LossClosure closure) {
   return loss;
 }
 
+std::unique_ptr<OptimizerParamState> RAdam::make_param_state() const { return std::make_unique<RAdamParamState>(); }
+
 }  // namespace ember::optim

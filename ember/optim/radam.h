@@ -36,7 +36,7 @@ class RAdam : public Optimizer {
   explicit RAdam(std::vector<OptimizerParamGroup> param_groups, RAdamOptions defaults = {});
   explicit RAdam(std::vector<Tensor> params, RAdamOptions defaults = {});
   Tensor step(LossClosure closure = nullptr) override;
-  std::unique_ptr<OptimizerParamState> make_param_state() const override { return std::make_unique<RAdamParamState>(); }
+  std::unique_ptr<OptimizerParamState> make_param_state() const override;
 };
 
 }  // namespace ember::optim

@@ -78,4 +78,6 @@ Tensor RMSprop::step(LossClosure closure) {
   return loss;
 }
 
+std::unique_ptr<OptimizerParamState> RMSprop::make_param_state() const { return std::make_unique<RMSpropParamState>(); }
+
 }  // namespace ember::optim

@@ -37,9 +37,7 @@ class RMSprop : public Optimizer {
   explicit RMSprop(std::vector<OptimizerParamGroup> param_groups, RMSpropOptions defaults = {});
   explicit RMSprop(std::vector<Tensor> params, RMSpropOptions defaults = {});
   Tensor step(LossClosure closure = nullptr) override;
-  std::unique_ptr<OptimizerParamState> make_param_state() const override {
-    return std::make_unique<RMSpropParamState>();
-  }
+  std::unique_ptr<OptimizerParamState> make_param_state() const override;
 };
 
 }  // namespace ember::optim

@@ -60,4 +60,6 @@ Tensor SGD::step(LossClosure closure) {
   return loss;
 }
 
+std::unique_ptr<OptimizerParamState> SGD::make_param_state() const { return std::make_unique<SGDParamState>(); }
+
 }  // namespace ember::optim

@@ -33,7 +33,7 @@ class SGD : public Optimizer {
   explicit SGD(std::vector<OptimizerParamGroup> param_groups, SGDOptions defaults);
   explicit SGD(std::vector<Tensor> params, SGDOptions defaults);
   Tensor step(LossClosure closure = nullptr) override;
-  std::unique_ptr<OptimizerParamState> make_param_state() const override { return std::make_unique<SGDParamState>(); }
+  std::unique_ptr<OptimizerParamState> make_param_state() const override;
 };
 
 }  // namespace ember::optim

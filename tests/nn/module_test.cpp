@@ -198,6 +198,30 @@ TEST(NNModule, ApplyOverloads) {
   EXPECT_EQ(net->fc->weight.abs().sum().item<float>(), 0.0f);
 }
 
+// The holder owns through a type-erased pointer beside a typed one (Note
+// [Type-erased module holder]): ptr() shares the ownership, the module lives
+// while any holder or ptr() copy does, and a moved-from holder is empty.
+TEST(NNModule, HolderOwnershipAndMoves) {
+  Linear a(LinearOptions(3, 2));
+  std::weak_ptr<LinearImpl> watch = a.ptr();
+  EXPECT_EQ(a.ptr().use_count(), 2);  // the holder and the temporary
+  std::shared_ptr<LinearImpl> kept = a.ptr();
+  Linear b = std::move(a);
+  EXPECT_TRUE(a.is_empty());
+  EXPECT_EQ(a.ptr(), nullptr);
+  EXPECT_EMBER_ERROR(a->forward(torch::ones({1, 3})), "empty ModuleHolder");
+  EXPECT_EQ(b.ptr(), kept);
+  Linear c{nullptr};
+  c = std::move(b);
+  EXPECT_TRUE(b.is_empty());
+  EXPECT_EQ(c.get(), kept.get());
+  c = nullptr;
+  EXPECT_TRUE(c.is_empty());
+  EXPECT_FALSE(watch.expired());  // `kept` still owns it
+  kept.reset();
+  EXPECT_TRUE(watch.expired());
+}
+
 TEST(NNModule, AsAndHolders) {
   Net net;
   std::shared_ptr<Module> fc = net->named_children()["fc"];

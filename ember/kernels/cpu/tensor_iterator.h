@@ -66,7 +66,7 @@ class TensorIterator {
     if (begin >= end) return;
     // Zeroed: GCC 12 cannot see that the loops read only the first ntensors_.
     std::array<char*, kMaxOperands> ptrs{};
-    std::array<int64_t, kMaxOperands> inner;
+    std::array<int64_t, kMaxOperands> inner{};
     if (shape_.size() == 1) {  // one (coalesced) dim: a single call
       for (int i = 0; i < ntensors_; ++i) {
         inner[i] = stride(i, 0);

@@ -17,23 +17,9 @@ using reduction_t = std::variant<enumtype::kNone, enumtype::kMean, enumtype::kSu
 // KLDivLoss alone also accepts kBatchMean.
 using kldiv_reduction_t = std::variant<enumtype::kNone, enumtype::kBatchMean, enumtype::kSum, enumtype::kMean>;
 
-// The at::Reduction value the ops take.
-inline int64_t reduction_value(const reduction_t& r) {
-  return std::visit(
-      [](auto tag) -> int64_t {
-        using T = decltype(tag);
-        if constexpr (std::is_same_v<T, enumtype::kNone>)
-          return Reduction::None;
-        else if constexpr (std::is_same_v<T, enumtype::kSum>)
-          return Reduction::Sum;
-        else
-          return Reduction::Mean;
-      },
-      r);
-}
-inline std::string reduction_name(const reduction_t& r) {
-  return std::visit([](auto tag) { return enum_name(tag); }, r);
-}
+// The at::Reduction value the ops take, and the tag's name (nn/options/loss.cpp).
+int64_t reduction_value(const reduction_t& r);
+std::string reduction_name(const reduction_t& r);
 
 #define EMBER_LOSS_REDUCTION_CTOR(Name)                                  \
   Name() = default;                                                      \

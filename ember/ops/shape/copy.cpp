@@ -11,6 +11,7 @@
 #include "ember/core/shape.h"
 #include "ember/kernels/cpu/convert.h"
 #include "ember/kernels/cpu/loops.h"
+#include "ember/kernels/cpu/reduced_float.h"
 #include "ember/kernels/cpu/transpose_copy.h"
 #include "ember/ops/elementwise/elementwise.h"
 #include "ember/ops/factory/factory.h"
@@ -73,6 +74,11 @@ void copy_kernel(Tensor& self, const Tensor& src) {
     dispatch_all(b.dtype(), "copy_", [&](auto in_tag) {
       using In = EMBER_TYPE(in_tag);
       iter.for_each([](char** data, const int64_t* s, int64_t n) {
+        if constexpr (!std::is_same_v<In, Out> &&
+                      (kernels::is_reduced_float_v<In> || kernels::is_reduced_float_v<Out>)) {
+          // Note [Reduced-precision blocks]: one shared converter per side.
+          return kernels::convert_run_through_float<Out, In>(data, s, n);
+        }
         if (s[0] == sizeof(Out) && s[1] == sizeof(In)) {
           Out* o = reinterpret_cast<Out*>(data[0]);
           if constexpr (std::is_same_v<In, Out>) {
