@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "ember/core/arg.h"
 #include "ember/core/tensor.h"
 
 namespace ember::serialize {
@@ -25,21 +26,7 @@ namespace ember::optim {
 // EMBER_OPTIM_ARG(T, name) declares `name_` with LibTorch's TORCH_ARG accessors:
 // `name()` reads, `name(v)` sets and returns *this so setters chain
 // (SGDOptions(0.1).momentum(0.9).nesterov(true)).
-#define EMBER_OPTIM_ARG(T, name)                           \
- public:                                                   \
-  auto name(const T& new_##name)->decltype(*this) {        \
-    this->name##_ = new_##name;                            \
-    return *this;                                          \
-  }                                                        \
-  auto name(T&& new_##name)->decltype(*this) {             \
-    this->name##_ = std::move(new_##name);                 \
-    return *this;                                          \
-  }                                                        \
-  const T& name() const noexcept { return this->name##_; } \
-  T& name() noexcept { return this->name##_; }             \
-                                                           \
- private:                                                  \
-  T name##_
+#define EMBER_OPTIM_ARG(T, name) TORCH_ARG(T, name)
 
 // Note [Optimizer state as named values]
 // Options and per-parameter state describe themselves to a StateVisitor as

@@ -11,7 +11,6 @@
 //
 // It stays quiet when the stream is not a terminal (logs, pipes) unless
 // options.force is set.
-#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <iostream>

@@ -4,28 +4,26 @@
 //
 // Note [DataLoader threading]
 // With workers > 0 the iterating ("main") thread keeps up to max_jobs
-// requests in flight: it pushes Jobs (sequence number + request) onto jobs_;
-// each worker owns a copy of the dataset, pops a job, calls get_batch and
-// stores the Result under its sequence number in results_. jobs_, results_
-// and quit_ are guarded by mu_; workers wait on jobs_cv_, the main thread on
-// results_cv_. The sampler and the counters (in_flight_, next_seq_,
-// expected_seq_, exhausted_) are touched only by the main thread. With
-// enforce_ordering the main thread waits for sequence number expected_seq_,
-// so batches come in sampler order for any worker count. A new epoch
-// (begin()) first drains every job in flight, so no stale batch survives it.
-#include <condition_variable>
+// requests in flight in a detail::WorkerPool: it pushes each request under a
+// sequence number; each worker owns a copy of the dataset, pops a job, calls
+// get_batch and stores the result under its sequence number. The pool's
+// queues are guarded by one mutex; workers wait on one condition variable,
+// the main thread on another. The sampler and the counters are touched only
+// by the main thread. With enforce_ordering the main thread waits for the
+// oldest sequence number, so batches come in sampler order for any worker
+// count. A new epoch (begin()) first drains every job in flight, so no stale
+// batch survives it. The pool is not a template: the threads, queues and
+// waits are compiled once in worker_pool.cpp, and this header stays cheap
+// for every program that names a loader; requests and batches cross it as
+// type-erased Payloads.
 #include <cstddef>
-#include <deque>
-#include <exception>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <thread>
 #include <utility>
 #include <vector>
 
 #include "ember/core/error.h"
+#include "ember/data/dataloader/worker_pool.h"
 #include "ember/data/dataloader_options.h"
 #include "ember/data/iterator.h"
 #include "ember/data/worker_exception.h"
@@ -55,16 +53,7 @@ class DataLoaderBase {
   Iterator<Batch> end() { return Iterator<Batch>(); }
 
   // Stops and joins the worker threads; the loader yields nothing afterwards.
-  void join() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      quit_ = true;
-    }
-    jobs_cv_.notify_all();
-    for (std::thread& worker : workers_)
-      if (worker.joinable()) worker.join();
-    workers_.clear();
-  }
+  void join() { pool_.reset(); }
 
   const FullDataLoaderOptions& options() const noexcept { return options_; }
 
@@ -81,134 +70,62 @@ class DataLoaderBase {
       main_thread_dataset_ = std::make_unique<Dataset>(std::move(dataset));
       return;
     }
-    workers_.reserve(options_.workers);
+    std::vector<detail::WorkerPool::Work> work;
+    work.reserve(options_.workers);
     for (size_t w = 0; w < options_.workers; ++w)
-      workers_.emplace_back([this, copy = dataset]() mutable { worker_loop(copy); });
+      work.emplace_back([copy = dataset](std::unique_ptr<detail::Payload> request) mutable {
+        auto& r = static_cast<Boxed<BatchRequest>&>(*request);
+        return std::unique_ptr<detail::Payload>(new Boxed<Batch>(copy.get_batch(std::move(r.value))));
+      });
+    pool_ = std::make_unique<detail::WorkerPool>(options_, std::move(work));
   }
 
  private:
-  struct Job {
-    size_t seq;
-    BatchRequest request;
-  };
-  struct Result {
-    std::optional<Batch> batch;
-    std::exception_ptr error;
+  template <typename T>
+  struct Boxed : detail::Payload {
+    explicit Boxed(T v) : value(std::move(v)) {}
+    T value;
   };
 
   void reset() {
-    drain();
+    if (pool_) pool_->drain();
     reset_sampler();
-    next_seq_ = expected_seq_ = 0;
     exhausted_ = false;
     prefetch();
   }
 
   std::optional<Batch> next() {
-    if (!main_thread_dataset_ && workers_.empty()) return std::nullopt;  // joined
     if (main_thread_dataset_) {
       std::optional<BatchRequest> request = get_batch_request();
       if (!request) return std::nullopt;
       return main_thread_dataset_->get_batch(std::move(*request));
     }
+    if (!pool_) return std::nullopt;  // joined
     prefetch();
-    if (in_flight_ == 0) return std::nullopt;
-    Result result = pop_result();
-    --in_flight_;
+    if (pool_->in_flight() == 0) return std::nullopt;
+    detail::WorkerPool::Result result = pool_->pop();
     prefetch();  // keep the workers busy while the caller uses this batch
     if (result.error) throw WorkerException(result.error);
-    return std::move(result.batch);
+    return std::move(static_cast<Boxed<Batch>&>(*result.batch).value);
   }
 
   // Requests batches until max_jobs are in flight or the sampler runs dry.
   void prefetch() {
-    if (workers_.empty()) return;
-    while (!exhausted_ && in_flight_ < options_.max_jobs) {
+    if (!pool_) return;
+    while (!exhausted_ && pool_->in_flight() < options_.max_jobs) {
       std::optional<BatchRequest> request = get_batch_request();
       if (!request) {
         exhausted_ = true;
         break;
       }
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        jobs_.push_back(Job{next_seq_++, std::move(*request)});
-      }
-      ++in_flight_;
-      jobs_cv_.notify_one();
-    }
-  }
-
-  Result pop_result() {
-    std::unique_lock<std::mutex> lock(mu_);
-    const auto ready = [&] {
-      return options_.enforce_ordering ? results_.count(expected_seq_) != 0 : !results_.empty();
-    };
-    if (options_.timeout) {
-      EMBER_CHECK(results_cv_.wait_for(lock, *options_.timeout, ready),
-                  "DataLoader: timeout while waiting for the next batch (timeout was ", options_.timeout->count(),
-                  " ms)");
-    } else {
-      results_cv_.wait(lock, ready);
-    }
-    auto it = options_.enforce_ordering ? results_.find(expected_seq_) : results_.begin();
-    Result result = std::move(it->second);
-    results_.erase(it);
-    if (options_.enforce_ordering) ++expected_seq_;
-    return result;
-  }
-
-  // Drops queued jobs and waits for (then discards) those being worked on.
-  void drain() {
-    if (workers_.empty()) return;
-    std::unique_lock<std::mutex> lock(mu_);
-    in_flight_ -= jobs_.size();
-    jobs_.clear();
-    results_cv_.wait(lock, [&] { return results_.size() == in_flight_; });
-    results_.clear();
-    in_flight_ = 0;
-  }
-
-  void worker_loop(Dataset& dataset) {
-    for (;;) {
-      std::optional<Job> job;
-      {
-        std::unique_lock<std::mutex> lock(mu_);
-        jobs_cv_.wait(lock, [&] { return quit_ || !jobs_.empty(); });
-        if (quit_) return;
-        job.emplace(std::move(jobs_.front()));
-        jobs_.pop_front();
-      }
-      Result result;
-      try {
-        result.batch = dataset.get_batch(std::move(job->request));
-      } catch (...) {
-        result.error = std::current_exception();
-      }
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        results_.emplace(job->seq, std::move(result));
-      }
-      results_cv_.notify_one();
+      pool_->push(std::unique_ptr<detail::Payload>(new Boxed<BatchRequest>(std::move(*request))));
     }
   }
 
   FullDataLoaderOptions options_;
   std::unique_ptr<Dataset> main_thread_dataset_;
-  std::vector<std::thread> workers_;
-
-  // Main thread only (Note [DataLoader threading]).
-  size_t in_flight_ = 0;
-  size_t next_seq_ = 0;
-  size_t expected_seq_ = 0;
-  bool exhausted_ = false;
-
-  // Guarded by mu_.
-  std::mutex mu_;
-  std::condition_variable jobs_cv_;
-  std::condition_variable results_cv_;
-  std::deque<Job> jobs_;
-  std::map<size_t, Result> results_;
-  bool quit_ = false;
+  std::unique_ptr<detail::WorkerPool> pool_;
+  bool exhausted_ = false;  // the sampler ran dry this epoch (main thread only)
 };
 
 }  // namespace ember::data

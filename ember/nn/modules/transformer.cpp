@@ -8,6 +8,15 @@
 
 namespace ember::nn {
 
+// Out of line so that including the options does not instantiate the
+// layers' construction.
+TransformerEncoderOptions::TransformerEncoderOptions(const TransformerEncoderLayerOptions& encoder_layer_options,
+                                                     int64_t num_layers)
+    : encoder_layer_(std::make_shared<TransformerEncoderLayerImpl>(encoder_layer_options)), num_layers_(num_layers) {}
+TransformerDecoderOptions::TransformerDecoderOptions(const TransformerDecoderLayerOptions& decoder_layer_options,
+                                                     int64_t num_layers)
+    : decoder_layer_(std::make_shared<TransformerDecoderLayerImpl>(decoder_layer_options)), num_layers_(num_layers) {}
+
 namespace {
 // The final norm is cloned, so the caller's module is not shared with this stack.
 void register_norm(Module& self, AnyModule& norm, const AnyModule& given) {

@@ -15,8 +15,7 @@ namespace ember::nn {
 struct TransformerEncoderOptions {
   TransformerEncoderOptions(TransformerEncoderLayer encoder_layer, int64_t num_layers)
       : encoder_layer_(std::move(encoder_layer)), num_layers_(num_layers) {}
-  TransformerEncoderOptions(const TransformerEncoderLayerOptions& encoder_layer_options, int64_t num_layers)
-      : encoder_layer_(std::make_shared<TransformerEncoderLayerImpl>(encoder_layer_options)), num_layers_(num_layers) {}
+  TransformerEncoderOptions(const TransformerEncoderLayerOptions& encoder_layer_options, int64_t num_layers);
   // Cloned num_layers times, so every layer starts from the same weights (as PyTorch's deepcopy).
   TORCH_ARG(TransformerEncoderLayer, encoder_layer) = nullptr;
   TORCH_ARG(int64_t, num_layers);
@@ -27,8 +26,7 @@ struct TransformerEncoderOptions {
 struct TransformerDecoderOptions {
   TransformerDecoderOptions(TransformerDecoderLayer decoder_layer, int64_t num_layers)
       : decoder_layer_(std::move(decoder_layer)), num_layers_(num_layers) {}
-  TransformerDecoderOptions(const TransformerDecoderLayerOptions& decoder_layer_options, int64_t num_layers)
-      : decoder_layer_(std::make_shared<TransformerDecoderLayerImpl>(decoder_layer_options)), num_layers_(num_layers) {}
+  TransformerDecoderOptions(const TransformerDecoderLayerOptions& decoder_layer_options, int64_t num_layers);
   TORCH_ARG(TransformerDecoderLayer, decoder_layer) = nullptr;
   TORCH_ARG(int64_t, num_layers);
   TORCH_ARG(AnyModule, norm);
