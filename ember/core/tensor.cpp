@@ -5,6 +5,13 @@
 
 namespace ember {
 
+size_t Tensor::nbytes() const {
+  size_t n;
+  EMBER_CHECK(!__builtin_mul_overflow(static_cast<size_t>(numel()), itemsize(), &n), "nbytes: ", numel(),
+              " elements of ", dtype(), " overflow the byte count");
+  return n;
+}
+
 void Tensor::undefined_error() {
   throw Error("Tensor: this operation needs a defined tensor, but the tensor is undefined (default-constructed)");
 }

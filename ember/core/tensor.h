@@ -77,7 +77,8 @@ class Tensor {
   bool is_nonzero() const;
   size_t element_size() const { return ti()->itemsize(); }
   size_t itemsize() const { return ti()->itemsize(); }
-  size_t nbytes() const { return static_cast<size_t>(numel()) * itemsize(); }
+  // numel() * itemsize(); raises when that does not fit (a large expanded view).
+  size_t nbytes() const;
   int64_t nelement() const { return numel(); }
   bool is_same_size(const Tensor& other) const { return sizes() == other.sizes(); }
   // Ember conjugates and negates eagerly: no tensor carries a lazy conj or neg

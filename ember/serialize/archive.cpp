@@ -71,7 +71,11 @@ IValue decode(const std::string& text, const std::string& key) {
   const std::string type = text.substr(0, colon);
   const std::string_view body = std::string_view(text).substr(colon + 1);
   if (type == "none") return IValue();
-  if (type == "bool") return IValue(body == "1");
+  if (type == "bool") {
+    EMBER_CHECK(body == "0" || body == "1", "InputArchive::read: value '", key, "' holds a malformed bool '", body,
+                "' (expected 0 or 1)");
+    return IValue(body == "1");
+  }
   if (type == "int") return IValue(parse_number<int64_t>(body, key));
   if (type == "double") return IValue(parse_number<double>(body, key));
   if (type == "string") return IValue(std::string(body));
@@ -82,10 +86,9 @@ IValue decode(const std::string& text, const std::string& key) {
 
 }  // namespace
 
-void OutputArchive::check_new_key(const std::string& key, const char* what) const {
+void OutputArchive::check_new_key(const std::string& key, const char* what) {
   EMBER_CHECK(!key.empty(), "OutputArchive::write: empty key for ", what);
-  for (const auto& [k, t] : tensors_) EMBER_CHECK(k != key, "OutputArchive::write: key '", key, "' written twice");
-  EMBER_CHECK(metadata_.count(kIValuePrefix + key) == 0, "OutputArchive::write: key '", key, "' written twice");
+  EMBER_CHECK(keys_.insert(key).second, "OutputArchive::write: key '", key, "' written twice");
 }
 
 void OutputArchive::write(const std::string& key, const Tensor& tensor, bool /*is_buffer*/) {

@@ -8,6 +8,7 @@
 #include <ostream>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "ember/core/device.h"
@@ -45,10 +46,12 @@ class OutputArchive {
   const Metadata& metadata() const { return metadata_; }
 
  private:
-  void check_new_key(const std::string& key, const char* what) const;
+  // Raises when `key` was written before; records it (a set: writes stay O(log n)).
+  void check_new_key(const std::string& key, const char* what);
 
   NamedTensors tensors_;
   Metadata metadata_;
+  std::unordered_set<std::string> keys_;  // every key written, tensor or value
 };
 
 class InputArchive {

@@ -15,6 +15,11 @@ namespace ember::serialize {
 namespace {
 
 constexpr int kMaxFlattenDepth = 64;
+// Total bytes of the dotted names flatten_tensors may build: a small multiple of
+// the pickle (whose keys they are made of), and never less than 16 MiB (a state
+// dict of a billion-parameter model needs a few).
+constexpr size_t kNameBytesPerPickleByte = 64;
+constexpr size_t kMinNameBytes = size_t{16} << 20;
 
 struct StorageName {
   const char* name;
@@ -517,13 +522,23 @@ PickleGraph Unpickler::run() {
   }
 }
 
+// `budget` counts the containers visited (shared ones are visited once per
+// path), `name_bytes` the bytes of the dotted names built: a small file whose
+// nested dicts reuse one long key would otherwise build gigabytes of names.
 void flatten_into(const PickleGraph& g, uint32_t id, const std::string& prefix, int depth, size_t& budget,
-                  NamedTensors& out, const std::string& source) {
+                  size_t& name_bytes, NamedTensors& out, const std::string& source) {
   EMBER_CHECK(depth <= kMaxFlattenDepth, "unpickler: '", source, "' nests containers deeper than ", kMaxFlattenDepth,
               " levels");
   EMBER_CHECK(budget-- > 0, "unpickler: '", source, "' expands to too many entries (shared containers?)");
   const PickleObject& o = g.at(id);
-  auto join = [&](const std::string& k) { return prefix.empty() ? k : prefix + "." + k; };
+  auto join = [&](const std::string& k) {
+    const size_t n = prefix.empty() ? k.size() : prefix.size() + 1 + k.size();
+    EMBER_CHECK(n <= name_bytes, "unpickler: '", source,
+                "' builds more tensor names from its nested containers than the limit (", kNameBytesPerPickleByte,
+                " bytes per pickle byte, at least ", kMinNameBytes >> 20, " MiB)");
+    name_bytes -= n;
+    return prefix.empty() ? k : prefix + "." + k;
+  };
   switch (o.kind) {
     case PickleKind::Tensor:
       out.emplace_back(prefix, o.tensor);
@@ -548,13 +563,14 @@ void flatten_into(const PickleGraph& g, uint32_t id, const std::string& prefix, 
         else
           entries[it->second].second = o.items[k + 1];
       }
-      for (const auto& [name, value] : entries) flatten_into(g, value, join(name), depth + 1, budget, out, source);
+      for (const auto& [name, value] : entries)
+        flatten_into(g, value, join(name), depth + 1, budget, name_bytes, out, source);
       break;
     }
     case PickleKind::List:
     case PickleKind::Tuple:
       for (size_t k = 0; k < o.items.size(); ++k)
-        flatten_into(g, o.items[k], join(std::to_string(k)), depth + 1, budget, out, source);
+        flatten_into(g, o.items[k], join(std::to_string(k)), depth + 1, budget, name_bytes, out, source);
       break;
     default:
       break;  // numbers, strings, None: not tensors
@@ -576,7 +592,8 @@ PickleGraph unpickle(std::string_view bytes, const StorageLoader& load_storage, 
 NamedTensors flatten_tensors(const PickleGraph& graph, const std::string& source) {
   NamedTensors out;
   size_t budget = 4 * graph.objects.size() + 1024;
-  flatten_into(graph, graph.root, "", 0, budget, out, source);
+  size_t name_bytes = std::max(kMinNameBytes, kNameBytesPerPickleByte * graph.consumed);
+  flatten_into(graph, graph.root, "", 0, budget, name_bytes, out, source);
   // Nesting can still make two names equal ({'b': {'c.d': x}, 'b.c': {'d': y}}); a
   // lookup by name would then see whichever came first, so that is an error.
   std::unordered_set<std::string_view> names;

@@ -19,7 +19,8 @@ static_assert(std::endian::native == std::endian::little,
 
 namespace {
 
-using ordered_json = nlohmann::ordered_json;
+using ordered_json = nlohmann::ordered_json;  // what save writes: the header in insertion order
+using json = nlohmann::json;                  // what load parses
 
 // Headers above this are rejected before parsing (the reference reader uses 100 MB).
 constexpr uint64_t kMaxHeaderBytes = 100ull << 20;
@@ -82,6 +83,39 @@ struct Entry {
   uint64_t begin, end;
 };
 
+// A SAX handler that only looks for a key repeated inside one object.
+struct DuplicateKeyFinder : nlohmann::json_sax<json> {
+  std::vector<std::set<std::string>> open_objects;  // one key set per object still open
+  std::optional<std::string> duplicate;
+  size_t duplicate_depth = 0;  // 1: a tensor name
+
+  bool start_object(std::size_t) override {
+    open_objects.emplace_back();
+    return true;
+  }
+  bool end_object() override {
+    open_objects.pop_back();
+    return true;
+  }
+  bool key(string_t& k) override {
+    if (!open_objects.back().insert(k).second && !duplicate) {
+      duplicate = k;
+      duplicate_depth = open_objects.size();
+    }
+    return true;
+  }
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+};
+
 }  // namespace
 
 const char* safetensors_dtype_name(ScalarType t) {
@@ -111,7 +145,8 @@ std::string save_safetensors_to_buffer(const NamedTensors& tensors, const Metada
     e["dtype"] = safetensors_dtype_name(c.dtype());
     e["shape"] = c.sizes().vec();
     e["data_offsets"] = {offset, offset + nbytes};
-    header[name] = std::move(e);
+    // Names are unique (seen above): appended without ordered_json's linear key search.
+    header.get_ref<ordered_json::object_t&>().emplace_back(name, std::move(e));
     offset += nbytes;
     data.push_back(std::move(c));
   }
@@ -142,28 +177,19 @@ SafetensorsContents load_safetensors_from_buffer(std::string_view bytes, const s
 
   if (json_depth(text) > kMaxJsonDepth) fail("header JSON nests deeper than ", kMaxJsonDepth, " levels");
   // Duplicate keys would silently overwrite each other in the parsed object (a
-  // second "dtype" in an entry, a second tensor name), so record them while
-  // parsing, in every object: one key set per object still open.
-  std::optional<std::string> duplicate;
-  bool duplicate_is_name = false;
-  std::vector<std::set<std::string>> open_objects;
-  ordered_json::parser_callback_t cb = [&](int depth, ordered_json::parse_event_t ev, ordered_json& parsed) {
-    if (ev == ordered_json::parse_event_t::object_start) {
-      open_objects.emplace_back();
-    } else if (ev == ordered_json::parse_event_t::object_end) {
-      if (!open_objects.empty()) open_objects.pop_back();
-    } else if (ev == ordered_json::parse_event_t::key && parsed.is_string() && !open_objects.empty()) {
-      if (!open_objects.back().insert(parsed.get<std::string>()).second && !duplicate) {
-        duplicate = parsed.get<std::string>();
-        duplicate_is_name = depth == 1;
-      }
-    }
-    return true;
-  };
-  ordered_json header = ordered_json::parse(text.begin(), text.end(), cb, /*allow_exceptions=*/false);
+  // second "dtype" in an entry, a second tensor name), so a first SAX pass
+  // records them, in every object: one key set per object still open. The
+  // second pass builds std::map-backed objects. Both are O(n log n): a parser
+  // callback (nlohmann's end_object rescans the parent object) and ordered_json
+  // (its objects insert by linear search) were each quadratic in the number of
+  // tensors (200,000 entries took minutes). The tensors come out in data-offset
+  // order, which is the order they were saved in.
+  DuplicateKeyFinder keys;
+  if (!json::sax_parse(text.begin(), text.end(), &keys)) fail("header is not well-formed JSON");
+  if (keys.duplicate && keys.duplicate_depth == 1) fail("duplicate tensor name '", *keys.duplicate, "'");
+  if (keys.duplicate) fail("duplicate key '", *keys.duplicate, "' inside an entry or __metadata__");
+  json header = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (header.is_discarded()) fail("header is not well-formed JSON");
-  if (duplicate && duplicate_is_name) fail("duplicate tensor name '", *duplicate, "'");
-  if (duplicate) fail("duplicate key '", *duplicate, "' inside an entry or __metadata__");
   if (!header.is_object()) fail("header is not a JSON object");
 
   SafetensorsContents out;
@@ -219,7 +245,7 @@ SafetensorsContents load_safetensors_from_buffer(std::string_view bytes, const s
 
   std::vector<const Entry*> by_offset;
   for (const Entry& e : entries) by_offset.push_back(&e);
-  std::sort(by_offset.begin(), by_offset.end(), [](const Entry* a, const Entry* b) {
+  std::stable_sort(by_offset.begin(), by_offset.end(), [](const Entry* a, const Entry* b) {
     return a->begin != b->begin ? a->begin < b->begin : a->end < b->end;
   });
   uint64_t pos = 0;
@@ -231,10 +257,10 @@ SafetensorsContents load_safetensors_from_buffer(std::string_view bytes, const s
   if (pos != buffer.size()) fail("the data buffer has ", buffer.size() - pos, " trailing bytes no tensor uses");
 
   out.tensors.reserve(entries.size());
-  for (const Entry& e : entries) {
-    Tensor t = empty(e.shape, TensorOptions().dtype(e.dtype));
-    if (e.end > e.begin) std::memcpy(t.data_ptr(), buffer.data() + e.begin, e.end - e.begin);
-    out.tensors.emplace_back(e.name, std::move(t));
+  for (const Entry* e : by_offset) {
+    Tensor t = empty(e->shape, TensorOptions().dtype(e->dtype));
+    if (e->end > e->begin) std::memcpy(t.data_ptr(), buffer.data() + e->begin, e->end - e->begin);
+    out.tensors.emplace_back(e->name, std::move(t));
   }
   return out;
 }

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "ember/serialize/safetensors.h"
+
 #include <sstream>
 
 #include "common/golden.h"
@@ -143,6 +145,31 @@ TEST(ArchiveTest, IValuesRoundTrip) {
   EXPECT_EQ(keys.front(), "tensor");
   EXPECT_NE(std::find(keys.begin(), keys.end(), "group.lr"), keys.end());
   EXPECT_EQ(keys.size(), 8u);
+}
+
+TEST(ArchiveTest, ScalarsAreParsedStrictly) {
+  for (const char* bad : {"bool:yes", "bool:", "bool:10", "int:1x", "double:", "ints:1,,2"}) {
+    const std::string bytes = ember::serialize::save_safetensors_to_buffer({}, {{"ember.ivalue.v", bad}});
+    torch::serialize::InputArchive in;
+    in.load_from(bytes.data(), bytes.size());
+    torch::IValue v;
+    EXPECT_EMBER_ERROR(in.read("v", v), "InputArchive::read", "'v'");
+  }
+}
+
+TEST(ArchiveTest, ManyKeysWriteAndLoadInOrder) {
+  // Key checks and header parsing are O(n log n): 100,000 entries take well under a second.
+  torch::serialize::OutputArchive out;
+  const int n = 100000;
+  for (int i = 0; i < n; ++i) out.write("t" + std::to_string(i), torch::full({1}, double(i)));
+  EXPECT_EMBER_ERROR(out.write("t7", torch::ones({1})), "written twice");
+  const std::string bytes = out.save_to_buffer();
+  const auto loaded = ember::serialize::load_safetensors_from_buffer(bytes, "many");
+  ASSERT_EQ(loaded.tensors.size(), size_t(n));
+  for (int i : {0, 1, 9999, n - 1}) {
+    EXPECT_EQ(loaded.tensors[i].first, "t" + std::to_string(i));  // saved order, not name order
+    EXPECT_EQ(loaded.tensors[i].second.item<double>(), i);
+  }
 }
 
 TEST(ArchiveTest, SavingReplacesTheFileAtomically) {

@@ -223,6 +223,34 @@ TEST(PtReaderTest, CyclesAndDeepNestingAreRejected) {
   EXPECT_EMBER_ERROR(flatten_tensors(unpickle(deep, nullptr, "d.pkl"), "d.pkl"), "deeper than");
 }
 
+// {K: {K: {... {K: None}}}}, `depth` dicts deep, the key K stored once and
+// then fetched from the memo.
+std::string nested_dicts_sharing_one_key(const std::string& key, int depth) {
+  std::string p = "\x80\x02";
+  for (int d = 0; d < depth; ++d) {
+    p += '}';
+    if (d == 0) {
+      const uint32_t n = static_cast<uint32_t>(key.size());
+      p += 'X';
+      p.append(reinterpret_cast<const char*>(&n), 4);
+      p += key;
+      p += "q\x00"sv;
+    } else {
+      p += "h\x00"sv;
+    }
+  }
+  return p + 'N' + std::string(depth, 's') + '.';
+}
+
+TEST(PtReaderTest, NamesBuiltFromOneReusedLongKeyAreBounded) {
+  // A 1 MiB pickle whose dotted names would total 1.8 GiB.
+  const std::string bomb = nested_dicts_sharing_one_key(std::string(size_t{1} << 20, 'k'), 60);
+  EXPECT_EMBER_ERROR(flatten_tensors(unpickle(bomb, nullptr, "names.pkl"), "names.pkl"), "names.pkl", "tensor names",
+                     "limit");
+  // The same shape a few levels deep is an ordinary nested dict (without tensors).
+  EXPECT_TRUE(flatten_tensors(unpickle(nested_dicts_sharing_one_key("layer", 3), nullptr, "ok.pkl"), "ok.pkl").empty());
+}
+
 TEST(PtReaderTest, CorruptedZipsAreErrors) {
   const std::string good = read_file(pt_file("sequential.pt"));
   EXPECT_EQ(load_pytorch_state_dict_from_buffer(good, "mem").size(), 7u);

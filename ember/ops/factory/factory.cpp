@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ember/autograd/autograd_meta.h"
+#include "ember/core/checked_arith.h"
 #include "ember/core/dispatch.h"
 #include "ember/core/record_scope.h"
 #include "ember/core/shape.h"
@@ -160,16 +161,24 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, const 
               ", end=", end, ", step=", step, ")");
   int64_t n;
   if (integral && (!any_float || dt == kLong)) {
-    n = ist > 0 ? (ie - is + ist - 1) / ist : (is - ie + (-ist) - 1) / (-ist);
+    // In 128 bits: end - start of two int64s can need 65 (Note [Checked size arithmetic]).
+    const __int128 span = ist > 0 ? __int128(ie) - is : __int128(is) - ie;
+    const __int128 stride = ist > 0 ? __int128(ist) : -__int128(ist);
+    const __int128 count = (span + stride - 1) / stride;
+    EMBER_CHECK(count <= INT64_MAX, "arange: the number of elements from ", is, " to ", ie, " by ", ist,
+                " overflows int64");
+    n = static_cast<int64_t>(count);
   } else {
-    n = static_cast<int64_t>(std::ceil((e - s) / st));
+    n = checked_double_to_size(std::ceil((e - s) / st), "arange", "number of elements");
   }
   Tensor t = empty({n}, o.dtype(dt).requires_grad(false));
   dispatch_real(dt, "arange", [&](auto tag) {
     using T = EMBER_TYPE(tag);
     T* p = t.data_ptr<T>();
     if constexpr (std::is_integral_v<T>) {
-      for (int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(is + i * ist);
+      // Modulo 2^64: i * step may not fit in int64 although start + i * step does.
+      for (int64_t i = 0; i < n; ++i)
+        p[i] = static_cast<T>(static_cast<int64_t>(uint64_t(is) + uint64_t(i) * uint64_t(ist)));
     } else {
       for (int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(s + static_cast<double>(i) * st);
     }

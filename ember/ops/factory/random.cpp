@@ -387,16 +387,16 @@ Tensor randperm(int64_t n, OptGen g, const TensorOptions& o) {
   }
   EMBER_RECORD_OP("randperm");
   EMBER_CHECK(n >= 0, "randperm: n must be non-negative, got ", n);
-  std::vector<int64_t> perm(n);
-  std::iota(perm.begin(), perm.end(), 0);
+  // Shuffled in the result itself: its allocation is the one that can fail cleanly.
+  Tensor t = empty({n}, TensorOptions(kLong));
+  int64_t* perm = t.data_ptr<int64_t>();
+  std::iota(perm, perm + n, int64_t{0});
   gen_or_default(g).with_engine([&](std::mt19937_64& e) {
     for (int64_t i = n - 1; i > 0; --i) {
       std::uniform_int_distribution<int64_t> d(0, i);
       std::swap(perm[i], perm[d(e)]);
     }
   });
-  Tensor t = empty({n}, TensorOptions(kLong));
-  std::copy(perm.begin(), perm.end(), t.data_ptr<int64_t>());
   return finish(o.has_dtype() ? t.to(o.dtype()) : t, o);
 }
 

@@ -10,6 +10,7 @@
 #include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/autograd/node.h"
+#include "ember/core/checked_arith.h"
 #include "ember/core/dispatch.h"
 #include "ember/core/error.h"
 #include "ember/core/parallel.h"
@@ -33,6 +34,11 @@ DimVector expand_param(IntArrayRef v, int64_t nd, const char* op, const char* wh
   if (v.size() != 1)
     for (int64_t i = 0; i < nd; ++i) r[i] = v[i];
   return r;
+}
+
+// dilation * (k - 1) + 1, the extent one output element reads.
+int64_t dilated_kernel(const char* op, int64_t dilation, int64_t k) {
+  return checked_add(checked_mul(dilation, k - 1, op, "dilated kernel size"), 1, op, "dilated kernel size");
 }
 
 const char* dims_name(int64_t nd) { return nd == 1 ? "3D" : nd == 2 ? "4D" : "5D"; }
@@ -85,8 +91,9 @@ void check_args(const char* op, const Tensor& input, const Tensor& weight, const
               " elements, but got bias of size ", shape_str(bias.sizes()), " instead");
   if (!p.transposed) {
     for (int64_t i = 0; i < nd; ++i) {
-      const int64_t padded = input.size(i + 2) + 2 * p.padding[i];
-      const int64_t kr = p.dilation[i] * (weight.size(i + 2) - 1) + 1;
+      const int64_t padded =
+          checked_add(input.size(i + 2), checked_mul(2, p.padding[i], op, "padding"), op, "padded input size");
+      const int64_t kr = dilated_kernel(op, p.dilation[i], weight.size(i + 2));
       EMBER_CHECK(padded >= kr, op, ": calculated padded input size per channel ", padded, " at spatial dim ", i,
                   " is smaller than the (dilated) kernel size ", kr, " (input ", shape_str(input.sizes()), ", weight ",
                   shape_str(weight.sizes()), ")");
@@ -94,14 +101,21 @@ void check_args(const char* op, const Tensor& input, const Tensor& weight, const
   }
 }
 
-DimVector output_shape(const Tensor& input, const Tensor& weight, const conv::ConvParams& p) {
+DimVector output_shape(const char* op, const Tensor& input, const Tensor& weight, const conv::ConvParams& p) {
   const int64_t nd = weight.dim() - 2;
-  DimVector out{input.size(0), p.transposed ? weight.size(1) * p.groups : weight.size(0)};
+  DimVector out{input.size(0),
+                p.transposed ? checked_mul(weight.size(1), p.groups, op, "output channels") : weight.size(0)};
   for (int64_t i = 0; i < nd; ++i) {
-    const int64_t kr = p.dilation[i] * (weight.size(i + 2) - 1) + 1;
+    const int64_t kr = dilated_kernel(op, p.dilation[i], weight.size(i + 2));
     const int64_t in = input.size(i + 2);
-    out.push_back(p.transposed ? (in - 1) * p.stride[i] - 2 * p.padding[i] + kr + p.output_padding[i]
-                               : (in + 2 * p.padding[i] - kr) / p.stride[i] + 1);
+    const int64_t pad2 = checked_mul(2, p.padding[i], op, "padding");
+    if (p.transposed) {
+      const int64_t grown = checked_mul(in - 1, p.stride[i], op, "output size");
+      out.push_back(checked_add(checked_add(checked_sub(grown, pad2, op, "output size"), kr, op, "output size"),
+                                p.output_padding[i], op, "output size"));
+    } else {
+      out.push_back((checked_add(in, pad2, op, "padded input size") - kr) / p.stride[i] + 1);
+    }
   }
   return out;
 }
@@ -129,7 +143,7 @@ Tensor convolution_impl(const char* op, const Tensor& input_, const Tensor& weig
                      transposed,
                      groups};
   check_args(op, input, weight, bias, p);
-  const DimVector shape = output_shape(input, weight, p);
+  const DimVector shape = output_shape(op, input, weight, p);
   for (int64_t s : shape)
     EMBER_CHECK(s >= 0, op, ": output size is too small (computed ", shape_str(shape), " from input ",
                 shape_str(input.sizes()), " and weight ", shape_str(weight.sizes()), ")");
@@ -181,7 +195,7 @@ Tensor conv_n_str(const char* op, int64_t nd, const Tensor& input, const Tensor&
   DimVector pad(nd), extra(2 * nd, 0);
   bool asymmetric = false;
   for (int64_t i = 0; i < nd; ++i) {
-    const int64_t total = d[i] * (weight.size(i + 2) - 1);
+    const int64_t total = dilated_kernel(op, d[i], weight.size(i + 2)) - 1;
     pad[i] = total / 2;
     if (total % 2) {
       asymmetric = true;

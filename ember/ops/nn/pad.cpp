@@ -2,6 +2,7 @@
 // constant_pad_nd with the pads negated; the other modes are compositions of
 // narrow / flip / expand / cat, so their gradients come from those ops.
 #include "ember/ops/nn/pad.h"
+#include "ember/core/checked_arith.h"
 #include "ember/core/record_scope.h"
 
 #include <algorithm>
@@ -66,11 +67,13 @@ Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value)
   DimVector starts(nd, 0);
   for (int64_t i = 0; i < np; ++i) {
     const int64_t d = nd - 1 - i, l = pad[2 * i], r = pad[2 * i + 1];
-    shape[d] = self.size(d) + l + r;
+    shape[d] = checked_add(checked_add(self.size(d), l, op, "padded size"), r, op, "padded size");
     EMBER_CHECK(shape[d] >= 0, op, ": the input size ", self.size(d), ", plus negative padding ", l, " and ", r,
                 " resulted in a negative output size, which is invalid. Check dimension ", d, " of your input of size ",
                 shape_str(self.sizes()));
-    const int64_t crop_l = std::max<int64_t>(-l, 0), crop_r = std::max<int64_t>(-r, 0);
+    // What negative padding crops, at most the whole dim (-l itself may not fit).
+    auto crop = [&](int64_t p) { return p >= 0 ? 0 : p < -self.size(d) ? self.size(d) : -p; };
+    const int64_t crop_l = crop(l), crop_r = crop(r);
     const int64_t keep = std::max<int64_t>(self.size(d) - crop_l - crop_r, 0);
     src = src.narrow(d, std::min(crop_l, self.size(d)), keep);
     starts[d] = std::max<int64_t>(l, 0);

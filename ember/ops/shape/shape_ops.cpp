@@ -1,4 +1,5 @@
 #include "ember/ops/shape/shape_ops.h"
+#include "ember/core/checked_arith.h"
 #include "ember/core/record_scope.h"
 
 #include "ember/autograd/derivatives/shape_grad.h"
@@ -55,7 +56,7 @@ Tensor cat(TensorList tensors, int64_t dim) {
       EMBER_CHECK(k == d || t.size(k) == ref->size(k), "torch.cat(): Sizes of tensors must match except in dimension ",
                   d, ". Expected size ", ref->size(k), " but got size ", t.size(k), " for tensor number ", i,
                   " in the list.");
-    shape[d] += t.size(d);
+    shape[d] = checked_add(shape[d], t.size(d), "torch.cat()", "size of the concatenated dimension");
   }
   Tensor out = empty(shape, TensorOptions().dtype(dt));
   int64_t offset = 0;
@@ -266,7 +267,7 @@ Tensor repeat(const Tensor& self, IntArrayRef repeats) {
   for (int64_t i = 0; i < nr; ++i) {
     EMBER_CHECK(repeats[i] >= 0, "repeat: Trying to create tensor with negative dimension ", repeats[i], ": ",
                 shape_str(repeats));
-    out_shape.push_back(padded[i] * repeats[i]);
+    out_shape.push_back(checked_mul(padded[i], repeats[i], "repeat", "output size"));
   }
   Tensor out = empty(out_shape, self.options());
   if (autograd::needs_grad(self)) autograd::record_repeat(self, out, repeats);
@@ -307,7 +308,7 @@ Tensor repeat_interleave(const Tensor& repeats) {
   int64_t total = 0;
   for (int64_t i = 0; i < r.numel(); ++i) {
     EMBER_CHECK(rp[i] >= 0, "repeat_interleave: repeats can not be negative");
-    total += rp[i];
+    total = checked_add(total, rp[i], "repeat_interleave", "sum of repeats");
   }
   Tensor out = empty({total}, TensorOptions().dtype(kLong));
   int64_t* o = out.data_ptr<int64_t>();

@@ -5,6 +5,7 @@
 #include <limits>
 #include "ember/core/record_scope.h"
 
+#include "ember/core/checked_arith.h"
 #include "ember/core/dispatch.h"
 #include "ember/core/shape.h"
 #include "ember/kernels/cpu/convert.h"
@@ -50,7 +51,7 @@ Tensor one_hot(const Tensor& self, int64_t num_classes) {
   auto [lo, hi] = long_range(self);
   EMBER_CHECK(lo >= 0, "one_hot: Class values must be non-negative.");
   if (num_classes == -1)
-    num_classes = hi + 1;
+    num_classes = checked_add(hi, 1, "one_hot", "number of classes");
   else
     EMBER_CHECK(hi < num_classes, "one_hot: Class values must be smaller than num_classes.");
   shape.push_back(num_classes);
@@ -78,7 +79,7 @@ Tensor bincount(const Tensor& self, const std::optional<Tensor>& weights, int64_
   if (idx.numel() > 0) {
     auto [lo, hi] = long_range(idx);
     EMBER_CHECK(lo >= 0, "bincount: only supports 1-d non-negative integral inputs, got value ", lo);
-    nbins = std::max(nbins, hi + 1);
+    nbins = std::max(nbins, checked_add(hi, 1, "bincount", "number of bins"));
   }
   Tensor out = zeros({nbins}, TensorOptions().dtype(out_dt));
   const int64_t* ip = idx.data_ptr<int64_t>();

@@ -1,0 +1,120 @@
+// Size arithmetic on extreme values (Note [Checked size arithmetic]): every
+// output size, count or byte total computed from user data raises an
+// ember::Error naming the op instead of wrapping. Run in the ASan/UBSan job,
+// where a wrapped signed size would also be reported as undefined behaviour.
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <cstdint>
+
+#include "common/test_util.h"
+#include "ember/core/checked_arith.h"
+#include "ember/ember.h"
+
+namespace ember {
+namespace {
+
+constexpr int64_t kMax = INT64_MAX;
+constexpr int64_t kMin = INT64_MIN;
+constexpr int64_t k2e62 = int64_t{1} << 62;
+
+TEST(SizeOverflow, CheckedArithmeticRaisesWithTheOpAndOperands) {
+  EXPECT_EQ(checked_mul(1 << 20, 1 << 20, "op"), int64_t{1} << 40);
+  EXPECT_EQ(checked_add(kMax - 1, 1, "op"), kMax);
+  EXPECT_EQ(checked_sub(kMin + 1, 1, "op"), kMin);
+  EXPECT_EMBER_ERROR(checked_mul(k2e62, 2, "myop", "output size"), "myop", "output size", "overflows");
+  EXPECT_EMBER_ERROR(checked_add(kMax, 1, "myop"), "myop", "9223372036854775807 + 1");
+  EXPECT_EMBER_ERROR(checked_sub(kMin, 1, "myop"), "myop");
+  EXPECT_EQ(checked_double_to_size(4.0, "op"), 4);
+  EXPECT_EMBER_ERROR(checked_double_to_size(9.3e18, "myop"), "myop", "does not fit");
+  EXPECT_EMBER_ERROR(checked_double_to_size(std::nan(""), "myop"), "myop");
+}
+
+TEST(SizeOverflow, RepeatInterleaveSumOfRepeats) {
+  EXPECT_EMBER_ERROR(repeat_interleave(tensor({kMax, kMax, int64_t{3}})), "repeat_interleave", "sum of repeats");
+  EXPECT_EMBER_ERROR(repeat_interleave(ones({3}), tensor({kMax, kMax, int64_t{3}})), "repeat_interleave");
+  EXPECT_EMBER_ERROR(repeat_interleave(ones({3}), kMax), "repeat_interleave");  // 3 * INT64_MAX elements
+  EXPECT_TENSOR_EQ(repeat_interleave(tensor({int64_t{2}, int64_t{0}, int64_t{1}})),
+                   tensor({int64_t{0}, int64_t{0}, int64_t{2}}));
+}
+
+TEST(SizeOverflow, BincountAndOneHotCountFromTheLargestValue) {
+  EXPECT_EMBER_ERROR(bincount(tensor({kMax})), "bincount", "number of bins");
+  EXPECT_EMBER_ERROR(one_hot(tensor({kMax}), -1), "one_hot", "number of classes");
+  EXPECT_TENSOR_EQ(bincount(tensor({int64_t{3}})), tensor({int64_t{0}, int64_t{0}, int64_t{0}, int64_t{1}}));
+}
+
+TEST(SizeOverflow, RepeatAndTileMultiplySizes) {
+  EXPECT_EMBER_ERROR(arange(4.).repeat({k2e62}), "repeat", "output size");
+  EXPECT_EMBER_ERROR(tile(arange(4.), {k2e62}), "repeat");
+  EXPECT_EMBER_ERROR(ones({2, 3}).repeat({k2e62, 1}), "repeat");
+}
+
+TEST(SizeOverflow, CatSumsTheJoinedDimension) {
+  const Tensor a = ones({1}).expand({kMax / 2 + 1});
+  EXPECT_EMBER_ERROR(cat({a, a}), "cat", "concatenated");
+}
+
+TEST(SizeOverflow, NbytesOfAHugeExpandedView) {
+  const Tensor t = ones({1}).expand({k2e62});  // a valid view of one element
+  EXPECT_EQ(t.numel(), k2e62);
+  EXPECT_EMBER_ERROR((void)t.nbytes(), "nbytes", "overflow");
+  EXPECT_EQ(ones({1}).expand({int64_t{1} << 40}).nbytes(), size_t{4} << 40);
+}
+
+TEST(SizeOverflow, ArangeCounts) {
+  EXPECT_EMBER_ERROR(arange(0., 1e300, 1e-300), "arange", "number of elements");
+  EXPECT_EMBER_ERROR(arange(-kMax, kMax, 1), "arange", "overflows");
+  // end - start needs 65 bits, the count and every value fit.
+  const Tensor big = arange(kMin, kMax, k2e62);
+  ASSERT_EQ(big.numel(), 4);
+  EXPECT_EQ(big[0].item<int64_t>(), kMin);
+  EXPECT_EQ(big[3].item<int64_t>(), kMin + 3 * k2e62);
+}
+
+TEST(SizeOverflow, ConstantPadAddsPadding) {
+  EXPECT_EMBER_ERROR(constant_pad_nd(ones({3}), {kMax, kMax}), "constant_pad_nd", "padded size");
+  EXPECT_EMBER_ERROR(constant_pad_nd(ones({3}), {kMin, 1}), "constant_pad_nd");
+}
+
+TEST(SizeOverflow, ConvolutionSizesFromDilationStrideAndPadding) {
+  const Tensor x = ones({1, 1, 4}), w = ones({1, 1, 2});
+  EXPECT_EMBER_ERROR(conv1d(x, w, {}, {1}, {0}, {kMax}), "conv1d", "dilated kernel size");
+  EXPECT_EMBER_ERROR(conv1d(x, w, {}, {kMax}, {0}, {kMax}), "conv1d");
+  EXPECT_EMBER_ERROR(conv1d(x, w, {}, {1}, {kMax}), "conv1d", "padding");
+  EXPECT_EMBER_ERROR(conv_transpose1d(x, w, {}, {kMax}), "conv_transpose1d", "output size");
+}
+
+TEST(SizeOverflow, TriangleIndicesCountInClosedForm) {
+  EXPECT_EMBER_ERROR(tril_indices(kMax, kMax), "tril_indices", "overflows");
+  EXPECT_EMBER_ERROR(triu_indices(kMax, kMax), "triu_indices", "overflows");
+  // Huge row counts with few indices return at once instead of visiting every row.
+  EXPECT_EQ(tril_indices(kMax, 0).size(1), 0);
+  EXPECT_EQ(tril_indices(kMax, 1, -kMax + 2).size(1), 2);  // rows kMax - 2 and kMax - 1
+  EXPECT_EQ(triu_indices(kMax, 3, 1).size(1), 3);          // rows 0 and 1 only
+  // The closed form against counting row by row.
+  for (int64_t row = 0; row <= 5; ++row)
+    for (int64_t col = 0; col <= 5; ++col)
+      for (int64_t offset = -7; offset <= 7; ++offset) {
+        int64_t lower = 0, upper = 0;
+        for (int64_t i = 0; i < row; ++i)
+          for (int64_t j = 0; j < col; ++j) {
+            lower += j - i <= offset;
+            upper += j - i >= offset;
+          }
+        const Tensor l = tril_indices(row, col, offset), u = triu_indices(row, col, offset);
+        ASSERT_EQ(l.size(1), lower) << row << " " << col << " " << offset;
+        ASSERT_EQ(u.size(1), upper) << row << " " << col << " " << offset;
+        for (int64_t k = 0; k < l.size(1); ++k) ASSERT_LE(l[1][k].item<int64_t>() - l[0][k].item<int64_t>(), offset);
+        for (int64_t k = 0; k < u.size(1); ++k) ASSERT_GE(u[1][k].item<int64_t>() - u[0][k].item<int64_t>(), offset);
+      }
+}
+
+TEST(SizeOverflow, RandpermOfAHugeCountRaisesInsteadOfThrowingLengthError) {
+  EXPECT_EMBER_ERROR(randperm(kMax), "overflows");
+  const Tensor p = randperm(50);
+  EXPECT_TENSOR_EQ(std::get<0>(p.sort()), arange(50));
+}
+
+}  // namespace
+}  // namespace ember
