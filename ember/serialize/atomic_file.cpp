@@ -1,10 +1,13 @@
 #include "ember/serialize/atomic_file.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -25,11 +28,42 @@ std::string parent_dir(const std::string& path) {
   return path.substr(0, slash);
 }
 
+// Note [Dead temporaries]
+// A save writes "<name>.tmp.<pid>.XXXXXX" and renames it over <name>; a
+// process killed before the rename leaves the temporary behind, and a job that
+// crashes repeatedly would fill its disk with them. So each save first removes
+// the temporaries of the same target whose writer is provably gone: the pid in
+// the name no longer exists (kill(pid, 0) fails with ESRCH). A live writer,
+// one whose liveness cannot be probed (EPERM), this process's own, and names
+// not in this form are left alone. A reused pid only delays a removal.
+void remove_dead_temporaries(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  const std::string prefix = base + ".tmp.";
+  DIR* dir = ::opendir(parent_dir(path).c_str());
+  if (dir == nullptr) return;  // mkstemp reports what is wrong with the directory
+  const pid_t self = ::getpid();
+  while (const dirent* e = ::readdir(dir)) {
+    const std::string_view name = e->d_name;
+    if (name.substr(0, prefix.size()) != prefix) continue;
+    const std::string_view rest = name.substr(prefix.size());  // "<pid>.XXXXXX"
+    const size_t dot = rest.find('.');
+    if (dot == std::string_view::npos || rest.size() - dot - 1 != 6) continue;
+    pid_t pid = 0;
+    const auto r = std::from_chars(rest.data(), rest.data() + dot, pid);
+    if (r.ec != std::errc() || r.ptr != rest.data() + dot || pid <= 0 || pid == self) continue;
+    if (::kill(pid, 0) == 0 || errno != ESRCH) continue;
+    ::unlinkat(::dirfd(dir), e->d_name, 0);
+  }
+  ::closedir(dir);
+}
+
 }  // namespace
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)) {
   EMBER_CHECK(!path_.empty() && path_.back() != '/', "AtomicFile: invalid file name '", path_, "'");
-  std::string tmpl = path_ + ".tmp.XXXXXX";
+  remove_dead_temporaries(path_);
+  std::string tmpl = path_ + ".tmp." + std::to_string(::getpid()) + ".XXXXXX";
   std::vector<char> buf(tmpl.begin(), tmpl.end());
   buf.push_back('\0');
   fd_ = ::mkstemp(buf.data());

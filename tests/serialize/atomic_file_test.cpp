@@ -1,6 +1,14 @@
 #include "ember/serialize/atomic_file.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
 
 #include "common/test_util.h"
 #include "serialize_test_util.h"
@@ -73,6 +81,59 @@ TEST(AtomicFileTest, WriteAfterCommitIsAnError) {
   f.commit();
   EXPECT_EMBER_ERROR(f.write("y"), "AtomicFile", "after commit");
   EXPECT_EQ(read_file(dir.file("a.bin")), "x");
+}
+
+TEST(AtomicFileTest, TemporariesOfDeadWritersAreRemovedByTheNextSave) {
+  ScratchDir dir;
+  const std::string p = dir.file("ck.pt");
+  write_file_atomic(p, "v0");
+  // A temporary of a writer that no longer exists: a child that has exited and
+  // been reaped, so its pid is free. And one of this live process, and one not
+  // in the pid form: neither may be removed.
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  ::waitpid(child, nullptr, 0);
+  const std::string dead = p + ".tmp." + std::to_string(child) + ".AbC123";
+  const std::string live = p + ".tmp." + std::to_string(::getpid()) + ".XyZ789";
+  const std::string other = p + ".tmp.QwErTy";
+  for (const std::string& f : {dead, live, other}) std::ofstream(f) << "partial";
+  write_file_atomic(p, "v1");
+  EXPECT_FALSE(std::filesystem::exists(dead));
+  EXPECT_TRUE(std::filesystem::exists(live));
+  EXPECT_TRUE(std::filesystem::exists(other));
+  EXPECT_EQ(read_file(p), "v1");
+}
+
+TEST(AtomicFileTest, KilledSaveLoopsNeverTearTheFileNorPileUpTemporaries) {
+  // 200 times: a child saves in a loop and is killed with SIGKILL at a random
+  // moment. The target must always hold one whole version, and the temporaries
+  // that killed writers leave must not accumulate (each save removes the dead ones).
+  ScratchDir dir;
+  const std::string p = dir.file("ck.pt");
+  const size_t size = 64 << 10;
+  write_file_atomic(p, std::string(size, 'a'));
+  size_t max_temporaries = 0, rounds_with_temporary = 0;
+  for (int round = 0; round < 200; ++round) {
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      for (char c = 'b';; c = c == 'z' ? 'b' : char(c + 1)) write_file_atomic(p, std::string(size, c));
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(200 + (round * 7919) % 3000));
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
+    const std::string got = read_file(p);
+    ASSERT_EQ(got.size(), size) << "round " << round;
+    ASSERT_EQ(got.find_first_not_of(got[0]), std::string::npos) << "round " << round << ": a torn file";
+    max_temporaries = std::max(max_temporaries, dir.num_entries() - 1);
+    rounds_with_temporary += dir.num_entries() > 1;
+  }
+  // The kills did land mid-save (a writer spends most of its time between mkstemp and rename).
+  EXPECT_GT(rounds_with_temporary, 20u);
+  // At most the one temporary of the writer just killed survives a round.
+  EXPECT_LE(max_temporaries, 1u);
+  write_file_atomic(p, "done");
+  EXPECT_EQ(dir.num_entries(), 1u);
 }
 
 }  // namespace
