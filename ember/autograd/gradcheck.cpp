@@ -32,6 +32,12 @@ void perturb(Tensor& t, int64_t k, double delta) {
 }
 
 variable_list fresh_inputs(const variable_list& inputs) {
+  // As PyTorch: a check with nothing to differentiate would pass vacuously.
+  bool any_requires_grad = false;
+  for (const Tensor& t : inputs) any_requires_grad |= t.defined() && t.requires_grad();
+  EMBER_CHECK(any_requires_grad,
+              "gradcheck expects at least one input tensor to require gradient, but none of them have "
+              "requires_grad=True");
   variable_list out;
   for (const Tensor& t : inputs) {
     if (!t.defined()) {
@@ -141,6 +147,9 @@ std::string gradgradcheck(const DifferentiableFn& fn, const variable_list& input
     g.requires_grad_(true);
     grad_outputs.push_back(g);
   }
+  bool any_output = false;
+  for (const Tensor& g : grad_outputs) any_output |= g.defined();
+  EMBER_CHECK(any_output, "gradgradcheck: no output of the function requires grad, so there is no backward to check");
   const size_t n_in = inputs.size();
   DifferentiableFn vjp = [&](const variable_list& args) -> variable_list {
     variable_list xs(args.begin(), args.begin() + n_in);
