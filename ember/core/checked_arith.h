@@ -39,6 +39,11 @@ inline int64_t checked_sub(int64_t a, int64_t b, const char* op, const char* wha
   return r;
 }
 
+// |a|, raising for INT64_MIN (whose magnitude is not an int64; std::abs of it is undefined).
+inline int64_t checked_abs(int64_t a, const char* op, const char* what = "size") {
+  return a < 0 ? checked_sub(0, a, op, what) : a;
+}
+
 // A double converted to int64 (a count computed in floating point, e.g.
 // arange's ceil((end - start) / step)), raising when it is NaN or does not
 // fit: the plain cast would be undefined behaviour.

@@ -110,6 +110,77 @@ TEST(SizeOverflow, TriangleIndicesCountInClosedForm) {
       }
 }
 
+TEST(SizeOverflow, UnfoldAndSlidingBlocks) {
+  // One window of a huge step: its stride cannot be step * stride, and need not be.
+  const Tensor u = arange(10.).unfold(0, 3, kMax);
+  EXPECT_EQ(u.sizes().vec(), (std::vector<int64_t>{1, 3}));
+  EXPECT_TENSOR_EQ(u, arange(3.).unsqueeze(0));
+  namespace F = nn::functional;
+  const Tensor x = arange(16.).view({1, 1, 4, 4});
+  EXPECT_EMBER_ERROR(F::unfold(x, F::UnfoldFuncOptions({2, 2}).dilation({kMax, 1})), "unfold", "dilated kernel size");
+  EXPECT_EMBER_ERROR(F::unfold(x, F::UnfoldFuncOptions({2, 2}).padding({kMax, 1})), "unfold", "padded size");
+  // A stride past the input gives one row of blocks, as a stride of 4 does.
+  EXPECT_TENSOR_EQ(F::unfold(x, F::UnfoldFuncOptions({2, 2}).stride({kMax, 1})),
+                   F::unfold(x, F::UnfoldFuncOptions({2, 2}).stride({4, 1})));
+  EXPECT_EMBER_ERROR(F::fold(ones({1, 4, 4}), F::FoldFuncOptions({kMax, 3}, {2, 2})), "fold", "number of blocks");
+  EXPECT_EMBER_ERROR(F::fold(ones({1, 4, 4}), F::FoldFuncOptions({k2e62, k2e62}, {2, 2})), "fold");
+}
+
+TEST(SizeOverflow, PoolingOutputSizes) {
+  const Tensor x = arange(16.).view({1, 1, 4, 4});
+  EXPECT_EMBER_ERROR(max_pool2d(x, {kMax, 1}), "max_pool2d", "too small");
+  EXPECT_EMBER_ERROR(avg_pool2d(x, {kMax, 2}), "avg_pool2d");
+  EXPECT_EMBER_ERROR(max_pool1d(ones({1, 1, 4}), {kMax}), "max_pool1d");
+  EXPECT_EMBER_ERROR(max_pool2d(x, {2, 2}, {1, 1}, {0, 0}, {kMax, 1}), "max_pool2d", "dilated kernel size");
+  EXPECT_EMBER_ERROR(max_pool2d(x, {2, 2}, {kMax, 1}, {1, 0}, {1, 1}, true), "max_pool2d", "pooled extent");
+  // A stride past the input: one window, as a stride of 4.
+  EXPECT_TENSOR_EQ(max_pool2d(x, {2, 2}, {kMax, 1}), max_pool2d(x, {2, 2}, {4, 1}));
+  EXPECT_TENSOR_EQ(avg_pool1d(arange(4.).view({1, 1, 4}), {2}, {kMax}), tensor({0.5}).view({1, 1, 1}));
+  EXPECT_EMBER_ERROR(adaptive_avg_pool2d(x, {kMax, 1}), "adaptive_avg_pool2d", "output size");
+  EXPECT_EMBER_ERROR(std::get<0>(adaptive_max_pool2d(x, {kMax, 1})), "adaptive_max_pool2d");
+  EXPECT_EMBER_ERROR(adaptive_avg_pool2d(x, {k2e62, k2e62}), "adaptive_avg_pool2d");
+}
+
+TEST(SizeOverflow, ConvolutionWithAStridePastTheInput) {
+  // oneDNN refuses such a stride; the result is the single window's, as with stride 4.
+  const Tensor x = arange(4.).view({1, 1, 4}).requires_grad_(), w = tensor({1., 2.}).view({1, 1, 2}).requires_grad_();
+  const Tensor y = conv1d(x, w, {}, {kMax});
+  EXPECT_TENSOR_EQ(y, conv1d(x, w, {}, {4}));
+  const auto g = autograd::grad({y.sum()}, {x, w});
+  const auto g4 = autograd::grad({conv1d(x, w, {}, {4}).sum()}, {x, w});
+  EXPECT_TENSOR_EQ(g[0], g4[0]);
+  EXPECT_TENSOR_EQ(g[1], g4[1]);
+}
+
+TEST(SizeOverflow, InterpolateAndPixelShuffleSizes) {
+  namespace F = nn::functional;
+  const Tensor x = ones({1, 1, 4});
+  EXPECT_EMBER_ERROR(F::interpolate(x, F::InterpolateFuncOptions().scale_factor(std::vector<double>{1e300})),
+                     "interpolate", "does not fit");
+  EXPECT_EMBER_ERROR(F::interpolate(x, F::InterpolateFuncOptions().scale_factor(std::vector<double>{std::nan("")})),
+                     "interpolate");
+  EXPECT_EMBER_ERROR(F::interpolate(x, F::InterpolateFuncOptions().size(std::vector<int64_t>{kMax})), "overflows");
+  EXPECT_EMBER_ERROR(pixel_shuffle(ones({1, 4, 2, 2}), kMax), "pixel_shuffle", "square of upscale_factor");
+  EXPECT_EMBER_ERROR(pixel_shuffle(ones({1, 4, 2, 2}), int64_t{1} << 32), "pixel_shuffle");
+  // Zero channels divide by any factor; the output width still has to fit.
+  EXPECT_EMBER_ERROR(pixel_shuffle(ones({1, 0, 1, int64_t{1} << 40}), int64_t{1} << 30), "pixel_shuffle",
+                     "output width");
+  EXPECT_EMBER_ERROR(pixel_unshuffle(ones({1, int64_t{1} << 40, 0, 0}), int64_t{1} << 30), "pixel_unshuffle",
+                     "output channels");
+}
+
+TEST(SizeOverflow, DiagonalOffsetsAndProducts) {
+  EXPECT_EMBER_ERROR(ones({4}).diag(kMax), "diag", "diagonal size");
+  EXPECT_EMBER_ERROR(ones({4}).diag(kMin), "diag", "offset");
+  EXPECT_EMBER_ERROR(ones({4}).diag_embed(kMax), "diag_embed");
+  EXPECT_EQ(ones({4, 4}).diagonal(kMin).numel(), 0);
+  EXPECT_EMBER_ERROR(ones({4}).unflatten(0, {kMax, 2}), "unflatten", "product of sizes");
+  EXPECT_EMBER_ERROR(kron(ones({1}).expand({k2e62}), ones({4})), "kron", "output size");
+  namespace F = nn::functional;
+  EXPECT_EMBER_ERROR(F::pad(ones({1, 4}), F::PadFuncOptions({kMin, 0}).mode(kReflect)), "pad", "padding");
+  EXPECT_EMBER_ERROR(ones({4}).tensor_split(kMax), "tensor_split", "sections");
+}
+
 TEST(SizeOverflow, RandpermOfAHugeCountRaisesInsteadOfThrowingLengthError) {
   EXPECT_EMBER_ERROR(randperm(kMax), "overflows");
   const Tensor p = randperm(50);

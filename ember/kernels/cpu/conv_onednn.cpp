@@ -2,8 +2,10 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstdint>
 #include <cstring>
 #include <dnnl.hpp>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -81,7 +83,15 @@ bool shapes_consistent(IntArrayRef big, IntArrayRef small, IntArrayRef kernel, c
   return true;
 }
 
-bool onednn_supports(const Tensor& input, const ConvParams&) { return input.scalar_type() == ScalarType::Float; }
+// oneDNN refuses strides, paddings and dilations beyond int32 (a stride of
+// INT64_MAX gives a single window); the im2col path computes those exactly.
+bool onednn_supports(const Tensor& input, const ConvParams& p) {
+  const auto fits = [](IntArrayRef v) {
+    return std::all_of(v.begin(), v.end(), [](int64_t x) { return x <= std::numeric_limits<int32_t>::max(); });
+  };
+  return input.scalar_type() == ScalarType::Float && fits(p.stride) && fits(p.padding) && fits(p.dilation) &&
+         fits(p.output_padding);
+}
 
 // The primitive descriptors, one place for the argument order. A zero bias descriptor
 // (memory::desc()) means no bias to oneDNN.

@@ -68,9 +68,15 @@ Windows windows(const PoolSpec& s) {
     Axis& a = w.ax[3 - s.nd + i];
     a.in = s.in_size[i];
     a.out = s.out_size[i];
-    a.first.assign(a.out, 0);
-    a.count.assign(a.out, 0);
-    a.full.assign(a.out, 0);
+    // The tables are sized by one output dim, before the output is allocated:
+    // an output too large for memory fails here, as an ember::Error.
+    try {
+      a.first.assign(a.out, 0);
+      a.count.assign(a.out, 0);
+      a.full.assign(a.out, 0);
+    } catch (const std::exception&) {  // std::bad_alloc, std::length_error
+      EMBER_ERROR("pooling: cannot allocate the window tables for an output size of ", a.out);
+    }
     a.regular = !s.adaptive && s.dilation[i] == 1;
     if (!s.adaptive) {
       a.origin = -s.padding[i];

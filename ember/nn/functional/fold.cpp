@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "ember/core/checked_arith.h"
 #include "ember/ops/factory/factory.h"
 #include "ember/ops/index/indexing.h"
 #include "ember/ops/nn/pad.h"
@@ -29,7 +30,12 @@ Blocks blocks_for(const char* op, std::array<int64_t, 2> spatial, const Expandin
     EMBER_CHECK(b.p[i] >= 0, op, ": padding should be non-negative, but got ", padding);
     EMBER_CHECK(b.s[i] > 0, op, ": stride should be greater than zero, but got ", stride);
   }
-  for (size_t i = 0; i < 2; ++i) b.out[i] = (spatial[i] + 2 * b.p[i] - (b.d[i] * (b.k[i] - 1) + 1)) / b.s[i] + 1;
+  for (size_t i = 0; i < 2; ++i) {
+    const int64_t padded = checked_add(spatial[i], checked_mul(2, b.p[i], op, "padded size"), op, "padded size");
+    const int64_t extent =
+        checked_add(checked_mul(b.d[i], b.k[i] - 1, op, "dilated kernel size"), 1, op, "dilated kernel size");
+    b.out[i] = (padded - extent) / b.s[i] + 1;
+  }
   EMBER_CHECK(b.out[0] >= 1 && b.out[1] >= 1, op, ": given input with spatial size (", spatial[0], ", ", spatial[1],
               "), kernel_size=", kernel_size, ", dilation=", dilation, ", padding=", padding,
               ", calculated shape of the array of sliding blocks as (", b.out[0], ", ", b.out[1],
@@ -65,7 +71,9 @@ Tensor unfold(const Tensor& input, const UnfoldFuncOptions& options) {
                               options.padding(), options.stride());
   const Tensor padded =
       b.p[0] == 0 && b.p[1] == 0 ? x : constant_pad_nd(x, std::vector<int64_t>{b.p[1], b.p[1], b.p[0], b.p[0]});
-  Tensor cols = block_view(padded, b).reshape({x.size(0), x.size(1) * b.k[0] * b.k[1], b.out[0] * b.out[1]});
+  Tensor cols = block_view(padded, b).reshape(
+      {x.size(0), checked_mul(x.size(1), checked_mul(b.k[0], b.k[1], "unfold", "kernel area"), "unfold", "block size"),
+       checked_mul(b.out[0], b.out[1], "unfold", "number of blocks")});
   return batched ? cols : cols.squeeze(0);
 }
 
@@ -80,7 +88,8 @@ Tensor fold(const Tensor& input, const FoldFuncOptions& options) {
               options.output_size());
   const Blocks b =
       blocks_for("fold", size, options.kernel_size(), options.dilation(), options.padding(), options.stride());
-  const int64_t block = b.k[0] * b.k[1], n_blocks = b.out[0] * b.out[1];
+  const int64_t block = checked_mul(b.k[0], b.k[1], "fold", "kernel area");
+  const int64_t n_blocks = checked_mul(b.out[0], b.out[1], "fold", "number of blocks");
   EMBER_CHECK(cols.size(1) % block == 0,
               "fold: expected size of input's dimension 1 to be divisible by the product "
               "of kernel_size, but got input.size(1)=",

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "ember/core/checked_arith.h"
 #include "ember/ops/nn/interpolate.h"
 #include "ember/ops/nn/pool.h"
 #include "ember/ops/nn/upsample.h"
@@ -64,7 +65,8 @@ Tensor interpolate(const Tensor& input, const std::optional<std::vector<int64_t>
     // "area" always works from an explicit size, as PyTorch.
     const bool recompute = recompute_scale_factor.value_or(false) || name == "area";
     for (int64_t i = 0; i < dim; ++i) {
-      out[i] = static_cast<int64_t>(std::floor(static_cast<double>(spatial[i]) * (*scale_factor)[i]));
+      out[i] = checked_double_to_size(std::floor(static_cast<double>(spatial[i]) * (*scale_factor)[i]), kOp,
+                                      "output size from scale_factor");
       if (!recompute) scales[i] = (*scale_factor)[i];
     }
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ember/core/checked_arith.h"
 #include "ember/core/error.h"
 #include "ember/core/shape.h"
 #include "ember/ops/elementwise/operators.h"
@@ -31,7 +32,7 @@ Tensor kron(const Tensor& self, const Tensor& other) {
     a_shape.push_back(1);
     b_shape.push_back(1);
     b_shape.push_back(b);
-    out_shape.push_back(a * b);
+    out_shape.push_back(checked_mul(a, b, "kron", "output size"));
   }
   return (self.reshape(a_shape) * other.reshape(b_shape)).reshape(out_shape);
 }

@@ -113,7 +113,8 @@ Tensor pad(const Tensor& self, IntArrayRef pad, std::string_view mode, std::opti
   Tensor x = self;
   for (int64_t i = 0; i < np; ++i) {
     const int64_t d = self.dim() - 1 - i, l = pad[2 * i], r = pad[2 * i + 1];
-    const int64_t cut_l = std::max<int64_t>(-l, 0), cut_r = std::max<int64_t>(-r, 0);
+    const int64_t cut_l = l < 0 ? checked_abs(l, op, "padding") : 0;
+    const int64_t cut_r = r < 0 ? checked_abs(r, op, "padding") : 0;
     const int64_t add_l = std::max<int64_t>(l, 0), add_r = std::max<int64_t>(r, 0);
     const int64_t n = self.size(d);
     if (mode == "circular") {

@@ -8,6 +8,7 @@
 #include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/autograd/node.h"
+#include "ember/core/checked_arith.h"
 #include "ember/core/dispatch.h"
 #include "ember/core/error.h"
 #include "ember/core/parallel.h"
@@ -47,13 +48,32 @@ void check_input(const char* op, const Tensor& self, int64_t nd) {
               ": supports float32 and float64 inputs, but got ", self.scalar_type());
 }
 
-int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+// Floor division for b > 0, without forming -a + b - 1 (which overflows for b near INT64_MAX).
+int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b < 0 ? 1 : 0); }
 
-// PyTorch's pooling_output_shape.
-int64_t pooled_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil_mode) {
-  int64_t out = floor_div(in + 2 * p - d * (k - 1) - 1 + (ceil_mode ? s - 1 : 0), s) + 1;
-  if (ceil_mode && (out - 1) * s >= in + p) --out;
+// PyTorch's pooling_output_shape, its intermediate sums checked: kernel,
+// stride, padding and dilation are user values, INT64_MAX included.
+int64_t pooled_size(const char* op, int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil_mode) {
+  const int64_t extent = checked_add(checked_mul(d, k - 1, op, "dilated kernel size"), 1, op, "dilated kernel size");
+  int64_t span = checked_sub(checked_add(in, checked_mul(2, p, op, "padded size"), op, "padded size"), extent, op,
+                             "pooled extent");
+  if (ceil_mode) span = checked_add(span, s - 1, op, "pooled extent");
+  int64_t out = floor_div(span, s) + 1;
+  // PyTorch's (out - 1) * s >= in + p, without forming the product: with
+  // in + p > 0 (in >= 1, p >= 0) it is out - 1 >= ceil((in + p) / s).
+  const int64_t reach = in + p;  // p <= k / 2 was checked, so no overflow
+  if (ceil_mode && out - 1 >= reach / s + (reach % s != 0)) --out;
   return out;
+}
+
+// The output's shape (the batch and channel dims of `self` followed by `out`)
+// must have an element count and byte size that fit before any table is sized
+// from it.
+void check_output_fits(const char* op, const Tensor& self, int64_t nd, IntArrayRef out) {
+  int64_t n = 1;
+  for (int64_t d = 0; d < self.dim() - nd; ++d) n = checked_mul(n, self.size(d), op, "output size");
+  for (int64_t o : out) n = checked_mul(n, o, op, "output size");
+  (void)checked_mul(n, int64_t(element_size(self.scalar_type())), op, "output bytes");
 }
 
 PoolSpec window_spec(const char* op, const Tensor& self, int64_t nd, IntArrayRef kernel_size, IntArrayRef stride,
@@ -70,15 +90,17 @@ PoolSpec window_spec(const char* op, const Tensor& self, int64_t nd, IntArrayRef
     EMBER_CHECK(k > 0, op, ": kernel size should be greater than zero, but got kernel_size=", IntArrayRef(s.kernel));
     EMBER_CHECK(st > 0, op, ": stride should be greater than zero, but got stride=", IntArrayRef(s.stride));
     EMBER_CHECK(d > 0, op, ": dilation should be greater than zero, but got dilation=", IntArrayRef(s.dilation));
-    EMBER_CHECK(p >= 0 && p <= (is_max ? ((k - 1) * d + 1) / 2 : k / 2), op, ": pad should be at most half of ",
+    const int64_t extent = checked_add(checked_mul(d, k - 1, op, "dilated kernel size"), 1, op, "dilated kernel size");
+    EMBER_CHECK(p >= 0 && p <= (is_max ? extent / 2 : k / 2), op, ": pad should be at most half of ",
                 is_max ? "effective " : "", "kernel size, but got pad=", p, ", kernel_size=", k, " and dilation=", d);
     const int64_t in = self.size(self.dim() - nd + i);
     s.in_size.push_back(in);
-    s.out_size.push_back(pooled_size(in, k, st, p, d, ceil_mode));
+    s.out_size.push_back(pooled_size(op, in, k, st, p, d, ceil_mode));
   }
   for (int64_t o : s.out_size)
     EMBER_CHECK(o > 0, op, ": given input size ", shape_str(self.sizes()), ", calculated output size ",
                 IntArrayRef(s.out_size), " is too small");
+  check_output_fits(op, self, nd, s.out_size);
   return s;
 }
 
@@ -123,7 +145,10 @@ PoolSpec adaptive_spec(const char* op, const Tensor& self, int64_t nd, IntArrayR
     s.stride.push_back(1);
     s.padding.push_back(0);
     s.dilation.push_back(1);
+    // The kernels place window o at [o * in / out, ceil((o + 1) * in / out)).
+    (void)checked_mul(checked_add(output_size[i], 1, op, "output size"), s.in_size.back(), op, "window bound");
   }
+  check_output_fits(op, self, nd, s.out_size);
   return s;
 }
 

@@ -26,6 +26,7 @@
 #include "ember/autograd/forward_ad.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/autograd/node.h"
+#include "ember/core/checked_arith.h"
 #include "ember/core/dispatch.h"
 #include "ember/core/error.h"
 #include "ember/core/parallel.h"
@@ -219,17 +220,19 @@ Tensor pixel_shuffle(const Tensor& self, int64_t r) {
               shape_str(self.sizes()));
   EMBER_CHECK(r > 0, op, ": expected upscale_factor to be greater than 0, but got ", r);
   const int64_t c = self.size(-3), h = self.size(-2), w = self.size(-1);
-  EMBER_CHECK(c % (r * r) == 0, op,
+  const int64_t rr = checked_mul(r, r, op, "square of upscale_factor");
+  EMBER_CHECK(c % rr == 0, op,
               ": expected its input's 'channel' dimension to be divisible by the square of upscale_factor, but "
               "input.size(-3)=",
-              c, " is not divisible by ", r * r);
+              c, " is not divisible by ", rr);
   DimVector lead(self.sizes().slice(0, self.dim() - 3));
   const int64_t L = static_cast<int64_t>(lead.size());
   DimVector split = lead, perm, merged = lead;
-  for (int64_t v : {c / (r * r), r, r, h, w}) split.push_back(v);
+  for (int64_t v : {c / rr, r, r, h, w}) split.push_back(v);
   for (int64_t i = 0; i < L; ++i) perm.push_back(i);
   for (int64_t v : {0, 3, 1, 4, 2}) perm.push_back(L + v);
-  for (int64_t v : {c / (r * r), h * r, w * r}) merged.push_back(v);
+  for (int64_t v : {c / rr, checked_mul(h, r, op, "output height"), checked_mul(w, r, op, "output width")})
+    merged.push_back(v);
   return self.reshape(split).permute(perm).reshape(merged);
 }
 
@@ -263,7 +266,9 @@ Tensor pixel_unshuffle(const Tensor& self, int64_t r) {
   for (int64_t v : {c, h / r, r, w / r, r}) split.push_back(v);
   for (int64_t i = 0; i < L; ++i) perm.push_back(i);
   for (int64_t v : {0, 2, 4, 1, 3}) perm.push_back(L + v);
-  for (int64_t v : {c * r * r, h / r, w / r}) merged.push_back(v);
+  for (int64_t v :
+       {checked_mul(c, checked_mul(r, r, op, "square of downscale_factor"), op, "output channels"), h / r, w / r})
+    merged.push_back(v);
   return self.reshape(split).permute(perm).reshape(merged);
 }
 

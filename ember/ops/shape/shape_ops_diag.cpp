@@ -7,6 +7,7 @@
 
 #include "ember/autograd/derivatives/shape_layout_grad.h"
 #include "ember/autograd/formula_node.h"
+#include "ember/core/checked_arith.h"
 #include "ember/core/record_scope.h"
 #include "ember/core/shape.h"
 #include "ember/ops/factory/factory.h"
@@ -37,7 +38,7 @@ Tensor diag_embed(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2
   const int64_t a = wrap_dim(dim1, nd, op, /*scalar_as_1d=*/false), b = wrap_dim(dim2, nd, op, false);
   EMBER_CHECK(a != b, op, ": diagonal dimensions cannot be identical ", dim1, ", ", dim2);
   // The last dim of self becomes the diagonal; the others keep their order around dims a < b.
-  const int64_t n = self.size(-1) + std::abs(offset);
+  const int64_t n = checked_add(self.size(-1), checked_abs(offset, op, "offset"), op, "diagonal size");
   DimVector sizes(self.sizes().slice(0, self.dim() - 1));
   sizes.insert(static_cast<size_t>(std::min(a, b)), n);
   sizes.insert(static_cast<size_t>(std::max(a, b)), n);
@@ -56,7 +57,7 @@ Tensor diag(const Tensor& self, int64_t diagonal) {
               shape_str(self.sizes()), " (", self.dim(), "-D)");
   Tensor r;
   if (self.dim() == 1) {
-    const int64_t n = self.size(0) + std::abs(diagonal);
+    const int64_t n = checked_add(self.size(0), checked_abs(diagonal, op, "offset"), op, "diagonal size");
     r = embed(self, {n, n}, diagonal, 0, 1);
   } else {
     // Offsets past the matrix give an empty result, as diagonal() (torch 1.13 raises an

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "ember/core/checked_arith.h"
 #include "ember/core/shape.h"
 #include "ember/ops/shape/copy.h"
 #include "ember/vmap/batching_rules.h"
@@ -100,7 +101,7 @@ Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes) {
     if (s == -1)
       ++inferred_dims;
     else
-      known *= s;
+      known = checked_mul(known, s, "unflatten", "product of sizes");
   }
   const bool fits =
       inferred_dims == 0 ? known == self.size(d) : inferred_dims == 1 && known != 0 && self.size(d) % known == 0;
@@ -332,7 +333,12 @@ Tensor unfold(const Tensor& self, int64_t dim, int64_t size, int64_t step) {
   }
   int64_t cur_stride = st[d];
   sz[d] = (cur - size) / step + 1;
-  st[d] = cur_stride * step;
+  // A single window never moves, so when stride * step does not fit (a step
+  // of INT64_MAX) its stride is the dimension's own: any value is valid there.
+  if (__builtin_mul_overflow(cur_stride, step, &st[d])) {
+    EMBER_CHECK(sz[d] == 1, "unfold: stride ", cur_stride, " * step ", step, " overflows");
+    st[d] = cur_stride;
+  }
   sz.push_back(size);
   st.push_back(cur_stride);
   Tensor out = make_view(self, sz, st, self.storage_offset());
@@ -459,6 +465,13 @@ std::vector<Tensor> tensor_split(const Tensor& self, int64_t sections, int64_t d
   int64_t size = self.size(d);
   int64_t base = size / sections, extra = size % sections;
   std::vector<Tensor> out;
+  // One tensor per section, empty ones included (as PyTorch): a count that no
+  // vector can hold fails here, before a loop of that many steps.
+  try {
+    out.reserve(static_cast<size_t>(sections));
+  } catch (const std::exception&) {  // std::length_error, std::bad_alloc
+    EMBER_ERROR("tensor_split: cannot return ", sections, " sections (too many tensors to allocate)");
+  }
   int64_t start = 0;
   for (int64_t i = 0; i < sections; ++i) {
     int64_t len = base + (i < extra ? 1 : 0);
