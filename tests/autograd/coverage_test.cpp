@@ -38,13 +38,22 @@ std::set<std::string> table_names() {
 #undef EMBER_UNARY_GRAD_JVP
 #undef EMBER_UNARY_NONDIFF
 #undef EMBER_UNARY_NOT_IMPLEMENTED
-#define EMBER_BINARY_GRAD(name, ...) names.insert(autograd::binary_node_name(BinaryOp::name, #name, 0));
+  // Both overloads of each public op: Tensor-Tensor and Tensor-Scalar (x.mul(2.0)
+  // records MulBackward1), so an op reached only through its Tensor overload is
+  // a gap. EMBER_BINARY_KERNEL rows (sigmoid_backward, ...) have no Scalar overload.
+  bool has_scalar_overload = true;
+#define EMBER_BINARY_GRAD(name, ...)                                  \
+  names.insert(autograd::binary_node_name(BinaryOp::name, #name, 0)); \
+  if (has_scalar_overload) names.insert(autograd::binary_node_name(BinaryOp::name, #name, 1));
 #define EMBER_BINARY_NONDIFF(name)
 #define EMBER_BINARY_NOT_IMPLEMENTED(name)
 #define EMBER_BINARY_RECORDED_ELSEWHERE(name, where)
 #define EMBER_BINARY_OP(name, promotion, dtypes, functor, gradient, ...) \
+  has_scalar_overload = true;                                            \
   EMBER_BINARY_##gradient(name __VA_OPT__(, ) __VA_ARGS__)
-#define EMBER_BINARY_KERNEL(...) EMBER_BINARY_OP(__VA_ARGS__)
+#define EMBER_BINARY_KERNEL(name, promotion, dtypes, functor, gradient, ...) \
+  has_scalar_overload = false;                                               \
+  EMBER_BINARY_##gradient(name __VA_OPT__(, ) __VA_ARGS__)
 #include "ember/tables/binary.def"
 #undef EMBER_BINARY_KERNEL
 #undef EMBER_BINARY_OP
@@ -52,6 +61,7 @@ std::set<std::string> table_names() {
 #undef EMBER_BINARY_NONDIFF
 #undef EMBER_BINARY_NOT_IMPLEMENTED
 #undef EMBER_BINARY_RECORDED_ELSEWHERE
+  names.insert("PowBackward2");  // pow(Scalar, Tensor), pow's third overload
   return names;
 }
 

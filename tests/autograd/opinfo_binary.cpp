@@ -101,6 +101,13 @@ RegisterOps reg({
     with_scalar(
         "pow(Scalar exponent)", [](const Tensor& x) { return x.pow(3); }, "PowBackward0", 0.5, 2),
     with_scalar("pow(Scalar base)", [](const Tensor& x) { return ember::pow(2.0, x); }),
+    // The Tensor-Scalar overloads of the other table ops (their second node name).
+    with_scalar(
+        "atan2(Scalar)", [](const Tensor& x) { return ember::atan2(x, Scalar(1.5)); }, "Atan2Backward1", 0.5, 2),
+    with_scalar(
+        "hypot(Scalar)", [](const Tensor& x) { return ember::hypot(x, Scalar(1.5)); }, "HypotBackward1", 0.5, 2),
+    with_scalar(
+        "copysign(Scalar)", [](const Tensor& x) { return ember::copysign(x, Scalar(-1.5)); }, "CopysignBackward1"),
     complex_binary("mul", [](const Tensor& a, const Tensor& b) { return a * b; }),
     complex_binary("div", [](const Tensor& a, const Tensor& b) { return a / b; }),
     complex_binary("add", [](const Tensor& a, const Tensor& b) { return a + b; }),

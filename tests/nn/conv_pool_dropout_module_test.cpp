@@ -109,7 +109,7 @@ TEST(NNConvModule, Errors) {
   EXPECT_EMBER_ERROR(Conv2d(Conv2dOptions(3, 4, 3).groups(2)), "Conv2d", "divisible by groups");
   EXPECT_EMBER_ERROR(Conv2d(Conv2dOptions(2, 4, 3).stride(2).padding(torch::kSame)), "Conv2d", "same");
   Conv2d conv(3, 4, 3);
-  EXPECT_ANY_THROW(conv(torch::randn({1, 2, 5, 5})));
+  EXPECT_EMBER_ERROR(conv(torch::randn({1, 2, 5, 5})), "conv2d", "expected input[1, 2, 5, 5] to have 3 channels");
 }
 
 TEST(NNPoolModule, GoldenForward) {
@@ -150,8 +150,9 @@ TEST(NNPoolModule, PrettyPrint) {
 }
 
 TEST(NNPoolModule, Errors) {
-  EXPECT_ANY_THROW(MaxPool2d(2)(torch::randn({3})));
-  EXPECT_ANY_THROW(MaxPool2d(MaxPool2dOptions(2).padding(2))(torch::randn({1, 1, 4, 4})));
+  EXPECT_EMBER_ERROR(MaxPool2d(2)(torch::randn({3})), "max_pool2d", "expected 3D or 4D");
+  EXPECT_EMBER_ERROR(MaxPool2d(MaxPool2dOptions(2).padding(2))(torch::randn({1, 1, 4, 4})), "max_pool2d",
+                     "pad should be at most half");
 }
 
 TEST(NNDropoutModule, TrainAndEval) {

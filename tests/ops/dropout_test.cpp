@@ -204,9 +204,9 @@ TEST(NnDropout, ReluDropoutEqualsDropoutOfRelu) {
   Tensor x = torch::randn({5, 3});
   EXPECT_TRUE(torch::equal(ember::relu_dropout(x, 0.5, false), torch::relu(x)));
   EXPECT_TRUE(torch::equal(ember::relu_dropout(x, 0.0, true), torch::relu(x)));
-  EXPECT_THROW(ember::relu_dropout(x, 1.5, true), ember::Error);
-  EXPECT_THROW(ember::relu_dropout(torch::ones({3}, torch::kLong), 0.5, true), ember::Error);
-  EXPECT_THROW(ember::relu_dropout(Tensor(), 0.5, true), ember::Error);
+  EXPECT_EMBER_ERROR(ember::relu_dropout(x, 1.5, true), "relu_dropout", "between 0 and 1");
+  EXPECT_EMBER_ERROR(ember::relu_dropout(torch::ones({3}, torch::kLong), 0.5, true), "relu_dropout", "floating point");
+  EXPECT_EMBER_ERROR(ember::relu_dropout(Tensor(), 0.5, true), "relu_dropout", "defined");
 }
 
 // The transformer layers take the one-pass path for relu; a relu given as a callable

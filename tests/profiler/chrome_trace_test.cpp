@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 
+#include "common/test_util.h"
 #include "ember/ember.h"
 
 namespace prof = ember::profiler;
@@ -134,5 +135,5 @@ TEST(ChromeTrace, StructureIsValid) {
 TEST(ChromeTrace, UnwritablePathRaises) {
   prof::profile p;
   p.stop();
-  EXPECT_THROW(p.export_chrome_trace("/nonexistent-dir/x/trace.json"), ember::Error);
+  EXPECT_EMBER_ERROR(p.export_chrome_trace("/nonexistent-dir/x/trace.json"), "export_chrome_trace", "cannot open");
 }

@@ -5,7 +5,9 @@
 
 #include <thread>
 
+#include "common/test_util.h"
 #include "ember/ember.h"
+#include "ember/torch.h"
 
 namespace prof = ember::profiler;
 using ember::Tensor;
@@ -217,7 +219,7 @@ TEST(Profiler, KeyAveragesAndTable) {
   const std::string one = by_shape.table("count", 1);
   EXPECT_NE(one.find("[[2, 2], [2, 2]]"), std::string::npos) << one;
   EXPECT_EQ(one.find("[[3], [3]]"), std::string::npos) << one;
-  EXPECT_THROW(by_shape.table("bogus"), ember::Error);
+  EXPECT_EMBER_ERROR(by_shape.table("bogus"), "profiler table", "unknown sort_by 'bogus'");
 }
 
 TEST(Profiler, ScheduleRecordsTheActiveSteps) {
@@ -250,18 +252,18 @@ TEST(Profiler, ScheduleFunctionMatchesTorch) {
   std::vector<A> want = {A::NONE, A::NONE,   A::WARMUP, A::RECORD,          A::RECORD_AND_SAVE,
                          A::NONE, A::WARMUP, A::RECORD, A::RECORD_AND_SAVE, A::NONE};
   for (int64_t i = 0; i < static_cast<int64_t>(want.size()); ++i) EXPECT_EQ(s(i), want[i]) << i;
-  EXPECT_THROW(prof::schedule(0, 0, 0), ember::Error);
+  EXPECT_EMBER_ERROR(prof::schedule(0, 0, 0), "profiler::schedule", "active must be positive");
 }
 
 TEST(Profiler, ProfilesDoNotNest) {
   prof::profile p;
-  EXPECT_THROW(prof::profile q, ember::Error);
+  EXPECT_EMBER_ERROR(prof::profile q, "profiler", "cannot nest");
   p.stop();
   prof::profile r;  // a new one may start after the first stopped
 }
 
 TEST(Profiler, TorchSpellingCompiles) {
-  namespace tp = ember::profiler;  // torch::profiler through ember/torch.h
+  namespace tp = torch::profiler;  // the LibTorch spelling, from ember/torch.h
   tp::profile p(tp::ProfileOptions().activities({tp::ProfilerActivity::CPU}).start_now(false));
   EXPECT_FALSE(prof::is_profiling());
   p.start();

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "common/golden.h"
+#include "common/test_util.h"
 #include "ember/utils/benchmark.h"
 
 namespace bm = ember::utils::benchmark;
@@ -174,8 +175,8 @@ TEST(Benchmark, AdaptiveAutorangeStopsWithinLimits) {
 }
 
 TEST(Benchmark, BadArgumentsRaise) {
-  EXPECT_THROW(bm::Timer(std::function<void()>()), ember::Error);
-  EXPECT_THROW(bm::Timer([] {}, "", "", "", 0), ember::Error);
-  EXPECT_THROW(bm::Timer([] {}).timeit(0), ember::Error);
-  EXPECT_THROW(bm::Measurement(1, {}, {}), ember::Error);
+  EXPECT_EMBER_ERROR(bm::Timer(std::function<void()>()), "Timer", "callable");
+  EXPECT_EMBER_ERROR(bm::Timer([] {}, "", "", "", 0), "Timer", "num_threads");
+  EXPECT_EMBER_ERROR(bm::Timer([] {}).timeit(0), "timeit", "number");
+  EXPECT_EMBER_ERROR(bm::Measurement(1, {}, {}), "Measurement", "at least one time");
 }

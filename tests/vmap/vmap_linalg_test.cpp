@@ -197,7 +197,7 @@ TEST_F(VmapLinalg, CrossVanderAndMultiDot) {
   VF md2 = [](const TL& t) { return TL{ember::multi_dot({t[0], t[1], t[2]})}; };
   expect_matches_loop(md2, {m1, m2, m3}, {0, 0, std::nullopt});
   Tensor m3d = randn({4, 2, 3, 3}, kDouble);  // 3-D samples are refused by rank, as unbatched
-  EXPECT_THROW(vmap(md2)({m3d, m3d, m3d}), Error);
+  EXPECT_EMBER_ERROR(vmap(md2)({m3d, m3d, m3d}), "multi_dot", "1D or 2D but got 3D");
 }
 
 // Two-operand solves: either operand batched or both, with per-sample batch
