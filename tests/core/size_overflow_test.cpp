@@ -181,6 +181,29 @@ TEST(SizeOverflow, DiagonalOffsetsAndProducts) {
   EXPECT_EMBER_ERROR(ones({4}).tensor_split(kMax), "tensor_split", "sections");
 }
 
+TEST(SizeOverflow, IntegerReductionsAndScansWrapLikePyTorch) {
+  // PyTorch 1.13: sum -2, cumsum [max, -2], prod 1 (modulo 2^64), not undefined behaviour.
+  const Tensor m = tensor({kMax, kMax});
+  EXPECT_EQ(m.sum().item<int64_t>(), -2);
+  EXPECT_TENSOR_EQ(m.cumsum(0), tensor({kMax, int64_t{-2}}));
+  EXPECT_EQ(m.prod().item<int64_t>(), 1);
+  EXPECT_TENSOR_EQ(m.cumprod(0), tensor({kMax, int64_t{1}}));
+  EXPECT_EQ(tensor({int64_t{100}, int64_t{100}}).to(kChar).sum().item<int64_t>(), 200);  // int8 sums in int64
+}
+
+TEST(SizeOverflow, HistcAndLinspaceNearTheLimitsOfTheirTypes) {
+  // (v - min) * bins overflows float for values near FLT_MAX; PyTorch puts them in the end bins.
+  const Tensor h = histc(tensor({1e38f, -1e38f}), 10);
+  EXPECT_TENSOR_EQ(h, tensor({1.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 1.f}));
+  // The int64 linspace across the whole range: its end, 2^63 as a double, saturates
+  // (PyTorch's x86 conversion gives INT64_MIN there; both avoid undefined behaviour).
+  const Tensor l = linspace(kMin, kMax, 5, kLong);
+  EXPECT_EQ(l[0].item<int64_t>(), kMin);
+  EXPECT_EQ(l[2].item<int64_t>(), 0);
+  EXPECT_EQ(l[3].item<int64_t>(), int64_t{1} << 62);
+  EXPECT_EQ(l[4].item<int64_t>(), kMax);
+}
+
 TEST(SizeOverflow, RandpermOfAHugeCountRaisesInsteadOfThrowingLengthError) {
   EXPECT_EMBER_ERROR(randperm(kMax), "overflows");
   const Tensor p = randperm(50);

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "ember/core/dtype.h"
+#include "ember/kernels/cpu/wrapping.h"
 
 namespace ember::kernels {
 
@@ -26,8 +27,9 @@ template <typename T, typename Acc>
 struct SumOps {
   using acc_t = Acc;
   acc_t identity() const { return acc_t(0); }
-  acc_t reduce(acc_t a, T x, int64_t) const { return a + static_cast<acc_t>(x); }
-  acc_t combine(acc_t a, acc_t b) const { return a + b; }
+  // Integer sums wrap as PyTorch's do (Note [Integer overflow wraps]).
+  acc_t reduce(acc_t a, T x, int64_t) const { return detail::add_wrap(a, static_cast<acc_t>(x)); }
+  acc_t combine(acc_t a, acc_t b) const { return detail::add_wrap(a, b); }
 };
 
 // NaNs count as zero (nansum).
@@ -65,8 +67,8 @@ template <typename T, typename Acc>
 struct ProdOps {
   using acc_t = Acc;
   acc_t identity() const { return acc_t(1); }
-  acc_t reduce(acc_t a, T x, int64_t) const { return a * static_cast<acc_t>(x); }
-  acc_t combine(acc_t a, acc_t b) const { return a * b; }
+  acc_t reduce(acc_t a, T x, int64_t) const { return detail::mul_wrap(a, static_cast<acc_t>(x)); }
+  acc_t combine(acc_t a, acc_t b) const { return detail::mul_wrap(a, b); }
 };
 
 // Logical or/and of x != 0.

@@ -7,6 +7,7 @@
 #include "ember/core/dispatch.h"
 #include "ember/core/record_scope.h"
 #include "ember/core/shape.h"
+#include "ember/kernels/cpu/convert.h"
 #include "ember/ops/elementwise/elementwise.h"
 #include "ember/ops/shape/copy.h"
 #include "ember/vmap/batching_rules.h"
@@ -211,7 +212,7 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, const Ten
       for (int64_t i = 0; i < steps; ++i) {
         double v = i < half ? a + step * double(i) : b - step * double(steps - 1 - i);
         if constexpr (std::is_integral_v<T>)
-          p[i] = static_cast<T>(static_cast<int64_t>(v));
+          p[i] = kernels::convert<T>(v);  // saturates where a plain cast would be undefined
         else
           p[i] = static_cast<T>(v);
       }

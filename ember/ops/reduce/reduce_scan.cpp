@@ -46,9 +46,9 @@ Tensor cum_impl(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype
     using T = EMBER_TYPE(tag);
     using Acc = scan_acc_t<T>;
     if (is_prod) {
-      scan_lines<T>(out, in, d, Acc(1), [](Acc a, Acc x) { return a * x; });
+      scan_lines<T>(out, in, d, Acc(1), [](Acc a, Acc x) { return kernels::detail::mul_wrap(a, x); });
     } else {
-      scan_lines<T>(out, in, d, Acc(0), [](Acc a, Acc x) { return a + x; });
+      scan_lines<T>(out, in, d, Acc(0), [](Acc a, Acc x) { return kernels::detail::add_wrap(a, x); });
     }
   });
   return out;

@@ -138,8 +138,14 @@ Tensor histc(const Tensor& self, int64_t bins, const Scalar& min, const Scalar& 
     for (int64_t i = 0; i < n; ++i) {
       const A v = static_cast<A>(p[i]);
       if (!(v >= lo && v <= hi)) continue;  // also drops NaN
-      int64_t b = static_cast<int64_t>((v - lo) * static_cast<A>(bins) / (hi - lo));
-      if (b >= bins) b = bins - 1;  // the right edge belongs to the last bin
+      // PyTorch's position, in the input's type; where that overflows (values
+      // near FLT_MAX) it is recomputed in double, since converting an infinite
+      // position to an integer is undefined.
+      const A in_type = (v - lo) * static_cast<A>(bins) / (hi - lo);
+      const double pos = std::isfinite(double(in_type))
+                             ? double(in_type)
+                             : (double(v) - double(lo)) * double(bins) / (double(hi) - double(lo));
+      const int64_t b = pos >= double(bins) ? bins - 1 : static_cast<int64_t>(pos);  // right edge: last bin
       o[b] = static_cast<T>(static_cast<A>(o[b]) + A(1));
     }
   });
