@@ -12,6 +12,7 @@
 #include "harness.h"
 #include "physical_limits.h"
 #include "train_workloads.h"
+#include "w7_embedding_bag.h"
 
 namespace {
 
@@ -182,6 +183,7 @@ int main(int argc, char** argv) {
   w2_w3(o);
   w4(o);
   bench::train::all(o, set_threads);
+  bench::w7(o, set_threads);
   w8(o);
   linalg_batched(o);
   w9(o);

@@ -9,6 +9,7 @@
 
 #include "harness.h"
 #include "train_workloads.h"
+#include "w7_embedding_bag.h"
 
 namespace {
 
@@ -161,6 +162,7 @@ int main(int argc, char** argv) {
   w2_w3(o);
   w4(o);
   bench::train::all(o, set_threads);
+  bench::w7(o, set_threads);
   w8(o);
   linalg_batched(o);
   w9(o);

@@ -51,6 +51,67 @@ TEST(NnEmbeddingBag, MatchesPyTorch) {
   });
 }
 
+// Without autograd, sum and mean take the fused kernel (Note [Fused embedding_bag]):
+// the same golden cases, and the composite's result on harder inputs.
+TEST(NnEmbeddingBag, FusedForwardMatchesPyTorchAndTheComposite) {
+  const char* modes[] = {"sum", "mean"};
+  for (int64_t mode = 0; mode < 2; ++mode) {
+    const std::string m = modes[mode];
+    const auto plain = [&](const std::vector<Tensor>& x) {
+      return std::get<0>(torch::embedding_bag(x[0], x[1], x[2], false, mode));
+    };
+    check_nn_case("embedding_bag." + m, plain, /*grads=*/false);
+    check_nn_case(
+        "embedding_bag." + m + ".pad",
+        [&](const std::vector<Tensor>& x) {
+          return std::get<0>(torch::embedding_bag(x[0], x[1], x[2], false, mode, false, {}, false, 4));
+        },
+        false);
+    check_nn_case(
+        "embedding_bag." + m + ".last",
+        [&](const std::vector<Tensor>& x) {
+          return std::get<0>(torch::embedding_bag(x[0], x[1], x[2], false, mode, false, {}, true));
+        },
+        false);
+  }
+  check_nn_case(
+      "embedding_bag.psw",
+      [](const std::vector<Tensor>& x) {
+        return std::get<0>(torch::embedding_bag(x[0], x[1], x[2], false, 0, false, x[3]));
+      },
+      false);
+  check_nn_case(
+      "embedding_bag.2d",
+      [](const std::vector<Tensor>& x) { return std::get<0>(torch::embedding_bag(x[0], x[1], Tensor(), false, 1)); },
+      false);
+  // Empty bags, repeated rows, padding, weights, trailing ids past the last bag,
+  // both dtypes: the fused result against the composite's (which records a graph).
+  torch::manual_seed(3);
+  const Tensor idx = torch::tensor({3, 3, 0, 7, 2, 9, 3, 1, 5, 5, 8});
+  const Tensor offsets = torch::tensor({0, 0, 2, 2, 6, 10});
+  for (auto dtype : {torch::kFloat, torch::kDouble})
+    for (int64_t mode = 0; mode < 2; ++mode)
+      for (bool last : {false, true})
+        for (std::optional<int64_t> pad : {std::optional<int64_t>(), std::optional<int64_t>(3)})
+          for (bool weighted : {false, true}) {
+            if (weighted && mode != 0) continue;
+            SCOPED_TRACE(::testing::Message() << dtype << " mode " << mode << " last " << last << " pad "
+                                              << pad.value_or(-1) << " weighted " << weighted);
+            const Tensor w = torch::randn({10, 5}, dtype);
+            const std::optional<Tensor> psw =
+                weighted ? std::optional<Tensor>(torch::randn({11}, dtype)) : std::optional<Tensor>();
+            Tensor fused;
+            {
+              torch::NoGradGuard no_grad;
+              fused = std::get<0>(torch::embedding_bag(w, idx, offsets, false, mode, false, psw, last, pad));
+            }
+            const Tensor composite = std::get<0>(
+                torch::embedding_bag(w.clone().requires_grad_(true), idx, offsets, false, mode, false, psw, last, pad));
+            ASSERT_TRUE(composite.requires_grad());
+            EXPECT_TENSOR_CLOSE(fused, composite.detach());
+          }
+}
+
 TEST(NnEmbeddingBag, Errors) {
   Tensor w = torch::randn({5, 2});
   Tensor idx = torch::tensor({0, 1, 2});

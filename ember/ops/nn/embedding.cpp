@@ -9,6 +9,7 @@
 #include "ember/core/dispatch.h"
 #include "ember/core/parallel.h"
 #include "ember/core/shape.h"
+#include "ember/kernels/cpu/embedding_bag_kernel.h"
 #include "ember/ops/elementwise/binary.h"
 #include "ember/ops/elementwise/operators.h"
 #include "ember/ops/factory/factory.h"
@@ -226,8 +227,14 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(const Tensor& weight, c
     std::copy(v.begin(), v.end(), t.data_ptr<int64_t>());
     return t;
   };
-  const Tensor flat = indices_in.reshape({-1}).narrow(0, 0, used);
   const Tensor o2b = long_tensor(offset2bag), bsize = long_tensor(bag_size);
+  if (mode != 2 && !autograd::needs_grad(weight, psw) && kernels::embedding_bag_fused_applies(weight)) {
+    // Nothing to record: one pass over the bags (Note [Fused embedding_bag]).
+    Tensor output = empty({bags, d}, weight.options());
+    kernels::embedding_bag_fused(weight, idx.data(), starts.data(), bags, n, psw, pad, mode == 1, output);
+    return {output, o2b, bsize, bsize};
+  }
+  const Tensor flat = indices_in.reshape({-1}).narrow(0, 0, used);
   Tensor rows = embedding(weight, flat, -1, scale_grad_by_freq);
   Tensor output, max_indices;
   if (mode == 2) {
