@@ -1,5 +1,7 @@
 #include "ember/core/error.h"
 
+#include <cstdio>
+
 namespace ember::detail {
 
 void throw_error(const char*, int, const std::string& msg) {
@@ -9,6 +11,10 @@ void throw_error(const char*, int, const std::string& msg) {
 void internal_error(const char* file, int line, const char* cond, const std::string& msg) {
   throw Error(str("internal assert failed: ", cond, " at ", file, ":", line, msg.empty() ? "" : ": ", msg,
                   " (this is a bug in Ember)"));
+}
+
+void warn(const char* file, int line, const std::string& msg) {
+  std::fprintf(stderr, "Warning: %s (%s:%d)\n", msg.c_str(), file, line);
 }
 
 }  // namespace ember::detail

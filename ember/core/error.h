@@ -12,6 +12,8 @@ class Error : public std::exception {
  public:
   explicit Error(std::string msg) : msg_(std::move(msg)) {}
   const char* what() const noexcept override { return msg_.c_str(); }
+  // c10::Error's spelling; Ember's messages carry no backtrace, so it is what().
+  const char* what_without_backtrace() const noexcept { return msg_.c_str(); }
   const std::string& msg() const { return msg_; }
 
  private:
