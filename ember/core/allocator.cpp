@@ -1,5 +1,7 @@
 #include "ember/core/allocator.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -26,6 +28,25 @@ size_t CachingAllocator::size_class(size_t n) {
   size_t step = size_t(1) << (top - 2);
   return (n + step - 1) & ~(step - 1);
 }
+
+// Note [Huge pages for large blocks]
+// Blocks of 8 MiB and more (their classes are multiples of 2 MiB) are aligned
+// to 2 MiB and advised as transparent huge pages: a random row of a 256 MB
+// embedding table (W7) then costs one cache miss instead of a cache miss and a
+// page walk, as most of a 4 KiB-paged table's TLB entries miss. Smaller blocks
+// keep 64-byte alignment; the kernel ignores the advice when THP is disabled.
+namespace {
+constexpr size_t kHugePage = size_t(2) << 20;
+constexpr size_t kHugeBlock = size_t(8) << 20;
+void* system_alloc(size_t alignment, size_t cls) {
+  if (cls < kHugeBlock) return std::aligned_alloc(alignment, cls);
+  void* p = std::aligned_alloc(kHugePage, cls);
+#ifdef MADV_HUGEPAGE
+  if (p != nullptr) ::madvise(p, cls, MADV_HUGEPAGE);
+#endif
+  return p;
+}
+}  // namespace
 
 // Index of a size class in the free-list table: 64 classes of 64 B up to
 // 4 KiB, then 4 per power of two.
@@ -176,11 +197,11 @@ DataPtr CachingAllocator::allocate(size_t nbytes) {
         impl_->shared_cached -= n * cls;
       }
     } else {
-      p = std::aligned_alloc(kAlignment, cls);
+      p = system_alloc(kAlignment, cls);
       if (p == nullptr) {
         // Return cached memory to the system and try once more before giving up.
         impl_->release_all_locked();
-        p = std::aligned_alloc(kAlignment, cls);
+        p = system_alloc(kAlignment, cls);
       }
       EMBER_CHECK(p != nullptr, "allocate: out of memory trying to allocate ", nbytes, " bytes");
       impl_->reserved.fetch_add(cls, std::memory_order_relaxed);
