@@ -26,6 +26,7 @@ namespace ember::serialize {
 namespace {
 
 using namespace std::string_view_literals;
+using ember::testing::nested_dicts_sharing_one_key;
 using ember::testing::ScratchDir;
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -121,25 +122,6 @@ TEST(LoaderMemory, SafetensorsWithManyEntriesGrowsWithTheHeader) {
   // The parsed JSON and 100,000 tensors (each a TensorImpl and a storage) cost a
   // few hundred bytes per entry: about 60 bytes of header each.
   EXPECT_LE(mb, 40 * input_mb + kSlackMb) << "input " << f.size() << " bytes";
-}
-
-// {K: {K: {... {K: None}}}}, `depth` dicts deep, K stored once and then
-// fetched from the memo: pt_reader_test's name bomb.
-std::string nested_dicts_sharing_one_key(const std::string& key, int depth) {
-  std::string p = "\x80\x02";
-  for (int d = 0; d < depth; ++d) {
-    p += '}';
-    if (d == 0) {
-      const uint32_t n = static_cast<uint32_t>(key.size());
-      p += 'X';
-      p.append(reinterpret_cast<const char*>(&n), 4);
-      p += key;
-      p += "q\x00"sv;
-    } else {
-      p += "h\x00"sv;
-    }
-  }
-  return p + 'N' + std::string(depth, 's') + '.';
 }
 
 TEST(LoaderMemory, PickleNameBombStopsAtItsBudget) {

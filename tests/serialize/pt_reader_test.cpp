@@ -14,6 +14,7 @@ namespace {
 using namespace std::literals;
 
 using ember::testing::Golden;
+using ember::testing::nested_dicts_sharing_one_key;
 using ember::testing::pt_file;
 
 void expect_matches_golden(const NamedTensors& got, const Golden& g, const std::string& prefix) {
@@ -221,25 +222,6 @@ TEST(PtReaderTest, CyclesAndDeepNestingAreRejected) {
   for (int i = 0; i < 99; ++i) deep += "a";
   deep += ".";
   EXPECT_EMBER_ERROR(flatten_tensors(unpickle(deep, nullptr, "d.pkl"), "d.pkl"), "deeper than");
-}
-
-// {K: {K: {... {K: None}}}}, `depth` dicts deep, the key K stored once and
-// then fetched from the memo.
-std::string nested_dicts_sharing_one_key(const std::string& key, int depth) {
-  std::string p = "\x80\x02";
-  for (int d = 0; d < depth; ++d) {
-    p += '}';
-    if (d == 0) {
-      const uint32_t n = static_cast<uint32_t>(key.size());
-      p += 'X';
-      p.append(reinterpret_cast<const char*>(&n), 4);
-      p += key;
-      p += "q\x00"sv;
-    } else {
-      p += "h\x00"sv;
-    }
-  }
-  return p + 'N' + std::string(depth, 's') + '.';
 }
 
 TEST(PtReaderTest, NamesBuiltFromOneReusedLongKeyAreBounded) {

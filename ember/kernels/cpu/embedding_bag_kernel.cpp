@@ -57,16 +57,13 @@ bool embedding_bag_fused_applies(const Tensor& weight) {
 
 void embedding_bag_fused(const Tensor& weight, const int64_t* idx, const int64_t* starts, int64_t bags, int64_t n,
                          const Tensor& per_sample_weights, int64_t padding_idx, bool mean, const Tensor& out) {
-  const int64_t d = weight.size(1);
-  if (weight.scalar_type() == ScalarType::Float) {
-    const Tensor psw = per_sample_weights.defined() ? per_sample_weights.contiguous() : per_sample_weights;
-    run<float>(weight.data_ptr<float>(), d, idx, starts, bags, n, psw.defined() ? psw.data_ptr<float>() : nullptr,
-               padding_idx, mean, out.data_ptr<float>());
-  } else {
-    const Tensor psw = per_sample_weights.defined() ? per_sample_weights.contiguous() : per_sample_weights;
-    run<double>(weight.data_ptr<double>(), d, idx, starts, bags, n, psw.defined() ? psw.data_ptr<double>() : nullptr,
-                padding_idx, mean, out.data_ptr<double>());
-  }
+  const Tensor psw = per_sample_weights.defined() ? per_sample_weights.contiguous() : per_sample_weights;
+  const auto go = [&](auto tag) {
+    using T = decltype(tag);
+    run<T>(weight.data_ptr<T>(), weight.size(1), idx, starts, bags, n, psw.defined() ? psw.data_ptr<T>() : nullptr,
+           padding_idx, mean, out.data_ptr<T>());
+  };
+  weight.scalar_type() == ScalarType::Float ? go(float{}) : go(double{});
 }
 
 }  // namespace ember::kernels

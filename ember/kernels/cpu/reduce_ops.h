@@ -39,9 +39,9 @@ struct NanSumOps {
   acc_t identity() const { return acc_t(0); }
   acc_t reduce(acc_t a, T x, int64_t) const {
     acc_t v = static_cast<acc_t>(x);
-    return a + (v != v ? acc_t(0) : v);
+    return detail::add_wrap(a, v != v ? acc_t(0) : v);  // integers: nansum is sum, wrapping
   }
-  acc_t combine(acc_t a, acc_t b) const { return a + b; }
+  acc_t combine(acc_t a, acc_t b) const { return detail::add_wrap(a, b); }
 };
 
 // Sum and count of the non-NaN elements (nanmean).
