@@ -14,7 +14,7 @@
 
 // As LibTorch's torch/data.h, torch::data names the two dataset bases directly
 // (`struct MyData : torch::data::Dataset<MyData>`).
-namespace ember::data {
+namespace torch::data {
 using datasets::BatchDataset;
 using datasets::Dataset;
-}  // namespace ember::data
+}  // namespace torch::data

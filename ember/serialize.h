@@ -9,7 +9,7 @@
 #include "ember/serialize/pt_reader.h"
 #include "ember/serialize/safetensors.h"
 
-namespace ember {
+namespace torch {
 namespace serialize {
 
 // A lone tensor is stored under "0", as LibTorch does. Modules and optimizers
@@ -61,4 +61,4 @@ void load(std::vector<Tensor>& tensors, LoadFromArgs&&... args) {
   }
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -6,7 +6,7 @@
 #include "ember/ops/nn/softmax.h"
 #include "ember/ops/reduce/reduce.h"
 
-namespace ember::special {
+namespace torch::special {
 
 inline Tensor polygamma(int64_t n, const Tensor& self) { return ember::polygamma(n, self); }
 inline Tensor& polygamma_out(Tensor& result, int64_t n, const Tensor& self) {
@@ -47,4 +47,4 @@ inline Tensor round(const Tensor& self, int64_t decimals = 0) { return ember::ro
 // ndtr(x) = P(N(0, 1) <= x)
 inline Tensor ndtr(const Tensor& self) { return ember::erfc(self * -0.70710678118654752440) * 0.5; }
 
-}  // namespace ember::special
+}  // namespace torch::special

@@ -8,14 +8,14 @@
 
 // LibTorch's torch/types.h brings c10::optional into torch:: (Dataset::size() returns
 // torch::optional<size_t>); Ember's optional is std::optional, so c10::optional works too.
-namespace ember {
+namespace torch {
 using std::enable_if_t;  // torch::enable_if_t, from LibTorch's headers
 using std::nullopt;
 using std::optional;
 namespace detail {
 void warn(const char* file, int line, const std::string& msg);  // core/error.cpp
 }  // namespace detail
-}  // namespace ember
+}  // namespace torch
 
 // c10's assertion and warning macros, as LibTorch code uses them. Ember's
 // internal asserts throw (never abort), like c10's.
@@ -34,6 +34,11 @@ void warn(const char* file, int line, const std::string& msg);  // core/error.cp
     [[maybe_unused]] static const bool ember_warned_once_ = (TORCH_WARN(__VA_ARGS__), true); \
   } while (0)
 
-namespace torch = ember;
-namespace at = ember;
-namespace c10 = ember;
+// `torch` is Ember's own namespace (Note [One namespace, two spellings]); `at` and `c10` are
+// real namespaces that see all of it, so LibTorch code may reopen them too.
+namespace at {
+using namespace ::torch;
+}  // namespace at
+namespace c10 {
+using namespace ::torch;
+}  // namespace c10

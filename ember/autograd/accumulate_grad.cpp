@@ -4,7 +4,7 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/autograd/tensor_hook.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 // Leaves run as soon as their gradient is complete: highest priority.
 AccumulateGrad::AccumulateGrad(Tensor variable) : Node(UINT64_MAX), variable_(std::move(variable)) {
@@ -35,4 +35,4 @@ variable_list AccumulateGrad::apply(variable_list&& grads) {
   return {};
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

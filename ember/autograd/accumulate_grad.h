@@ -3,7 +3,7 @@
 // gradient into the leaf's .grad (which starts undefined).
 #include "ember/autograd/node.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 // Whether a gradient's memory is visible only through this one handle (no other
 // tensor or view shares its TensorImpl or storage) and dense: then it may be
@@ -23,4 +23,4 @@ class AccumulateGrad : public Node {
   Tensor variable_;
 };
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

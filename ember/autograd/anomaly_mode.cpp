@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <memory>
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 namespace {
 std::atomic<bool> g_anomaly{false};  // process-wide, as torch.autograd.set_detect_anomaly
@@ -57,4 +57,4 @@ variable_list run_with_anomaly_check(Node& fn, variable_list&& grads) {
   return out;
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -6,7 +6,7 @@
 
 #include "ember/autograd/node.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 struct AnomalyMode {
   static bool is_enabled();
@@ -29,4 +29,4 @@ std::string capture_stack_trace();
 // Runs the node; raises naming it when an output holds NaN.
 variable_list run_with_anomaly_check(Node& fn, variable_list&& grads);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -7,7 +7,7 @@
 #include "ember/ops/shape/view.h"
 #include "ember/vmap/batched_tensor.h"
 
-namespace ember {
+namespace torch {
 namespace autograd {
 
 AutogradMeta& materialize_meta(const Tensor& t) {
@@ -172,4 +172,4 @@ Tensor& Tensor::detach_() const {
   return self_ref();
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -9,7 +9,7 @@
 #include "ember/core/object_pool.h"
 #include "ember/core/tensor.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 struct AutogradMeta : AutogradMetaBase {
   bool requires_grad = false;  // set on leaves; non-leaves require grad through grad_fn
@@ -76,4 +76,4 @@ void move_retain_grad_hook(AutogradMeta& m, const std::shared_ptr<Node>& old_fn,
 // The leaf's AccumulateGrad node, created on first use.
 std::shared_ptr<Node> grad_accumulator(const Tensor& t);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

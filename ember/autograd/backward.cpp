@@ -6,7 +6,7 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/ops/factory/factory.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 namespace {
 // Root edges and their starting gradients (implicit 1 for one-element outputs).
@@ -90,9 +90,9 @@ variable_list grad(const variable_list& outputs, const variable_list& inputs, co
   return result;
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd
 
-namespace ember {
+namespace torch {
 
 void Tensor::backward(const Tensor& gradient, std::optional<bool> retain_graph, bool create_graph,
                       std::optional<TensorList> inputs) const {
@@ -137,4 +137,4 @@ unsigned Tensor::register_hook_impl(std::function<Tensor(const Tensor&)> hook) c
   return static_cast<unsigned>(m.leaf_hooks.size() - 1);
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -4,7 +4,7 @@
 
 #include "ember/autograd/node.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 void backward(const variable_list& tensors, const variable_list& grad_tensors = {},
               std::optional<bool> retain_graph = std::nullopt, bool create_graph = false,
@@ -15,4 +15,4 @@ variable_list grad(const variable_list& outputs, const variable_list& inputs, co
                    std::optional<bool> retain_graph = std::nullopt, bool create_graph = false,
                    bool allow_unused = false);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

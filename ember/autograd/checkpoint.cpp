@@ -10,7 +10,7 @@
 #include "ember/autograd/saved_variable.h"
 #include "ember/ops/factory/generator_engine.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 namespace {
 
@@ -130,4 +130,4 @@ Tensor checkpoint(const std::function<Tensor(const variable_list&)>& fn, const v
   return checkpoint([fn](const variable_list& in) { return variable_list{fn(in)}; }, inputs, preserve_rng_state)[0];
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -19,7 +19,7 @@
 
 #include "ember/autograd/node.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 using CheckpointFn = std::function<variable_list(const variable_list&)>;
 
@@ -30,4 +30,4 @@ variable_list checkpoint(const CheckpointFn& fn, const variable_list& inputs, bo
 Tensor checkpoint(const std::function<Tensor(const variable_list&)>& fn, const variable_list& inputs,
                   bool preserve_rng_state = true);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -9,7 +9,7 @@
 #include "ember/ops/shape/view.h"
 #include "ember/vmap/batched_tensor.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 CopySlices::CopySlices(const Tensor& base, const Tensor& view, std::shared_ptr<Node> fn, uint32_t fn_output_nr,
                        int self_input)
@@ -146,4 +146,4 @@ std::shared_ptr<Node> current_grad_fn(const Tensor& t, AutogradMeta& m) {
   return m.grad_fn;
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -20,7 +20,7 @@
 // create_graph works through it.
 #include "ember/autograd/autograd_meta.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 class CopySlices : public Node {
  public:
@@ -56,4 +56,4 @@ void rebase_history(const Tensor& view, AutogradMeta& m, const std::shared_ptr<N
 // leaf that requires grad, or a view created in no-grad mode of such a tensor.
 void check_inplace_view(const Tensor& self, const char* op);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -7,7 +7,7 @@
 #include "ember/autograd/copy_slices.h"
 #include "ember/ops/shape/view.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 std::string demangle_type_name(const char* mangled) {
   int status = 0;
@@ -95,4 +95,4 @@ void wrap_outputs(const std::shared_ptr<Node>& node, AutogradContext& ctx, const
   ctx.save_variables(outputs);
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -21,7 +21,7 @@
 #include "ember/core/ivalue.h"
 #include "ember/ops/factory/factory.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 class AutogradContext {
  public:
@@ -156,4 +156,4 @@ struct Function {
   }
 };
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

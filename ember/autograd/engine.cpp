@@ -26,7 +26,7 @@
 #include "ember/core/shape.h"
 #include "ember/ops/elementwise/elementwise.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 namespace {
 
@@ -410,4 +410,4 @@ variable_list execute(const edge_list& roots, const variable_list& grads, bool k
   return captured;
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -2,7 +2,7 @@
 // The autograd engine: runs the backward graph from some roots.
 #include "ember/autograd/node.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 // Runs backward from `roots` with initial gradients `grads`.
 // With `outputs` empty, gradients accumulate into leaves' .grad (backward());
@@ -16,4 +16,4 @@ variable_list execute(const edge_list& roots, const variable_list& grads, bool k
 // engine.cpp), or a new one outside backward. Room for at least two.
 variable_list recycled_gradient_list();
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

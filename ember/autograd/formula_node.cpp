@@ -19,7 +19,7 @@
 #include <cctype>
 #include <string>
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 namespace {
 
@@ -250,4 +250,4 @@ void check_inplace(const Tensor& self, const char* op) {
   check_inplace_view(self, op);
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -34,7 +34,7 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/autograd/saved_variable.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 class FormulaNode : public Node {
  public:
@@ -190,4 +190,4 @@ Recorded record(const char* name, FormulaNode::Formula formula, std::initializer
 // Raises for a leaf that requires grad (PyTorch's rule).
 void check_inplace(const Tensor& self, const char* op);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -15,7 +15,7 @@
 #include "ember/vmap/batched_tensor.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember::autograd::forward_ad {
+namespace torch::autograd::forward_ad {
 
 namespace detail {
 std::atomic<uint64_t> g_generation{0};
@@ -151,11 +151,11 @@ UnpackedDual unpack_dual(const Tensor& tensor, uint64_t level) {
 SuspendGuard::SuspendGuard() : prev_(detail::t_suspended) { detail::t_suspended = true; }
 SuspendGuard::~SuspendGuard() { detail::t_suspended = prev_; }
 
-}  // namespace ember::autograd::forward_ad
+}  // namespace torch::autograd::forward_ad
 
-namespace ember {
+namespace torch {
 Tensor Tensor::_fw_grad(uint64_t level) const { return autograd::forward_ad::fw_grad(*this, level); }
 void Tensor::_set_fw_grad(const Tensor& new_grad, uint64_t level, bool is_inplace_op) const {
   autograd::forward_ad::set_fw_grad(*this, new_grad, level, is_inplace_op);
 }
-}  // namespace ember
+}  // namespace torch

@@ -31,7 +31,7 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/tensor.h"
 
-namespace ember::autograd::forward_ad {
+namespace torch::autograd::forward_ad {
 
 namespace detail {
 // Generation of the open dual level, 0 when none is open.
@@ -95,9 +95,9 @@ class SuspendGuard {
   bool prev_;
 };
 
-}  // namespace ember::autograd::forward_ad
+}  // namespace torch::autograd::forward_ad
 
-namespace ember::autograd {
+namespace torch::autograd {
 // The guard for an op's own work (filling its output, internal copies and
 // helper ops): nothing below it records a backward node or propagates a
 // tangent, the role PyTorch's kernels below the autograd dispatch key play.
@@ -113,9 +113,9 @@ class BelowAutogradGuard {
   NoGradGuard no_grad_;
   forward_ad::SuspendGuard no_tangents_;
 };
-}  // namespace ember::autograd
+}  // namespace torch::autograd
 
-namespace ember {
+namespace torch {
 // ATen's spellings (at::_make_dual, at::_unpack_dual).
 inline Tensor _make_dual(const Tensor& primal, const Tensor& tangent, int64_t level = 0) {
   return autograd::forward_ad::make_dual(primal, tangent, static_cast<uint64_t>(level));
@@ -124,4 +124,4 @@ inline std::tuple<Tensor, Tensor> _unpack_dual(const Tensor& tensor, int64_t lev
   auto r = autograd::forward_ad::unpack_dual(tensor, static_cast<uint64_t>(level));
   return {r.primal, r.tangent};
 }
-}  // namespace ember
+}  // namespace torch

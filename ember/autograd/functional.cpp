@@ -9,7 +9,7 @@
 #include "ember/ops/shape/shape_ops.h"
 #include "ember/ops/shape/view.h"
 
-namespace ember::autograd::functional {
+namespace torch::autograd::functional {
 
 namespace {
 
@@ -346,4 +346,4 @@ Result hvp(const ScalarFunction& func, const variable_list& inputs, const variab
   return {postprocess(s.outputs, create_graph), postprocess(res, create_graph)};
 }
 
-}  // namespace ember::autograd::functional
+}  // namespace torch::autograd::functional

@@ -21,7 +21,7 @@
 
 #include "ember/autograd/node.h"
 
-namespace ember::autograd::functional {
+namespace torch::autograd::functional {
 
 using Function = std::function<variable_list(const variable_list&)>;
 using ScalarFunction = std::function<Tensor(const variable_list&)>;
@@ -58,4 +58,4 @@ Result vhp(const ScalarFunction& func, const variable_list& inputs, const variab
 Result hvp(const ScalarFunction& func, const variable_list& inputs, const variable_list& v = {},
            bool create_graph = false, bool strict = false);
 
-}  // namespace ember::autograd::functional
+}  // namespace torch::autograd::functional

@@ -2,7 +2,7 @@
 
 #include "ember/core/fast_thread_local.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 EMBER_INITIAL_EXEC_TLS thread_local bool t_grad_enabled = true;  // Note [Fast thread_locals]
@@ -14,4 +14,4 @@ void GradMode::set_enabled(bool enabled) { t_grad_enabled = enabled; }
 bool InferenceMode::is_enabled() { return t_inference_enabled; }
 void InferenceMode::set_enabled(bool enabled) { t_inference_enabled = enabled; }
 
-}  // namespace ember
+}  // namespace torch

@@ -1,6 +1,8 @@
 #pragma once
 // Grad mode: whether ops record the backward graph. Thread-local, as in PyTorch.
-namespace ember {
+#include "ember/core/namespace.h"
+
+namespace torch {
 
 struct GradMode {
   static bool is_enabled();
@@ -48,4 +50,4 @@ namespace autograd {
 using ember::GradMode;
 }  // namespace autograd
 
-}  // namespace ember
+}  // namespace torch

@@ -11,7 +11,7 @@
 #include "ember/ops/factory/factory.h"
 #include "ember/ops/factory/random.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 namespace {
 
@@ -233,4 +233,4 @@ std::string forward_ad_check(const DifferentiableFn& fn, const variable_list& in
   return "";
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -9,7 +9,7 @@
 
 #include "ember/autograd/node.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 struct GradcheckOptions {
   double eps = 1e-6;
@@ -29,4 +29,4 @@ std::string gradgradcheck(const DifferentiableFn& fn, const variable_list& input
 std::string forward_ad_check(const DifferentiableFn& fn, const variable_list& inputs,
                              const GradcheckOptions& opts = {});
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

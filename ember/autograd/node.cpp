@@ -8,7 +8,7 @@
 #include "ember/core/record_scope.h"
 #include "ember/core/shape.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 // Note [Sequence numbers]
 // Unique across threads and increasing on each thread: the engine runs the
@@ -113,4 +113,4 @@ variable_list Node::operator()(variable_list&& grads) {
   return out;
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -17,7 +17,7 @@
 #include "ember/core/inline_vector.h"
 #include "ember/core/tensor.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 using Variable = Tensor;
 using variable_list = std::vector<Tensor>;
@@ -130,4 +130,4 @@ class GraphRoot : public Node {
   variable_list grads_;
 };
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -13,7 +13,7 @@
 #include "ember/core/tensor.h"
 #include "ember/vmap/batched_tensor.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 // The operands: tensors, the gradient list, or pointers (batching::any_batched's forms).
 template <typename... Operands>
@@ -36,4 +36,4 @@ inline bool can_overwrite_grad(const Tensor& grad) {
   return grad.defined() && raw_backward_ok(grad) && owns_gradient_memory(grad);
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -5,7 +5,7 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/ops/shape/view.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 SavedVariable::SavedVariable(const Tensor& t, bool is_output, const Node* saver) : is_output_(is_output) {
   if (!t.defined()) return;
@@ -72,4 +72,4 @@ void SavedVariable::set_output_tangent(const Tensor& output, const Tensor& tange
     forward_ad::set_fw_grad(data_, tangent);
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

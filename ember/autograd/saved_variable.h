@@ -13,7 +13,7 @@
 
 #include "ember/autograd/node.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 class SavedVariable {
  public:
@@ -46,4 +46,4 @@ class SavedVariable {
   std::weak_ptr<Node> grad_fn_;  // the saved output's grad_fn otherwise
 };
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -5,10 +5,10 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 // hook(grad), or grad when the hook returns an undefined tensor. As PyTorch: a hook
 // may replace the gradient but not change its size or dtype (an ember::Error).
 Tensor run_tensor_hook(const std::function<Tensor(const Tensor&)>& hook, const Tensor& grad);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

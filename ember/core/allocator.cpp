@@ -15,7 +15,7 @@
 #include "ember/core/fast_thread_local.h"
 #include "ember/core/record_scope.h"
 
-namespace ember {
+namespace torch {
 
 // Note [Size classes]
 // Requests are rounded up to a class: multiples of 64 bytes below 4 KiB, and
@@ -345,4 +345,4 @@ NoCachingGuard::NoCachingGuard() : prev_(CachingAllocator::get().caching_enabled
 }
 NoCachingGuard::~NoCachingGuard() { CachingAllocator::get().set_caching_enabled(prev_); }
 
-}  // namespace ember
+}  // namespace torch

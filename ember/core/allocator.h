@@ -7,7 +7,9 @@
 #include <functional>
 #include <memory>
 
-namespace ember {
+#include "ember/core/namespace.h"
+
+namespace torch {
 
 // Owning pointer to tensor bytes. The deleter is a plain function plus a
 // context word (the allocator's is a static function; from_blob's boxes the
@@ -99,4 +101,4 @@ class NoCachingGuard {
   bool prev_;
 };
 
-}  // namespace ember
+}  // namespace torch

@@ -13,7 +13,7 @@
 
 #include "ember/core/error.h"
 
-namespace ember {
+namespace torch {
 
 template <typename T>
 class ArrayRef {
@@ -132,4 +132,4 @@ std::ostream& operator<<(std::ostream& os, ArrayRef<T> a) {
   return os << ']';
 }
 
-}  // namespace ember
+}  // namespace torch

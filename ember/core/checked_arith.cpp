@@ -5,7 +5,7 @@
 
 #include "ember/core/error.h"
 
-namespace ember {
+namespace torch {
 
 void detail::raise_size_overflow(const char* op, const char* what, int64_t a, char sign, int64_t b) {
   EMBER_ERROR(op, ": ", what, " overflows int64 (", a, " ", sign, " ", b, ")");
@@ -18,4 +18,4 @@ int64_t checked_double_to_size(double v, const char* op, const char* what) {
   return static_cast<int64_t>(v);
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -14,7 +14,9 @@
 // checked_numel (core/shape.h).
 #include <cstdint>
 
-namespace ember {
+#include "ember/core/namespace.h"
+
+namespace torch {
 
 namespace detail {
 [[noreturn]] void raise_size_overflow(const char* op, const char* what, int64_t a, char sign, int64_t b);
@@ -49,4 +51,4 @@ inline int64_t checked_abs(int64_t a, const char* op, const char* what = "size")
 // fit: the plain cast would be undefined behaviour.
 int64_t checked_double_to_size(double v, const char* op, const char* what = "size");
 
-}  // namespace ember
+}  // namespace torch

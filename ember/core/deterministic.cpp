@@ -7,7 +7,7 @@
 
 #include "ember/core/error.h"
 
-namespace ember {
+namespace torch {
 
 // Note [Deterministic algorithms]
 // Ember's CPU kernels split work statically (parallel_for hands thread t the
@@ -55,4 +55,4 @@ void alert_not_deterministic(const char* op) {
   if (warned.insert(op).second) std::fprintf(stderr, "Warning: %s\n", msg.c_str());
 }
 
-}  // namespace ember
+}  // namespace torch

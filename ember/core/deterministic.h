@@ -6,7 +6,9 @@
 // the audit of Ember's kernels.
 #include <atomic>
 
-namespace ember {
+#include "ember/core/namespace.h"
+
+namespace torch {
 
 void use_deterministic_algorithms(bool mode, bool warn_only = false);
 bool are_deterministic_algorithms_enabled();
@@ -16,4 +18,4 @@ bool is_deterministic_algorithms_warn_only_enabled();
 // raises (or warns once, in warn_only mode) when deterministic mode is on.
 void alert_not_deterministic(const char* op);
 
-}  // namespace ember
+}  // namespace torch

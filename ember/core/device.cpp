@@ -2,7 +2,7 @@
 
 #include "ember/core/error.h"
 
-namespace ember {
+namespace torch {
 
 Device::Device(const std::string& spec) : type_(kCPU), index_(-1) {
   std::string kind = spec.substr(0, spec.find(':'));
@@ -30,4 +30,4 @@ std::string Device::str() const {
 std::ostream& operator<<(std::ostream& os, DeviceType t) { return os << (t == kCPU ? "cpu" : "cuda"); }
 std::ostream& operator<<(std::ostream& os, const Device& d) { return os << d.str(); }
 
-}  // namespace ember
+}  // namespace torch

@@ -5,7 +5,9 @@
 #include <ostream>
 #include <string>
 
-namespace ember {
+#include "ember/core/namespace.h"
+
+namespace torch {
 
 enum class DeviceType : int8_t { CPU = 0, CUDA = 1 };
 constexpr DeviceType kCPU = DeviceType::CPU;
@@ -38,4 +40,4 @@ inline int64_t device_count() { return 0; }
 inline bool cudnn_is_available() { return false; }
 }  // namespace cuda
 
-}  // namespace ember
+}  // namespace torch

@@ -5,7 +5,7 @@
 #include "ember/core/dtype.h"
 #include "ember/core/error.h"
 
-namespace ember {
+namespace torch {
 
 template <typename T>
 struct TypeTag {
@@ -59,4 +59,4 @@ EMBER_DEFINE_DISPATCH_(dispatch_real_and_bool, "real dtypes", EMBER_INT_CASES_ E
 EMBER_DEFINE_DISPATCH_(dispatch_numeric, "numeric (non-bool) dtypes",
                        EMBER_INT_CASES_ EMBER_FLOAT_CASES_ EMBER_COMPLEX_CASES_)
 
-}  // namespace ember
+}  // namespace torch

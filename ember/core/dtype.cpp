@@ -2,7 +2,7 @@
 
 #include "ember/core/error.h"
 
-namespace ember {
+namespace torch {
 
 size_t element_size(ScalarType t) {
   static constexpr size_t kSizes[] = {1, 1, 2, 4, 8, 2, 4, 8, 8, 16, 1, 2};
@@ -86,4 +86,4 @@ void set_default_dtype(ScalarType t) {
   g_default_dtype = t;
 }
 
-}  // namespace ember
+}  // namespace torch

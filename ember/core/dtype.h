@@ -7,7 +7,7 @@
 
 #include "ember/core/half.h"
 
-namespace ember {
+namespace torch {
 
 using complex64 = std::complex<float>;
 using complex128 = std::complex<double>;
@@ -134,4 +134,4 @@ struct ValueType<std::complex<T>> {
 template <typename T>
 using value_t = typename ValueType<T>::type;
 
-}  // namespace ember
+}  // namespace torch

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-namespace ember::detail {
+namespace torch::detail {
 
 void throw_error(const char*, int, const std::string& msg) {
   throw Error(msg.empty() ? std::string("ember: check failed") : msg);
@@ -17,12 +17,12 @@ void warn(const char* file, int line, const std::string& msg) {
   std::fprintf(stderr, "Warning: %s (%s:%d)\n", msg.c_str(), file, line);
 }
 
-}  // namespace ember::detail
+}  // namespace torch::detail
 
 #include "ember/core/dispatch.h"
 
-namespace ember::detail {
+namespace torch::detail {
 void dispatch_error(const char* op, ScalarType t, const char* set) {
   throw Error(str(op, ": not implemented for dtype ", dtype_name(t), " (supports ", set, ")"));
 }
-}  // namespace ember::detail
+}  // namespace torch::detail

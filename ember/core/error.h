@@ -4,7 +4,9 @@
 #include <sstream>
 #include <string>
 
-namespace ember {
+#include "ember/core/namespace.h"
+
+namespace torch {
 
 // Every invalid call raises Error; its message starts with the op name and
 // names the shapes and dtypes involved.
@@ -39,7 +41,7 @@ std::string str(const Args&... args) {
   return os.str();
 }
 
-}  // namespace ember
+}  // namespace torch
 
 // User errors: throws ember::Error. The message should start with the op name.
 #define EMBER_CHECK(cond, ...)                                                                                     \

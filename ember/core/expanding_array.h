@@ -14,7 +14,7 @@
 #include "ember/core/array_ref.h"
 #include "ember/core/error.h"
 
-namespace ember {
+namespace torch {
 
 template <size_t D, typename T = int64_t>
 class ExpandingArray {
@@ -79,4 +79,4 @@ std::ostream& operator<<(std::ostream& os, const ExpandingArrayWithOptionalElem<
   return os;
 }
 
-}  // namespace ember
+}  // namespace torch

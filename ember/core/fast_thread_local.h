@@ -22,7 +22,9 @@
 
 #define EMBER_INITIAL_EXEC_TLS [[gnu::tls_model("initial-exec")]]
 
-namespace ember::detail {
+#include "ember/core/namespace.h"
+
+namespace torch::detail {
 
 // T must be default-constructible; each T gets its own thread_locals.
 template <typename T>
@@ -53,4 +55,4 @@ class FastThreadLocal {
   }
 };
 
-}  // namespace ember::detail
+}  // namespace torch::detail

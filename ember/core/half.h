@@ -6,7 +6,9 @@
 #include <limits>
 #include <ostream>
 
-namespace ember {
+#include "ember/core/namespace.h"
+
+namespace torch {
 
 namespace detail {
 inline uint32_t f32_bits(float f) {
@@ -77,7 +79,7 @@ struct BFloat16 {
 inline std::ostream& operator<<(std::ostream& os, Half h) { return os << static_cast<float>(h); }
 inline std::ostream& operator<<(std::ostream& os, BFloat16 h) { return os << static_cast<float>(h); }
 
-}  // namespace ember
+}  // namespace torch
 
 template <>
 class std::numeric_limits<ember::Half> {

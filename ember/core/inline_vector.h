@@ -15,7 +15,7 @@
 
 #include "ember/core/error.h"
 
-namespace ember {
+namespace torch {
 
 template <typename T, size_t N>
 class InlineVector {
@@ -140,4 +140,4 @@ class InlineVector {
   size_t size_ = 0;
 };
 
-}  // namespace ember
+}  // namespace torch

@@ -10,7 +10,9 @@
 #include <cstdint>
 #include <utility>
 
-namespace ember {
+#include "ember/core/namespace.h"
+
+namespace torch {
 
 class RefCounted {
  public:
@@ -79,4 +81,4 @@ IntrusivePtr<T> make_intrusive(Args&&... args) {
   return IntrusivePtr<T>(new T(std::forward<Args>(args)...), typename IntrusivePtr<T>::Adopt{});
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -6,7 +6,9 @@
 #include <iterator>
 #include <type_traits>
 
-namespace ember {
+#include "ember/core/namespace.h"
+
+namespace torch {
 
 template <typename I>
 class IntegerRange {
@@ -55,4 +57,4 @@ constexpr IntegerRange<std::common_type_t<B, E>> irange(B begin, E end) {
   return IntegerRange<I>(static_cast<I>(begin), static_cast<I>(end));
 }
 
-}  // namespace ember
+}  // namespace torch

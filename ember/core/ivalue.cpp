@@ -2,7 +2,7 @@
 
 #include "ember/core/error.h"
 
-namespace ember {
+namespace torch {
 
 IValue::IValue(bool v) : v_(v) {}
 IValue::IValue(int v) : v_(int64_t(v)) {}
@@ -44,4 +44,4 @@ Scalar IValue::toScalar() const {
   return toInt();
 }
 
-}  // namespace ember
+}  // namespace torch

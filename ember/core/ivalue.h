@@ -11,7 +11,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 class IValue {
  public:
@@ -55,4 +55,4 @@ class IValue {
       v_;
 };
 
-}  // namespace ember
+}  // namespace torch

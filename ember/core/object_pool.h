@@ -11,7 +11,7 @@
 
 #include "ember/core/fast_thread_local.h"
 
-namespace ember::detail {
+namespace torch::detail {
 
 template <size_t Size>
 class ObjectPool {
@@ -52,7 +52,7 @@ class ObjectPool {
   static Cache* cache() { return FastThreadLocal<Cache>::get(); }
 };
 
-}  // namespace ember::detail
+}  // namespace torch::detail
 
 // Gives a class pooled operator new/delete (objects of exactly its size).
 #define EMBER_POOLED_ALLOCATION(Class)                                                                      \

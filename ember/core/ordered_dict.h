@@ -12,7 +12,7 @@
 
 #include "ember/core/error.h"
 
-namespace ember {
+namespace torch {
 
 template <typename Key, typename Value>
 class OrderedDict {
@@ -165,4 +165,4 @@ bool operator==(const OrderedDict<K, V>& a, const OrderedDict<K, V>& b) {
   return true;
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -10,7 +10,7 @@
 
 extern "C" void openblas_set_num_threads(int);
 
-namespace ember {
+namespace torch {
 
 void set_num_threads(int n) {
   EMBER_CHECK(n > 0, "set_num_threads: expected a positive number of threads, got ", n);
@@ -47,4 +47,4 @@ void parallel_for_impl(int64_t begin, int64_t end, int64_t grain, const std::fun
   if (err) std::rethrow_exception(err);
 }
 
-}  // namespace ember
+}  // namespace torch

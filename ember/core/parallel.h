@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <functional>
 
-namespace ember {
+#include "ember/core/namespace.h"
+
+namespace torch {
 
 constexpr int64_t kGrainSize = 32768;
 
@@ -27,4 +29,4 @@ inline void parallel_for(int64_t begin, int64_t end, int64_t grain, const F& f) 
   parallel_for_impl(begin, end, grain, f);
 }
 
-}  // namespace ember
+}  // namespace torch

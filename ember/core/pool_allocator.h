@@ -9,7 +9,7 @@
 
 #include "ember/core/object_pool.h"
 
-namespace ember::detail {
+namespace torch::detail {
 
 template <typename T>
 struct PoolAllocator {
@@ -35,4 +35,4 @@ struct PoolAllocator {
   }
 };
 
-}  // namespace ember::detail
+}  // namespace torch::detail

@@ -27,7 +27,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember::profiler {
+namespace torch::profiler {
 
 namespace detail {
 // Bits of g_state.
@@ -138,7 +138,7 @@ class RecordScope {
   bool active_ = false;
 };
 
-}  // namespace ember::profiler
+}  // namespace torch::profiler
 
 #define EMBER_RECORD_CONCAT_(a, b) a##b
 #define EMBER_RECORD_NAME_(line) EMBER_RECORD_CONCAT_(ember_record_scope_, line)

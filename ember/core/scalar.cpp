@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-namespace ember {
+namespace torch {
 
 ScalarType Scalar::type() const {
   switch (tag_) {
@@ -136,4 +136,4 @@ void check_fits(const Scalar& v, ScalarType t, const char* op) {
   EMBER_CHECK(!overflows(v, t), op, ": value ", v, " cannot be converted to type ", t, " without overflow");
 }
 
-}  // namespace ember
+}  // namespace torch

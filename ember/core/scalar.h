@@ -10,7 +10,7 @@
 #include "ember/core/dtype.h"
 #include "ember/core/error.h"
 
-namespace ember {
+namespace torch {
 
 class Scalar {
  public:
@@ -127,4 +127,4 @@ bool overflows(const Scalar& v, ScalarType t);
 // what fill_, full, masked_fill, index_fill, clamp and item<T>() check before storing.
 void check_fits(const Scalar& v, ScalarType t, const char* op);
 
-}  // namespace ember
+}  // namespace torch

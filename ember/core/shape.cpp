@@ -2,7 +2,7 @@
 
 #include "ember/core/error.h"
 
-namespace ember {
+namespace torch {
 
 std::string shape_str(IntArrayRef sizes) {
   std::string s = "[";
@@ -139,4 +139,4 @@ uint64_t dim_mask(IntArrayRef dims, int64_t ndim, const char* op) {
   return mask;
 }
 
-}  // namespace ember
+}  // namespace torch

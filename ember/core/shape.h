@@ -5,7 +5,7 @@
 
 #include "ember/core/small_vector.h"
 
-namespace ember {
+namespace torch {
 
 // Row-major strides for `sizes`.
 DimVector contiguous_strides(IntArrayRef sizes);
@@ -27,4 +27,4 @@ std::string shape_str(IntArrayRef sizes);
 // empty), raising for negative strides and for overflow.
 int64_t checked_extent(IntArrayRef sizes, IntArrayRef strides, const char* op);
 
-}  // namespace ember
+}  // namespace torch

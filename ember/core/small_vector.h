@@ -8,7 +8,7 @@
 
 #include "ember/core/array_ref.h"
 
-namespace ember {
+namespace torch {
 
 template <typename T, size_t N>
 class SmallVector {
@@ -105,4 +105,4 @@ class SmallVector {
 
 using DimVector = SmallVector<int64_t, 6>;
 
-}  // namespace ember
+}  // namespace torch

@@ -10,7 +10,7 @@
 #include "ember/core/intrusive_ptr.h"
 #include "ember/core/object_pool.h"
 
-namespace ember {
+namespace torch {
 
 // Note [Derived copies of a storage]
 // A kernel may keep one copy of a storage's bytes in its own layout beside the
@@ -51,4 +51,4 @@ class StorageImpl : public RefCounted {
 
 using Storage = IntrusivePtr<StorageImpl>;
 
-}  // namespace ember
+}  // namespace torch

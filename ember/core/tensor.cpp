@@ -3,7 +3,7 @@
 #include "ember/core/dispatch.h"
 #include "ember/core/shape.h"
 
-namespace ember {
+namespace torch {
 
 size_t Tensor::nbytes() const {
   size_t n;
@@ -65,4 +65,4 @@ Tensor& Tensor::operator=(const Scalar& v) && {
   return *this;
 }
 
-}  // namespace ember
+}  // namespace torch

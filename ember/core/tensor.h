@@ -18,7 +18,7 @@
 #include "ember/core/tensor_impl.h"
 #include "ember/core/tensor_options.h"
 
-namespace ember {
+namespace torch {
 
 class Tensor;
 using TensorList = ArrayRef<Tensor>;
@@ -648,4 +648,4 @@ T* Tensor::data_ptr() const {
   return reinterpret_cast<T*>(ti()->data());
 }
 
-}  // namespace ember
+}  // namespace torch

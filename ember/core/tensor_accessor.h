@@ -5,7 +5,9 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace ember {
+#include "ember/core/namespace.h"
+
+namespace torch {
 
 template <typename T, size_t N>
 class TensorAccessorBase {
@@ -38,4 +40,4 @@ class TensorAccessor<T, 1> : public TensorAccessorBase<T, 1> {
   T& operator[](int64_t i) const { return this->data_[this->strides_[0] * i]; }
 };
 
-}  // namespace ember
+}  // namespace torch

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace ember {
+namespace torch {
 
 TensorImpl::TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes, IntArrayRef strides, int64_t offset)
     : storage_(std::move(storage)),
@@ -53,4 +53,4 @@ void TensorImpl::refresh() {
   }
 }
 
-}  // namespace ember
+}  // namespace torch

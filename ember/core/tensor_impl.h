@@ -8,7 +8,7 @@
 #include "ember/core/small_vector.h"
 #include "ember/core/storage.h"
 
-namespace ember {
+namespace torch {
 
 // Defined by ember/autograd; core only owns it.
 struct AutogradMetaBase {
@@ -74,4 +74,4 @@ class TensorImpl : public RefCounted {
   std::unique_ptr<BatchedMetaBase> batched_meta_;
 };
 
-}  // namespace ember
+}  // namespace torch

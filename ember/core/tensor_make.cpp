@@ -5,7 +5,7 @@
 #include "ember/core/error.h"
 #include "ember/core/shape.h"
 
-namespace ember {
+namespace torch {
 
 Tensor empty_cpu(IntArrayRef size, ScalarType dt) {
   const int64_t n = checked_numel(size, "empty");
@@ -20,4 +20,4 @@ Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int
   return Tensor(make_intrusive<TensorImpl>(base.impl()->storage(), base.dtype(), sizes, strides, offset));
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -5,7 +5,7 @@
 // kernels need nothing above core to produce their results.
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 // A fresh contiguous tensor for an op's output, without the profiler scope
 // of the public empty(): PyTorch's structured kernels allocate outputs with
@@ -20,4 +20,4 @@ Tensor empty_cpu(IntArrayRef size, ScalarType dtype);
 // through); the op layer's view functions add the gradient and the view base.
 Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int64_t offset);
 
-}  // namespace ember
+}  // namespace torch

@@ -6,7 +6,7 @@
 #include "ember/core/device.h"
 #include "ember/core/dtype.h"
 
-namespace ember {
+namespace torch {
 
 enum class Layout : int8_t { Strided = 0 };
 constexpr Layout kStrided = Layout::Strided;
@@ -71,4 +71,4 @@ inline TensorOptions device(Device d) { return TensorOptions().device(d); }
 inline TensorOptions requires_grad(bool r = true) { return TensorOptions().requires_grad(r); }
 inline TensorOptions layout(Layout l) { return TensorOptions().layout(l); }
 
-}  // namespace ember
+}  // namespace torch

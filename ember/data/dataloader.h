@@ -10,7 +10,7 @@
 #include "ember/data/dataloader_options.h"
 #include "ember/data/samplers/random.h"
 
-namespace ember::data {
+namespace torch::data {
 
 // A loader with its sampler given explicitly.
 template <typename Dataset, typename Sampler, typename = std::enable_if_t<!Dataset::is_stateful>>
@@ -30,4 +30,4 @@ std::unique_ptr<StatelessDataLoader<Dataset, Sampler>> make_data_loader(Dataset 
   return make_data_loader(std::move(dataset), Sampler(*size), options);
 }
 
-}  // namespace ember::data
+}  // namespace torch::data

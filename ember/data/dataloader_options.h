@@ -5,7 +5,9 @@
 #include <cstddef>
 #include <optional>
 
-namespace ember::data {
+#include "ember/core/namespace.h"
+
+namespace torch::data {
 
 // Each option is a getter `x()` and a chaining setter `x(value)`, like TORCH_ARG.
 #define EMBER_DATA_ARG(T, name, default_value)       \
@@ -56,4 +58,4 @@ struct FullDataLoaderOptions {
   bool drop_last;
 };
 
-}  // namespace ember::data
+}  // namespace torch::data

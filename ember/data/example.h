@@ -5,7 +5,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember::data {
+namespace torch::data {
 
 namespace example {
 // Marks an Example without a target (TensorExample).
@@ -41,4 +41,4 @@ struct Example<Data, example::NoTarget> {
 
 using TensorExample = Example<Tensor, example::NoTarget>;
 
-}  // namespace ember::data
+}  // namespace torch::data

@@ -10,7 +10,7 @@
 
 #include "ember/core/error.h"
 
-namespace ember::data {
+namespace torch::data {
 
 template <typename Batch>
 class Iterator {
@@ -68,4 +68,4 @@ class Iterator {
   std::shared_ptr<State> state_;
 };
 
-}  // namespace ember::data
+}  // namespace torch::data

@@ -6,7 +6,7 @@
 
 #include "ember/core/error.h"
 
-namespace ember::data {
+namespace torch::data {
 
 // Derives from ember::Error so `catch (const ember::Error&)` sees it; the
 // original exception stays available for std::rethrow_exception.
@@ -28,4 +28,4 @@ struct WorkerException : public Error {
   }
 };
 
-}  // namespace ember::data
+}  // namespace torch::data

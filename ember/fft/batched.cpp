@@ -3,7 +3,7 @@
 #define EMBER_FFT_ISA generic
 #include "ember/fft/batched_impl.h"
 
-namespace ember::fft::detail {
+namespace torch::fft::detail {
 
 namespace avx512 {
 template <typename T>
@@ -59,4 +59,4 @@ template void batched_c2r<float>(const std::complex<float>*, LaneMap, float*, La
 template void batched_c2r<double>(const std::complex<double>*, LaneMap, double*, LaneMap, int64_t, int64_t, int64_t,
                                   double);
 
-}  // namespace ember::fft::detail
+}  // namespace torch::fft::detail

@@ -13,7 +13,9 @@
 #include <complex>
 #include <cstdint>
 
-namespace ember::fft::detail {
+#include "ember/core/namespace.h"
+
+namespace torch::fft::detail {
 
 // Where lane l lives: element k of lane l is at base(l) + k * stride.
 struct LaneMap {
@@ -39,4 +41,4 @@ void batched_c2r(const std::complex<T>* in, LaneMap im, T* out, LaneMap om, int6
 template <typename T>
 constexpr int64_t kLaneWidth = 64 / sizeof(T);
 
-}  // namespace ember::fft::detail
+}  // namespace torch::fft::detail

@@ -2,7 +2,7 @@
 #define EMBER_FFT_ISA avx512
 #include "ember/fft/batched_impl.h"
 
-namespace ember::fft::detail::avx512 {
+namespace torch::fft::detail::avx512 {
 template void c2c<float>(const std::complex<float>*, LaneMap, std::complex<float>*, LaneMap, int64_t, int64_t, int64_t,
                          bool, float);
 template void c2c<double>(const std::complex<double>*, LaneMap, std::complex<double>*, LaneMap, int64_t, int64_t,
@@ -13,4 +13,4 @@ template void r2c<double>(const double*, LaneMap, const double*, std::complex<do
                           int64_t, int64_t, double);
 template void c2r<float>(const std::complex<float>*, LaneMap, float*, LaneMap, int64_t, int64_t, int64_t, float);
 template void c2r<double>(const std::complex<double>*, LaneMap, double*, LaneMap, int64_t, int64_t, int64_t, double);
-}  // namespace ember::fft::detail::avx512
+}  // namespace torch::fft::detail::avx512

@@ -11,7 +11,7 @@
 
 #include "ember/fft/batched.h"
 
-namespace ember::fft::detail::EMBER_FFT_ISA {
+namespace torch::fft::detail::EMBER_FFT_ISA {
 
 template <typename T>
 struct VecOf;
@@ -357,4 +357,4 @@ void c2r(const std::complex<T>* in, LaneMap im, T* out, LaneMap om, int64_t n, i
   }
 }
 
-}  // namespace ember::fft::detail::EMBER_FFT_ISA
+}  // namespace torch::fft::detail::EMBER_FFT_ISA

@@ -23,7 +23,7 @@
 #include "ember/ops/all_ops.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember::fft {
+namespace torch::fft {
 
 using detail::Norm;
 
@@ -243,4 +243,4 @@ Tensor irfftn(const Tensor& self, OptionalIntArrayRef s, OptionalIntArrayRef dim
   return irfftn_impl("fft_irfftn", self, s, dim, norm);
 }
 
-}  // namespace ember::fft
+}  // namespace torch::fft

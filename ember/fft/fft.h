@@ -11,7 +11,7 @@
 #include "ember/core/tensor.h"
 #include "ember/core/tensor_options.h"
 
-namespace ember::fft {
+namespace torch::fft {
 
 using NormArg = std::optional<std::string_view>;
 
@@ -53,4 +53,4 @@ Tensor rfftfreq(int64_t n, const TensorOptions& options);
 Tensor fftshift(const Tensor& self, OptionalIntArrayRef dim = std::nullopt);
 Tensor ifftshift(const Tensor& self, OptionalIntArrayRef dim = std::nullopt);
 
-}  // namespace ember::fft
+}  // namespace torch::fft

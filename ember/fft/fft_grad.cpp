@@ -19,7 +19,7 @@
 #include "ember/ops/all_ops.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 namespace {
 
@@ -94,4 +94,4 @@ void record_fft_c2r(const Tensor& self, const Tensor& out, IntArrayRef dims, Nor
   record("FftC2RBackward0", &fft_c2r_backward, {self}, {out})->ints = pack(dims, {static_cast<int64_t>(norm)});
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

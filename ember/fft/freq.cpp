@@ -18,7 +18,7 @@
 #include "ember/ops/all_ops.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember::fft {
+namespace torch::fft {
 
 namespace {
 Tensor check_freq_options(const char* op, int64_t n, const TensorOptions& options) {
@@ -68,4 +68,4 @@ Tensor shift(const char* op, const Tensor& self, OptionalIntArrayRef dim, bool i
 Tensor fftshift(const Tensor& self, OptionalIntArrayRef dim) { return shift("fft_fftshift", self, dim, false); }
 Tensor ifftshift(const Tensor& self, OptionalIntArrayRef dim) { return shift("fft_ifftshift", self, dim, true); }
 
-}  // namespace ember::fft
+}  // namespace torch::fft

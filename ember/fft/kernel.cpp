@@ -10,7 +10,7 @@
 #include "ember/fft/batched.h"
 #include "ember/fft/plan_cache.h"
 
-namespace ember::fft::detail {
+namespace torch::fft::detail {
 
 namespace {
 
@@ -234,4 +234,4 @@ void framed_rfft(const Tensor& x, const Tensor& window, const Tensor& out, int64
     framed_impl<double>(x, window, out, n, hop, scale);
 }
 
-}  // namespace ember::fft::detail
+}  // namespace torch::fft::detail

@@ -6,7 +6,7 @@
 // the differentiable primitives live in ember/fft/primitives.h.
 #include "ember/core/tensor.h"
 
-namespace ember::fft::detail {
+namespace torch::fft::detail {
 
 // out[..., k, ...] = scale * sum_j in[..., j, ...] * exp(-+2 pi i jk/n) along `dim`
 // (sign - when forward). in/out: same shape, complex64 or complex128, contiguous; in may equal out.
@@ -24,4 +24,4 @@ void c2r_dim(const Tensor& in, const Tensor& out, int64_t dim, double scale);
 // Fusing the framing and the window into the lane gather saves two passes.
 void framed_rfft(const Tensor& x, const Tensor& window, const Tensor& out, int64_t n, int64_t hop, double scale);
 
-}  // namespace ember::fft::detail
+}  // namespace torch::fft::detail

@@ -12,7 +12,7 @@
 
 #include "ember/core/error.h"
 
-namespace ember::fft::detail {
+namespace torch::fft::detail {
 
 namespace {
 
@@ -116,4 +116,4 @@ const RealPlan<double>& real_plan<double>(int64_t n, bool inverse) {
   return cache.get(key(n, false), [&] { return std::make_unique<DoubleRealPlan>(n); });
 }
 
-}  // namespace ember::fft::detail
+}  // namespace torch::fft::detail

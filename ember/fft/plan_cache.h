@@ -11,7 +11,9 @@
 #include <cstdint>
 #include <memory>
 
-namespace ember::fft::detail {
+#include "ember/core/namespace.h"
+
+namespace torch::fft::detail {
 
 template <typename T>
 using cpx = std::complex<T>;
@@ -42,4 +44,4 @@ const ComplexPlan<T>& complex_plan(int64_t n, bool inverse);
 template <typename T>
 const RealPlan<T>& real_plan(int64_t n, bool inverse);
 
-}  // namespace ember::fft::detail
+}  // namespace torch::fft::detail

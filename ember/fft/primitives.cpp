@@ -12,7 +12,7 @@
 #include "ember/ops/factory/factory.h"
 #include "ember/vmap/batching_rules.h"
 
-namespace ember::fft::detail {
+namespace torch::fft::detail {
 
 double norm_scale(Norm norm, int64_t signal_numel) {
   if (norm == Norm::None || signal_numel == 0) return 1.0;
@@ -105,4 +105,4 @@ Tensor fft_c2r(const Tensor& self, IntArrayRef dims, Norm norm, int64_t last_dim
   return out;
 }
 
-}  // namespace ember::fft::detail
+}  // namespace torch::fft::detail

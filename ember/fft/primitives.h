@@ -5,7 +5,7 @@
 // Their derivative formulas are in ember/fft/fft_grad.cpp.
 #include "ember/core/tensor.h"
 
-namespace ember::fft::detail {
+namespace torch::fft::detail {
 
 // none: no scaling; by_root_n: 1/sqrt(n); by_n: 1/n (n = product of the signal sizes).
 enum class Norm : int64_t { None = 0, ByRootN = 1, ByN = 2 };
@@ -20,4 +20,4 @@ Tensor fft_r2c(const Tensor& self, IntArrayRef dims, Norm norm, bool onesided);
 // inverse real transform giving last_dim_size values; self.size(dims.back()) must be last_dim_size/2+1.
 Tensor fft_c2r(const Tensor& self, IntArrayRef dims, Norm norm, int64_t last_dim_size);
 
-}  // namespace ember::fft::detail
+}  // namespace torch::fft::detail

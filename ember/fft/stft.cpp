@@ -23,7 +23,7 @@
 #include "ember/ops/all_ops.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember {
+namespace torch {
 
 using fft::detail::Norm;
 
@@ -197,4 +197,4 @@ Tensor istft(const Tensor& self, int64_t n_fft, std::optional<int64_t> hop_lengt
   return self.dim() == 2 ? y.squeeze(0) : y;
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -11,7 +11,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 Tensor stft(const Tensor& self, int64_t n_fft, std::optional<int64_t> hop_length = std::nullopt,
             std::optional<int64_t> win_length = std::nullopt, const std::optional<Tensor>& window = {},
@@ -27,4 +27,4 @@ Tensor istft(const Tensor& self, int64_t n_fft, std::optional<int64_t> hop_lengt
              bool center = true, bool normalized = false, std::optional<bool> onesided = std::nullopt,
              std::optional<int64_t> length = std::nullopt, bool return_complex = false);
 
-}  // namespace ember
+}  // namespace torch

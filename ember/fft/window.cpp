@@ -10,7 +10,7 @@
 
 #include "ember/ops/factory/factory.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 
@@ -92,4 +92,4 @@ Tensor kaiser_window(int64_t window_length, bool periodic, double beta, const Te
   });
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -5,7 +5,7 @@
 #include "ember/ops/factory/factory.h"
 #include "ember/ops/shape/view.h"
 
-namespace ember::func::detail {
+namespace torch::func::detail {
 
 StandardBasis::StandardBasis(const std::vector<Tensor>& tensors) {
   for (const Tensor& t : tensors) {
@@ -23,4 +23,4 @@ StandardBasis::StandardBasis(const std::vector<Tensor>& tensors) {
   }
 }
 
-}  // namespace ember::func::detail
+}  // namespace torch::func::detail

@@ -11,7 +11,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember::func::detail {
+namespace torch::func::detail {
 
 struct StandardBasis {
   explicit StandardBasis(const std::vector<Tensor>& tensors);
@@ -20,4 +20,4 @@ struct StandardBasis {
   int64_t total = 0;
 };
 
-}  // namespace ember::func::detail
+}  // namespace torch::func::detail

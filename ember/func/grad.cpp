@@ -35,7 +35,7 @@
 #include "ember/ops/shape/view.h"
 #include "ember/vmap/batched_tensor.h"
 
-namespace ember::func {
+namespace torch::func {
 
 namespace {
 
@@ -109,4 +109,4 @@ std::function<Tensor(const Tensor&)> grad(std::function<Tensor(const Tensor&)> f
   return detail::one_tensor_form(std::move(f), [](Function h) { return grad(std::move(h)); });
 }
 
-}  // namespace ember::func
+}  // namespace torch::func

@@ -33,7 +33,7 @@
 #include "ember/core/tensor.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember::func {
+namespace torch::func {
 
 using ember::vmap;
 using Function = std::function<std::vector<Tensor>(const std::vector<Tensor>&)>;
@@ -44,4 +44,4 @@ Function grad_and_value(Function f, std::vector<int64_t> argnums = {0}, bool has
 // The one-tensor form of grad: f(x) is a 0-dim tensor; returns d f / d x.
 std::function<Tensor(const Tensor&)> grad(std::function<Tensor(const Tensor&)> f);
 
-}  // namespace ember::func
+}  // namespace torch::func

@@ -6,7 +6,7 @@
 #include "ember/func/jacfwd.h"
 #include "ember/func/jacrev.h"
 
-namespace ember::func {
+namespace torch::func {
 
 Function hessian(Function f, std::vector<int64_t> argnums) {
   // Forward over reverse, as torch.func: jacfwd's tangents ride through
@@ -18,4 +18,4 @@ std::function<Tensor(const Tensor&)> hessian(std::function<Tensor(const Tensor&)
   return detail::one_tensor_form(std::move(f), [](Function h) { return hessian(std::move(h)); });
 }
 
-}  // namespace ember::func
+}  // namespace torch::func

@@ -9,11 +9,11 @@
 
 #include "ember/func/grad.h"
 
-namespace ember::func {
+namespace torch::func {
 
 Function hessian(Function f, std::vector<int64_t> argnums = {0});
 
 // The one-tensor form.
 std::function<Tensor(const Tensor&)> hessian(std::function<Tensor(const Tensor&)> f);
 
-}  // namespace ember::func
+}  // namespace torch::func

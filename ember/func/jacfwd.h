@@ -10,11 +10,11 @@
 
 #include "ember/func/grad.h"
 
-namespace ember::func {
+namespace torch::func {
 
 Function jacfwd(Function f, std::vector<int64_t> argnums = {0}, bool has_aux = false);
 
 // The one-tensor form: f(x) is one tensor; returns d f / d x.
 std::function<Tensor(const Tensor&)> jacfwd(std::function<Tensor(const Tensor&)> f);
 
-}  // namespace ember::func
+}  // namespace torch::func

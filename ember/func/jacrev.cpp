@@ -8,7 +8,7 @@
 #include "ember/ops/factory/factory.h"
 #include "ember/ops/shape/view.h"
 
-namespace ember::func {
+namespace torch::func {
 
 using namespace detail;
 
@@ -58,4 +58,4 @@ std::function<Tensor(const Tensor&)> jacrev(std::function<Tensor(const Tensor&)>
   return detail::one_tensor_form(std::move(f), [](Function h) { return jacrev(std::move(h)); });
 }
 
-}  // namespace ember::func
+}  // namespace torch::func

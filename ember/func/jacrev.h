@@ -15,11 +15,11 @@
 
 #include "ember/func/grad.h"
 
-namespace ember::func {
+namespace torch::func {
 
 Function jacrev(Function f, std::vector<int64_t> argnums = {0}, bool has_aux = false);
 
 // The one-tensor form: f(x) is one tensor; returns d f / d x.
 std::function<Tensor(const Tensor&)> jacrev(std::function<Tensor(const Tensor&)> f);
 
-}  // namespace ember::func
+}  // namespace torch::func

@@ -21,7 +21,7 @@
 #include "ember/ops/factory/factory.h"
 #include "ember/vmap/batched_tensor.h"
 
-namespace ember::func {
+namespace torch::func {
 
 using namespace detail;
 namespace fwad = autograd::forward_ad;
@@ -77,4 +77,4 @@ JvpResult jvp(const Function& f, const std::vector<Tensor>& primals, const std::
   return r;
 }
 
-}  // namespace ember::func
+}  // namespace torch::func

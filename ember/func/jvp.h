@@ -16,7 +16,7 @@
 #include "ember/core/tensor.h"
 #include "ember/func/grad.h"
 
-namespace ember::func {
+namespace torch::func {
 
 struct JvpResult {
   std::vector<Tensor> outputs;
@@ -27,4 +27,4 @@ struct JvpResult {
 JvpResult jvp(const Function& f, const std::vector<Tensor>& primals, const std::vector<Tensor>& tangents,
               bool has_aux = false);
 
-}  // namespace ember::func
+}  // namespace torch::func

@@ -14,7 +14,7 @@
 #include "ember/vmap/batching_rules.h"
 #include "ember/vmap/level_sizes.h"
 
-namespace ember::func::detail {
+namespace torch::func::detail {
 
 std::string list_str(const std::vector<int64_t>& v) {
   std::string s = "(";
@@ -135,4 +135,4 @@ std::function<Tensor(const Tensor&)> one_tensor_form(std::function<Tensor(const 
   return [t = std::move(t)](const Tensor& x) { return t({x})[0]; };
 }
 
-}  // namespace ember::func::detail
+}  // namespace torch::func::detail

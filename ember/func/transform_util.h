@@ -13,7 +13,7 @@
 #include "ember/core/tensor.h"
 #include "ember/func/grad.h"
 
-namespace ember::func::detail {
+namespace torch::func::detail {
 
 // "(1, 2)" / "(0,)": argnums as torch.func prints them.
 std::string list_str(const std::vector<int64_t>& v);
@@ -69,4 +69,4 @@ Leaves make_leaves(const std::vector<Tensor>& inputs, const std::vector<size_t>&
 // `t` without its graph (when `keep` is false), its tangent kept.
 Tensor maybe_detach(const Tensor& t, bool keep);
 
-}  // namespace ember::func::detail
+}  // namespace torch::func::detail

@@ -25,7 +25,7 @@
 #include "ember/ops/shape/view.h"
 #include "ember/vmap/batched_tensor.h"
 
-namespace ember::func {
+namespace torch::func {
 
 namespace {
 
@@ -162,4 +162,4 @@ VjpResult vjp(const Function& f, const std::vector<Tensor>& primals, bool has_au
   return r;
 }
 
-}  // namespace ember::func
+}  // namespace torch::func

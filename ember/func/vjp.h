@@ -20,7 +20,7 @@
 #include "ember/core/tensor.h"
 #include "ember/func/grad.h"
 
-namespace ember::func {
+namespace torch::func {
 
 using VjpFunction = std::function<std::vector<Tensor>(const std::vector<Tensor>& cotangents)>;
 
@@ -32,4 +32,4 @@ struct VjpResult {
 
 VjpResult vjp(const Function& f, const std::vector<Tensor>& primals, bool has_aux = false);
 
-}  // namespace ember::func
+}  // namespace torch::func

@@ -8,7 +8,7 @@
 #include "ember/ops/all_ops.h"
 #include "ember/ops/factory/factory.h"
 
-namespace ember::linalg::detail {
+namespace torch::linalg::detail {
 
 void check_dtype(const Tensor& A, const char* op, const char* name) {
   const ScalarType t = A.dtype();
@@ -81,4 +81,4 @@ int64_t to_int(int64_t v, const char* op) {
   return v;
 }
 
-}  // namespace ember::linalg::detail
+}  // namespace torch::linalg::detail

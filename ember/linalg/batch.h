@@ -14,7 +14,7 @@
 #include "ember/core/parallel.h"
 #include "ember/core/tensor.h"
 
-namespace ember::linalg::detail {
+namespace torch::linalg::detail {
 
 // A is a floating or complex tensor with at least two dims ("op: A must have at least 2 dimensions").
 void check_matrix(const Tensor& A, const char* op, const char* name = "A");
@@ -69,4 +69,4 @@ void dispatch(ScalarType dt, const F& f) {
 Tensor mH(const Tensor& A);                 // conjugate transpose of the last two dims
 int64_t to_int(int64_t v, const char* op);  // LAPACK's 32-bit sizes
 
-}  // namespace ember::linalg::detail
+}  // namespace torch::linalg::detail

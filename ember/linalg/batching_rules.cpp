@@ -6,7 +6,7 @@
 #include "ember/linalg.h"
 #include "ember/ops/all_ops.h"
 
-namespace ember::batching {
+namespace torch::batching {
 
 namespace {
 // The batch size at `level` of the first operand batched there.
@@ -222,4 +222,4 @@ Tensor istft_batched(const Tensor& self, const std::optional<Tensor>& window, co
   return signal_batched("istft", 2, self, window, fn);
 }
 
-}  // namespace ember::batching
+}  // namespace torch::batching

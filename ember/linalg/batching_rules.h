@@ -16,7 +16,7 @@
 #include "ember/core/shape.h"
 #include "ember/vmap/batching_rules.h"
 
-namespace ember::batching {
+namespace torch::batching {
 
 // One operand of a linalg rule: `core` is how many of its trailing dims are
 // one sample's matrix (2), vector, pivots or tau (1); the dims before them
@@ -58,4 +58,4 @@ using SignalFn = std::function<Tensor(const Tensor&)>;
 Tensor stft_batched(const Tensor& self, const std::optional<Tensor>& window, const SignalFn& fn);
 Tensor istft_batched(const Tensor& self, const std::optional<Tensor>& window, const SignalFn& fn);
 
-}  // namespace ember::batching
+}  // namespace torch::batching

@@ -12,7 +12,7 @@
 #include "ember/ops/all_ops.h"
 #include "ember/ops/factory/factory.h"
 
-namespace ember::linalg {
+namespace torch::linalg {
 
 using namespace detail;
 
@@ -342,9 +342,9 @@ Tensor det(const Tensor& A) {
   return d;
 }
 
-}  // namespace ember::linalg
+}  // namespace torch::linalg
 
-namespace ember {
+namespace torch {
 
 std::tuple<Tensor, Tensor, Tensor> lu_unpack(const Tensor& LU, const Tensor& pivots, bool unpack_data,
                                              bool unpack_pivots) {
@@ -389,4 +389,4 @@ std::tuple<Tensor, Tensor, Tensor> lu_unpack(const Tensor& LU, const Tensor& piv
   return {P, L, U};
 }
 
-}  // namespace ember
+}  // namespace torch

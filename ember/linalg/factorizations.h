@@ -8,7 +8,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember::linalg {
+namespace torch::linalg {
 
 Tensor cholesky(const Tensor& A, bool upper = false);
 // (L, info): info > 0 is the order of the leading minor that is not positive-definite.
@@ -36,10 +36,10 @@ Tensor det(const Tensor& A);
 // (sign, logabsdet); sign is 0 and logabsdet -inf for a singular matrix.
 std::tuple<Tensor, Tensor> slogdet(const Tensor& A);
 
-}  // namespace ember::linalg
+}  // namespace torch::linalg
 
-namespace ember {
+namespace torch {
 // torch.lu_unpack: (P, L, U) from lu_factor's output.
 std::tuple<Tensor, Tensor, Tensor> lu_unpack(const Tensor& LU, const Tensor& pivots, bool unpack_data = true,
                                              bool unpack_pivots = true);
-}  // namespace ember
+}  // namespace torch

@@ -9,7 +9,7 @@
 #define lapack_complex_double std::complex<double>
 #include <lapacke.h>
 
-namespace ember::linalg::lapack {
+namespace torch::linalg::lapack {
 
 namespace {
 
@@ -142,4 +142,4 @@ EMBER_LAPACK_COMPLEX(c64, float, c)
 EMBER_LAPACK_COMPLEX(c128, double, z)
 #undef EMBER_LAPACK_COMPLEX
 
-}  // namespace ember::linalg::lapack
+}  // namespace torch::linalg::lapack

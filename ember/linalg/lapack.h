@@ -6,7 +6,9 @@
 #include <complex>
 #include <cstdint>
 
-namespace ember::linalg::lapack {
+#include "ember/core/namespace.h"
+
+namespace torch::linalg::lapack {
 
 template <typename T>
 struct RealOf {
@@ -40,4 +42,4 @@ EMBER_LAPACK_DECLARE(std::complex<float>)
 EMBER_LAPACK_DECLARE(std::complex<double>)
 #undef EMBER_LAPACK_DECLARE
 
-}  // namespace ember::linalg::lapack
+}  // namespace torch::linalg::lapack

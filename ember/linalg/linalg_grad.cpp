@@ -25,7 +25,7 @@
 #include "ember/ops/factory/factory.h"
 #include "ember/vmap/batched_tensor.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 namespace {
 
@@ -350,4 +350,4 @@ void record_linalg_matrix_exp(const Tensor& A, const Tensor& out) {
   record("LinalgMatrixExpBackward0", &matrix_exp_backward, {A}, {out})->save(A);
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

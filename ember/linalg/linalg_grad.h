@@ -4,7 +4,7 @@
 // are built from these and differentiable ops and need nothing here.
 #include "ember/core/tensor.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 void record_linalg_det(const Tensor& A, const Tensor& det);
 void record_linalg_slogdet(const Tensor& A, const Tensor& sign, const Tensor& logabsdet);
@@ -21,4 +21,4 @@ void record_linalg_eig(const Tensor& A, const Tensor& L, const Tensor& V);
 void record_linalg_svd(const Tensor& A, const Tensor& U, const Tensor& S, const Tensor& Vh);
 void record_linalg_matrix_exp(const Tensor& A, const Tensor& out);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

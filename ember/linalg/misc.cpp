@@ -12,7 +12,7 @@
 #include "ember/ops/all_ops.h"
 #include "ember/ops/factory/factory.h"
 
-namespace ember::linalg {
+namespace torch::linalg {
 
 using namespace detail;
 
@@ -153,4 +153,4 @@ Tensor diagonal(const Tensor& A, int64_t offset, int64_t dim1, int64_t dim2) {
   return A.diagonal(offset, dim1, dim2);
 }
 
-}  // namespace ember::linalg
+}  // namespace torch::linalg

@@ -6,7 +6,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember::linalg {
+namespace torch::linalg {
 
 // n < 0 inverts first (raising for singular matrices).
 Tensor matrix_power(const Tensor& A, int64_t n);
@@ -19,4 +19,4 @@ Tensor multi_dot(TensorList tensors);
 Tensor vander(const Tensor& x, std::optional<int64_t> N = std::nullopt);
 Tensor diagonal(const Tensor& A, int64_t offset = 0, int64_t dim1 = -2, int64_t dim2 = -1);
 
-}  // namespace ember::linalg
+}  // namespace torch::linalg

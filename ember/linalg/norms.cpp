@@ -14,7 +14,7 @@
 #include "ember/ops/factory/factory.h"
 #include "ember/vmap/batching_rules.h"
 
-namespace ember::linalg {
+namespace torch::linalg {
 
 using namespace detail;
 
@@ -238,4 +238,4 @@ Tensor pinv(const Tensor& A, std::optional<double> atol, std::optional<double> r
   return (mH(Vh) * Sinv.unsqueeze(-2).to(A.dtype())).matmul(mH(U));
 }
 
-}  // namespace ember::linalg
+}  // namespace torch::linalg

@@ -8,7 +8,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember::linalg {
+namespace torch::linalg {
 
 // ord: any real (inf, -inf, 0 included); dim empty (or std::nullopt) = all dims; dtype casts the input first.
 Tensor vector_norm(const Tensor& x, const Scalar& ord = 2, IntArrayRef dim = {}, bool keepdim = false,
@@ -80,4 +80,4 @@ requires std::same_as<Bool, bool> Tensor matrix_rank(const Tensor& A, double tol
 // A tensor tolerance (absolute, one per matrix, broadcast over the batch).
 Tensor matrix_rank(const Tensor& A, const Tensor& tol, bool hermitian = false);
 
-}  // namespace ember::linalg
+}  // namespace torch::linalg

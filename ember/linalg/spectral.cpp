@@ -14,7 +14,7 @@
 #include "ember/ops/all_ops.h"
 #include "ember/ops/factory/factory.h"
 
-namespace ember::linalg {
+namespace torch::linalg {
 
 using namespace detail;
 
@@ -402,4 +402,4 @@ Tensor householder_product(const Tensor& A, const Tensor& tau) {
   return q.mT();
 }
 
-}  // namespace ember::linalg
+}  // namespace torch::linalg

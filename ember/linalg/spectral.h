@@ -15,7 +15,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember::linalg {
+namespace torch::linalg {
 
 // mode "reduced" (Q [*, m, k], R [*, k, n]), "complete" (Q [*, m, m], R [*, m, n]) or "r" (Q empty).
 std::tuple<Tensor, Tensor> qr(const Tensor& A, std::string_view mode = "reduced");
@@ -44,4 +44,4 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> lstsq(const Tensor& A, const Tensor& 
 // The first n columns of H_1 ... H_k with H_i = I - tau_i v_i v_i^H (v_i from A's i-th column below the diagonal).
 Tensor householder_product(const Tensor& A, const Tensor& tau);
 
-}  // namespace ember::linalg
+}  // namespace torch::linalg

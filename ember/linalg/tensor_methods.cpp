@@ -4,7 +4,7 @@
 #include "ember/fft/stft.h"
 #include "ember/linalg/torch_functions.h"
 
-namespace ember {
+namespace torch {
 
 Tensor Tensor::det() const { return ember::det(*this); }
 Tensor Tensor::logdet() const { return ember::logdet(*this); }
@@ -48,4 +48,4 @@ Tensor Tensor::istft(int64_t n_fft, std::optional<int64_t> hop_length, std::opti
                       return_complex);
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -10,7 +10,7 @@
 #include "ember/ops/factory/factory.h"
 #include "ember/vmap/batched_tensor.h"
 
-namespace ember {
+namespace torch {
 
 using linalg::detail::mH;
 
@@ -125,4 +125,4 @@ Tensor vander(const Tensor& x, std::optional<int64_t> N, bool increasing) {
   return increasing ? v : v.flip({-1});
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -8,7 +8,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 Tensor det(const Tensor& A);
 Tensor logdet(const Tensor& A);  // log(det): nan for a negative determinant, -inf for a singular matrix
@@ -34,4 +34,4 @@ Tensor orgqr(const Tensor& A, const Tensor& tau);
 // torch.vander: decreasing powers unless increasing.
 Tensor vander(const Tensor& x, std::optional<int64_t> N = std::nullopt, bool increasing = false);
 
-}  // namespace ember
+}  // namespace torch

@@ -9,7 +9,7 @@
 #include "ember/nn/module.h"
 #include "ember/nn/pimpl.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 template <typename Derived>
 class Cloneable : public Module {
@@ -75,7 +75,7 @@ void Cloneable<Derived>::clone_(Module& other, const std::optional<Device>& devi
   static_cast<Derived&>(*this) = std::move(*derived);
 }
 
-}  // namespace ember::nn
+}  // namespace torch::nn
 
 // Note [One instantiation per built-in module]
 // A class template's virtual functions are instantiated wherever the class is,

@@ -14,7 +14,9 @@
   inline constexpr enumtype::k##name k##name{}; \
   inline std::string enum_name(enumtype::k##name) { return "k" #name; }
 
-namespace ember {
+#include "ember/core/namespace.h"
+
+namespace torch {
 EMBER_ENUM_TAG(Linear)
 EMBER_ENUM_TAG(Conv1D)
 EMBER_ENUM_TAG(Conv2D)
@@ -52,4 +54,4 @@ EMBER_ENUM_TAG(NearestExact)
 // grid_sample padding modes (kZeros above).
 EMBER_ENUM_TAG(Border)
 EMBER_ENUM_TAG(Reflection)
-}  // namespace ember
+}  // namespace torch

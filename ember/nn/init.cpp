@@ -13,7 +13,7 @@
 #include "ember/ops/shape/copy.h"
 #include "ember/ops/shape/view.h"
 
-namespace ember::nn::init {
+namespace torch::nn::init {
 namespace {
 
 int64_t calculate_fan(const Tensor& tensor, FanModeType mode) {
@@ -199,4 +199,4 @@ Tensor sparse_(Tensor tensor, double sparsity, double std) {
   return tensor;
 }
 
-}  // namespace ember::nn::init
+}  // namespace torch::nn::init

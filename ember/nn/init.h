@@ -9,7 +9,7 @@
 #include "ember/core/tensor.h"
 #include "ember/nn/enum.h"
 
-namespace ember::nn::init {
+namespace torch::nn::init {
 
 using NonlinearityType =
     std::variant<enumtype::kLinear, enumtype::kConv1D, enumtype::kConv2D, enumtype::kConv3D, enumtype::kConvTranspose1D,
@@ -45,4 +45,4 @@ Tensor zeros_(Tensor tensor);
 // (fan_in, fan_out) of a weight of at least 2 dims: dims 1 and 0 times the receptive field.
 std::tuple<int64_t, int64_t> _calculate_fan_in_and_fan_out(const Tensor& tensor);
 
-}  // namespace ember::nn::init
+}  // namespace torch::nn::init

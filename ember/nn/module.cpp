@@ -7,7 +7,7 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/nn/modules/container/any_value.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 namespace {
 std::string join_name(const std::string& prefix, const std::string& name) {
@@ -271,4 +271,4 @@ void set_data(const Tensor& self, const Tensor& data) {
 }
 }  // namespace detail
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -18,12 +18,12 @@
 #include "ember/core/tensor.h"
 #include "ember/nn/pimpl.h"
 
-namespace ember::serialize {
+namespace torch::serialize {
 class OutputArchive;
 class InputArchive;
-}  // namespace ember::serialize
+}  // namespace torch::serialize
 
-namespace ember::nn {
+namespace torch::nn {
 
 class AnyValue;
 namespace detail {
@@ -202,4 +202,4 @@ namespace detail {
 void set_data(const Tensor& self, const Tensor& data);
 }  // namespace detail
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -6,7 +6,7 @@
 #include "ember/nn/module.h"
 #include "ember/serialize/archive.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 void Module::save(serialize::OutputArchive& archive) const {
   for (const auto& p : parameters_)
@@ -41,4 +41,4 @@ void Module::load(serialize::InputArchive& archive) {
   }
 }
 
-}  // namespace ember::nn
+}  // namespace torch::nn

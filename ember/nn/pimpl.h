@@ -11,7 +11,7 @@
 
 #include "ember/core/error.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 namespace detail {
 // Base of every ModuleHolder, so templates can tell holders from modules. It
@@ -123,7 +123,7 @@ class ModuleHolder : detail::ModuleHolderIndicator {
   Contained* raw_ = nullptr;  // owned by owner_
 };
 
-}  // namespace ember::nn
+}  // namespace torch::nn
 
 // Declares `Name` as the ModuleHolder of `ImplType`.
 #define TORCH_MODULE_IMPL(Name, ImplType)                    \

@@ -7,7 +7,7 @@
 #include "ember/nn/pimpl.h"
 #include "ember/serialize/archive.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 inline serialize::OutputArchive& operator<<(serialize::OutputArchive& archive, const std::shared_ptr<Module>& module) {
   EMBER_CHECK(module != nullptr, "torch::save: the module is empty (a nullptr holder)");
@@ -28,4 +28,4 @@ serialize::InputArchive& operator>>(serialize::InputArchive& archive, ModuleHold
   return archive >> std::static_pointer_cast<Module>(module.ptr());
 }
 
-}  // namespace ember::nn
+}  // namespace torch::nn

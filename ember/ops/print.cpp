@@ -9,7 +9,7 @@
 #include "ember/core/tensor.h"
 #include "ember/ops/shape/view.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 
@@ -194,4 +194,4 @@ std::ostream& print(std::ostream& os, const Tensor& t, int64_t linesize) {
 
 std::ostream& operator<<(std::ostream& os, const Tensor& t) { return print(os, t, 80); }
 
-}  // namespace ember
+}  // namespace torch

@@ -5,7 +5,7 @@
 #include "ember/ops/all_ops.h"
 #include "ember/ops/factory/factory.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 AdadeltaOptions::AdadeltaOptions(double lr) : lr_(lr) {}
 
@@ -66,4 +66,4 @@ std::unique_ptr<OptimizerParamState> Adadelta::make_param_state() const {
   return std::make_unique<AdadeltaParamState>();
 }
 
-}  // namespace ember::optim
+}  // namespace torch::optim

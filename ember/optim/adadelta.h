@@ -2,7 +2,7 @@
 // Adadelta (torch.optim.Adadelta).
 #include "ember/optim/optimizer.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 struct AdadeltaOptions : public OptimizerCloneableOptions<AdadeltaOptions> {
   AdadeltaOptions(double lr = 1.0);  // NOLINT: implicit, as the other options
@@ -36,4 +36,4 @@ class Adadelta : public Optimizer {
   std::unique_ptr<OptimizerParamState> make_param_state() const override;
 };
 
-}  // namespace ember::optim
+}  // namespace torch::optim

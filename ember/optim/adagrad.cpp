@@ -5,7 +5,7 @@
 #include "ember/ops/all_ops.h"
 #include "ember/ops/factory/factory.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 AdagradOptions::AdagradOptions(double lr) : lr_(lr) {}
 
@@ -72,4 +72,4 @@ Tensor Adagrad::step(LossClosure closure) {
 
 std::unique_ptr<OptimizerParamState> Adagrad::make_param_state() const { return std::make_unique<AdagradParamState>(); }
 
-}  // namespace ember::optim
+}  // namespace torch::optim

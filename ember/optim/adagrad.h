@@ -3,7 +3,7 @@
 // sum of squared gradients, with learning-rate decay.
 #include "ember/optim/optimizer.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 struct AdagradOptions : public OptimizerCloneableOptions<AdagradOptions> {
   AdagradOptions(double lr = 1e-2);  // NOLINT: implicit, as LibTorch
@@ -37,4 +37,4 @@ class Adagrad : public Optimizer {
   std::unique_ptr<OptimizerParamState> make_param_state() const override;
 };
 
-}  // namespace ember::optim
+}  // namespace torch::optim

@@ -8,7 +8,7 @@
 #include "ember/ops/factory/factory.h"
 #include "ember/optim/adam_kernel.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 AdamOptions::AdamOptions(double lr) : lr_(lr) {}
 
@@ -108,4 +108,4 @@ Tensor Adam::step(LossClosure closure) {
 
 std::unique_ptr<OptimizerParamState> Adam::make_param_state() const { return std::make_unique<AdamParamState>(); }
 
-}  // namespace ember::optim
+}  // namespace torch::optim

@@ -5,7 +5,7 @@
 
 #include "ember/optim/optimizer.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 struct AdamOptions : public OptimizerCloneableOptions<AdamOptions> {
   AdamOptions(double lr = 1e-3);  // NOLINT: implicit, as LibTorch
@@ -55,4 +55,4 @@ void check_adam_options(const char* name, double lr, double eps, const std::tupl
 void init_adam_state(AdamParamState& st, const Tensor& p, bool amsgrad);
 }  // namespace detail
 
-}  // namespace ember::optim
+}  // namespace torch::optim

@@ -9,7 +9,7 @@
 #include "ember/core/parallel.h"
 #include "ember/vmap/batched_tensor.h"
 
-namespace ember::optim::detail {
+namespace torch::optim::detail {
 
 namespace {
 
@@ -89,4 +89,4 @@ bool adam_update_fused(const Tensor& p, const Tensor& grad, const Tensor& exp_av
   return true;
 }
 
-}  // namespace ember::optim::detail
+}  // namespace torch::optim::detail

@@ -11,7 +11,7 @@
 // 0.5-ULP kernel, so the two agree to within an ulp of the denominator.
 #include "ember/core/tensor.h"
 
-namespace ember::optim::detail {
+namespace torch::optim::detail {
 
 struct AdamCoefficients {
   double beta1, beta2, eps, step_size, bias_correction2_sqrt;
@@ -24,4 +24,4 @@ struct AdamCoefficients {
 bool adam_update_fused(const Tensor& p, const Tensor& grad, const Tensor& exp_avg, const Tensor& exp_avg_sq,
                        const Tensor& max_exp_avg_sq, const AdamCoefficients& c);
 
-}  // namespace ember::optim::detail
+}  // namespace torch::optim::detail

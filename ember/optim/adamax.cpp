@@ -8,7 +8,7 @@
 #include "ember/ops/factory/factory.h"
 #include "ember/optim/adam.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 AdamaxOptions::AdamaxOptions(double lr) : lr_(lr) {}
 
@@ -69,4 +69,4 @@ Tensor Adamax::step(LossClosure closure) {
 
 std::unique_ptr<OptimizerParamState> Adamax::make_param_state() const { return std::make_unique<AdamaxParamState>(); }
 
-}  // namespace ember::optim
+}  // namespace torch::optim

@@ -4,7 +4,7 @@
 
 #include "ember/optim/optimizer.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 struct AdamaxOptions : public OptimizerCloneableOptions<AdamaxOptions> {
   AdamaxOptions(double lr = 2e-3);  // NOLINT: implicit, as the other options
@@ -39,4 +39,4 @@ class Adamax : public Optimizer {
   std::unique_ptr<OptimizerParamState> make_param_state() const override;
 };
 
-}  // namespace ember::optim
+}  // namespace torch::optim

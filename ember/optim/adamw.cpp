@@ -5,7 +5,7 @@
 #include "ember/ops/all_ops.h"
 #include "ember/ops/factory/factory.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 AdamWOptions::AdamWOptions(double lr) : lr_(lr) {}
 
@@ -50,4 +50,4 @@ Tensor AdamW::step(LossClosure closure) {
 
 std::unique_ptr<OptimizerParamState> AdamW::make_param_state() const { return std::make_unique<AdamWParamState>(); }
 
-}  // namespace ember::optim
+}  // namespace torch::optim

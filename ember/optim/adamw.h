@@ -2,7 +2,7 @@
 // AdamW: Adam with decoupled weight decay (torch.optim.AdamW).
 #include "ember/optim/adam.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 struct AdamWOptions : public OptimizerCloneableOptions<AdamWOptions> {
   AdamWOptions(double lr = 1e-3);  // NOLINT: implicit, as LibTorch
@@ -30,4 +30,4 @@ class AdamW : public Optimizer {
   std::unique_ptr<OptimizerParamState> make_param_state() const override;
 };
 
-}  // namespace ember::optim
+}  // namespace torch::optim

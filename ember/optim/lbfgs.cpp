@@ -8,7 +8,7 @@
 #include "ember/ops/all_ops.h"
 #include "ember/ops/factory/factory.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 LBFGSOptions::LBFGSOptions(double lr) : lr_(lr) {}
 
@@ -407,4 +407,4 @@ Tensor LBFGS::step(LossClosure closure) {
 
 std::unique_ptr<OptimizerParamState> LBFGS::make_param_state() const { return std::make_unique<LBFGSParamState>(); }
 
-}  // namespace ember::optim
+}  // namespace torch::optim

@@ -7,7 +7,7 @@
 
 #include "ember/optim/optimizer.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 struct LBFGSOptions : public OptimizerCloneableOptions<LBFGSOptions> {
   LBFGSOptions(double lr = 1);  // NOLINT: implicit, as LibTorch
@@ -69,4 +69,4 @@ class LBFGS : public Optimizer {
   std::optional<int64_t> numel_cache_;
 };
 
-}  // namespace ember::optim
+}  // namespace torch::optim

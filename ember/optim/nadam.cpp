@@ -8,7 +8,7 @@
 #include "ember/ops/factory/factory.h"
 #include "ember/optim/adam.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 NAdamOptions::NAdamOptions(double lr) : lr_(lr) {}
 
@@ -84,4 +84,4 @@ Tensor NAdam::step(LossClosure closure) {
 
 std::unique_ptr<OptimizerParamState> NAdam::make_param_state() const { return std::make_unique<NAdamParamState>(); }
 
-}  // namespace ember::optim
+}  // namespace torch::optim

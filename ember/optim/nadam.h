@@ -4,7 +4,7 @@
 
 #include "ember/optim/optimizer.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 struct NAdamOptions : public OptimizerCloneableOptions<NAdamOptions> {
   NAdamOptions(double lr = 2e-3);  // NOLINT: implicit, as the other options
@@ -43,4 +43,4 @@ class NAdam : public Optimizer {
   std::unique_ptr<OptimizerParamState> make_param_state() const override;
 };
 
-}  // namespace ember::optim
+}  // namespace torch::optim

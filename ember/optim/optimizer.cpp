@@ -6,7 +6,7 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 std::unique_ptr<OptimizerParamState> OptimizerParamState::clone() const {
   EMBER_CHECK(false,
@@ -134,4 +134,4 @@ Tensor Optimizer::evaluate_closure(const LossClosure& closure) {
   return closure();
 }
 
-}  // namespace ember::optim
+}  // namespace torch::optim

@@ -16,12 +16,12 @@
 #include "ember/core/arg.h"
 #include "ember/core/tensor.h"
 
-namespace ember::serialize {
+namespace torch::serialize {
 class OutputArchive;
 class InputArchive;
-}  // namespace ember::serialize
+}  // namespace torch::serialize
 
-namespace ember::optim {
+namespace torch::optim {
 
 // EMBER_OPTIM_ARG(T, name) declares `name_` with LibTorch's TORCH_ARG accessors:
 // `name()` reads, `name(v)` sets and returns *this so setters chain
@@ -185,7 +185,7 @@ class Optimizer {
   std::unique_ptr<OptimizerOptions> defaults_;
 };
 
-}  // namespace ember::optim
+}  // namespace torch::optim
 
 // Note [One instantiation per built-in optimizer]
 // As Note [One instantiation per built-in module] (nn/cloneable.h): each

@@ -20,7 +20,7 @@
 #include "ember/optim/optimizer.h"
 #include "ember/serialize/archive.h"
 
-namespace ember::optim {
+namespace torch::optim {
 namespace {
 
 class Saver final : public StateVisitor {
@@ -168,4 +168,4 @@ void Optimizer::load(serialize::InputArchive& archive) {
   }
 }
 
-}  // namespace ember::optim
+}  // namespace torch::optim

@@ -8,7 +8,7 @@
 #include "ember/ops/factory/factory.h"
 #include "ember/optim/adam.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 RAdamOptions::RAdamOptions(double lr) : lr_(lr) {}
 
@@ -76,4 +76,4 @@ Tensor RAdam::step(LossClosure closure) {
 
 std::unique_ptr<OptimizerParamState> RAdam::make_param_state() const { return std::make_unique<RAdamParamState>(); }
 
-}  // namespace ember::optim
+}  // namespace torch::optim

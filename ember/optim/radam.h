@@ -4,7 +4,7 @@
 
 #include "ember/optim/optimizer.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 struct RAdamOptions : public OptimizerCloneableOptions<RAdamOptions> {
   RAdamOptions(double lr = 1e-3);  // NOLINT: implicit, as the other options
@@ -39,4 +39,4 @@ class RAdam : public Optimizer {
   std::unique_ptr<OptimizerParamState> make_param_state() const override;
 };
 
-}  // namespace ember::optim
+}  // namespace torch::optim

@@ -5,7 +5,7 @@
 #include "ember/ops/all_ops.h"
 #include "ember/ops/factory/factory.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 RMSpropOptions::RMSpropOptions(double lr) : lr_(lr) {}
 
@@ -80,4 +80,4 @@ Tensor RMSprop::step(LossClosure closure) {
 
 std::unique_ptr<OptimizerParamState> RMSprop::make_param_state() const { return std::make_unique<RMSpropParamState>(); }
 
-}  // namespace ember::optim
+}  // namespace torch::optim

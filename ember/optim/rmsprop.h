@@ -3,7 +3,7 @@
 // centered variant normalises by the variance estimate.
 #include "ember/optim/optimizer.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 struct RMSpropOptions : public OptimizerCloneableOptions<RMSpropOptions> {
   RMSpropOptions(double lr = 1e-2);  // NOLINT: implicit, as LibTorch
@@ -40,4 +40,4 @@ class RMSprop : public Optimizer {
   std::unique_ptr<OptimizerParamState> make_param_state() const override;
 };
 
-}  // namespace ember::optim
+}  // namespace torch::optim

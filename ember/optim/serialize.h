@@ -4,7 +4,7 @@
 #include "ember/optim/optimizer.h"
 #include "ember/serialize/archive.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 inline serialize::OutputArchive& operator<<(serialize::OutputArchive& archive, const Optimizer& optimizer) {
   optimizer.save(archive);
@@ -15,4 +15,4 @@ inline serialize::InputArchive& operator>>(serialize::InputArchive& archive, Opt
   return archive;
 }
 
-}  // namespace ember::optim
+}  // namespace torch::optim

@@ -5,7 +5,7 @@
 #include "ember/ops/all_ops.h"
 #include "ember/ops/factory/factory.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 SGDOptions::SGDOptions(double lr) : lr_(lr) {}
 
@@ -62,4 +62,4 @@ Tensor SGD::step(LossClosure closure) {
 
 std::unique_ptr<OptimizerParamState> SGD::make_param_state() const { return std::make_unique<SGDParamState>(); }
 
-}  // namespace ember::optim
+}  // namespace torch::optim

@@ -3,7 +3,7 @@
 // L2 weight decay (torch.optim.SGD).
 #include "ember/optim/optimizer.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 struct SGDOptions : public OptimizerCloneableOptions<SGDOptions> {
   SGDOptions(double lr);  // NOLINT: implicit, as LibTorch (no default lr)
@@ -36,4 +36,4 @@ class SGD : public Optimizer {
   std::unique_ptr<OptimizerParamState> make_param_state() const override;
 };
 
-}  // namespace ember::optim
+}  // namespace torch::optim

@@ -7,7 +7,7 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/ops/elementwise/operators.h"
 
-namespace ember::optim::swa_utils {
+namespace torch::optim::swa_utils {
 
 Tensor swa_avg_fn(const Tensor& averaged, const Tensor& current, const Tensor& num_averaged) {
   return averaged + (current - averaged) / (num_averaged + 1);
@@ -113,4 +113,4 @@ std::vector<double> SWALR::get_lrs() {
   return lrs;
 }
 
-}  // namespace ember::optim::swa_utils
+}  // namespace torch::optim::swa_utils

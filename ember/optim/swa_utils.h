@@ -16,7 +16,7 @@
 #include "ember/ops/shape/shape_ops.h"
 #include "ember/optim/schedulers/lr_scheduler.h"
 
-namespace ember::optim::swa_utils {
+namespace torch::optim::swa_utils {
 
 // avg_fn(averaged_param, model_param, num_averaged) -> new averaged value;
 // num_averaged is the 0-dim int64 count of models averaged so far (>= 1 here).
@@ -165,4 +165,4 @@ class SWALR : public LRScheduler {
   bool cosine_;
 };
 
-}  // namespace ember::optim::swa_utils
+}  // namespace torch::optim::swa_utils

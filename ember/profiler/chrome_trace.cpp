@@ -15,7 +15,7 @@
 #include "ember/core/error.h"
 #include "ember/profiler/events.h"
 
-namespace ember::profiler {
+namespace torch::profiler {
 
 namespace {
 double us(int64_t ns) { return static_cast<double>(ns) / 1e3; }
@@ -96,4 +96,4 @@ void EventList::export_chrome_trace(const std::string& path) const {
   EMBER_CHECK(f.good(), "export_chrome_trace: writing '", path, "' failed");
 }
 
-}  // namespace ember::profiler
+}  // namespace torch::profiler

@@ -16,7 +16,7 @@
 #include "ember/core/error.h"
 #include "ember/core/record_scope.h"
 
-namespace ember::profiler::detail {
+namespace torch::profiler::detail {
 
 std::atomic<uint32_t> g_state{0};
 // What code outside libember reads instead of g_state (Note [Profiler hook cost]).
@@ -357,4 +357,4 @@ EventList stop_collecting() {
   return out;
 }
 
-}  // namespace ember::profiler::detail
+}  // namespace torch::profiler::detail

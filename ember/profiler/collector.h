@@ -3,7 +3,7 @@
 // filled by the op hook (core/record_scope.h) and merged into an EventList.
 #include "ember/profiler/events.h"
 
-namespace ember::profiler::detail {
+namespace torch::profiler::detail {
 
 struct CollectorOptions {
   bool record_shapes = false;
@@ -18,4 +18,4 @@ void start_collecting(const CollectorOptions& opts);
 EventList stop_collecting();
 bool collecting();
 
-}  // namespace ember::profiler::detail
+}  // namespace torch::profiler::detail

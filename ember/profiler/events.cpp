@@ -7,7 +7,7 @@
 
 #include "ember/core/error.h"
 
-namespace ember::profiler {
+namespace torch::profiler {
 
 namespace {
 
@@ -201,4 +201,4 @@ std::string EventAvgList::table(const std::string& sort_by, int64_t row_limit, c
   return out.str();
 }
 
-}  // namespace ember::profiler
+}  // namespace torch::profiler

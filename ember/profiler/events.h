@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
-namespace ember::profiler {
+#include "ember/core/namespace.h"
+
+namespace torch::profiler {
 
 struct FunctionEvent {
   int64_t id = 0;        // index in the EventList
@@ -73,4 +75,4 @@ class EventList : public std::vector<FunctionEvent> {
   bool has_stack = false;
 };
 
-}  // namespace ember::profiler
+}  // namespace torch::profiler

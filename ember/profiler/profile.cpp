@@ -5,7 +5,7 @@
 #include "ember/core/error.h"
 #include "ember/profiler/collector.h"
 
-namespace ember::profiler {
+namespace torch::profiler {
 
 Schedule schedule(int64_t wait, int64_t warmup, int64_t active, int64_t repeat, int64_t skip_first) {
   EMBER_CHECK(wait >= 0 && warmup >= 0 && active > 0 && repeat >= 0 && skip_first >= 0,
@@ -120,4 +120,4 @@ void profile::close_step_label() {
   step_label_ = nullptr;
 }
 
-}  // namespace ember::profiler
+}  // namespace torch::profiler

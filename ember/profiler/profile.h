@@ -18,7 +18,7 @@
 #include "ember/core/record_scope.h"
 #include "ember/profiler/events.h"
 
-namespace ember::profiler {
+namespace torch::profiler {
 
 enum class ProfilerActivity { CPU };
 enum class ProfilerAction { NONE, WARMUP, RECORD, RECORD_AND_SAVE };
@@ -94,4 +94,4 @@ class record_function {
   RecordScope scope_;
 };
 
-}  // namespace ember::profiler
+}  // namespace torch::profiler

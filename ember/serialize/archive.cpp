@@ -9,7 +9,7 @@
 #include "ember/core/shape.h"
 #include "ember/serialize/atomic_file.h"
 
-namespace ember::serialize {
+namespace torch::serialize {
 namespace {
 
 constexpr const char* kIValuePrefix = "ember.ivalue.";
@@ -227,4 +227,4 @@ std::vector<std::string> InputArchive::keys() const {
   return out;
 }
 
-}  // namespace ember::serialize
+}  // namespace torch::serialize

@@ -16,7 +16,7 @@
 #include "ember/core/tensor.h"
 #include "ember/serialize/safetensors.h"
 
-namespace ember::serialize {
+namespace torch::serialize {
 
 // Note [Archives as safetensors]
 // An archive is a flat list of named tensors plus a string map, written as one
@@ -85,4 +85,4 @@ class InputArchive {
   std::string source_ = "<archive>";
 };
 
-}  // namespace ember::serialize
+}  // namespace torch::serialize

@@ -16,7 +16,7 @@
 
 #include "ember/core/error.h"
 
-namespace ember::serialize {
+namespace torch::serialize {
 namespace {
 
 std::string errno_text() { return std::strerror(errno); }
@@ -141,4 +141,4 @@ std::string read_file(const std::string& path) {
   return std::move(ss).str();
 }
 
-}  // namespace ember::serialize
+}  // namespace torch::serialize

@@ -5,7 +5,9 @@
 #include <string>
 #include <string_view>
 
-namespace ember::serialize {
+#include "ember/core/namespace.h"
+
+namespace torch::serialize {
 
 // Note [Atomic replace]
 // The bytes go to a temporary file created next to the target (same directory,
@@ -44,4 +46,4 @@ void write_file_atomic(const std::string& path, std::string_view bytes);
 // Reads a whole file; throws ember::Error naming the file when it cannot.
 std::string read_file(const std::string& path);
 
-}  // namespace ember::serialize
+}  // namespace torch::serialize

@@ -11,7 +11,7 @@
 #include "ember/core/error.h"
 #include "ember/ops/shape/view.h"
 
-namespace ember::serialize {
+namespace torch::serialize {
 namespace {
 
 constexpr int kMaxFlattenDepth = 64;
@@ -602,4 +602,4 @@ NamedTensors flatten_tensors(const PickleGraph& graph, const std::string& source
   return out;
 }
 
-}  // namespace ember::serialize
+}  // namespace torch::serialize

@@ -11,7 +11,7 @@
 #include "ember/core/tensor.h"
 #include "ember/serialize/safetensors.h"
 
-namespace ember::serialize {
+namespace torch::serialize {
 
 // Note [Restricted unpickler]
 // Python's pickle can call any importable function (GLOBAL + REDUCE), which is
@@ -62,4 +62,4 @@ NamedTensors flatten_tensors(const PickleGraph& graph, const std::string& source
 // dtype of a storage class name ("FloatStorage" -> kFloat); throws if unknown.
 ScalarType storage_type_dtype(const std::string& name);
 
-}  // namespace ember::serialize
+}  // namespace torch::serialize

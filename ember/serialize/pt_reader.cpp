@@ -13,7 +13,7 @@
 #include "ember/serialize/atomic_file.h"
 #include "ember/serialize/pickle_reader.h"
 
-namespace ember::serialize {
+namespace torch::serialize {
 namespace {
 
 // A data.pkl larger than this is not a state_dict we can sensibly read.
@@ -266,4 +266,4 @@ NamedTensors load_pytorch_state_dict(const std::string& path) {
   return load_pytorch_state_dict_from_buffer(read_file(path), path);
 }
 
-}  // namespace ember::serialize
+}  // namespace torch::serialize

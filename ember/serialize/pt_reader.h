@@ -7,7 +7,7 @@
 
 #include "ember/serialize/safetensors.h"
 
-namespace ember::serialize {
+namespace torch::serialize {
 
 // The tensors of a checkpoint, in file order, with nested dicts/lists
 // flattened to dotted names (a state_dict keeps PyTorch's names, e.g.
@@ -18,4 +18,4 @@ namespace ember::serialize {
 NamedTensors load_pytorch_state_dict(const std::string& path);
 NamedTensors load_pytorch_state_dict_from_buffer(std::string_view bytes, const std::string& source = "<buffer>");
 
-}  // namespace ember::serialize
+}  // namespace torch::serialize

@@ -12,7 +12,7 @@
 #include "ember/ops/factory/factory.h"
 #include "ember/serialize/atomic_file.h"
 
-namespace ember::serialize {
+namespace torch::serialize {
 
 static_assert(std::endian::native == std::endian::little,
               "safetensors I/O copies tensor bytes as they are in memory; big-endian hosts need byte swapping");
@@ -271,4 +271,4 @@ SafetensorsContents load_safetensors_with_metadata(const std::string& path) {
 
 NamedTensors load_safetensors(const std::string& path) { return load_safetensors_with_metadata(path).tensors; }
 
-}  // namespace ember::serialize
+}  // namespace torch::serialize

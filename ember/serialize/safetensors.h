@@ -9,7 +9,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember::serialize {
+namespace torch::serialize {
 
 // Named tensors in the order they were written; names are unique.
 using NamedTensors = std::vector<std::pair<std::string, Tensor>>;
@@ -50,4 +50,4 @@ NamedTensors load_safetensors(const std::string& path);
 // "F32" <-> kFloat; the name throws for dtypes without one.
 const char* safetensors_dtype_name(ScalarType t);
 
-}  // namespace ember::serialize
+}  // namespace torch::serialize

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace ember {
+namespace torch {
 
 enum class BinaryOp : uint8_t {
 #define EMBER_BINARY_OP(name, ...) name,
@@ -24,4 +24,4 @@ inline constexpr size_t kBinaryOpCount = 0
 #undef EMBER_BINARY_KERNEL
     ;
 
-}  // namespace ember
+}  // namespace torch

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <sstream>
 
-namespace ember::utils {
+namespace torch::utils {
 
 namespace {
 
@@ -136,4 +136,4 @@ void ProgressBar::draw() {
   last_draw_ = clock_();
 }
 
-}  // namespace ember::utils
+}  // namespace torch::utils

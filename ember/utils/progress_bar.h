@@ -18,7 +18,9 @@
 #include <optional>
 #include <string>
 
-namespace ember::utils {
+#include "ember/core/namespace.h"
+
+namespace torch::utils {
 
 struct ProgressBarOptions {
   std::string description;    // printed before the counter, followed by ": "
@@ -74,4 +76,4 @@ class ProgressBar {
   bool finished_ = false;
 };
 
-}  // namespace ember::utils
+}  // namespace torch::utils

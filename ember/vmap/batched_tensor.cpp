@@ -7,7 +7,7 @@
 #include "ember/core/fast_thread_local.h"
 #include "ember/core/shape.h"
 
-namespace ember::batching {
+namespace torch::batching {
 
 Tensor make_batched(Tensor value, int64_t bdim, int64_t level) {
   const TensorImpl& v = *value.unsafeGetTensorImpl();
@@ -74,9 +74,9 @@ bool batched_in(TensorList ts) {
 }
 }  // namespace detail
 
-}  // namespace ember::batching
+}  // namespace torch::batching
 
-namespace ember::profiler::detail {
+namespace torch::profiler::detail {
 
 void refuse_batched(const char* op, const Tensor& t) {
   const batching::BatchedMeta* m = batching::batched_meta(t);
@@ -92,4 +92,4 @@ void refuse_batched(const char* op, TensorList ts) {
   for (const Tensor& t : ts) refuse_batched(op, t);
 }
 
-}  // namespace ember::profiler::detail
+}  // namespace torch::profiler::detail

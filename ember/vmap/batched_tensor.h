@@ -26,7 +26,7 @@
 #include "ember/core/record_scope.h"
 #include "ember/core/tensor.h"
 
-namespace ember::batching {
+namespace torch::batching {
 
 struct BatchedMeta final : BatchedMetaBase {
   BatchedMeta();
@@ -85,7 +85,7 @@ inline bool any_batched(const Inputs&... inputs) {
   return (detail::batched_in(inputs) || ...);
 }
 
-}  // namespace ember::batching
+}  // namespace torch::batching
 
 // The entry line of an op written only with other ops (a composite, e.g. the
 // pointwise losses), each of which takes its own batched inputs or refuses

@@ -5,7 +5,7 @@
 #include "ember/core/error.h"
 #include "ember/ops/all_ops.h"
 
-namespace ember::batching {
+namespace torch::batching {
 
 namespace {
 int64_t level_of(const Tensor* t) {
@@ -406,4 +406,4 @@ std::vector<Tensor> fronts(TensorList ts, int64_t level) {
   return r;
 }
 
-}  // namespace ember::batching
+}  // namespace torch::batching

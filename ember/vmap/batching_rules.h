@@ -15,7 +15,7 @@
 #include "ember/core/shape.h"
 #include "ember/vmap/batched_tensor.h"
 
-namespace ember::batching {
+namespace torch::batching {
 
 // The level a rule peels: the highest level among its batched inputs.
 int64_t top_level(std::initializer_list<const Tensor*> ts);
@@ -226,7 +226,7 @@ Tensor& index_add_batched_(Tensor& self, int64_t dim, const Tensor& index, const
 // The out-of-place forms' fresh copy of self, batched whenever any input is.
 Tensor batched_clone(const Tensor& self, std::initializer_list<const Tensor*> others);
 
-}  // namespace ember::batching
+}  // namespace torch::batching
 
 // Entry lines for ops with one tensor input (Note [vmap hooks]): `expr` is
 // the same op applied to `v`, the physical tensor.

@@ -5,10 +5,12 @@
 // size here: nothing else in scope may be batched at that level.
 #include <cstdint>
 
-namespace ember::batching {
+#include "ember/core/namespace.h"
+
+namespace torch::batching {
 
 // The batch size of the vmap running at `level` on this thread
 // (1 <= level <= current_level()).
 int64_t level_batch_size(int64_t level);
 
-}  // namespace ember::batching
+}  // namespace torch::batching

@@ -4,7 +4,9 @@
 #include <cstdint>
 #include <string_view>
 
-namespace ember {
+#include "ember/core/namespace.h"
+
+namespace torch {
 
 enum class Randomness {
   Error,      // refuse random ops (the default)
@@ -22,4 +24,4 @@ namespace batching {
 Randomness level_randomness(int64_t level);
 }  // namespace batching
 
-}  // namespace ember
+}  // namespace torch

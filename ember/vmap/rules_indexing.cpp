@@ -6,7 +6,7 @@
 #include "ember/ops/all_ops.h"
 #include "ember/ops/factory/factory.h"
 
-namespace ember::batching {
+namespace torch::batching {
 
 namespace {
 
@@ -443,4 +443,4 @@ void refuse_dynamic_shape(const char* op) {
               op, "; compute it outside vmap, or use ops with fixed shapes (where, masked_fill)");
 }
 
-}  // namespace ember::batching
+}  // namespace torch::batching

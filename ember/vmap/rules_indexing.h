@@ -13,7 +13,7 @@
 #include "ember/ops/index/indexing.h"
 #include "ember/vmap/batching_rules.h"
 
-namespace ember::batching {
+namespace torch::batching {
 
 // The op-entry question for ops that take an index list.
 inline bool any_batched_index(const Tensor& self, OptionalTensorList indices) {
@@ -70,4 +70,4 @@ Tensor block_diag_batched(TensorList tensors);
 // Raises PyTorch's error for an op whose result shape depends on the values.
 [[noreturn]] void refuse_dynamic_shape(const char* op);
 
-}  // namespace ember::batching
+}  // namespace torch::batching

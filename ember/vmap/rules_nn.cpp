@@ -7,7 +7,7 @@
 #include "ember/ops/nn/loss.h"
 #include "ember/ops/nn/normalization.h"
 
-namespace ember::batching {
+namespace torch::batching {
 
 namespace detail {
 void check_nn_rank(const Tensor& self, int64_t rank, bool allow_unbatched, const char* op) {
@@ -384,4 +384,4 @@ std::vector<Tensor> per_sample_loop(std::initializer_list<const Tensor*> inputs,
   return result;
 }
 
-}  // namespace ember::batching
+}  // namespace torch::batching

@@ -12,7 +12,7 @@
 
 #include "ember/vmap/batching_rules.h"
 
-namespace ember::batching {
+namespace torch::batching {
 
 // The conv kernel the rule calls on physical tensors: (input, weight, bias,
 // groups), with the op's stride, padding, ... bound by the caller.
@@ -92,7 +92,7 @@ auto fold_into_n(const Tensor& self, int64_t rank, bool allow_unbatched, const c
   return detail::wrap_result(detail::unfold_front(fn(v.flatten(0, 1)), b, n), level);
 }
 
-}  // namespace ember::batching
+}  // namespace torch::batching
 
 // The entry line of a spatial nn op: `expr` is the op applied to `v`.
 //   EMBER_VMAP_FOLD_N(self, 4, true, "max_pool2d", v, max_pool2d(v, kernel_size, ...));

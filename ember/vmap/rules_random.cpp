@@ -9,7 +9,7 @@
 #include "ember/vmap/batching_rules.h"
 #include "ember/vmap/level_sizes.h"
 
-namespace ember::batching {
+namespace torch::batching {
 
 namespace {
 // Set while draw_random's plain draw runs, so the random ops it calls take
@@ -103,4 +103,4 @@ Tensor innermost_physical(const Tensor& t) {
   return v;
 }
 
-}  // namespace ember::batching
+}  // namespace torch::batching

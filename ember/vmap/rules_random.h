@@ -19,7 +19,7 @@
 #include "ember/core/tensor.h"
 #include "ember/vmap/randomness.h"
 
-namespace ember::batching {
+namespace torch::batching {
 
 // True while a random op must take the vmap path: inside vmap on this
 // thread and not already drawing (draw_random's own draw is plain).
@@ -44,4 +44,4 @@ Tensor& fill_random_batched(const char* op, Tensor& self, const DrawFn& draw);
 // every sample, for value checks such as bernoulli's p in [0, 1]).
 Tensor innermost_physical(const Tensor& t);
 
-}  // namespace ember::batching
+}  // namespace torch::batching

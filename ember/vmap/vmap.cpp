@@ -9,7 +9,7 @@
 #include "ember/vmap/batched_tensor.h"
 #include "ember/vmap/level_sizes.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 
@@ -181,4 +181,4 @@ std::function<Tensor(const Tensor&)> vmap(std::function<Tensor(const Tensor&)> f
   return [f = std::move(f)](const Tensor& x) { return f({x})[0]; };
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -22,7 +22,7 @@
 #include "ember/core/tensor.h"
 #include "ember/vmap/randomness.h"
 
-namespace ember {
+namespace torch {
 
 using VmapFunction = std::function<std::vector<Tensor>(const std::vector<Tensor>&)>;
 
@@ -36,4 +36,4 @@ VmapFunction vmap(VmapFunction func, std::vector<std::optional<int64_t>> in_dims
 std::function<Tensor(const Tensor&)> vmap(std::function<Tensor(const Tensor&)> func, std::optional<int64_t> in_dim = 0,
                                           int64_t out_dim = 0, Randomness randomness = Randomness::Error);
 
-}  // namespace ember
+}  // namespace torch

@@ -5,7 +5,7 @@
 #include "common/test_util.h"
 #include "ember/ember.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 namespace {
 
 const DifferentiableFn square = [](const variable_list& x) -> variable_list { return {x[0] * x[0]}; };
@@ -34,4 +34,4 @@ TEST(Gradcheck, AgreesOnACorrectGradientAndReportsAWrongOne) {
 }
 
 }  // namespace
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -12,7 +12,7 @@
 #include "common/test_util.h"
 #include "ember/torch.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 Tensor leaf() { return tensor({0.5, 1.0, 1.5, 2.0, 2.5, 3.0}, kDouble).reshape({2, 3}).requires_grad_(); }
@@ -153,4 +153,4 @@ TEST(InplaceAlias, OverwrittenValuesGetZeroGradients) {
 }
 
 }  // namespace
-}  // namespace ember
+}  // namespace torch

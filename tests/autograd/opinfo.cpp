@@ -1,6 +1,6 @@
 #include "opinfo.h"
 
-namespace ember::testing {
+namespace torch::testing {
 
 std::vector<OpInfo>& op_registry() {
   static std::vector<OpInfo> registry;
@@ -33,4 +33,4 @@ OpInfo single_output_op(const char* name, std::function<Tensor(const variable_li
   return o;
 }
 
-}  // namespace ember::testing
+}  // namespace torch::testing

@@ -13,7 +13,7 @@
 
 #include "ember/ember.h"
 
-namespace ember::testing {
+namespace torch::testing {
 
 using autograd::variable_list;
 
@@ -40,4 +40,4 @@ Tensor sample(IntArrayRef shape, double lo = -2, double hi = 2, uint64_t seed = 
 OpInfo single_output_op(const char* name, std::function<Tensor(const variable_list&)> f,
                         std::vector<std::vector<int64_t>> shapes, double lo, double hi, uint64_t seed);
 
-}  // namespace ember::testing
+}  // namespace torch::testing

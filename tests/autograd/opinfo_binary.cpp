@@ -1,7 +1,7 @@
 // OpInfo entries for the binary family (formulas: the gradient column of ember/tables/binary.def).
 #include "opinfo.h"
 
-namespace ember::testing {
+namespace torch::testing {
 namespace {
 
 using Fn = Tensor (*)(const Tensor&, const Tensor&);
@@ -114,4 +114,4 @@ RegisterOps reg({
 });
 
 }  // namespace
-}  // namespace ember::testing
+}  // namespace torch::testing

@@ -11,7 +11,7 @@
 #include "ember/ops/shape/rearrange.h"
 #include "opinfo.h"
 
-namespace ember::testing {
+namespace torch::testing {
 namespace {
 
 using Shapes = std::vector<std::vector<int64_t>>;
@@ -98,4 +98,4 @@ RegisterOps reg({
 });
 
 }  // namespace
-}  // namespace ember::testing
+}  // namespace torch::testing

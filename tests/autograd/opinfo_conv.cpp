@@ -3,7 +3,7 @@
 // ember/autograd/derivatives/nn_pad_grad.cpp; upsampling is matmul with interpolation matrices).
 #include "opinfo.h"
 
-namespace ember::testing {
+namespace torch::testing {
 namespace {
 
 using Shapes = std::vector<std::vector<int64_t>>;
@@ -106,4 +106,4 @@ RegisterOps reg({
 });
 
 }  // namespace
-}  // namespace ember::testing
+}  // namespace torch::testing

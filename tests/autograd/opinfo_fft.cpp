@@ -4,7 +4,7 @@
 // prime lengths, padding and trimming with n/s, and every norm.
 #include "opinfo.h"
 
-namespace ember::testing {
+namespace torch::testing {
 namespace {
 
 using Fn = std::function<Tensor(const Tensor&)>;
@@ -124,4 +124,4 @@ OpInfo stft_window() {
 RegisterOps reg_window({stft_window()});
 
 }  // namespace
-}  // namespace ember::testing
+}  // namespace torch::testing

@@ -4,7 +4,7 @@
 // overwritten value is defined only then.
 #include "opinfo.h"
 
-namespace ember::testing {
+namespace torch::testing {
 namespace {
 
 using Fn = std::function<Tensor(const variable_list&)>;
@@ -192,4 +192,4 @@ RegisterOps reg({
 });
 
 }  // namespace
-}  // namespace ember::testing
+}  // namespace torch::testing

@@ -4,7 +4,7 @@
 // write into a leaf that requires grad is an error.
 #include "opinfo.h"
 
-namespace ember::testing {
+namespace torch::testing {
 namespace {
 
 using Fn = std::function<Tensor(const variable_list&)>;
@@ -230,4 +230,4 @@ RegisterOps reg({
 });
 
 }  // namespace
-}  // namespace ember::testing
+}  // namespace torch::testing

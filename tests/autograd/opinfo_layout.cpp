@@ -2,7 +2,7 @@
 // as_strided (formulas: ember/autograd/derivatives/shape_layout_grad.cpp).
 #include "opinfo.h"
 
-namespace ember::testing {
+namespace torch::testing {
 namespace {
 
 using Fn = std::function<Tensor(const Tensor&)>;
@@ -84,4 +84,4 @@ RegisterOps reg({
 });
 
 }  // namespace
-}  // namespace ember::testing
+}  // namespace torch::testing

@@ -10,7 +10,7 @@
 #include "ember/linalg.h"
 #include "opinfo.h"
 
-namespace ember::testing {
+namespace torch::testing {
 namespace {
 
 using Shapes = std::vector<std::vector<int64_t>>;
@@ -249,4 +249,4 @@ RegisterOps reg_complex({
 });
 
 }  // namespace
-}  // namespace ember::testing
+}  // namespace torch::testing

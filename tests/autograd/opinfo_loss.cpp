@@ -6,7 +6,7 @@
 #include "ember/ops/nn/loss.h"
 #include "ember/ops/nn/softmax.h"
 
-namespace ember::testing {
+namespace torch::testing {
 namespace {
 
 using Fn = std::function<Tensor(const variable_list&)>;
@@ -175,4 +175,4 @@ RegisterOps reg({
 });
 
 }  // namespace
-}  // namespace ember::testing
+}  // namespace torch::testing

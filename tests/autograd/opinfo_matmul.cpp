@@ -2,7 +2,7 @@
 // ember/autograd/derivatives/matmul_grad.cpp; composites reach it through views).
 #include "opinfo.h"
 
-namespace ember::testing {
+namespace torch::testing {
 namespace {
 
 using Shapes = std::vector<std::vector<int64_t>>;
@@ -89,4 +89,4 @@ RegisterOps reg({
 });
 
 }  // namespace
-}  // namespace ember::testing
+}  // namespace torch::testing

@@ -9,7 +9,7 @@
 #include "ember/ops/nn/pool.h"
 #include "opinfo.h"
 
-namespace ember::testing {
+namespace torch::testing {
 namespace {
 
 using Shapes = std::vector<std::vector<int64_t>>;
@@ -103,4 +103,4 @@ RegisterOps reg({
 });
 
 }  // namespace
-}  // namespace ember::testing
+}  // namespace torch::testing

@@ -2,7 +2,7 @@
 // with their in-place forms (formulas: ember/autograd/derivatives/elementwise_grad.cpp).
 #include "opinfo.h"
 
-namespace ember::testing {
+namespace torch::testing {
 namespace {
 
 using Fn = std::function<Tensor(const variable_list&)>;
@@ -82,4 +82,4 @@ RegisterOps reg({
 });
 
 }  // namespace
-}  // namespace ember::testing
+}  // namespace torch::testing

@@ -4,7 +4,7 @@
 #include "ember/ops/nn/rnn.h"
 #include "opinfo.h"
 
-namespace ember::testing {
+namespace torch::testing {
 namespace {
 
 using Shapes = std::vector<std::vector<int64_t>>;
@@ -136,4 +136,4 @@ RegisterOps reg({
 });
 
 }  // namespace
-}  // namespace ember::testing
+}  // namespace torch::testing

@@ -1,7 +1,7 @@
 // OpInfo entries for views and reductions (formulas: ember/autograd/derivatives/shape_grad.cpp, reduce_grad.cpp).
 #include "opinfo.h"
 
-namespace ember::testing {
+namespace torch::testing {
 namespace {
 
 OpInfo op(const char* name, std::function<Tensor(const Tensor&)> f, std::vector<int64_t> shape,
@@ -134,9 +134,9 @@ RegisterOps reg({
 });
 
 }  // namespace
-}  // namespace ember::testing
+}  // namespace torch::testing
 
-namespace ember::testing {
+namespace torch::testing {
 namespace {
 
 OpInfo op2(const char* name, std::function<Tensor(const variable_list&)> f, std::vector<std::vector<int64_t>> shapes,
@@ -210,4 +210,4 @@ RegisterOps reg_more({
 });
 
 }  // namespace
-}  // namespace ember::testing
+}  // namespace torch::testing

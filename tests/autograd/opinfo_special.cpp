@@ -2,7 +2,7 @@
 // ember/autograd/derivatives/elementwise_grad.cpp; its gradient is polygamma(n + 1, x)).
 #include "opinfo.h"
 
-namespace ember::testing {
+namespace torch::testing {
 namespace {
 
 OpInfo polygamma_op(int64_t n, double lo, double hi, bool inplace = false) {
@@ -33,4 +33,4 @@ RegisterOps reg({
 });
 
 }  // namespace
-}  // namespace ember::testing
+}  // namespace torch::testing

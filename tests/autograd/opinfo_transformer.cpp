@@ -4,7 +4,7 @@
 #include "ember/ops/nn/attention.h"
 #include "opinfo.h"
 
-namespace ember::testing {
+namespace torch::testing {
 namespace {
 
 namespace F = nn::functional;
@@ -181,4 +181,4 @@ RegisterOps reg({
 });
 
 }  // namespace
-}  // namespace ember::testing
+}  // namespace torch::testing

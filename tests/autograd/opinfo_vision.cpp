@@ -9,7 +9,7 @@
 #include "ember/ops/nn/upsample.h"
 #include "opinfo.h"
 
-namespace ember::testing {
+namespace torch::testing {
 namespace {
 
 using Shapes = std::vector<std::vector<int64_t>>;
@@ -58,4 +58,4 @@ RegisterOps reg({
 });
 
 }  // namespace
-}  // namespace ember::testing
+}  // namespace torch::testing

@@ -9,7 +9,7 @@
 
 #include "common/test_util.h"
 
-namespace ember::testing {
+namespace torch::testing {
 
 ScalarType parse_dtype(const std::string& n) {
   static const std::map<std::string, ScalarType> kMap = {{"bool", kBool},
@@ -114,4 +114,4 @@ void expect_golden_case(const Golden& g, const std::string& name, int n_inputs,
   }
 }
 
-}  // namespace ember::testing
+}  // namespace torch::testing

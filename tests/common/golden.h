@@ -9,7 +9,7 @@
 
 #include "ember/ember.h"
 
-namespace ember::testing {
+namespace torch::testing {
 
 class Golden {
  public:
@@ -32,4 +32,4 @@ ScalarType parse_dtype(const std::string& name);
 void expect_golden_case(const Golden& g, const std::string& name, int n_inputs,
                         const std::function<Tensor(const std::vector<Tensor>&)>& f);
 
-}  // namespace ember::testing
+}  // namespace torch::testing

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <sstream>
 
-namespace ember::testing {
+namespace torch::testing {
 
 std::vector<double> to_vector(const Tensor& t) {
   Tensor c = t.is_complex() ? t.to(kComplexDouble).contiguous() : t.to(kDouble).contiguous();
@@ -70,4 +70,4 @@ double default_atol(ScalarType t) {
   return ::testing::AssertionSuccess();
 }
 
-}  // namespace ember::testing
+}  // namespace torch::testing

@@ -8,7 +8,7 @@
 
 #include "ember/ember.h"
 
-namespace ember::testing {
+namespace torch::testing {
 
 // Values as doubles in row-major order (complex: re, im interleaved).
 std::vector<double> to_vector(const Tensor& t);
@@ -20,7 +20,7 @@ std::vector<double> to_vector(const Tensor& t);
 double default_rtol(ScalarType t);
 double default_atol(ScalarType t);
 
-}  // namespace ember::testing
+}  // namespace torch::testing
 
 #define EXPECT_TENSOR_CLOSE(actual, expected)                                                     \
   EXPECT_TRUE(::ember::testing::tensors_close((actual), (expected),                               \

@@ -11,7 +11,7 @@
 #include "ember/core/checked_arith.h"
 #include "ember/ember.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 constexpr int64_t kMax = INT64_MAX;
@@ -211,4 +211,4 @@ TEST(SizeOverflow, RandpermOfAHugeCountRaisesInsteadOfThrowingLengthError) {
 }
 
 }  // namespace
-}  // namespace ember
+}  // namespace torch

@@ -10,7 +10,7 @@
 #include "common/test_util.h"
 #include "ember/torch.h"
 
-namespace ember::testing {
+namespace torch::testing {
 namespace {
 
 const Golden& golden() {
@@ -297,4 +297,4 @@ TEST(Fft, BadArguments) {
 }
 
 }  // namespace
-}  // namespace ember::testing
+}  // namespace torch::testing

@@ -8,7 +8,7 @@
 #include "ember/ember.h"
 #include "ember/ops/nn/lstm_layer.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 using rnn_detail::LstmLayerArgs;
@@ -168,4 +168,4 @@ TEST(LstmLayer, WhatTheFusedLayerLeavesToTheComposite) {
 }
 
 }  // namespace
-}  // namespace ember
+}  // namespace torch

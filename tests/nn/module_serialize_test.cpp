@@ -5,7 +5,7 @@
 #include "common/test_util.h"
 #include "ember/torch.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 struct BlockImpl : torch::nn::Module {
@@ -89,4 +89,4 @@ TEST(ModuleSerialize, NullHolderIsAnError) {
 }
 
 }  // namespace
-}  // namespace ember
+}  // namespace torch

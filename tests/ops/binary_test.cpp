@@ -12,7 +12,7 @@
 #include "common/test_util.h"
 #include "ember/tables/binary_ops.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 using ::ember::testing::Golden;
@@ -571,9 +571,9 @@ TEST(BinaryErrors, Messages) {
 }
 
 }  // namespace
-}  // namespace ember
+}  // namespace torch
 
-namespace ember {
+namespace torch {
 namespace {
 
 // The loop engine with more dims than the iterator keeps inline (six after
@@ -606,13 +606,13 @@ TEST(BinaryLoops, EightDimsThatDoNotCoalesce) {
 }
 
 }  // namespace
-}  // namespace ember
+}  // namespace torch
 
 // Every binary row has a gradient decision (the gradient column of tables/binary.def);
 // the rounding divisions had none and silently gave no grad_fn. torch 1.13:
 // torch.div(x, y, rounding_mode='floor' | 'trunc') records DivBackward2 and
 // gives x.grad = zeros; torch.floor_divide records a node whose backward raises.
-namespace ember {
+namespace torch {
 namespace {
 
 TEST(BinaryGrad, RoundingDivisionsGiveZeroGradientsFloorDivideNone) {
@@ -636,4 +636,4 @@ TEST(BinaryGrad, RoundingDivisionsGiveZeroGradientsFloorDivideNone) {
 }
 
 }  // namespace
-}  // namespace ember
+}  // namespace torch

@@ -8,7 +8,7 @@
 #include "common/test_util.h"
 #include "ember/torch.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 namespace F = torch::nn::functional;
@@ -276,4 +276,4 @@ TEST(EdgeCases, ErfinvIsAccurateNearOne) {
 }
 
 }  // namespace
-}  // namespace ember
+}  // namespace torch

@@ -11,7 +11,7 @@
 #include "common/golden.h"
 #include "common/test_util.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 using ::ember::testing::Golden;
@@ -454,4 +454,4 @@ TEST(MemOverlap, ErrorsWriteNothing) {
 }
 
 }  // namespace
-}  // namespace ember
+}  // namespace torch

@@ -15,7 +15,7 @@
 #include "ember/ops/nn/normalization.h"
 #include "ember/torch.h"
 
-namespace ember::testing {
+namespace torch::testing {
 
 inline const Golden& nn_golden() {
   static const Golden g("nn_ops.golden");
@@ -56,4 +56,4 @@ inline void check_nn_case(const std::string& name, const NnOp& op, bool grads = 
   }
 }
 
-}  // namespace ember::testing
+}  // namespace torch::testing

@@ -6,7 +6,7 @@
 #include "common/golden.h"
 #include "common/test_util.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 using ::ember::testing::Golden;
@@ -71,4 +71,4 @@ TEST(TypePromotion, ScalarValuesAreCastToTheResultType) {
 }
 
 }  // namespace
-}  // namespace ember
+}  // namespace torch

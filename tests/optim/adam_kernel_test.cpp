@@ -9,7 +9,7 @@
 #include "ember/optim/adam_kernel.h"
 #include "ember/torch.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 using optim::detail::adam_update_fused;
@@ -93,4 +93,4 @@ TEST(FusedAdam, LeavesRecordedUpdatesToTheComposite) {
 }
 
 }  // namespace
-}  // namespace ember
+}  // namespace torch

@@ -8,7 +8,7 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/torch.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 std::vector<Tensor> two_params() {
@@ -335,4 +335,4 @@ TEST(OptimApi, Float32StaysFloat32) {
 }
 
 }  // namespace
-}  // namespace ember
+}  // namespace torch

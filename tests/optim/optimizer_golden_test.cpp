@@ -9,7 +9,7 @@
 #include "common/test_util.h"
 #include "ember/optim.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 using optim::Optimizer;
@@ -169,4 +169,4 @@ TEST(NAdamGolden, MuProductFollowsTheDefaultDtype) {
 }
 
 }  // namespace
-}  // namespace ember
+}  // namespace torch

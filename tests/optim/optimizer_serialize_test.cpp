@@ -6,7 +6,7 @@
 #include "common/test_util.h"
 #include "ember/torch.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 std::vector<Tensor> make_params() {
@@ -135,4 +135,4 @@ TEST(OptimSerialize, StateOfAnotherOptimizerOrShapeIsAnError) {
 }
 
 }  // namespace
-}  // namespace ember
+}  // namespace torch

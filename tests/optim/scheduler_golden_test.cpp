@@ -12,7 +12,7 @@
 #include "ember/optim.h"
 #include "ember/optim/schedulers/momentum_access.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 using namespace optim;
@@ -212,4 +212,4 @@ TEST(SchedulerGoldenPlateau, MaxAbsPerGroupMinLr) {
 }
 
 }  // namespace
-}  // namespace ember
+}  // namespace torch

@@ -13,7 +13,7 @@
 #include "common/test_util.h"
 #include "serialize_test_util.h"
 
-namespace ember::serialize {
+namespace torch::serialize {
 namespace {
 
 using ember::testing::ScratchDir;
@@ -142,4 +142,4 @@ TEST(AtomicFileTest, KilledSaveLoopsNeverTearTheFileNorPileUpTemporaries) {
 }
 
 }  // namespace
-}  // namespace ember::serialize
+}  // namespace torch::serialize

@@ -22,7 +22,7 @@
 #include "ember/serialize/safetensors.h"
 #include "serialize_test_util.h"
 
-namespace ember::serialize {
+namespace torch::serialize {
 namespace {
 
 using namespace std::string_view_literals;
@@ -180,4 +180,4 @@ TEST(LoaderMemory, TruncatedMnistFileReservesOnlyWhatArrived) {
 }
 
 }  // namespace
-}  // namespace ember::serialize
+}  // namespace torch::serialize

@@ -8,7 +8,7 @@
 #include "ember/serialize/pickle_reader.h"
 #include "serialize_test_util.h"
 
-namespace ember::serialize {
+namespace torch::serialize {
 namespace {
 
 using namespace std::literals;
@@ -318,4 +318,4 @@ TEST(PtReaderTest, TruncatedLegacyFileIsAnError) {
 }
 
 }  // namespace
-}  // namespace ember::serialize
+}  // namespace torch::serialize

@@ -8,7 +8,7 @@
 #include "common/test_util.h"
 #include "serialize_test_util.h"
 
-namespace ember::serialize {
+namespace torch::serialize {
 namespace {
 
 using ember::testing::Golden;
@@ -122,4 +122,4 @@ TEST(SafetensorsTest, MissingFileNamesThePath) {
 }
 
 }  // namespace
-}  // namespace ember::serialize
+}  // namespace torch::serialize

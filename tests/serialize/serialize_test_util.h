@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace ember::testing {
+namespace torch::testing {
 
 // A fresh directory removed at the end of the test.
 class ScratchDir {
@@ -53,4 +53,4 @@ inline std::string nested_dicts_sharing_one_key(const std::string& key, int dept
   return p + 'N' + std::string(static_cast<size_t>(depth), 's') + '.';
 }
 
-}  // namespace ember::testing
+}  // namespace torch::testing

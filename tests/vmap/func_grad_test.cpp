@@ -12,7 +12,7 @@
 #include "ember/ember.h"
 #include "ember/vmap/batched_tensor.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 using Dims = std::vector<std::optional<int64_t>>;
@@ -364,4 +364,4 @@ TEST_F(FuncGrad, Errors) {
 }
 
 }  // namespace
-}  // namespace ember
+}  // namespace torch

@@ -9,7 +9,7 @@
 #include "common/test_util.h"
 #include "ember/ember.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 using V = std::vector<Tensor>;
@@ -315,4 +315,4 @@ TEST_F(FuncTransforms, Errors) {
 }
 
 }  // namespace
-}  // namespace ember
+}  // namespace torch

@@ -6,7 +6,7 @@
 #include "common/test_util.h"
 #include "ember/ember.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 using autograd::functional::hessian;
@@ -71,4 +71,4 @@ TEST(JacobianVectorize, CreateGraphGivesDifferentiableJacobians) {
 }
 
 }  // namespace
-}  // namespace ember
+}  // namespace torch

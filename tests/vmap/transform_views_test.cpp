@@ -11,7 +11,7 @@
 #include "ember/func.h"
 #include "ember/torch.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 namespace F = ember::func;
@@ -183,4 +183,4 @@ TEST(TransformViews, JacfwdThroughPiecesAndAsStrided) {
 }
 
 }  // namespace
-}  // namespace ember
+}  // namespace torch

@@ -8,7 +8,7 @@
 #include "ember/vmap/batched_tensor.h"
 #include "vmap/vmap_oracle.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 using namespace vmap_test;
@@ -439,4 +439,4 @@ TEST_F(VmapIndexing, GradientsThroughIndexAndIndexPut) {
 }
 
 }  // namespace
-}  // namespace ember
+}  // namespace torch

@@ -8,7 +8,7 @@
 #include "ember/vmap/batched_tensor.h"
 #include "vmap/vmap_oracle.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 using namespace vmap_test;
@@ -474,4 +474,4 @@ TEST(VmapLinalgJacobian, VectorizedAgreesWithRowByRow) {
   }
 }
 }  // namespace
-}  // namespace ember
+}  // namespace torch

@@ -8,7 +8,7 @@
 #include "ember/vmap/batched_tensor.h"
 #include "vmap/vmap_oracle.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 using namespace vmap_test;
@@ -346,4 +346,4 @@ TEST_F(VmapNn, GradientsThroughNnRulesMatchTheLoop) {
 }
 
 }  // namespace
-}  // namespace ember
+}  // namespace torch

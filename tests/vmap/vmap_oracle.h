@@ -13,7 +13,7 @@
 #include "ember/ember.h"
 #include "ember/vmap/batched_tensor.h"
 
-namespace ember::vmap_test {
+namespace torch::vmap_test {
 
 using Dims = std::vector<std::optional<int64_t>>;
 
@@ -79,4 +79,4 @@ inline void expect_grads_match_loop(const VmapFunction& f, const std::vector<Ten
   }
 }
 
-}  // namespace ember::vmap_test
+}  // namespace torch::vmap_test

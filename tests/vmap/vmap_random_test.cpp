@@ -11,7 +11,7 @@
 #include "ember/vmap/batched_tensor.h"
 #include "vmap/vmap_oracle.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 using V = std::vector<Tensor>;
@@ -251,4 +251,4 @@ TEST_F(VmapRandom, NestedLevels) {
 }
 
 }  // namespace
-}  // namespace ember
+}  // namespace torch

@@ -8,7 +8,7 @@
 #include "ember/ember.h"
 #include "vmap/vmap_oracle.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 using namespace vmap_test;
@@ -216,4 +216,4 @@ TEST_F(VmapReduceView, EmbeddingRenorm) {
 }
 
 }  // namespace
-}  // namespace ember
+}  // namespace torch

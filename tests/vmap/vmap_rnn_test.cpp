@@ -9,7 +9,7 @@
 #include "ember/vmap/batching_rules.h"
 #include "vmap/vmap_oracle.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 using namespace vmap_test;
@@ -261,4 +261,4 @@ TEST_F(VmapRnn, InterLayerDropoutFollowsRandomness) {
 }
 
 }  // namespace
-}  // namespace ember
+}  // namespace torch

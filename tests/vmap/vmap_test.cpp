@@ -8,7 +8,7 @@
 #include "ember/vmap/batched_tensor.h"
 #include "vmap/vmap_oracle.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 using namespace vmap_test;
@@ -434,4 +434,4 @@ TEST_F(Vmap, ConcurrentVmapsOnSeveralThreads) {
 }
 
 }  // namespace
-}  // namespace ember
+}  // namespace torch

@@ -19,7 +19,7 @@
 #include "ember/ops/all_ops.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 namespace {
 
@@ -181,4 +181,4 @@ void record_binary(BinaryOp op, const Tensor& a_in, const Tensor& b_in, const Te
   if (!alpha.equal(Scalar(1))) node->scalars.push_back(alpha);  // the formulas read none as 1
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -5,7 +5,7 @@
 #include "ember/core/tensor.h"
 #include "ember/tables/binary_ops.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 // Whether recording `op` makes a node (false: its row is EMBER_BINARY_NONDIFF
 // or EMBER_BINARY_RECORDED_ELSEWHERE).
@@ -19,4 +19,4 @@ std::string binary_node_name(BinaryOp op, const char* name, int overload);
 void record_binary(BinaryOp op, const Tensor& a_in, const Tensor& b_in, const Tensor& a, const Tensor& b,
                    const Tensor& result, const Scalar& alpha, bool scalar_other);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

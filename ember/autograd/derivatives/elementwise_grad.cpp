@@ -14,7 +14,7 @@
 #include "ember/ops/all_ops.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 namespace {
 
@@ -296,4 +296,4 @@ void record_clamp(const Tensor& self, const Tensor& out, const std::optional<Sca
 
 void record_conj(const Tensor& self, const Tensor& out) { record("ConjBackward0", &conj_backward, {self}, {out}); }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -11,7 +11,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 // weight undefined: the Scalar form ("LerpBackward0"), else "LerpBackward1".
 // `self_value` is self's value before an in-place update (read by the tensor-weight form).
@@ -59,4 +59,4 @@ void record_logit(const Tensor& self, const Tensor& out, std::optional<double> e
 // differentiable. self_value: self, or for polygamma_ a copy taken before the write.
 void record_polygamma(const Tensor& self, const Tensor& self_value, const Tensor& out, int64_t n);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

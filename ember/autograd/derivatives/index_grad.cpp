@@ -12,7 +12,7 @@
 #include "ember/ops/all_ops.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 namespace {
 
@@ -300,4 +300,4 @@ void record_where(const Tensor& cond, const Tensor& self, const Tensor& other, c
   node->save(cond);
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -11,7 +11,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 using OptionalTensors = ArrayRef<std::optional<Tensor>>;
 
@@ -46,4 +46,4 @@ void record_masked_select(const Tensor& self, const Tensor& mask, const Tensor& 
 // leading unit dims differ (index_put drops those of its values).
 Tensor sum_to_size(const Tensor& grad, IntArrayRef sizes);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

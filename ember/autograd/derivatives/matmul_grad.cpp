@@ -12,7 +12,7 @@
 #include "ember/ops/all_ops.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 namespace {
 
@@ -103,4 +103,4 @@ void record_gemm(const char* op, const Tensor& a, const Tensor& b, const Tensor&
   node->scalars = {alpha, beta};
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

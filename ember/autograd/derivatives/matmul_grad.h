@@ -4,7 +4,7 @@
 // (Note [GEMM gradient layout]), made of matmuls, so double backward works.
 #include "ember/core/tensor.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 // out = beta * init + alpha * (a @ b) over batched matrices; `init` may be
 // undefined. `op` is the aten op's name ("addmm"), which picks the grad_fn
@@ -12,4 +12,4 @@ namespace ember::autograd {
 void record_gemm(const char* op, const Tensor& a, const Tensor& b, const Tensor& init, const Tensor& out,
                  const Scalar& alpha, const Scalar& beta);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

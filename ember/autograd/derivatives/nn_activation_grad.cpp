@@ -13,7 +13,7 @@
 #include "ember/ops/elementwise/grad_in_place.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 namespace {
 
@@ -40,4 +40,4 @@ void record_threshold(const Tensor& self, const Tensor& self_value, const Tensor
   node->scalars = {threshold};
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

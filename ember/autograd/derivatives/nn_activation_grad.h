@@ -5,11 +5,11 @@
 // in elementwise_grad.cpp).
 #include "ember/core/tensor.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 // grad = g where min < x < max (strict, as PyTorch's hardtanh_backward). `self_value`
 // is the input's value before an in-place update (== self otherwise).
 void record_hardtanh(const Tensor& self, const Tensor& self_value, const Tensor& out, double min, double max);
 void record_threshold(const Tensor& self, const Tensor& self_value, const Tensor& out, const Scalar& threshold);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -16,7 +16,7 @@
 #include "ember/ops/nn/attention.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 namespace {
 
@@ -78,4 +78,4 @@ void record_scaled_dot_product_attention(const Tensor& query, const Tensor& key,
   node->ints = {is_causal ? 1 : 0};
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

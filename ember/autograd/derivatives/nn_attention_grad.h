@@ -4,7 +4,7 @@
 // built, else a composite of differentiable ops.
 #include "ember/core/tensor.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 // scaled_dot_product_attention's fused path (Note [Fused attention]): probs and kept
 // (undefined without dropout) as the forward wrote them, mask the additive mask or none.
@@ -12,4 +12,4 @@ void record_scaled_dot_product_attention(const Tensor& query, const Tensor& key,
                                          const Tensor& probs, const Tensor& kept, const Tensor& mask, double scale,
                                          double keep, bool is_causal);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -13,7 +13,7 @@
 #include "ember/ops/all_ops.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 namespace {
 
@@ -120,4 +120,4 @@ void record_convolution(const Tensor& input, const Tensor& weight, const Tensor&
   v.push_back(p.groups);
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -5,10 +5,10 @@
 #include "ember/core/tensor.h"
 #include "ember/kernels/cpu/conv_kernels.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 // input/weight/out batched; bias may be undefined.
 void record_convolution(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out,
                         const conv::ConvParams& p);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -14,7 +14,7 @@
 #include "ember/ops/all_ops.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 namespace {
 
@@ -68,4 +68,4 @@ void record_dropout_with_mask(const Tensor& input, const Tensor& out, const Tens
   node->scalars = {Scalar(scale)};
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

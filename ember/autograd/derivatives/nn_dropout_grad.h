@@ -4,11 +4,11 @@
 // else a composite of differentiable ops.
 #include "ember/core/tensor.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 // dropout's one-pass form (Note [Dropout with a byte mask]): `mask` holds one byte
 // per element, and with relu_first also whether relu passed (Note [Relu then dropout]).
 void record_dropout_with_mask(const Tensor& input, const Tensor& out, const Tensor& mask, double scale,
                               bool relu_first);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -13,7 +13,7 @@
 #include "ember/ops/nn/embedding.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 namespace {
 
@@ -62,4 +62,4 @@ void record_embedding_dense_backward(const Tensor& grad, const Tensor& indices, 
   node->ints = {padding_idx, scale_grad_by_freq ? 1 : 0};
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -16,7 +16,7 @@
 #include "ember/vmap/batched_tensor.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 namespace {
 
@@ -107,4 +107,4 @@ void record_ctc_loss(const Tensor& log_probs, const Tensor& raw_grad, const Tens
   node->save(raw_grad);
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -4,7 +4,7 @@
 // double backward works.
 #include "ember/core/tensor.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 // "BinaryCrossEntropyBackward0": PyTorch's formulas, d/dx = (x - t) / max(x (1 - x), 1e-12) and
 // d/dt = -logit(x), both times weight (no gradient for weight).
@@ -17,13 +17,13 @@ void record_softmax(const Tensor& self, const Tensor& out, int64_t dim, bool log
 void record_nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight, const Tensor& out,
                      int64_t reduction, int64_t ignore_index, double total_weight);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 // "CtcLossBackward0" on the per-sequence losses: gradient = raw_grad * g, where raw_grad
 // (d loss_b / d log_probs for unit upstream gradients) comes from the beta recursion in the
 // forward and is a constant, so this is first-order only (as in PyTorch).
 void record_ctc_loss(const Tensor& log_probs, const Tensor& raw_grad, const Tensor& out);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -16,7 +16,7 @@
 #include "ember/ops/nn/normalization_backward.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 namespace {
 
@@ -119,4 +119,4 @@ void record_layer_norm(const Tensor& input, const Tensor& weight, const Tensor& 
   node->scalars = {eps};
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -5,7 +5,7 @@
 // backward uses the fused kernels when no graph is being built.
 #include "ember/core/tensor.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 // mean / invstd: the statistics the forward normalized with (batch stats in
 // training, running stats in eval), in the compute dtype.
@@ -16,4 +16,4 @@ void record_batch_norm(const Tensor& input, const Tensor& weight, const Tensor& 
 void record_layer_norm(const Tensor& input, const Tensor& weight, const Tensor& bias, const Tensor& out,
                        int64_t normalized_dims, double eps, const Tensor& mean, const Tensor& rstd);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

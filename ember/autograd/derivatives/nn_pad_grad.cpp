@@ -13,7 +13,7 @@
 #include "ember/ops/nn/pad.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 namespace {
 // ints: the pads; the gradient is the output cropped back, constant_pad_nd with the pads negated.
@@ -28,4 +28,4 @@ void record_constant_pad_nd(const Tensor& self, const Tensor& out, IntArrayRef p
   record("ConstantPadNdBackward0", &constant_pad_backward, {self}, {out})->ints = DimVector(pad);
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

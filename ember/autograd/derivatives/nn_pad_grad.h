@@ -4,8 +4,8 @@
 // cropped back, itself a constant_pad_nd, so it differentiates to any order.
 #include "ember/core/tensor.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 void record_constant_pad_nd(const Tensor& self, const Tensor& out, IntArrayRef pad);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

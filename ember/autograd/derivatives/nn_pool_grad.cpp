@@ -4,7 +4,7 @@
 #include "ember/autograd/formula_node.h"
 #include "ember/ops/nn/pool_ops.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 namespace {
 
@@ -87,4 +87,4 @@ void record_max_pool_gather(const Tensor& grad_in, const Tensor& out, const Tens
   node->ints = DimVector(spatial);
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

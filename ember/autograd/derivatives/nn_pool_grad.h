@@ -5,7 +5,7 @@
 #include "ember/core/tensor.h"
 #include "ember/kernels/cpu/pool_kernels.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 // avg_forward (backward = false: AvgPool<N>DBackward0 / AdaptiveAvgPool<N>DBackward0) and
 // avg_backward (backward = true: the ...BackwardBackward0 nodes).
@@ -20,4 +20,4 @@ void record_max_pool_positions(const Tensor& input, const Tensor& out, const Ten
 void record_max_pool_scatter(const Tensor& grad_out, const Tensor& grad_in, const Tensor& indices, IntArrayRef in_size);
 void record_max_pool_gather(const Tensor& grad_in, const Tensor& out, const Tensor& indices, IntArrayRef spatial);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

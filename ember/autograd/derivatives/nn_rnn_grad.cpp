@@ -9,7 +9,7 @@
 #include "ember/ops/factory/factory.h"
 #include "ember/ops/shape/shape_ops.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 namespace {
 
@@ -108,4 +108,4 @@ void record_lstm_layer(const rnn_detail::LstmLayerArgs& a, const Tensor& acts, c
   node->ints = {a.steps, a.reverse ? 1 : 0};
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

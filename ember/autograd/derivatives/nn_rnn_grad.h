@@ -6,7 +6,7 @@
 #include "ember/core/tensor.h"
 #include "ember/ops/nn/lstm_layer.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 // "SplitWithSizesBackward0" for `pieces`, consecutive views of `self` along `dim` with the given
 // sizes: one node for all pieces whose gradient is the cat of the pieces' gradients (zeros for
@@ -19,4 +19,4 @@ void record_split_with_sizes(const Tensor& self, const std::vector<Tensor>& piec
 void record_lstm_layer(const rnn_detail::LstmLayerArgs& a, const Tensor& acts, const Tensor& c_all, const Tensor& out,
                        const Tensor& h_n, const Tensor& c_n);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -15,7 +15,7 @@
 #include "ember/ops/all_ops.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 // prod's gradient without dividing by the input: the product of the elements
 // before each one times the product of those after it (PyTorch's prod_safe_zeros_backward).
@@ -399,4 +399,4 @@ void record_cumsum(const Tensor& self, const Tensor& out, int64_t dim) {
   record("CumsumBackward0", &cumsum_backward, {self}, {out})->ints = {dim};
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -8,7 +8,7 @@
 // every formula is made of differentiable ops, so double backward works.
 #include "ember/core/tensor.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 // The reductions recorded by record_reduction, one value per grad_fn name.
 enum class ReduceGradOp {
@@ -62,4 +62,4 @@ void record_logcumsumexp(const Tensor& self, const Tensor& out, int64_t dim);
 // norm(self, p, dims in `mask`, keepdim) ("NormBackward1").
 void record_norm(const Tensor& self, const Tensor& out, double p, uint64_t mask, bool keepdim);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

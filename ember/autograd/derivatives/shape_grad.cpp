@@ -15,7 +15,7 @@
 #include "ember/ops/shape/mem_overlap.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 namespace {
 
@@ -334,4 +334,4 @@ void record_flip(const Tensor& self, const Tensor& out, IntArrayRef dims) {
   record("FlipBackward0", &flip_backward, {self}, {out})->ints = DimVector(dims);
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

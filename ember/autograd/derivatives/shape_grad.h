@@ -5,7 +5,7 @@
 // diagonal, ...) are in shape_layout_grad.h.
 #include "ember/core/tensor.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 // The views with a derivative, one value per grad_fn name; record_shape_op
 // dispatches on it and names the node.
@@ -66,4 +66,4 @@ void record_flip(const Tensor& self, const Tensor& out, IntArrayRef dims);
 Tensor select_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64_t index);
 Tensor slice_backward(const Tensor& grad, IntArrayRef sizes, int64_t dim, int64_t start, int64_t end, int64_t step);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

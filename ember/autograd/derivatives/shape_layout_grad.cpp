@@ -16,7 +16,7 @@
 #include "ember/vmap/batched_tensor.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 namespace {
 
@@ -207,4 +207,4 @@ Tensor diagonal_backward(const Tensor& grad, IntArrayRef sizes, int64_t offset, 
   return r;
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -5,7 +5,7 @@
 // shape_layout_grad.cpp, made of differentiable ops.
 #include "ember/core/tensor.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 void record_repeat(const Tensor& self, const Tensor& out, IntArrayRef repeats);
 // dims empty: roll of the flattened tensor (shifts has one entry).
@@ -29,4 +29,4 @@ void record_as_strided(const Tensor& self, const Tensor& out);
 // diagonal. Differentiable (its own backward takes the diagonal again).
 Tensor diagonal_backward(const Tensor& grad, IntArrayRef sizes, int64_t offset, int64_t dim1, int64_t dim2);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -23,7 +23,7 @@
 #include "ember/ops/elementwise/grad_in_place.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 namespace {
 
@@ -149,4 +149,4 @@ void record_unary(int id, const Tensor& self, const Tensor& self_value, const Te
   row.uses_result ? node->save(result, /*is_output=*/true) : node->save_none();
 }
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

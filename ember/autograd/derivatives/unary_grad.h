@@ -2,7 +2,7 @@
 // Backward recording for the unary family (formulas in the gradient column of tables/unary.def).
 #include "ember/core/tensor.h"
 
-namespace ember::autograd {
+namespace torch::autograd {
 
 // Records the backward of row `id` of tables/unary.def for result = op(self).
 // `self_value` is what the formula reads as `self`: the input itself, or for
@@ -13,4 +13,4 @@ void record_unary(int id, const Tensor& self, const Tensor& self_value, const Te
 // Whether the formula of row `id` reads `self`.
 bool unary_grad_uses_self(int id);
 
-}  // namespace ember::autograd
+}  // namespace torch::autograd

@@ -28,7 +28,7 @@
 #include "ember/data/iterator.h"
 #include "ember/data/worker_exception.h"
 
-namespace ember::data {
+namespace torch::data {
 
 template <typename Dataset, typename Batch, typename BatchRequest>
 class DataLoaderBase {
@@ -128,4 +128,4 @@ class DataLoaderBase {
   bool exhausted_ = false;  // the sampler ran dry this epoch (main thread only)
 };
 
-}  // namespace ember::data
+}  // namespace torch::data

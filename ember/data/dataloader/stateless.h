@@ -6,7 +6,7 @@
 
 #include "ember/data/dataloader/base.h"
 
-namespace ember::data {
+namespace torch::data {
 
 template <typename Dataset, typename Sampler>
 class StatelessDataLoader
@@ -47,4 +47,4 @@ class StatelessDataLoader
   Sampler sampler_;
 };
 
-}  // namespace ember::data
+}  // namespace torch::data

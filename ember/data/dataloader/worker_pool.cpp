@@ -10,7 +10,7 @@
 
 #include "ember/core/error.h"
 
-namespace ember::data::detail {
+namespace torch::data::detail {
 
 namespace {
 struct Job {
@@ -120,4 +120,4 @@ void WorkerPool::drain() {
   s.next_seq = s.expected_seq = 0;
 }
 
-}  // namespace ember::data::detail
+}  // namespace torch::data::detail

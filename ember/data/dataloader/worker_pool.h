@@ -12,7 +12,7 @@
 
 #include "ember/data/dataloader_options.h"
 
-namespace ember::data::detail {
+namespace torch::data::detail {
 
 // A batch request or a batch, type-erased for the pool.
 struct Payload {
@@ -56,4 +56,4 @@ class WorkerPool {
   std::unique_ptr<State> state_;
 };
 
-}  // namespace ember::data::detail
+}  // namespace torch::data::detail

@@ -11,7 +11,7 @@
 #include "ember/data/detail/optional_traits.h"
 #include "ember/data/example.h"
 
-namespace ember::data::datasets {
+namespace torch::data::datasets {
 
 template <typename S, typename T>
 class MapDataset;
@@ -65,4 +65,4 @@ class Dataset : public BatchDataset<Self, std::vector<SingleExample>> {
 template <typename Self, typename Batch = std::vector<Example<>>>
 using StreamDataset = BatchDataset<Self, Batch, /*BatchRequest=*/size_t>;
 
-}  // namespace ember::data::datasets
+}  // namespace torch::data::datasets

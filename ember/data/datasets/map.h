@@ -7,7 +7,7 @@
 
 #include "ember/data/datasets/base.h"
 
-namespace ember::data::datasets {
+namespace torch::data::datasets {
 
 template <typename SourceDataset, typename AppliedTransform>
 class MapDataset
@@ -55,4 +55,4 @@ MapDataset<DatasetType, TransformType> map(DatasetType dataset, TransformType tr
   return {std::move(dataset), std::move(transform)};
 }
 
-}  // namespace ember::data::datasets
+}  // namespace torch::data::datasets

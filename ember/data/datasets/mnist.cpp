@@ -12,7 +12,7 @@
 #include "ember/core/parallel.h"
 #include "ember/ops/factory/factory.h"
 
-namespace ember::data::datasets {
+namespace torch::data::datasets {
 
 namespace {
 
@@ -135,4 +135,4 @@ std::optional<size_t> MNIST::size() const { return static_cast<size_t>(images_.s
 
 bool MNIST::is_train() const noexcept { return images_.size(0) == kTrainSize; }
 
-}  // namespace ember::data::datasets
+}  // namespace torch::data::datasets

@@ -8,7 +8,7 @@
 
 #include "ember/data/datasets/base.h"
 
-namespace ember::data::datasets {
+namespace torch::data::datasets {
 
 class MNIST : public Dataset<MNIST> {
  public:
@@ -37,4 +37,4 @@ namespace detail {
 Tensor read_idx_ubyte(const std::string& path, uint32_t magic, IntArrayRef expected_dims);
 }  // namespace detail
 
-}  // namespace ember::data::datasets
+}  // namespace torch::data::datasets

@@ -8,7 +8,7 @@
 
 #include "ember/data/datasets/base.h"
 
-namespace ember::data::datasets {
+namespace torch::data::datasets {
 
 template <typename UnderlyingDataset>
 class SharedBatchDataset
@@ -41,4 +41,4 @@ SharedBatchDataset<UnderlyingDataset> make_shared_dataset(Args&&... args) {
   return SharedBatchDataset<UnderlyingDataset>(std::make_shared<UnderlyingDataset>(std::forward<Args>(args)...));
 }
 
-}  // namespace ember::data::datasets
+}  // namespace torch::data::datasets

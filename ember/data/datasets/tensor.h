@@ -7,7 +7,7 @@
 #include "ember/data/datasets/base.h"
 #include "ember/ops/shape/shape_ops.h"
 
-namespace ember::data::datasets {
+namespace torch::data::datasets {
 
 struct TensorDataset : public Dataset<TensorDataset, TensorExample> {
   // Stacks the tensors along a new dim 0.
@@ -28,4 +28,4 @@ struct TensorDataset : public Dataset<TensorDataset, TensorExample> {
   Tensor tensor;
 };
 
-}  // namespace ember::data::datasets
+}  // namespace torch::data::datasets

@@ -4,7 +4,9 @@
 #include <optional>
 #include <type_traits>
 
-namespace ember::data::detail {
+#include "ember/core/namespace.h"
+
+namespace torch::data::detail {
 
 template <typename T>
 struct is_optional : std::false_type {};
@@ -14,4 +16,4 @@ struct is_optional<std::optional<T>> : std::true_type {};
 template <bool Cond, typename T>
 using optional_if_t = std::conditional_t<Cond, std::optional<T>, T>;
 
-}  // namespace ember::data::detail
+}  // namespace torch::data::detail

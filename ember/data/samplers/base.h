@@ -5,7 +5,9 @@
 #include <optional>
 #include <vector>
 
-namespace ember::data::samplers {
+#include "ember/core/namespace.h"
+
+namespace torch::data::samplers {
 
 template <typename BatchRequest = std::vector<size_t>>
 class Sampler {
@@ -20,4 +22,4 @@ class Sampler {
   virtual std::optional<BatchRequest> next(size_t batch_size) = 0;
 };
 
-}  // namespace ember::data::samplers
+}  // namespace torch::data::samplers

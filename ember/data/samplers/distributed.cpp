@@ -4,7 +4,7 @@
 #include <numeric>
 #include <random>
 
-namespace ember::data::samplers {
+namespace torch::data::samplers {
 
 DistributedRandomSampler::DistributedRandomSampler(size_t size, size_t num_replicas, size_t rank, bool allow_duplicates)
     : DistributedSampler(size, num_replicas, rank, allow_duplicates) {
@@ -75,4 +75,4 @@ void DistributedSequentialSampler::populate_indices() {
   sample_index_ = begin_index_;
 }
 
-}  // namespace ember::data::samplers
+}  // namespace torch::data::samplers

@@ -10,7 +10,7 @@
 #include "ember/core/error.h"
 #include "ember/data/samplers/base.h"
 
-namespace ember::data::samplers {
+namespace torch::data::samplers {
 
 template <typename BatchRequest = std::vector<size_t>>
 class DistributedSampler : public Sampler<BatchRequest> {
@@ -76,4 +76,4 @@ class DistributedSequentialSampler : public DistributedSampler<> {
   size_t sample_index_ = 0;
 };
 
-}  // namespace ember::data::samplers
+}  // namespace torch::data::samplers

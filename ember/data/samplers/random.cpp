@@ -4,7 +4,7 @@
 
 #include "ember/ops/factory/random.h"
 
-namespace ember::data::samplers {
+namespace torch::data::samplers {
 
 namespace {
 Tensor permutation(int64_t size, ScalarType dtype) {
@@ -34,4 +34,4 @@ std::optional<std::vector<size_t>> RandomSampler::next(size_t batch_size) {
   return batch;
 }
 
-}  // namespace ember::data::samplers
+}  // namespace torch::data::samplers

@@ -9,7 +9,7 @@
 #include "ember/core/tensor.h"
 #include "ember/data/samplers/base.h"
 
-namespace ember::data::samplers {
+namespace torch::data::samplers {
 
 class RandomSampler : public Sampler<> {
  public:
@@ -28,4 +28,4 @@ class RandomSampler : public Sampler<> {
   size_t index_ = 0;
 };
 
-}  // namespace ember::data::samplers
+}  // namespace torch::data::samplers

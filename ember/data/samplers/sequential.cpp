@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-namespace ember::data::samplers {
+namespace torch::data::samplers {
 
 void SequentialSampler::reset(std::optional<size_t> new_size) {
   if (new_size) size_ = *new_size;
@@ -19,4 +19,4 @@ std::optional<std::vector<size_t>> SequentialSampler::next(size_t batch_size) {
   return batch;
 }
 
-}  // namespace ember::data::samplers
+}  // namespace torch::data::samplers

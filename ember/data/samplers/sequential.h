@@ -6,7 +6,7 @@
 
 #include "ember/data/samplers/base.h"
 
-namespace ember::data::samplers {
+namespace torch::data::samplers {
 
 class SequentialSampler : public Sampler<> {
  public:
@@ -23,4 +23,4 @@ class SequentialSampler : public Sampler<> {
   size_t index_ = 0;
 };
 
-}  // namespace ember::data::samplers
+}  // namespace torch::data::samplers

@@ -7,7 +7,7 @@
 
 #include "ember/data/samplers/base.h"
 
-namespace ember::data::samplers {
+namespace torch::data::samplers {
 
 // A batch request that is just a size.
 struct BatchSize {
@@ -37,4 +37,4 @@ class StreamSampler : public Sampler<BatchSize> {
   size_t epoch_size_;
 };
 
-}  // namespace ember::data::samplers
+}  // namespace torch::data::samplers

@@ -4,7 +4,9 @@
 #include <utility>
 #include <vector>
 
-namespace ember::data::transforms {
+#include "ember/core/namespace.h"
+
+namespace torch::data::transforms {
 
 template <typename InputBatch, typename OutputBatch>
 class BatchTransform {
@@ -32,4 +34,4 @@ class Transform : public BatchTransform<std::vector<Input>, std::vector<Output>>
   }
 };
 
-}  // namespace ember::data::transforms
+}  // namespace torch::data::transforms

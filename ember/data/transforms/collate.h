@@ -5,7 +5,7 @@
 #include "ember/data/transforms/base.h"
 #include "ember/data/transforms/lambda.h"
 
-namespace ember::data::transforms {
+namespace torch::data::transforms {
 
 // Derive from this to write a collation by hand.
 template <typename BatchType, typename T = std::vector<BatchType>>
@@ -15,4 +15,4 @@ using Collation = BatchTransform<T, BatchType>;
 template <typename BatchType, typename T = std::vector<BatchType>>
 using Collate = BatchLambda<T, BatchType>;
 
-}  // namespace ember::data::transforms
+}  // namespace torch::data::transforms

@@ -5,7 +5,7 @@
 
 #include "ember/data/transforms/base.h"
 
-namespace ember::data::transforms {
+namespace torch::data::transforms {
 
 template <typename Input, typename Output = Input>
 class BatchLambda : public BatchTransform<Input, Output> {
@@ -37,4 +37,4 @@ class Lambda : public Transform<Input, Output> {
   FunctionType function_;
 };
 
-}  // namespace ember::data::transforms
+}  // namespace torch::data::transforms

@@ -8,7 +8,7 @@
 #include "ember/data/transforms/collate.h"
 #include "ember/ops/shape/shape_ops.h"
 
-namespace ember::data::transforms {
+namespace torch::data::transforms {
 
 template <typename T = Example<>>
 struct Stack;
@@ -37,4 +37,4 @@ struct Stack<TensorExample> : public Collation<TensorExample> {
   }
 };
 
-}  // namespace ember::data::transforms
+}  // namespace torch::data::transforms

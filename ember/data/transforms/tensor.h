@@ -9,7 +9,7 @@
 #include "ember/data/transforms/base.h"
 #include "ember/ops/factory/factory.h"
 
-namespace ember::data::transforms {
+namespace torch::data::transforms {
 
 template <typename Target = Tensor>
 class TensorTransform : public Transform<Example<Tensor, Target>, Example<Tensor, Target>> {
@@ -57,4 +57,4 @@ struct Normalize : public TensorTransform<Target> {
   }
 };
 
-}  // namespace ember::data::transforms
+}  // namespace torch::data::transforms

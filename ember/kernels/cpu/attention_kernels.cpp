@@ -10,7 +10,7 @@
 #include "ember/kernels/cpu/philox.h"
 #include "ember/kernels/cpu/softmax_row.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 namespace {
 
 // Matrix b of m (rows x cols) as a dense block: m's own memory when its rows are
@@ -164,4 +164,4 @@ template void attention_backward<double>(const AttentionProblem<double>&, const 
                                          const MatrixBatch<const double>&, const MatrixBatch<double>&,
                                          const MatrixBatch<double>&, const MatrixBatch<double>&);
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

@@ -8,7 +8,7 @@
 
 #include "ember/kernels/cpu/dropout_draws.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 // `batch` row-major matrices with unit column stride: matrix b starts at data + offsets[b],
 // rows ld elements apart. Offsets may repeat (broadcast batch dims) for inputs only.
@@ -48,4 +48,4 @@ void attention_backward(const AttentionProblem<T>& p, const T* probs, const bool
                         const MatrixBatch<const T>& dout, const MatrixBatch<T>& dq, const MatrixBatch<T>& dk,
                         const MatrixBatch<T>& dv);
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

@@ -11,7 +11,7 @@
 #include "ember/core/dispatch.h"
 #include "ember/kernels/cpu/loops.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 namespace {
 using detail::add_wrap;
 using detail::mul_wrap;
@@ -344,4 +344,4 @@ struct IscloseOp : Fn<T, bool> {
 #undef EMBER_BINARY_OUT_Float
 #undef EMBER_BINARY_OUT_Same
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

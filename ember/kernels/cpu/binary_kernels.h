@@ -9,7 +9,7 @@
 #include "ember/kernels/cpu/tensor_iterator.h"
 #include "ember/kernels/cpu/wrapping.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 // Per-call values some functors read; the rest ignore them.
 struct BinaryArgs {
@@ -34,4 +34,4 @@ void hardtanh_backward_kernel(const TensorIterator& iter, const Scalar& min_val,
 void addcmul_kernel(const TensorIterator& iter, const Scalar& value);  // out, self, t1, t2
 void addcdiv_kernel(const TensorIterator& iter, const Scalar& value);  // out, self, t1, t2
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

@@ -7,7 +7,7 @@
 #include "ember/kernels/cpu/binary_kernels.h"
 #include "ember/kernels/cpu/loops.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 // NaN in the input or in either bound gives NaN; min > max gives max (PyTorch).
 // Bool is clamped only by one-sided tensor bounds (clamp_min/clamp_max kernels), as in PyTorch.
@@ -77,4 +77,4 @@ void addcdiv_kernel(const TensorIterator& iter, const Scalar& value) {
   });
 }
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

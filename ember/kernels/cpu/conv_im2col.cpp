@@ -8,7 +8,7 @@
 #include "ember/kernels/cpu/conv_kernels.h"
 #include "ember/kernels/cpu/gemm.h"
 
-namespace ember::conv {
+namespace torch::conv {
 
 namespace {
 
@@ -137,4 +137,4 @@ void forward_im2col(const Tensor& input, const Tensor& weight, const Tensor& bia
   }
 }
 
-}  // namespace ember::conv
+}  // namespace torch::conv

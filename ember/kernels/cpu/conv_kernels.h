@@ -16,7 +16,7 @@
 // (C_in, O/groups, *k) for a transposed one.
 #include "ember/core/tensor.h"
 
-namespace ember::conv {
+namespace torch::conv {
 
 struct ConvParams {
   DimVector stride, padding, dilation, output_padding;
@@ -55,4 +55,4 @@ bool onednn_backward_ok(const Tensor& input, const Tensor& grad_out, IntArrayRef
 void backward_onednn(const Tensor& input, const Tensor& weight, const Tensor& grad_out, const Tensor& gx,
                      const Tensor& gw, const Tensor& gb, const ConvParams& p);
 
-}  // namespace ember::conv
+}  // namespace torch::conv

@@ -14,7 +14,7 @@
 #include "ember/kernels/cpu/conv_kernels.h"
 #include "ember/kernels/cpu/onednn.h"
 
-namespace ember::conv {
+namespace torch::conv {
 
 namespace {
 
@@ -474,4 +474,4 @@ void weight_grad_onednn(const Tensor& input, const Tensor& grad_out, const Tenso
   backward_onednn(input, gw, grad_out, Tensor(), gw, Tensor(), p);
 }
 
-}  // namespace ember::conv
+}  // namespace torch::conv

@@ -8,7 +8,7 @@
 
 #include "ember/core/dtype.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 template <typename To, typename From>
 inline To convert(From v) {
@@ -43,4 +43,4 @@ inline To convert(From v) {
   }
 }
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

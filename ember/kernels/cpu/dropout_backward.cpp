@@ -7,7 +7,7 @@
 #include "ember/core/parallel.h"
 #include "ember/kernels/cpu/dropout_draws.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 namespace {
 
@@ -59,4 +59,4 @@ void byte_mask_dropout_backward(const Tensor& grad, const Tensor& mask, double s
     apply_rule<KeepRule>(grad, mask, scale, out, "native_dropout_backward");
 }
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

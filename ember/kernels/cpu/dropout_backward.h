@@ -4,7 +4,7 @@
 // the composite form are in autograd/derivatives/nn_dropout_grad.cpp.
 #include "ember/core/tensor.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 // out[i] = grad[i] * scale where mask byte i keeps element i, else 0. With relu_first
 // the byte also says whether relu's result passed its gradient (3 kept and passing,
@@ -13,4 +13,4 @@ namespace ember::kernels {
 void byte_mask_dropout_backward(const Tensor& grad, const Tensor& mask, double scale, bool relu_first,
                                 const Tensor& out);
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

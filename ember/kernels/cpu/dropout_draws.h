@@ -5,7 +5,9 @@
 // fused kernel that numbers its elements as the unfused tensor does keeps the same ones.
 #include <cstdint>
 
-namespace ember::detail {
+#include "ember/core/namespace.h"
+
+namespace torch::detail {
 
 struct DropoutDraws {
   uint64_t key = 0, stream = 0;
@@ -23,4 +25,4 @@ inline T kept_times(uint32_t kept, T x, T keep) {
 // The key and stream of one call (two draws of the default generator) and the cut for p.
 DropoutDraws next_dropout_draws(double p);
 
-}  // namespace ember::detail
+}  // namespace torch::detail

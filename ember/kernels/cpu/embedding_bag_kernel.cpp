@@ -4,7 +4,7 @@
 
 #include "ember/core/parallel.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 namespace {
 
@@ -66,4 +66,4 @@ void embedding_bag_fused(const Tensor& weight, const int64_t* idx, const int64_t
   weight.scalar_type() == ScalarType::Float ? go(float{}) : go(double{});
 }
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

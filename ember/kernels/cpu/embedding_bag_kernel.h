@@ -4,7 +4,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 // Note [Fused embedding_bag]
 // out[b] = sum over i in [starts[b], min(starts[b + 1], n)) with idx[i] != padding_idx
@@ -19,4 +19,4 @@ bool embedding_bag_fused_applies(const Tensor& weight);
 void embedding_bag_fused(const Tensor& weight, const int64_t* idx, const int64_t* starts, int64_t bags, int64_t n,
                          const Tensor& per_sample_weights, int64_t padding_idx, bool mean, const Tensor& out);
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

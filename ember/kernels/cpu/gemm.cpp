@@ -33,7 +33,7 @@
 // and the workloads follow: W5's step at two threads ran 1030 steps/s on oneDNN
 // and 610-910 on OpenBLAS (bimodal from process to process), W10's
 // forward+backward 24.0 vs 25.0-26.0 ms.
-namespace ember::kernels {
+namespace torch::kernels {
 namespace {
 
 // One matrix operand as BLAS sees it: row-major, optionally transposed.
@@ -347,4 +347,4 @@ void gemm_batched(const Tensor& a_in, const Tensor& b_in, const Tensor& c, const
   }
 }
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

@@ -12,7 +12,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 // a, b, c: same dtype (not bool), same number of dims (>= 2) and equal batch
 // sizes; c contiguous. float/double/complex go to BLAS, the rest to a portable
@@ -49,4 +49,4 @@ std::vector<int64_t> batch_offsets(const Tensor& t, IntArrayRef batch);
 // Which library serves float32 GEMMs (Note [SGEMM backend choice] in gemm.cpp).
 const char* sgemm_backend();
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

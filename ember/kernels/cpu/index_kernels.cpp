@@ -9,7 +9,7 @@
 #include "ember/kernels/cpu/convert.h"
 #include "ember/kernels/cpu/tensor_iterator.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 namespace {
 
@@ -277,4 +277,4 @@ void divide_by_count_kernel(const Tensor& self, const Tensor& count) {
   });
 }
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

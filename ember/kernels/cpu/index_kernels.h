@@ -4,7 +4,7 @@
 // (they may run inside OpenMP regions) and only move or combine elements.
 #include "ember/core/tensor.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 // Note [Offset indexing]
 // Advanced indexing is lowered to a flat int64 tensor of element offsets
@@ -42,4 +42,4 @@ Tensor nonzero_kernel(const Tensor& self);
 // self[i] = self[i] / count[i] where count[i] > 0 (floor division for integers): scatter_reduce "mean".
 void divide_by_count_kernel(const Tensor& self, const Tensor& count);
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

@@ -8,7 +8,9 @@
 // order of additions depends only on n.
 #include <cstdint>
 
-namespace ember::kernels {
+#include "ember/core/namespace.h"
+
+namespace torch::kernels {
 
 template <typename Acc, typename F>
 inline Acc lane_sum(int64_t n, F term) {
@@ -22,4 +24,4 @@ inline Acc lane_sum(int64_t n, F term) {
   return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7])) + tail;
 }
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

@@ -8,7 +8,7 @@
 #include "ember/kernels/cpu/reduced_float.h"
 #include "ember/kernels/cpu/tensor_iterator.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 template <typename T>
 inline opmath_t<T> load(const char* p) {
@@ -122,4 +122,4 @@ void ternary_loop(const TensorIterator& iter, F f, int64_t grain = kGrainSize) {
       grain);
 }
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

@@ -7,7 +7,7 @@
 
 #include "ember/kernels/cpu/vec_math.h"
 
-namespace ember::kernels::vec {
+namespace torch::kernels::vec {
 
 namespace {
 
@@ -160,4 +160,4 @@ namespace avx512 {
 const MaxPoolRowF32 kMaxPoolRow = &max_pool_row;
 }  // namespace avx512
 
-}  // namespace ember::kernels::vec
+}  // namespace torch::kernels::vec

@@ -8,7 +8,7 @@
 #include "ember/core/parallel.h"
 #include "ember/kernels/cpu/lane_sum.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 namespace {
 
 template <typename F>
@@ -229,4 +229,4 @@ void layer_norm_backward_rows(const Tensor& g, int64_t g_row_stride, const Tenso
   });
 }
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

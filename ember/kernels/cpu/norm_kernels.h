@@ -4,7 +4,7 @@
 // All tensors are contiguous and of one dtype. Statistics accumulate in double.
 #include "ember/core/tensor.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 // x viewed as [N, C, S]: biased mean and variance of each channel (two passes
 // over the channel's N*S values), parallel over channels.
@@ -33,4 +33,4 @@ void layer_norm_backward_rows(const Tensor& g, int64_t g_row_stride, const Tenso
                               const Tensor& mean, const Tensor& rstd, const Tensor& w, Tensor& gi, Tensor& gw,
                               Tensor& gb);
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

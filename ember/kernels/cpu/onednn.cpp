@@ -2,7 +2,7 @@
 
 #include "ember/core/tensor_make.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 const dnnl::engine& onednn_engine() {
   static const dnnl::engine e(dnnl::engine::kind::cpu, 0);
@@ -14,4 +14,4 @@ dnnl::memory OnednnBuffers::make(const dnnl::memory::desc& d) {
   return dnnl::memory(d, onednn_engine(), keep_.back().data_ptr());
 }
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

@@ -9,7 +9,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 // One CPU engine for the process; immutable once built.
 const dnnl::engine& onednn_engine();
@@ -24,4 +24,4 @@ class OnednnBuffers {
   std::vector<Tensor> keep_;
 };
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

@@ -5,7 +5,7 @@
 
 #include "ember/kernels/cpu/vec_math.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 namespace {
 
@@ -71,4 +71,4 @@ void philox_draws(uint32_t* out, int64_t first, int64_t n, uint64_t key, uint64_
   }
 }
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

@@ -15,7 +15,9 @@
 #include <array>
 #include <cstdint>
 
-namespace ember::kernels {
+#include "ember/core/namespace.h"
+
+namespace torch::kernels {
 
 // One Philox4x32-10 block (the reference function; tests check it against the
 // algorithm's published known-answer vectors).
@@ -32,4 +34,4 @@ void philox_group(uint32_t* out, uint64_t g, uint64_t key, uint64_t stream);
 void philox_groups4(uint32_t* out, uint64_t g, uint64_t key, uint64_t stream);
 }  // namespace avx512
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

@@ -8,7 +8,7 @@
 
 #include "ember/kernels/cpu/philox.h"
 
-namespace ember::kernels::avx512 {
+namespace torch::kernels::avx512 {
 
 namespace {
 
@@ -70,4 +70,4 @@ void groups(uint32_t* out, uint64_t g, uint64_t key, uint64_t stream) {
 void philox_group(uint32_t* out, uint64_t g, uint64_t key, uint64_t stream) { groups<1>(out, g, key, stream); }
 void philox_groups4(uint32_t* out, uint64_t g, uint64_t key, uint64_t stream) { groups<4>(out, g, key, stream); }
 
-}  // namespace ember::kernels::avx512
+}  // namespace torch::kernels::avx512

@@ -24,7 +24,7 @@
 #include "ember/kernels/cpu/loops.h"
 #include "ember/kernels/cpu/unary_kernels.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 namespace {
 
@@ -80,4 +80,4 @@ void polygamma_kernel(const TensorIterator& iter, int64_t n) {
   });
 }
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

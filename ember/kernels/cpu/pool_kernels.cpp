@@ -22,7 +22,7 @@
 #include "ember/kernels/cpu/pool_kernels.h"
 #include "ember/kernels/cpu/vec_math.h"
 
-namespace ember::pool {
+namespace torch::pool {
 
 DimVector PoolSpec::pack() const {
   DimVector v{nd, adaptive ? 1 : 0, count_include_pad ? 1 : 0, divisor_override};
@@ -550,4 +550,4 @@ Tensor max_gather_kernel(const Tensor& gi, const Tensor& ix, int64_t nd) {
   return out;
 }
 
-}  // namespace ember::pool
+}  // namespace torch::pool

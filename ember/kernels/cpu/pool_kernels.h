@@ -8,7 +8,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember::pool {
+namespace torch::pool {
 
 struct PoolSpec {
   int64_t nd = 0;
@@ -43,4 +43,4 @@ Tensor max_gather_kernel(const Tensor& grad_in, const Tensor& indices, int64_t n
 Tensor max_positions_backward(const Tensor& grad_out, const Tensor& positions, const PoolSpec& s);
 Tensor positions_to_indices(const Tensor& positions, const PoolSpec& s);
 
-}  // namespace ember::pool
+}  // namespace torch::pool

@@ -2,7 +2,7 @@
 
 #include <numeric>
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 ReducePlan make_reduce_plan(const Tensor& in, uint64_t mask, bool keep_order) {
   ReducePlan p;
@@ -49,4 +49,4 @@ ReducePlan make_reduce_plan(const Tensor& in, uint64_t mask, bool keep_order) {
   return p;
 }
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

@@ -37,7 +37,7 @@
 #include "ember/core/parallel.h"
 #include "ember/core/tensor.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 struct ReducePlan {
   int64_t num_outputs = 1;
@@ -287,4 +287,4 @@ void reduce_kernel(const T* in, const ReducePlan& p, const Ops& ops, const Write
   }
 }
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

@@ -9,7 +9,7 @@
 #include "ember/core/dtype.h"
 #include "ember/kernels/cpu/wrapping.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 template <typename T>
 inline bool is_nan_v(T x) {
@@ -257,4 +257,4 @@ struct LogSumExpOps {
   }
 };
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

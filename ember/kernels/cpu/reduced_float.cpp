@@ -13,7 +13,7 @@
 
 #include <cstring>
 
-namespace ember::kernels {
+namespace torch::kernels {
 namespace {
 
 template <typename T>
@@ -55,4 +55,4 @@ void store_bools(const bool* in, bool* out, int64_t stride, int64_t n) {
   }
 }
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

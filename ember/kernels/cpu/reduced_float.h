@@ -8,7 +8,7 @@
 #include "ember/core/half.h"
 #include "ember/kernels/cpu/convert.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 template <typename T>
 inline constexpr bool is_reduced_float_v = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
@@ -56,4 +56,4 @@ void convert_run_through_float(char** data, const int64_t* s, int64_t n) {
   }
 }
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

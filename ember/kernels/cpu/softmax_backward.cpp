@@ -15,7 +15,7 @@
 #include "ember/core/tensor_make.h"
 #include "ember/kernels/cpu/softmax_row.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 namespace {
 
@@ -43,4 +43,4 @@ Tensor softmax_backward_lastdim(const Tensor& g, const Tensor& y) {
   return out;
 }
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

@@ -4,9 +4,9 @@
 // backward is needed (Note [Softmax backward rows]).
 #include "ember/core/tensor.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 // y * (grad - sum(grad * y, -1)) for contiguous float32/float64 y and grad of one shape and dtype.
 Tensor softmax_backward_lastdim(const Tensor& grad, const Tensor& y);
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

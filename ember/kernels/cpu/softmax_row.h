@@ -11,7 +11,7 @@
 #include "ember/kernels/cpu/lane_sum.h"
 #include "ember/kernels/cpu/vec_math.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 // The portable loop: max, exp(x - max) summed, then one scaling (or shift) pass.
 template <typename T, bool kLog>
@@ -52,4 +52,4 @@ void softmax_backward_row(const T* g, const T* y, T* out, int64_t n) {
   for (int64_t j = 0; j < n; ++j) out[j] = y[j] * (g[j] - s);
 }
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

@@ -12,7 +12,7 @@
 
 #include "ember/kernels/cpu/vec_math.h"
 
-namespace ember::kernels::vec {
+namespace torch::kernels::vec {
 
 namespace {
 
@@ -71,4 +71,4 @@ namespace avx512 {
 const UnaryF32 kSoftmaxRow[2] = {&softmax_row<false>, &softmax_row<true>};
 }  // namespace avx512
 
-}  // namespace ember::kernels::vec
+}  // namespace torch::kernels::vec

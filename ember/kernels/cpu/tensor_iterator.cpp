@@ -5,7 +5,7 @@
 #include "ember/core/parallel.h"
 #include "ember/core/shape.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 TensorIterator::TensorIterator(std::initializer_list<Tensor> outputs, std::initializer_list<Tensor> inputs) {
   build(outputs.begin(), outputs.size(), inputs.begin(), inputs.size());
@@ -118,4 +118,4 @@ void TensorIterator::advance_outer(DimVector& counter, std::array<char*, kMaxOpe
   }
 }
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

@@ -18,7 +18,7 @@
 #include "ember/core/parallel.h"
 #include "ember/core/tensor.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 class TensorIterator {
  public:
@@ -133,4 +133,4 @@ class TensorIterator {
   std::array<ScalarType, kMaxOperands> dtypes_{};
 };
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

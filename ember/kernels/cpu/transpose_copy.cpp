@@ -7,7 +7,7 @@
 #include "ember/core/parallel.h"
 #include "ember/core/small_vector.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 namespace {
 
 constexpr int64_t kTile = 16;
@@ -138,4 +138,4 @@ bool try_transpose_copy(const Tensor& dst, const Tensor& src) {
   }
 }
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

@@ -6,7 +6,7 @@
 // 16 x 16 tiles instead, so every source line fetched is used 16 times while it is in L1.
 #include "ember/core/tensor.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 // Copies src into dst when the two have the same dtype and sizes, dst's innermost dim has
 // stride 1 and no two of its elements share memory (a contiguous tensor, or a slice of one
@@ -15,4 +15,4 @@ namespace ember::kernels {
 // for every other case; the caller then runs the general loop.
 bool try_transpose_copy(const Tensor& dst, const Tensor& src);
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

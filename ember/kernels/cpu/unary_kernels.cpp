@@ -10,7 +10,7 @@
 #include "ember/kernels/cpu/unary_kernels_vec.h"
 #include "ember/kernels/cpu/vec_math.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 namespace {
 
@@ -64,4 +64,4 @@ void run_row(const TensorIterator& iter, const char* name, UnaryOpId id, F f) {
 #include "ember/tables/unary.def"
 #undef EMBER_UNARY_OP
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

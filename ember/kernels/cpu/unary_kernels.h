@@ -6,7 +6,7 @@
 
 #include "ember/kernels/cpu/tensor_iterator.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 // Column 2 and 3 of tables/unary.def (meanings documented there).
 enum class UnaryKind { Float, FloatOnly, Int, IntBool, IntToLong, Bitwise, Logical };
@@ -57,4 +57,4 @@ void conj_kernel(const TensorIterator& iter);
 void polar_kernel(const TensorIterator& iter);
 void complex_kernel(const TensorIterator& iter);
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

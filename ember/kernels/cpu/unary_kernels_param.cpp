@@ -8,7 +8,7 @@
 #include "ember/kernels/cpu/unary_kernels.h"
 #include "ember/kernels/cpu/unary_kernels_vec.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 namespace {
 template <typename F>
@@ -211,4 +211,4 @@ void complex_kernel(const TensorIterator& iter) {
   });
 }
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

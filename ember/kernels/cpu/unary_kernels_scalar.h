@@ -15,7 +15,7 @@
 #include "ember/core/dtype.h"
 #include "ember/kernels/cpu/unary_kernels.h"
 
-namespace ember::kernels::scalar {
+namespace torch::kernels::scalar {
 
 // Short helpers read best one line each.
 // clang-format off
@@ -129,4 +129,4 @@ using unary_element_t =
 #include "ember/tables/unary.def"
 #undef EMBER_UNARY_OP
 
-}  // namespace ember::kernels::scalar
+}  // namespace torch::kernels::scalar

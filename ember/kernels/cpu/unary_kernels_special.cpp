@@ -4,7 +4,7 @@
 
 #include "ember/kernels/cpu/unary_kernels_scalar.h"
 
-namespace ember::kernels::scalar {
+namespace torch::kernels::scalar {
 
 // Giles' single-precision approximation ("Approximating the erfinv function",
 // GPU Computing Gems, 2011) as a start, then two Newton steps on erf(x) = y,
@@ -92,4 +92,4 @@ double digamma_double(double x) {
   return result + std::log(x) - (0.5 / x) - y;
 }
 
-}  // namespace ember::kernels::scalar
+}  // namespace torch::kernels::scalar

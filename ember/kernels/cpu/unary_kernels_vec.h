@@ -6,7 +6,7 @@
 #include "ember/kernels/cpu/loops.h"
 #include "ember/kernels/cpu/vec_math.h"
 
-namespace ember::kernels {
+namespace torch::kernels {
 
 // SLEEF on contiguous runs, the scalar function elsewhere.
 template <typename T, typename F, typename V>
@@ -58,4 +58,4 @@ void unary_loop_vec(const TensorIterator& iter, const vec::UnaryVec& v, F f) {
   unary_loop<T, T>(iter, f);
 }
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

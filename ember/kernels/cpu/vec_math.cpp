@@ -2,7 +2,7 @@
 
 #include <atomic>
 
-namespace ember::kernels::vec {
+namespace torch::kernels::vec {
 
 namespace {
 bool cpu_has_avx512() {
@@ -35,4 +35,4 @@ const UnaryVec& gelu_vec(bool tanh_approximation) {
   return avx512::kGelu[tanh_approximation ? 1 : 0];
 }
 
-}  // namespace ember::kernels::vec
+}  // namespace torch::kernels::vec

@@ -8,7 +8,7 @@
 
 #include "ember/kernels/cpu/unary_kernels.h"
 
-namespace ember::kernels::vec {
+namespace torch::kernels::vec {
 
 using UnaryF32 = void (*)(const float* in, float* out, int64_t n);
 using UnaryF64 = void (*)(const double* in, double* out, int64_t n);
@@ -75,4 +75,4 @@ extern const UnaryF32 kSoftmaxRow[2];    // [log]; softmax_row_avx512.cpp
 extern const MaxPoolRowF32 kMaxPoolRow;  // max_pool_row_avx512.cpp
 }  // namespace avx512
 
-}  // namespace ember::kernels::vec
+}  // namespace torch::kernels::vec

@@ -5,7 +5,7 @@
 
 #include "ember/kernels/cpu/vec_math.h"
 
-namespace ember::kernels::vec {
+namespace torch::kernels::vec {
 
 namespace {
 
@@ -120,4 +120,4 @@ const UnaryVec kUnaryTable[kNumUnaryOps] = {
 #undef EMBER_UNARY_OP
 }  // namespace avx512
 
-}  // namespace ember::kernels::vec
+}  // namespace torch::kernels::vec

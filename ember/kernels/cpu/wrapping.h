@@ -4,7 +4,9 @@
 #include <cstdint>
 #include <type_traits>
 
-namespace ember::kernels {
+#include "ember/core/namespace.h"
+
+namespace torch::kernels {
 
 namespace detail {
 template <typename M>
@@ -49,4 +51,4 @@ inline M neg_wrap(M a) {
 
 }  // namespace detail
 
-}  // namespace ember::kernels
+}  // namespace torch::kernels

@@ -5,7 +5,7 @@
 #include "ember/nn/options/activation.h"
 #include "ember/ops/elementwise/unary.h"
 
-namespace ember::nn::functional {
+namespace torch::nn::functional {
 
 inline Tensor relu(Tensor input, const ReLUFuncOptions& options = {}) {
   return options.inplace() ? ember::relu_(input) : ember::relu(input);
@@ -35,4 +35,4 @@ inline Tensor hardsigmoid(Tensor input, const HardsigmoidFuncOptions& options = 
   return options.inplace() ? ember::hardsigmoid_(input) : ember::hardsigmoid(input);
 }
 
-}  // namespace ember::nn::functional
+}  // namespace torch::nn::functional

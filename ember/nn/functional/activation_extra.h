@@ -7,7 +7,7 @@
 #include "ember/ops/nn/activation.h"
 #include "ember/ops/nn/softmax.h"
 
-namespace ember::nn::functional {
+namespace torch::nn::functional {
 
 inline Tensor softmax(const Tensor& input, const SoftmaxFuncOptions& options) {
   return ember::softmax(input, options.dim(), options.dtype());
@@ -50,4 +50,4 @@ inline Tensor rrelu(Tensor input, const RReLUFuncOptions& options = {}) {
                            : ember::rrelu(input, options.lower(), options.upper(), options.training());
 }
 
-}  // namespace ember::nn::functional
+}  // namespace torch::nn::functional

@@ -3,7 +3,7 @@
 #include "ember/nn/options/batchnorm.h"
 #include "ember/ops/nn/normalization.h"
 
-namespace ember::nn::functional {
+namespace torch::nn::functional {
 
 namespace detail {
 inline Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
@@ -29,4 +29,4 @@ inline Tensor batch_norm(const Tensor& input, const Tensor& running_mean, const 
                             options.momentum(), options.eps());
 }
 
-}  // namespace ember::nn::functional
+}  // namespace torch::nn::functional

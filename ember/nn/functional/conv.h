@@ -7,7 +7,7 @@
 #include "ember/nn/options/conv.h"
 #include "ember/ops/nn/conv.h"
 
-namespace ember::nn::functional {
+namespace torch::nn::functional {
 
 namespace detail {
 template <size_t D>
@@ -49,4 +49,4 @@ inline Tensor conv_transpose3d(const Tensor& input, const Tensor& weight, const 
                                  o.dilation());
 }
 
-}  // namespace ember::nn::functional
+}  // namespace torch::nn::functional

@@ -5,7 +5,7 @@
 #include "ember/ops/nn/distance.h"
 #include "ember/ops/nn/loss.h"
 
-namespace ember::nn::functional {
+namespace torch::nn::functional {
 
 inline Tensor cosine_similarity(const Tensor& x1, const Tensor& x2, const CosineSimilarityFuncOptions& options = {}) {
   return ember::cosine_similarity(x1, x2, options.dim(), options.eps());
@@ -15,4 +15,4 @@ inline Tensor pairwise_distance(const Tensor& x1, const Tensor& x2, const Pairwi
   return ember::pairwise_distance(x1, x2, options.p(), options.eps(), options.keepdim());
 }
 
-}  // namespace ember::nn::functional
+}  // namespace torch::nn::functional

@@ -4,7 +4,7 @@
 #include "ember/nn/options/dropout.h"
 #include "ember/ops/nn/dropout.h"
 
-namespace ember::nn::functional {
+namespace torch::nn::functional {
 
 namespace detail {
 // Checks p and applies `op`, writing into the input when inplace (as PyTorch's dropout_).
@@ -47,4 +47,4 @@ inline Tensor feature_alpha_dropout(const Tensor& input, const FeatureAlphaDropo
                                [](const Tensor& x, double p, bool t) { return ember::feature_alpha_dropout(x, p, t); });
 }
 
-}  // namespace ember::nn::functional
+}  // namespace torch::nn::functional

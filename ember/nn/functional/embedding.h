@@ -12,7 +12,7 @@
 #include "ember/ops/all_ops.h"
 #include "ember/ops/factory/factory.h"
 
-namespace ember::nn::functional {
+namespace torch::nn::functional {
 
 namespace detail {
 // A negative padding_idx counts from the end; none is -1 for the op.
@@ -86,4 +86,4 @@ inline Tensor embedding_bag(const Tensor& input, const Tensor& weight, const Emb
                                           options.sparse(), psw, options.include_last_offset(), options.padding_idx()));
 }
 
-}  // namespace ember::nn::functional
+}  // namespace torch::nn::functional

@@ -7,7 +7,7 @@
 #include "ember/ops/index/indexing.h"
 #include "ember/ops/nn/pad.h"
 
-namespace ember::nn::functional {
+namespace torch::nn::functional {
 
 namespace {
 
@@ -110,4 +110,4 @@ Tensor fold(const Tensor& input, const FoldFuncOptions& options) {
   return batched ? image : image.squeeze(0);
 }
 
-}  // namespace ember::nn::functional
+}  // namespace torch::nn::functional

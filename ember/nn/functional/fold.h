@@ -5,9 +5,9 @@
 #include "ember/core/tensor.h"
 #include "ember/nn/options/fold.h"
 
-namespace ember::nn::functional {
+namespace torch::nn::functional {
 
 Tensor unfold(const Tensor& input, const UnfoldFuncOptions& options);
 Tensor fold(const Tensor& input, const FoldFuncOptions& options);
 
-}  // namespace ember::nn::functional
+}  // namespace torch::nn::functional

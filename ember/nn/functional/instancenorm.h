@@ -3,7 +3,7 @@
 #include "ember/nn/options/instancenorm.h"
 #include "ember/ops/nn/normalization.h"
 
-namespace ember::nn::functional {
+namespace torch::nn::functional {
 
 namespace detail {
 inline Tensor instance_norm(const Tensor& input, const Tensor& running_mean, const Tensor& running_var,
@@ -18,4 +18,4 @@ inline Tensor instance_norm(const Tensor& input, const InstanceNormFuncOptions& 
                                options.use_input_stats(), options.momentum(), options.eps());
 }
 
-}  // namespace ember::nn::functional
+}  // namespace torch::nn::functional

@@ -5,7 +5,7 @@
 #include "ember/ops/matmul/matmul.h"
 #include "ember/ops/nn/linear.h"
 
-namespace ember::nn::functional {
+namespace torch::nn::functional {
 
 // ember::linear (composed of differentiable ops, so autograd comes for free): a
 // contiguous N-D input with a bias is one addmm over its folded leading dims, as ATen's
@@ -25,4 +25,4 @@ inline Tensor bilinear(const Tensor& input1, const Tensor& input2, const Tensor&
   return ember::bilinear(input1, input2, weight, bias);
 }
 
-}  // namespace ember::nn::functional
+}  // namespace torch::nn::functional

@@ -4,10 +4,10 @@
 #include "ember/nn/options/local_response_norm.h"
 #include "ember/ops/nn/normalization.h"
 
-namespace ember::nn::functional {
+namespace torch::nn::functional {
 
 inline Tensor local_response_norm(const Tensor& input, const LocalResponseNormFuncOptions& options) {
   return ember::local_response_norm(input, options.size(), options.alpha(), options.beta(), options.k());
 }
 
-}  // namespace ember::nn::functional
+}  // namespace torch::nn::functional

@@ -10,7 +10,7 @@
 #include "ember/nn/options/loss.h"
 #include "ember/ops/all_ops.h"
 
-namespace ember::nn::functional {
+namespace torch::nn::functional {
 
 namespace detail {
 // Options hold an undefined Tensor for "no weight"; the ops take an optional.
@@ -124,4 +124,4 @@ inline Tensor normalize(const Tensor& input, const NormalizeFuncOptions& options
 }
 inline Tensor one_hot(const Tensor& tensor, int64_t num_classes = -1) { return ember::one_hot(tensor, num_classes); }
 
-}  // namespace ember::nn::functional
+}  // namespace torch::nn::functional

@@ -30,7 +30,7 @@
 #include "ember/ops/shape/shape_ops.h"
 #include "ember/ops/shape/view.h"
 
-namespace ember::nn::functional {
+namespace torch::nn::functional {
 
 namespace {
 
@@ -272,4 +272,4 @@ std::tuple<Tensor, Tensor> multi_head_attention_forward(const Tensor& query, con
   return {out, weights};
 }
 
-}  // namespace ember::nn::functional
+}  // namespace torch::nn::functional

@@ -5,7 +5,7 @@
 #include "ember/core/tensor.h"
 #include "ember/nn/options/transformer.h"
 
-namespace ember::nn::functional {
+namespace torch::nn::functional {
 
 // query (L, N, E), key (S, N, kdim), value (S, N, vdim); unbatched (L, E) inputs are
 // accepted. Returns (attn_output (L, N, E), attn_weights) where the weights are (N, L, S)
@@ -15,4 +15,4 @@ namespace ember::nn::functional {
 std::tuple<Tensor, Tensor> multi_head_attention_forward(const Tensor& query, const Tensor& key, const Tensor& value,
                                                         const MultiheadAttentionForwardFuncOptions& options);
 
-}  // namespace ember::nn::functional
+}  // namespace torch::nn::functional

@@ -9,7 +9,7 @@
 #include "ember/nn/options/normalization.h"
 #include "ember/ops/nn/normalization.h"
 
-namespace ember::nn::functional {
+namespace torch::nn::functional {
 
 namespace detail {
 inline std::optional<Tensor> opt_tensor(const Tensor& t) {
@@ -27,4 +27,4 @@ inline Tensor group_norm(const Tensor& input, const GroupNormFuncOptions& option
                            detail::opt_tensor(options.bias()), options.eps());
 }
 
-}  // namespace ember::nn::functional
+}  // namespace torch::nn::functional

@@ -6,7 +6,7 @@
 #include "ember/nn/options/padding.h"
 #include "ember/ops/nn/pad.h"
 
-namespace ember::nn::functional {
+namespace torch::nn::functional {
 
 namespace detail {
 inline Tensor pad(const Tensor& input, IntArrayRef pad, const PadFuncOptions::mode_t& mode, double value) {
@@ -22,4 +22,4 @@ inline Tensor pad(const Tensor& input, const PadFuncOptions& options) {
   return detail::pad(input, options.pad(), options.mode(), options.value());
 }
 
-}  // namespace ember::nn::functional
+}  // namespace torch::nn::functional

@@ -4,7 +4,7 @@
 #include "ember/nn/options/pixelshuffle.h"
 #include "ember/ops/nn/upsample.h"
 
-namespace ember::nn::functional {
+namespace torch::nn::functional {
 
 inline Tensor pixel_shuffle(const Tensor& input, const PixelShuffleFuncOptions& options) {
   return ember::pixel_shuffle(input, options.upscale_factor());
@@ -13,4 +13,4 @@ inline Tensor pixel_unshuffle(const Tensor& input, const PixelUnshuffleFuncOptio
   return ember::pixel_unshuffle(input, options.downscale_factor());
 }
 
-}  // namespace ember::nn::functional
+}  // namespace torch::nn::functional

@@ -8,7 +8,7 @@
 #include "ember/nn/options/pooling.h"
 #include "ember/ops/nn/pool.h"
 
-namespace ember::nn::functional {
+namespace torch::nn::functional {
 
 #define EMBER_FUNCTIONAL_POOL(D)                                                                                 \
   inline Tensor max_pool##D##d(const Tensor& input, const MaxPool##D##dFuncOptions& options) {                   \
@@ -133,4 +133,4 @@ inline Tensor lp_pool2d(const Tensor& input, const LPPool2dFuncOptions& options)
   return out.sign().mul(out.abs().relu()).mul(k[0] * k[1]).pow(1.0 / p);
 }
 
-}  // namespace ember::nn::functional
+}  // namespace torch::nn::functional

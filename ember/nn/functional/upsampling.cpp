@@ -10,7 +10,7 @@
 #include "ember/ops/nn/pool.h"
 #include "ember/ops/nn/upsample.h"
 
-namespace ember::nn::functional {
+namespace torch::nn::functional {
 
 namespace {
 constexpr const char* kOp = "interpolate";
@@ -117,4 +117,4 @@ Tensor interpolate(const Tensor& input, const InterpolateFuncOptions& options) {
                              options.recompute_scale_factor(), options.antialias());
 }
 
-}  // namespace ember::nn::functional
+}  // namespace torch::nn::functional

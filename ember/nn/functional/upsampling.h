@@ -8,7 +8,7 @@
 #include "ember/nn/options/upsampling.h"
 #include "ember/ops/nn/interpolate.h"
 
-namespace ember::nn::functional {
+namespace torch::nn::functional {
 
 Tensor interpolate(const Tensor& input, const InterpolateFuncOptions& options = {});
 
@@ -18,4 +18,4 @@ Tensor interpolate(const Tensor& input, const std::optional<std::vector<int64_t>
                    std::optional<bool> align_corners, std::optional<bool> recompute_scale_factor, bool antialias);
 }  // namespace detail
 
-}  // namespace ember::nn::functional
+}  // namespace torch::nn::functional

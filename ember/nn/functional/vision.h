@@ -3,7 +3,7 @@
 #include "ember/nn/options/vision.h"
 #include "ember/ops/nn/grid_sample.h"
 
-namespace ember::nn::functional {
+namespace torch::nn::functional {
 
 inline Tensor affine_grid(const Tensor& theta, IntArrayRef size, bool align_corners = false) {
   return ember::affine_grid_generator(theta, size, align_corners);
@@ -17,4 +17,4 @@ inline Tensor grid_sample(const Tensor& input, const Tensor& grid, const GridSam
                              options.align_corners().value_or(false));
 }
 
-}  // namespace ember::nn::functional
+}  // namespace torch::nn::functional

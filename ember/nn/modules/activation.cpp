@@ -2,7 +2,7 @@
 
 #include "ember/nn/functional/activation.h"
 
-namespace ember::nn {
+namespace torch::nn {
 namespace F = functional;
 namespace {
 // LibTorch prints `inplace=true` only when it is set.
@@ -70,4 +70,4 @@ void HardsigmoidImpl::pretty_print(std::ostream& stream) const {
 }
 Tensor HardsigmoidImpl::forward(Tensor input) { return F::hardsigmoid(std::move(input), options); }
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -8,7 +8,7 @@
 #include "ember/nn/options/activation.h"
 #include "ember/nn/pimpl.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 // Activations without options: Sigmoid, Tanh, SiLU, Mish.
 #define EMBER_NN_PLAIN_ACTIVATION(Name)                     \
@@ -50,4 +50,4 @@ EMBER_NN_OPTIONS_ACTIVATION(Hardswish);
 EMBER_NN_OPTIONS_ACTIVATION(Hardsigmoid);
 #undef EMBER_NN_OPTIONS_ACTIVATION
 
-}  // namespace ember::nn
+}  // namespace torch::nn

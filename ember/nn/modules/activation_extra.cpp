@@ -5,7 +5,7 @@
 #include "ember/nn/functional/activation_extra.h"
 #include "ember/ops/factory/factory.h"
 
-namespace ember::nn {
+namespace torch::nn {
 namespace F = functional;
 namespace {
 // LibTorch prints `inplace=true` only when it is set.
@@ -116,4 +116,4 @@ void PReLUImpl::pretty_print(std::ostream& stream) const {
 }
 Tensor PReLUImpl::forward(const Tensor& input) { return F::prelu(input, weight); }
 
-}  // namespace ember::nn
+}  // namespace torch::nn

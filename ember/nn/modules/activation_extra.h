@@ -9,7 +9,7 @@
 #include "ember/nn/options/activation_extra.h"
 #include "ember/nn/pimpl.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 #define EMBER_NN_PLAIN_ACTIVATION(Name)                     \
   class Name##Impl : public Cloneable<Name##Impl> {         \
@@ -90,4 +90,4 @@ class PReLUImpl : public Cloneable<PReLUImpl> {
 };
 EMBER_NN_MODULE(PReLU);
 
-}  // namespace ember::nn
+}  // namespace torch::nn

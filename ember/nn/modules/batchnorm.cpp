@@ -1,6 +1,6 @@
 #include "ember/nn/modules/batchnorm.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 // The ranks PyTorch's _check_input_dim accepts, with its message.
 void BatchNorm1dImpl::_check_input_dim(const Tensor& input) {
@@ -16,4 +16,4 @@ void BatchNorm3dImpl::_check_input_dim(const Tensor& input) {
               shape_str(input.sizes()), ")");
 }
 
-}  // namespace ember::nn
+}  // namespace torch::nn

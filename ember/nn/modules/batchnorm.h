@@ -12,7 +12,7 @@
 #include "ember/nn/pimpl.h"
 #include "ember/ops/factory/factory.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 // Parameters weight/bias (when affine, initialised to 1 and 0) and buffers
 // running_mean/running_var/num_batches_tracked (when track_running_stats), with
@@ -135,4 +135,4 @@ EMBER_DECLARE_BATCHNORM(2)
 EMBER_DECLARE_BATCHNORM(3)
 #undef EMBER_DECLARE_BATCHNORM
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -9,7 +9,7 @@
 #include "ember/ops/nn/conv.h"
 #include "ember/ops/nn/pad.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 template <size_t D, typename Derived>
 void ConvNdImpl<D, Derived>::reset() {
@@ -182,4 +182,4 @@ EMBER_DEFINE_CONV_TRANSPOSE(2)
 EMBER_DEFINE_CONV_TRANSPOSE(3)
 #undef EMBER_DEFINE_CONV_TRANSPOSE
 
-}  // namespace ember::nn
+}  // namespace torch::nn

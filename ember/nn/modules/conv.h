@@ -9,7 +9,7 @@
 #include "ember/nn/options/conv.h"
 #include "ember/nn/pimpl.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 template <size_t D, typename Derived>
 class ConvNdImpl : public Cloneable<Derived> {
@@ -87,4 +87,4 @@ EMBER_DECLARE_CONV_TRANSPOSE(2)
 EMBER_DECLARE_CONV_TRANSPOSE(3)
 #undef EMBER_DECLARE_CONV_TRANSPOSE
 
-}  // namespace ember::nn
+}  // namespace torch::nn

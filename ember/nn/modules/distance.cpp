@@ -1,6 +1,6 @@
 #include "ember/nn/modules/distance.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 void CosineSimilarityImpl::pretty_print(std::ostream& stream) const {
   stream << "torch::nn::CosineSimilarity(dim=" << options.dim() << ", eps=" << options.eps() << ")";
@@ -11,4 +11,4 @@ void PairwiseDistanceImpl::pretty_print(std::ostream& stream) const {
          << ", keepdim=" << options.keepdim() << ")";
 }
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -7,7 +7,7 @@
 #include "ember/nn/functional/distance.h"
 #include "ember/nn/pimpl.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 class CosineSimilarityImpl : public Cloneable<CosineSimilarityImpl> {
  public:
@@ -35,4 +35,4 @@ class PairwiseDistanceImpl : public Cloneable<PairwiseDistanceImpl> {
 };
 EMBER_NN_MODULE(PairwiseDistance);
 
-}  // namespace ember::nn
+}  // namespace torch::nn

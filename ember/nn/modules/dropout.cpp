@@ -2,7 +2,7 @@
 
 #include "ember/nn/functional/dropout.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 namespace F = functional;
 
@@ -34,4 +34,4 @@ EMBER_DEFINE_DROPOUT(
     F::feature_alpha_dropout(
         input, F::FeatureAlphaDropoutFuncOptions().p(options.p()).training(is_training()).inplace(options.inplace())))
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -8,7 +8,7 @@
 #include "ember/nn/options/dropout.h"
 #include "ember/nn/pimpl.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 #define EMBER_DECLARE_DROPOUT(Name)                                                           \
   class Name##Impl : public Cloneable<Name##Impl> {                                           \
@@ -29,4 +29,4 @@ EMBER_DECLARE_DROPOUT(AlphaDropout)
 EMBER_DECLARE_DROPOUT(FeatureAlphaDropout)
 #undef EMBER_DECLARE_DROPOUT
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -8,7 +8,7 @@
 #include "ember/nn/init.h"
 #include "ember/ops/factory/factory.h"
 
-namespace ember::nn {
+namespace torch::nn {
 namespace F = functional;
 
 namespace {
@@ -148,4 +148,4 @@ EmbeddingBag EmbeddingBag::from_pretrained(const Tensor& embeddings, const Embed
   return bag;
 }
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -8,7 +8,7 @@
 #include "ember/nn/options/embedding.h"
 #include "ember/nn/pimpl.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 class EmbeddingImpl : public Cloneable<EmbeddingImpl> {
  public:
@@ -56,4 +56,4 @@ class EmbeddingBag : public ModuleHolder<EmbeddingBagImpl> {
 };
 EMBER_NN_CLONEABLE_INSTANCE(EmbeddingBagImpl);
 
-}  // namespace ember::nn
+}  // namespace torch::nn

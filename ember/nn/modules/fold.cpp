@@ -2,7 +2,7 @@
 
 #include "ember/nn/functional/fold.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 void FoldImpl::pretty_print(std::ostream& stream) const {
   stream << "torch::nn::Fold(output_size=" << options.output_size() << ", kernel_size=" << options.kernel_size()
@@ -19,4 +19,4 @@ void UnfoldImpl::pretty_print(std::ostream& stream) const {
 
 Tensor UnfoldImpl::forward(const Tensor& input) { return functional::unfold(input, options); }
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -8,7 +8,7 @@
 #include "ember/nn/options/fold.h"
 #include "ember/nn/pimpl.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 class FoldImpl : public Cloneable<FoldImpl> {
  public:
@@ -35,4 +35,4 @@ class UnfoldImpl : public Cloneable<UnfoldImpl> {
 };
 EMBER_NN_MODULE(Unfold);
 
-}  // namespace ember::nn
+}  // namespace torch::nn

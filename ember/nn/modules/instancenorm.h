@@ -7,7 +7,7 @@
 #include "ember/nn/modules/batchnorm.h"
 #include "ember/nn/options/instancenorm.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 template <size_t D, typename Derived>
 class InstanceNormImpl : public NormImplBase<D, Derived, InstanceNormOptions> {
@@ -57,4 +57,4 @@ EMBER_DECLARE_INSTANCENORM(2)
 EMBER_DECLARE_INSTANCENORM(3)
 #undef EMBER_DECLARE_INSTANCENORM
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -7,7 +7,7 @@
 #include "ember/ops/factory/factory.h"
 #include "ember/ops/shape/view.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 void IdentityImpl::pretty_print(std::ostream& stream) const { stream << "torch::nn::Identity()"; }
 Tensor IdentityImpl::forward(const Tensor& input) { return input; }
@@ -112,4 +112,4 @@ Tensor UnflattenImpl::forward(const Tensor& input) {
   return unflatten(input, options.dim(), options.sizes());
 }
 
-}  // namespace ember::nn
+}  // namespace torch::nn

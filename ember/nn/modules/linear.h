@@ -7,7 +7,7 @@
 #include "ember/nn/options/linear.h"
 #include "ember/nn/pimpl.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 // Returns its input unchanged; a placeholder layer.
 class IdentityImpl : public Cloneable<IdentityImpl> {
@@ -82,4 +82,4 @@ class UnflattenImpl : public Cloneable<UnflattenImpl> {
 };
 EMBER_NN_MODULE(Unflatten);
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -1,10 +1,10 @@
 #include "ember/nn/modules/local_response_norm.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 void LocalResponseNormImpl::pretty_print(std::ostream& stream) const {
   stream << std::boolalpha << "torch::nn::LocalResponseNorm(" << options.size() << ", alpha=" << options.alpha()
          << ", beta=" << options.beta() << ", k=" << options.k() << ")";
 }
 
-}  // namespace ember::nn
+}  // namespace torch::nn

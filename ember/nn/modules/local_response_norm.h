@@ -8,7 +8,7 @@
 #include "ember/nn/functional/local_response_norm.h"
 #include "ember/nn/pimpl.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 class LocalResponseNormImpl : public Cloneable<LocalResponseNormImpl> {
  public:
@@ -22,4 +22,4 @@ class LocalResponseNormImpl : public Cloneable<LocalResponseNormImpl> {
 };
 EMBER_NN_MODULE(LocalResponseNorm);
 
-}  // namespace ember::nn
+}  // namespace torch::nn

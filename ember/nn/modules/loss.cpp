@@ -2,7 +2,7 @@
 
 #include "ember/nn/functional/loss.h"
 
-namespace ember::nn {
+namespace torch::nn {
 namespace F = functional;
 
 // Prints as LibTorch 1.13 (torch/csrc/api/src/nn/modules/loss.cpp): most
@@ -77,4 +77,4 @@ Tensor CTCLossImpl::forward(const Tensor& log_probs, const Tensor& targets, cons
   return F::ctc_loss(log_probs, targets, input_lengths, target_lengths, options);
 }
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -9,7 +9,7 @@
 #include "ember/nn/options/loss.h"
 #include "ember/nn/pimpl.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 // Losses taking (input, target).
 #define EMBER_NN_LOSS2(Name)                                                       \
@@ -68,4 +68,4 @@ class CTCLossImpl : public Cloneable<CTCLossImpl> {
 };
 EMBER_NN_MODULE(CTCLoss);
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -4,7 +4,7 @@
 #include "ember/nn/init.h"
 #include "ember/ops/factory/factory.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 MultiheadAttentionImpl::MultiheadAttentionImpl(const MultiheadAttentionOptions& options_) : options(options_) {
   reset();
@@ -82,4 +82,4 @@ std::tuple<Tensor, Tensor> MultiheadAttentionImpl::forward(const Tensor& query, 
   return functional::multi_head_attention_forward(query, key, value, opts);
 }
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -13,7 +13,7 @@
 #include "ember/nn/options/transformer.h"
 #include "ember/nn/pimpl.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 class MultiheadAttentionImpl : public Cloneable<MultiheadAttentionImpl> {
  public:
@@ -50,4 +50,4 @@ class MultiheadAttentionImpl : public Cloneable<MultiheadAttentionImpl> {
 };
 EMBER_NN_MODULE(MultiheadAttention);
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -7,7 +7,7 @@
 #include "ember/nn/init.h"
 #include "ember/ops/factory/factory.h"
 
-namespace ember::nn {
+namespace torch::nn {
 namespace F = functional;
 
 LayerNormImpl::LayerNormImpl(LayerNormOptions options_) : options(std::move(options_)) { reset(); }
@@ -73,4 +73,4 @@ Tensor GroupNormImpl::forward(const Tensor& input) {
                        F::GroupNormFuncOptions(options.num_groups()).weight(weight).bias(bias).eps(options.eps()));
 }
 
-}  // namespace ember::nn
+}  // namespace torch::nn

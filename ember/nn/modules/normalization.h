@@ -8,7 +8,7 @@
 #include "ember/nn/options/normalization.h"
 #include "ember/nn/pimpl.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 class LayerNormImpl : public Cloneable<LayerNormImpl> {
  public:
@@ -41,4 +41,4 @@ class GroupNormImpl : public Cloneable<GroupNormImpl> {
 };
 EMBER_NN_MODULE(GroupNorm);
 
-}  // namespace ember::nn
+}  // namespace torch::nn

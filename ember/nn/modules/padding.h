@@ -8,7 +8,7 @@
 #include "ember/nn/functional/padding.h"
 #include "ember/nn/pimpl.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 #define EMBER_DECLARE_PAD(Kind, D, Mode)                                                                         \
   class Kind##Pad##D##dImpl : public Cloneable<Kind##Pad##D##dImpl> {                                            \
@@ -67,4 +67,4 @@ EMBER_DECLARE_CONSTANT_PAD(2)
 EMBER_DECLARE_CONSTANT_PAD(3)
 #undef EMBER_DECLARE_CONSTANT_PAD
 
-}  // namespace ember::nn
+}  // namespace torch::nn

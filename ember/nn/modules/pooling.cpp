@@ -2,7 +2,7 @@
 
 #include "ember/nn/modules/print_sizes.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 #define EMBER_DEFINE_MAXPOOL(D)                                                                                 \
   void MaxPool##D##dImpl::pretty_print(std::ostream& stream) const {                                            \
@@ -97,4 +97,4 @@ EMBER_DEFINE_LP_POOL(1)
 EMBER_DEFINE_LP_POOL(2)
 #undef EMBER_DEFINE_LP_POOL
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -12,7 +12,7 @@
 #include "ember/nn/options/pooling.h"
 #include "ember/nn/pimpl.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 #define EMBER_DECLARE_POOL(Kind, D)                                                                   \
   class Kind##D##dImpl : public Cloneable<Kind##D##dImpl> {                                           \
@@ -108,4 +108,4 @@ EMBER_DECLARE_LP_POOL(1)
 EMBER_DECLARE_LP_POOL(2)
 #undef EMBER_DECLARE_LP_POOL
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -5,7 +5,7 @@
 
 #include "ember/core/expanding_array.h"
 
-namespace ember::nn::detail {
+namespace torch::nn::detail {
 
 template <size_t D>
 struct PrintSizes {
@@ -21,4 +21,4 @@ PrintSizes<D> print_sizes(const ExpandingArray<D>& values) {
   return {values};
 }
 
-}  // namespace ember::nn::detail
+}  // namespace torch::nn::detail

@@ -8,7 +8,7 @@
 #include "ember/ops/index/indexing.h"
 #include "ember/ops/shape/view.h"
 
-namespace ember::nn {
+namespace torch::nn {
 namespace detail {
 
 namespace {
@@ -258,4 +258,4 @@ std::tuple<PackedSequence, Tensor> GRUImpl::forward_with_packed_input(const Pack
   return {PackedSequence(out, p.batch_sizes(), p.sorted_indices(), p.unsorted_indices()), states[0]};
 }
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -16,7 +16,7 @@
 #include "ember/nn/utils/rnn.h"
 #include "ember/ops/nn/rnn.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 namespace detail {
 
@@ -174,4 +174,4 @@ class GRUCellImpl : public detail::RNNCellImplBase<GRUCellImpl> {
 };
 EMBER_NN_MODULE(GRUCell);
 
-}  // namespace ember::nn
+}  // namespace torch::nn

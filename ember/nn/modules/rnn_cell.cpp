@@ -6,7 +6,7 @@
 #include "ember/ops/factory/factory.h"
 #include "ember/ops/shape/view.h"
 
-namespace ember::nn {
+namespace torch::nn {
 namespace detail {
 
 template <typename Derived>
@@ -115,4 +115,4 @@ Tensor GRUCellImpl::forward(const Tensor& input, Tensor hx) {
   return batched ? out : out.squeeze(0);
 }
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -6,7 +6,7 @@
 #include "ember/ops/factory/factory.h"
 #include "ember/ops/shape/shape_ops.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 // Out of line so that including the options does not instantiate the
 // layers' construction.
@@ -147,4 +147,4 @@ Tensor TransformerImpl::generate_square_subsequent_mask(int64_t sz) {
   return triu(full({sz, sz}, -std::numeric_limits<float>::infinity()), 1);
 }
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -12,7 +12,7 @@
 #include "ember/nn/options/transformer_coder.h"
 #include "ember/nn/pimpl.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 // A stack of num_layers clones of encoder_layer, then the optional norm.
 class TransformerEncoderImpl : public Cloneable<TransformerEncoderImpl> {
@@ -88,4 +88,4 @@ class TransformerImpl : public Cloneable<TransformerImpl> {
 };
 EMBER_NN_MODULE(Transformer);
 
-}  // namespace ember::nn
+}  // namespace torch::nn

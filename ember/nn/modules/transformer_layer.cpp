@@ -6,7 +6,7 @@
 #include "ember/ops/elementwise/unary.h"
 #include "ember/ops/nn/relu_dropout.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 namespace detail {
 Tensor apply_transformer_activation(const TransformerActivation& activation, const Tensor& x) {
@@ -154,4 +154,4 @@ Tensor TransformerDecoderLayerImpl::forward(const Tensor& tgt, const Tensor& mem
   return x;
 }
 
-}  // namespace ember::nn
+}  // namespace torch::nn

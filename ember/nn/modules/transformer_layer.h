@@ -15,7 +15,7 @@
 #include "ember/nn/options/transformer.h"
 #include "ember/nn/pimpl.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 namespace detail {
 // relu, gelu or the user's callable.
@@ -95,4 +95,4 @@ class TransformerDecoderLayerImpl : public Cloneable<TransformerDecoderLayerImpl
 };
 EMBER_NN_MODULE(TransformerDecoderLayer);
 
-}  // namespace ember::nn
+}  // namespace torch::nn

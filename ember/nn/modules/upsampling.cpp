@@ -5,7 +5,7 @@
 #include "ember/nn/functional/upsampling.h"
 #include "ember/ops/nn/upsample.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 void UpsampleImpl::pretty_print(std::ostream& stream) const {
   stream << "torch::nn::Upsample(";
@@ -34,4 +34,4 @@ void PixelUnshuffleImpl::pretty_print(std::ostream& stream) const {
 }
 Tensor PixelUnshuffleImpl::forward(const Tensor& input) { return pixel_unshuffle(input, options.downscale_factor()); }
 
-}  // namespace ember::nn
+}  // namespace torch::nn

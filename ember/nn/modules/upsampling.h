@@ -8,7 +8,7 @@
 #include "ember/nn/options/upsampling.h"
 #include "ember/nn/pimpl.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 // F::interpolate with the module's size / scale_factor / mode / align_corners.
 class UpsampleImpl : public Cloneable<UpsampleImpl> {
@@ -46,4 +46,4 @@ class PixelUnshuffleImpl : public Cloneable<PixelUnshuffleImpl> {
 };
 EMBER_NN_MODULE(PixelUnshuffle);
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -5,7 +5,7 @@
 
 #include "ember/core/arg.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 // ELU(ELUOptions().alpha(0.5).inplace(true))
 struct ELUOptions {
@@ -64,4 +64,4 @@ using HardswishFuncOptions = HardswishOptions;
 using HardsigmoidFuncOptions = HardsigmoidOptions;
 }  // namespace functional
 
-}  // namespace ember::nn
+}  // namespace torch::nn

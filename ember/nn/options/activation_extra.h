@@ -7,7 +7,7 @@
 #include "ember/core/arg.h"
 #include "ember/core/dtype.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 // Softmax(1) or Softmax(SoftmaxOptions(1)); same for LogSoftmax and Softmin.
 #define EMBER_NN_DIM_OPTIONS(Name)                                        \
@@ -103,4 +103,4 @@ struct RReLUFuncOptions {
 };
 }  // namespace functional
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -6,7 +6,7 @@
 #include "ember/core/arg.h"
 #include "ember/core/tensor.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 // BatchNorm2dOptions(64).momentum(0.01); momentum std::nullopt means a cumulative
 // average of the batch statistics (what optim::swa_utils::update_bn uses).
@@ -33,4 +33,4 @@ struct BatchNormFuncOptions {
 };
 }  // namespace functional
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -11,7 +11,7 @@
 #include "ember/core/tensor.h"
 #include "ember/nn/enum.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 using conv_padding_mode_t =
     std::variant<enumtype::kZeros, enumtype::kReflect, enumtype::kReplicate, enumtype::kCircular>;
@@ -110,4 +110,4 @@ using ConvTranspose3dFuncOptions = ConvTransposeFuncOptions<3>;
 
 }  // namespace functional
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -5,7 +5,7 @@
 
 #include "ember/core/arg.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 // CosineSimilarityOptions().dim(1).eps(1e-8)
 struct CosineSimilarityOptions {
@@ -25,4 +25,4 @@ using CosineSimilarityFuncOptions = CosineSimilarityOptions;
 using PairwiseDistanceFuncOptions = PairwiseDistanceOptions;
 }  // namespace functional
 
-}  // namespace ember::nn
+}  // namespace torch::nn

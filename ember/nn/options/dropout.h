@@ -2,7 +2,7 @@
 // Options of the dropout modules and functionals, as torch::nn::DropoutOptions.
 #include "ember/core/arg.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 // DropoutOptions(0.2).inplace(true)
 struct DropoutOptions {
@@ -37,4 +37,4 @@ struct FeatureAlphaDropoutFuncOptions {
 };
 }  // namespace functional
 
-}  // namespace ember::nn
+}  // namespace torch::nn

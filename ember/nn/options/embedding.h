@@ -9,7 +9,7 @@
 #include "ember/core/tensor.h"
 #include "ember/nn/enum.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 // Embedding(EmbeddingOptions(10, 3).padding_idx(0).max_norm(1.0))
 struct EmbeddingOptions {
@@ -90,4 +90,4 @@ struct EmbeddingBagFuncOptions {
 };
 
 }  // namespace functional
-}  // namespace ember::nn
+}  // namespace torch::nn

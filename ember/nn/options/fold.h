@@ -4,7 +4,7 @@
 #include "ember/core/arg.h"
 #include "ember/core/expanding_array.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 struct FoldOptions {
   FoldOptions(ExpandingArray<2> output_size, ExpandingArray<2> kernel_size)
@@ -29,4 +29,4 @@ using FoldFuncOptions = FoldOptions;
 using UnfoldFuncOptions = UnfoldOptions;
 }  // namespace functional
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -5,7 +5,7 @@
 #include "ember/core/arg.h"
 #include "ember/core/tensor.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 // InstanceNorm2dOptions(64).affine(true).track_running_stats(true)
 struct InstanceNormOptions {
@@ -33,4 +33,4 @@ struct InstanceNormFuncOptions {
 };
 }  // namespace functional
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -8,7 +8,7 @@
 
 #include "ember/core/arg.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 // LinearOptions(3, 4).bias(false)
 struct LinearOptions {
@@ -50,4 +50,4 @@ struct UnflattenOptions {
   TORCH_ARG(namedshape_t, namedshape);
 };
 
-}  // namespace ember::nn
+}  // namespace torch::nn

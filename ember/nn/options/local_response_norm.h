@@ -6,7 +6,7 @@
 
 #include "ember/core/arg.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 // LocalResponseNormOptions(2).alpha(1e-4).beta(0.75).k(1.)
 struct LocalResponseNormOptions {
@@ -21,4 +21,4 @@ namespace functional {
 using LocalResponseNormFuncOptions = LocalResponseNormOptions;
 }  // namespace functional
 
-}  // namespace ember::nn
+}  // namespace torch::nn

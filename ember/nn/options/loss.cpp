@@ -1,6 +1,6 @@
 #include "ember/nn/options/loss.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 int64_t reduction_value(const reduction_t& r) {
   return std::visit(
@@ -19,4 +19,4 @@ std::string reduction_name(const reduction_t& r) {
   return std::visit([](auto tag) { return enum_name(tag); }, r);
 }
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -11,7 +11,7 @@
 #include "ember/nn/options/distance.h"
 #include "ember/ops/nn/loss.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 using reduction_t = std::variant<enumtype::kNone, enumtype::kMean, enumtype::kSum>;
 // KLDivLoss alone also accepts kBatchMean.
@@ -164,4 +164,4 @@ struct NormalizeFuncOptions {
 };
 }  // namespace functional
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -9,7 +9,7 @@
 #include "ember/core/arg.h"
 #include "ember/core/tensor.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 // LayerNorm(LayerNormOptions({4, 5}).elementwise_affine(false))
 struct LayerNormOptions {
@@ -51,4 +51,4 @@ struct GroupNormFuncOptions {
 };
 
 }  // namespace functional
-}  // namespace ember::nn
+}  // namespace torch::nn

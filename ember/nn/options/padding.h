@@ -9,7 +9,7 @@
 #include "ember/core/expanding_array.h"
 #include "ember/nn/enum.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 // ReflectionPad2dOptions({1, 2, 3, 4}) or ReflectionPad2dOptions(1).
 template <size_t D>
@@ -57,4 +57,4 @@ struct PadFuncOptions {
 };
 }  // namespace functional
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -4,7 +4,7 @@
 
 #include "ember/core/arg.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 struct PixelShuffleOptions {
   /* implicit */ PixelShuffleOptions(int64_t upscale_factor) : upscale_factor_(upscale_factor) {}  // NOLINT
@@ -21,4 +21,4 @@ using PixelShuffleFuncOptions = PixelShuffleOptions;
 using PixelUnshuffleFuncOptions = PixelUnshuffleOptions;
 }  // namespace functional
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -7,7 +7,7 @@
 #include "ember/core/arg.h"
 #include "ember/core/expanding_array.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 // MaxPool2dOptions(2).stride(2); stride defaults to kernel_size.
 template <size_t D>
@@ -119,4 +119,4 @@ using AvgPool2dFuncOptions = AvgPool2dOptions;
 using AvgPool3dFuncOptions = AvgPool3dOptions;
 }  // namespace functional
 
-}  // namespace ember::nn
+}  // namespace torch::nn

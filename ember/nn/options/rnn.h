@@ -6,7 +6,7 @@
 #include "ember/core/arg.h"
 #include "ember/nn/enum.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 // RNNOptions(10, 20).num_layers(2).nonlinearity(torch::kReLU).bidirectional(true)
 struct RNNOptions {
@@ -72,4 +72,4 @@ struct GRUCellOptions {
   TORCH_ARG(bool, bias) = true;
 };
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -11,7 +11,7 @@
 #include "ember/core/tensor.h"
 #include "ember/nn/enum.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 // MultiheadAttentionOptions(8, 2).kdim(5).vdim(7).add_bias_kv(true)
 struct MultiheadAttentionOptions {
@@ -102,4 +102,4 @@ struct MultiheadAttentionForwardFuncOptions {
 };
 }  // namespace functional
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -9,7 +9,7 @@
 #include "ember/nn/modules/transformer_layer.h"
 #include "ember/nn/options/transformer.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 // TransformerEncoderOptions(TransformerEncoderLayer(512, 8), 6).norm(AnyModule(LayerNorm(...)))
 struct TransformerEncoderOptions {
@@ -57,4 +57,4 @@ struct TransformerOptions {
   TORCH_ARG(bool, norm_first) = false;
 };
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -7,7 +7,7 @@
 #include "ember/core/arg.h"
 #include "ember/nn/enum.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 // UpsampleOptions().scale_factor(std::vector<double>{2, 2}).mode(torch::kBilinear).align_corners(false)
 struct UpsampleOptions {
@@ -34,4 +34,4 @@ struct InterpolateFuncOptions {
 };
 }  // namespace functional
 
-}  // namespace ember::nn
+}  // namespace torch::nn

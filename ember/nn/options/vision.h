@@ -6,7 +6,7 @@
 #include "ember/core/arg.h"
 #include "ember/nn/enum.h"
 
-namespace ember::nn::functional {
+namespace torch::nn::functional {
 
 // GridSampleFuncOptions().mode(torch::kNearest).padding_mode(torch::kBorder).align_corners(true)
 struct GridSampleFuncOptions {
@@ -18,4 +18,4 @@ struct GridSampleFuncOptions {
   TORCH_ARG(std::optional<bool>, align_corners) = std::nullopt;
 };
 
-}  // namespace ember::nn::functional
+}  // namespace torch::nn::functional

@@ -7,7 +7,7 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/ops/all_ops.h"
 
-namespace ember::nn::utils {
+namespace torch::nn::utils {
 
 double clip_grad_norm_(const std::vector<Tensor>& parameters, double max_norm, double norm_type,
                        bool error_if_nonfinite) {
@@ -46,4 +46,4 @@ void clip_grad_value_(const std::vector<Tensor>& parameters, double clip_value) 
   }
 }
 
-}  // namespace ember::nn::utils
+}  // namespace torch::nn::utils

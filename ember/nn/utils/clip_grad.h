@@ -5,7 +5,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember::nn::utils {
+namespace torch::nn::utils {
 
 // Scales the gradients of `parameters` in place so their combined norm (the
 // norm_type-norm of the per-parameter norms) is at most max_norm; returns the
@@ -30,4 +30,4 @@ inline void clip_grad_value_(const Tensor& parameter, double clip_value) {
   clip_grad_value_(std::vector<Tensor>{parameter}, clip_value);
 }
 
-}  // namespace ember::nn::utils
+}  // namespace torch::nn::utils

@@ -3,7 +3,7 @@
 #include "ember/nn/module.h"
 #include "ember/ops/all_ops.h"
 
-namespace ember::nn::utils {
+namespace torch::nn::utils {
 
 Tensor parameters_to_vector(const std::vector<Tensor>& parameters) {
   std::vector<Tensor> flat;
@@ -26,4 +26,4 @@ void vector_to_parameters(const Tensor& vec, const std::vector<Tensor>& paramete
   }
 }
 
-}  // namespace ember::nn::utils
+}  // namespace torch::nn::utils

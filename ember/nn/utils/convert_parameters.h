@@ -5,7 +5,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember::nn::utils {
+namespace torch::nn::utils {
 
 // The parameters flattened and concatenated (a copy).
 Tensor parameters_to_vector(const std::vector<Tensor>& parameters);
@@ -13,4 +13,4 @@ Tensor parameters_to_vector(const std::vector<Tensor>& parameters);
 // to the parameter sees the new data), as PyTorch's `param.data = ...`.
 void vector_to_parameters(const Tensor& vec, const std::vector<Tensor>& parameters);
 
-}  // namespace ember::nn::utils
+}  // namespace torch::nn::utils

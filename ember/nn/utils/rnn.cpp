@@ -10,7 +10,7 @@
 #include "ember/ops/shape/shape_ops.h"
 #include "ember/ops/shape/view.h"
 
-namespace ember::nn::utils::rnn {
+namespace torch::nn::utils::rnn {
 
 namespace {
 
@@ -172,4 +172,4 @@ PackedSequence pack_sequence(TensorList sequences, bool enforce_sorted) {
                               enforce_sorted);
 }
 
-}  // namespace ember::nn::utils::rnn
+}  // namespace torch::nn::utils::rnn

@@ -10,7 +10,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember::nn::utils::rnn {
+namespace torch::nn::utils::rnn {
 
 class PackedSequence {
  public:
@@ -46,4 +46,4 @@ Tensor pad_sequence(TensorList sequences, bool batch_first = false, double paddi
 // pack_padded_sequence(pad_sequence(sequences), their lengths, false, enforce_sorted).
 PackedSequence pack_sequence(TensorList sequences, bool enforce_sorted = true);
 
-}  // namespace ember::nn::utils::rnn
+}  // namespace torch::nn::utils::rnn

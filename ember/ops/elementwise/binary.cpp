@@ -20,7 +20,7 @@
 #include "ember/ops/shape/copy.h"
 #include "ember/vmap/batching_rules.h"
 
-namespace ember {
+namespace torch {
 
 using kernels::BinaryArgs;
 using kernels::TensorIterator;
@@ -584,4 +584,4 @@ Tensor Tensor::operator~() const {
 }
 Tensor Tensor::operator!() const { return ember::logical_xor(*this, Scalar(true)); }
 
-}  // namespace ember
+}  // namespace torch

@@ -9,7 +9,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 // ---- the uniform table ops: mul, remainder, fmod, pow, atan2, hypot, copysign,
 // nextafter, gcd, lcm, bitwise_*, logical_*, eq/ne/lt/le/gt/ge ---------------------------
@@ -121,4 +121,4 @@ Tensor addcdiv(const Tensor& self, const Tensor& tensor1, const Tensor& tensor2,
 Tensor& addcdiv_out(Tensor& out, const Tensor& self, const Tensor& tensor1, const Tensor& tensor2,
                     const Scalar& value = 1);
 
-}  // namespace ember
+}  // namespace torch

@@ -4,7 +4,7 @@
 #include "ember/ops/factory/factory.h"
 #include "ember/ops/shape/copy.h"
 
-namespace ember::ops {
+namespace torch::ops {
 
 Tensor make_out(Tensor* out, IntArrayRef shape, ScalarType dtype, const char* op, bool inplace) {
   if (out == nullptr || !out->defined()) return empty_cpu(shape, dtype);
@@ -38,4 +38,4 @@ Tensor& checked_out(Tensor& out, const char* op) {
   return out;
 }
 
-}  // namespace ember::ops
+}  // namespace torch::ops

@@ -7,7 +7,7 @@
 #include "ember/kernels/cpu/tensor_iterator.h"
 #include "ember/ops/shape/mem_overlap.h"
 
-namespace ember::ops {
+namespace torch::ops {
 
 // Note [Elementwise outputs]
 // An op computes values of dtype `dtype` over the broadcast `shape`.
@@ -72,4 +72,4 @@ Tensor& checked_out(Tensor& out, const char* op);
 Tensor clamp_one_bound(bool is_min, const Tensor& self, const Scalar& bound, Tensor* out, bool inplace);
 Tensor clamp_one_bound(bool is_min, const Tensor& self, const Tensor& bound, Tensor* out, bool inplace);
 
-}  // namespace ember::ops
+}  // namespace torch::ops

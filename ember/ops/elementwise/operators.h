@@ -5,7 +5,7 @@
 // assignment and unary - ~ ! are Tensor members (core/tensor.h).
 #include "ember/ops/elementwise/binary.h"
 
-namespace ember {
+namespace torch {
 
 // clang-format off
 inline Tensor operator+(const Tensor& a, const Tensor& b) { return add(a, b); }
@@ -59,4 +59,4 @@ inline Tensor operator>=(const Tensor& a, const Scalar& b) { return ge(a, b); }
 inline Tensor operator>=(const Scalar& a, const Tensor& b) { return le(b, a); }
 // clang-format on
 
-}  // namespace ember
+}  // namespace torch

@@ -21,7 +21,7 @@
 #include "ember/ops/reduce/reduce.h"
 #include "ember/vmap/batched_tensor.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 
@@ -244,4 +244,4 @@ Tensor Tensor::rad2deg() const { return ember::rad2deg(*this); }
 Tensor Tensor::heaviside(const Tensor& values) const { return ember::heaviside(*this, values); }
 Tensor Tensor::mvlgamma(int64_t p) const { return ember::mvlgamma(*this, p); }
 
-}  // namespace ember
+}  // namespace torch

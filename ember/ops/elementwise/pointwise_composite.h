@@ -5,7 +5,7 @@
 // rule of their own. Type promotion and edge values follow PyTorch.
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 // x * log(y), 0 where x == 0 unless y is NaN; integers promote to the default float dtype.
 Tensor xlogy(const Tensor& self, const Tensor& other);
@@ -47,4 +47,4 @@ Tensor signbit(const Tensor& self);
 // and an int32 exponent; 0, inf and NaN keep their value with exponent 0.
 std::tuple<Tensor, Tensor> frexp(const Tensor& self);
 
-}  // namespace ember
+}  // namespace torch

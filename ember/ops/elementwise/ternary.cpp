@@ -15,7 +15,7 @@
 #include "ember/ops/factory/factory.h"
 #include "ember/ops/shape/copy.h"
 #include "ember/vmap/batching_rules.h"
-namespace ember {
+namespace torch {
 
 using kernels::TensorIterator;
 using ops::checked_out;
@@ -441,4 +441,4 @@ Tensor& Tensor::addcdiv_(const Tensor& t1, const Tensor& t2, const Scalar& value
   return addc_inplace("addcdiv_", self, t1, t2, value, addcdiv_impl, autograd::record_addcdiv);
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -1,6 +1,6 @@
 #include "ember/ops/elementwise/type_promotion.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 ScalarType promote_skip_undefined(ScalarType a, ScalarType b) {
@@ -66,4 +66,4 @@ ScalarType result_type(TensorList tensors) {
   return s.result();
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -9,7 +9,7 @@
 // float16 and uint8 tensor + 1000 -> uint8.
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 class ResultTypeState {
  public:
@@ -27,4 +27,4 @@ ScalarType result_type(const Scalar& a, const Tensor& b);
 ScalarType result_type(const Scalar& a, const Scalar& b);
 ScalarType result_type(TensorList tensors);
 
-}  // namespace ember
+}  // namespace torch

@@ -14,7 +14,7 @@
 #include "ember/ops/shape/copy.h"
 #include "ember/vmap/batching_rules.h"
 
-namespace ember {
+namespace torch {
 
 using kernels::TensorIterator;
 using kernels::UnaryComplex;
@@ -200,4 +200,4 @@ Tensor& round_out(Tensor& out, const Tensor& self, int64_t decimals) {
 Tensor Tensor::round(int64_t decimals) const { return ember::round(*this, decimals); }
 Tensor& Tensor::round_(int64_t decimals) const { return ember::round_(self_ref(), decimals); }
 
-}  // namespace ember
+}  // namespace torch

@@ -13,7 +13,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 #define EMBER_UNARY_OP(name, ...)  \
   Tensor name(const Tensor& self); \
@@ -118,4 +118,4 @@ Tensor unary_apply(const char* op, const Tensor& self, ScalarType compute, Scala
 Tensor frexp_exponent(const Tensor& self);
 }  // namespace ops
 
-}  // namespace ember
+}  // namespace torch

@@ -7,7 +7,7 @@
 #include "ember/autograd/formula_node.h"
 #include "ember/vmap/batching_rules.h"
 
-namespace ember {
+namespace torch {
 
 using kernels::TensorIterator;
 
@@ -146,4 +146,4 @@ Tensor& logit_out(Tensor& out, const Tensor& self, std::optional<double> eps) {
 }
 Tensor Tensor::logit(std::optional<double> eps) const { return ember::logit(*this, eps); }
 
-}  // namespace ember
+}  // namespace torch

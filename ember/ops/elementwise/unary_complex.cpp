@@ -12,7 +12,7 @@
 #include "ember/autograd/formula_node.h"
 #include "ember/vmap/batching_rules.h"
 
-namespace ember {
+namespace torch {
 
 using kernels::TensorIterator;
 
@@ -179,4 +179,4 @@ Tensor Tensor::imag() const { return ember::imag(*this); }
 Tensor Tensor::conj() const { return ember::conj(*this); }
 Tensor Tensor::angle() const { return ember::angle(*this); }
 
-}  // namespace ember
+}  // namespace torch

@@ -8,7 +8,7 @@
 #include "ember/ops/shape/mem_overlap.h"
 #include "ember/vmap/batching_rules.h"
 
-namespace ember {
+namespace torch {
 
 using kernels::TensorIterator;
 
@@ -110,4 +110,4 @@ Tensor Tensor::isneginf() const { return ember::isneginf(*this); }
 Tensor Tensor::isfinite() const { return ember::isfinite(*this); }
 Tensor Tensor::isreal() const { return ember::isreal(*this); }
 
-}  // namespace ember
+}  // namespace torch

@@ -6,7 +6,7 @@
 #include "ember/ops/elementwise/unary.h"
 #include "ember/vmap/batching_rules.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 Tensor polygamma_impl(const char* op, int64_t n, const Tensor& self, Tensor* out, bool inplace) {
@@ -50,4 +50,4 @@ Tensor& Tensor::polygamma_(int64_t n) const {
   return self;
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -12,7 +12,7 @@
 #include "ember/ops/shape/copy.h"
 #include "ember/vmap/batching_rules.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 void check_cpu(const TensorOptions& o, const char* op) {
@@ -296,4 +296,4 @@ Tensor tensor(const TensorDataContainer& data, const TensorOptions& o) {
   return finish(t, o);
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -7,7 +7,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 Tensor empty(IntArrayRef size, const TensorOptions& options = {});
 Tensor empty_strided(IntArrayRef size, IntArrayRef stride, const TensorOptions& options = {});
@@ -78,4 +78,4 @@ class TensorDataContainer {
 
 Tensor tensor(const TensorDataContainer& data, const TensorOptions& options = {});
 
-}  // namespace ember
+}  // namespace torch

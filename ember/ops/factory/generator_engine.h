@@ -6,7 +6,7 @@
 
 #include "ember/ops/factory/random.h"
 
-namespace ember {
+namespace torch {
 
 struct Generator::State {
   std::mutex mu;
@@ -20,4 +20,4 @@ auto Generator::with_engine(F&& f) {
   return f(state_->engine);
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -21,7 +21,7 @@
 #include "ember/ops/shape/shape_ops.h"
 #include "ember/vmap/rules_random.h"
 
-namespace ember {
+namespace torch {
 
 Generator::Generator(uint64_t seed) : state_(std::make_shared<State>()) { set_current_seed(seed); }
 void Generator::set_current_seed(uint64_t seed) {
@@ -623,4 +623,4 @@ Tensor& Tensor::cauchy_(double median, double sigma) const { return ember::cauch
 Tensor& Tensor::log_normal_(double mean, double std) const { return ember::log_normal_(self_ref(), mean, std); }
 Tensor Tensor::bernoulli() const { return ember::bernoulli(*this); }
 
-}  // namespace ember
+}  // namespace torch

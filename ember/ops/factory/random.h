@@ -7,7 +7,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 // A shared handle to one random stream; copies draw from the same stream.
 class Generator {
@@ -70,4 +70,4 @@ Tensor poisson(const Tensor& rates, OptGen gen = std::nullopt);
 // dtype, broadcast): 0 for count <= 0 or prob <= 0, count for prob >= 1.
 Tensor binomial(const Tensor& count, const Tensor& prob, OptGen gen = std::nullopt);
 
-}  // namespace ember
+}  // namespace torch

@@ -18,7 +18,7 @@
 #include "ember/autograd/derivatives/index_grad.h"
 #include "ember/autograd/formula_node.h"
 
-namespace ember {
+namespace torch {
 
 namespace indexing {
 
@@ -423,4 +423,4 @@ Tensor Tensor::index_put(OptionalTensorList indices, const Tensor& values, bool 
   return ember::index_put(*this, indices, values, accumulate);
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -20,7 +20,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 namespace indexing {
 
 constexpr int64_t INDEX_MIN = INT64_MIN;
@@ -155,4 +155,4 @@ Tensor& index_put_impl(Tensor& self, OptionalTensorList indices, const Tensor& v
                        const Scalar& alpha, const char* op);
 }  // namespace ops
 
-}  // namespace ember
+}  // namespace torch

@@ -14,7 +14,7 @@
 #include "ember/vmap/batching_rules.h"
 #include "ember/vmap/rules_indexing.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 Tensor scalar_as_tensor(const Scalar& s, ScalarType t) { return full({}, s, TensorOptions().dtype(t)); }
@@ -252,4 +252,4 @@ Tensor Tensor::where(const Tensor& condition, const Tensor& other) const {
 }
 Tensor Tensor::nonzero() const { return ember::nonzero(*this); }
 
-}  // namespace ember
+}  // namespace torch

@@ -19,7 +19,7 @@
 #include "ember/vmap/batching_rules.h"
 #include "ember/vmap/rules_indexing.h"
 
-namespace ember {
+namespace torch {
 
 using kernels::ScatterOp;
 
@@ -319,4 +319,4 @@ Tensor& Tensor::scatter_reduce_(int64_t dim, const Tensor& index, const Tensor& 
   return ember::scatter_reduce_(self_ref(), dim, index, src, reduce, include_self);
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -15,7 +15,7 @@
 #include "ember/vmap/batching_rules.h"
 #include "ember/vmap/rules_indexing.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 
@@ -320,4 +320,4 @@ Tensor& Tensor::index_fill_(int64_t dim, const Tensor& index, const Scalar& valu
 }
 Tensor Tensor::take(const Tensor& index) const { return ember::take(*this, index); }
 
-}  // namespace ember
+}  // namespace torch

@@ -15,7 +15,7 @@
 #include "ember/ops/shape/view.h"
 #include "ember/vmap/batching_rules.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 
@@ -182,4 +182,4 @@ Tensor bucketize(const Scalar& self, const Tensor& boundaries, bool out_int32, b
   return searchsorted(boundaries, self, out_int32, right);
 }
 
-}  // namespace ember
+}  // namespace torch

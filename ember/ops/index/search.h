@@ -7,7 +7,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 // For each value, the index at which inserting it into the innermost dim of
 // sorted_sequence keeps that dim sorted: the first such index, or the last with
@@ -29,4 +29,4 @@ Tensor isin(const Tensor& elements, const Tensor& test_elements, bool assume_uni
 Tensor isin(const Tensor& elements, const Scalar& test_element, bool assume_unique = false, bool invert = false);
 Tensor isin(const Scalar& element, const Tensor& test_elements, bool assume_unique = false, bool invert = false);
 
-}  // namespace ember
+}  // namespace torch

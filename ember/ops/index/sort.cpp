@@ -17,7 +17,7 @@
 #include "ember/autograd/formula_node.h"
 #include "ember/vmap/batching_rules.h"
 
-namespace ember {
+namespace torch {
 
 using ops::load_line;
 using ops::nan_last_less;
@@ -339,4 +339,4 @@ std::tuple<Tensor, Tensor> Tensor::median(int64_t dim, bool keepdim) const {
 }
 std::tuple<Tensor, Tensor> Tensor::mode(int64_t dim, bool keepdim) const { return ember::mode(*this, dim, keepdim); }
 
-}  // namespace ember
+}  // namespace torch

@@ -6,7 +6,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim = -1, bool descending = false);
 std::tuple<Tensor, Tensor> sort(const Tensor& self, std::optional<bool> stable, int64_t dim = -1,
@@ -40,4 +40,4 @@ std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor& self, bool r
                                                       bool return_counts = false,
                                                       std::optional<int64_t> dim = std::nullopt);
 
-}  // namespace ember
+}  // namespace torch

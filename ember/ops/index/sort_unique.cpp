@@ -14,7 +14,7 @@
 #include "ember/ops/shape/view.h"
 #include "ember/vmap/rules_indexing.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 
@@ -119,4 +119,4 @@ std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor& self, bool r
   return unique_impl(self, dim, false, return_inverse, return_counts, "unique_consecutive");
 }
 
-}  // namespace ember
+}  // namespace torch

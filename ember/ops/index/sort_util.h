@@ -6,7 +6,7 @@
 
 #include "ember/kernels/cpu/reduce_ops.h"
 
-namespace ember::ops {
+namespace torch::ops {
 
 template <typename V>
 inline bool nan_last_less(V a, V b) {
@@ -20,4 +20,4 @@ void load_line(const char* p, int64_t byte_stride, int64_t len, std::vector<opma
   for (int64_t k = 0; k < len; ++k) out[k] = static_cast<opmath_t<T>>(*reinterpret_cast<const T*>(p + k * byte_stride));
 }
 
-}  // namespace ember::ops
+}  // namespace torch::ops

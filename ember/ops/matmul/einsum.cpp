@@ -12,7 +12,7 @@
 #include "ember/ops/shape/view.h"
 #include "ember/vmap/batched_tensor.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 // Note [einsum as bmm]
@@ -326,4 +326,4 @@ Tensor tensordot(const Tensor& a, const Tensor& b, int64_t dims) {
   return tensordot(a, b, da, db);
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -21,7 +21,7 @@
 #include "ember/ops/shape/view.h"
 #include "ember/vmap/batching_rules.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 bool is_zero(const Scalar& s) { return s.toComplexDouble() == complex128(0, 0); }
@@ -387,4 +387,4 @@ Tensor Tensor::addr(const Tensor& v1, const Tensor& v2, const Scalar& beta, cons
   return ember::addr(*this, v1, v2, beta, alpha);
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -9,7 +9,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 Tensor mm(const Tensor& self, const Tensor& mat2);
 Tensor bmm(const Tensor& self, const Tensor& mat2);
@@ -42,4 +42,4 @@ Tensor einsum(std::string_view equation, TensorList tensors);
 Tensor tensordot(const Tensor& a, const Tensor& b, IntArrayRef dims_a, IntArrayRef dims_b);
 Tensor tensordot(const Tensor& a, const Tensor& b, int64_t dims = 2);
 
-}  // namespace ember
+}  // namespace torch

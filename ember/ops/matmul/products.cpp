@@ -10,7 +10,7 @@
 #include "ember/ops/reduce/reduce.h"
 #include "ember/ops/shape/view.h"
 
-namespace ember {
+namespace torch {
 
 Tensor trace(const Tensor& self) {
   EMBER_CHECK(self.defined(), "trace: expected a defined tensor");
@@ -50,4 +50,4 @@ Tensor Tensor::trace() const { return ember::trace(*this); }
 Tensor Tensor::kron(const Tensor& other) const { return ember::kron(*this, other); }
 Tensor Tensor::inner(const Tensor& other) const { return ember::inner(*this, other); }
 
-}  // namespace ember
+}  // namespace torch

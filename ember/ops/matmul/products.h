@@ -4,7 +4,7 @@
 // batching come from those ops.
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 // Sum of the main diagonal of a matrix (integers sum to int64, as sum).
 Tensor trace(const Tensor& self);
@@ -13,4 +13,4 @@ Tensor kron(const Tensor& self, const Tensor& other);
 // Sum over the last dims of self and other; a 0-dim operand multiplies.
 Tensor inner(const Tensor& self, const Tensor& other);
 
-}  // namespace ember
+}  // namespace torch

@@ -16,7 +16,7 @@
 #include "ember/ops/shape/view.h"
 #include "ember/vmap/batching_rules.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 void check_input(const char* op, const Tensor& self) {
@@ -241,4 +241,4 @@ Tensor log_sigmoid(const Tensor& self) {
   return -softplus(-self);
 }
 
-}  // namespace ember
+}  // namespace torch

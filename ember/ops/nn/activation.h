@@ -9,7 +9,7 @@
 #include "ember/core/tensor.h"
 #include "ember/ops/factory/random.h"
 
-namespace ember {
+namespace torch {
 
 Tensor hardtanh(const Tensor& self, const Scalar& min_val = -1, const Scalar& max_val = 1);
 Tensor& hardtanh_(Tensor& self, const Scalar& min_val = -1, const Scalar& max_val = 1);
@@ -38,4 +38,4 @@ Tensor softshrink(const Tensor& self, const Scalar& lambd = 0.5);
 Tensor tanhshrink(const Tensor& self);
 Tensor log_sigmoid(const Tensor& self);
 
-}  // namespace ember
+}  // namespace torch

@@ -52,7 +52,7 @@
 #include "ember/vmap/batched_tensor.h"
 #include "ember/vmap/rules_random.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 constexpr const char* kOp = "scaled_dot_product_attention";
@@ -291,4 +291,4 @@ Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, cons
   return out;
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -6,7 +6,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 // query [..., L, E], key [..., S, E], value [..., S, Ev] -> [..., L, Ev]; the batch dims
 // broadcast. attn_mask (broadcastable to [..., L, S]) is bool, true where a query may
@@ -33,4 +33,4 @@ Tensor additive_mask(const Tensor& mask, bool causal, int64_t L, int64_t S, cons
 Tensor attention_weights(const Tensor& q, const Tensor& k, const Tensor& mask, double scale);
 }  // namespace detail
 
-}  // namespace ember
+}  // namespace torch

@@ -21,7 +21,7 @@
 #include "ember/vmap/rules_nn.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 
@@ -264,4 +264,4 @@ Tensor conv_transpose3d(const Tensor& input, const Tensor& weight, const Tensor&
                           dilation);
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -8,7 +8,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
                    IntArrayRef padding, IntArrayRef dilation, bool transposed, IntArrayRef output_padding,
@@ -61,4 +61,4 @@ Tensor conv_transpose3d(const Tensor& input, const Tensor& weight, const Tensor&
                         IntArrayRef padding = 0, IntArrayRef output_padding = 0, int64_t groups = 1,
                         IntArrayRef dilation = 1);
 
-}  // namespace ember
+}  // namespace torch

@@ -12,7 +12,7 @@
 #include "ember/ops/shape/view.h"
 #include "ember/vmap/batched_tensor.h"
 
-namespace ember {
+namespace torch {
 
 Tensor dist(const Tensor& self, const Tensor& other, const Scalar& p) {
   EMBER_CHECK(self.defined() && other.defined(), "dist: expected defined tensors");
@@ -89,4 +89,4 @@ Tensor pdist(const Tensor& self, double p) {
   return diff.norm(p, {1});
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -6,7 +6,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 // The p-norm of self - other (broadcast).
 Tensor dist(const Tensor& self, const Tensor& other, const Scalar& p = 2);
@@ -20,4 +20,4 @@ Tensor pdist(const Tensor& self, double p = 2);
 // Each slice along dim whose p-norm exceeds maxnorm is scaled down to norm maxnorm.
 Tensor renorm(const Tensor& self, const Scalar& p, int64_t dim, const Scalar& maxnorm);
 
-}  // namespace ember
+}  // namespace torch

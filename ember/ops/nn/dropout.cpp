@@ -29,7 +29,7 @@
 #include "ember/vmap/batched_tensor.h"
 #include "ember/vmap/rules_random.h"
 
-namespace ember {
+namespace torch {
 
 namespace detail {
 DropoutDraws next_dropout_draws(double p) {
@@ -290,4 +290,4 @@ Tensor& feature_alpha_dropout_(Tensor& input, double p, bool train) {
   return input;
 }
 
-}  // namespace ember
+}  // namespace torch

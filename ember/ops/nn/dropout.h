@@ -5,7 +5,7 @@
 // multiply's: backward = grad * noise.
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 // Zeroes each element with probability p and scales the rest by 1 / (1 - p).
 Tensor dropout(const Tensor& input, double p, bool train);
@@ -20,4 +20,4 @@ Tensor& alpha_dropout_(Tensor& input, double p, bool train);
 Tensor feature_alpha_dropout(const Tensor& input, double p, bool train);
 Tensor& feature_alpha_dropout_(Tensor& input, double p, bool train);
 
-}  // namespace ember
+}  // namespace torch

@@ -20,7 +20,7 @@
 #include "ember/ops/shape/shape_ops.h"
 #include "ember/vmap/rules_nn.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 // Flattened int64 copy of the indices, each checked against [0, num_rows).
@@ -282,4 +282,4 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(const Tensor& weight, c
   return {output, o2b, bsize, max_indices};
 }
 
-}  // namespace ember
+}  // namespace torch

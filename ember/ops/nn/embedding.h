@@ -5,7 +5,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 // weight [V, D] rows gathered by integer `indices` (any shape) -> [*indices, D].
 // padding_idx >= 0: that row receives no gradient. scale_grad_by_freq divides
@@ -32,4 +32,4 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(const Tensor& weight, c
                                                          bool include_last_offset = false,
                                                          std::optional<int64_t> padding_idx = std::nullopt);
 
-}  // namespace ember
+}  // namespace torch

@@ -18,7 +18,7 @@
 #include "ember/ops/shape/view.h"
 #include "ember/vmap/batched_tensor.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 
@@ -194,4 +194,4 @@ Tensor grid_sampler(const Tensor& input, const Tensor& grid, int64_t interpolati
   return out;
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -9,7 +9,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 // PyTorch's integer codes (at::native::GridSamplerInterpolation / Padding).
 enum class GridSampleMode : int64_t { Bilinear = 0, Nearest = 1 };
@@ -25,4 +25,4 @@ Tensor affine_grid_generator(const Tensor& theta, IntArrayRef size, bool align_c
 Tensor grid_sampler(const Tensor& input, const Tensor& grid, int64_t interpolation_mode, int64_t padding_mode,
                     bool align_corners);
 
-}  // namespace ember
+}  // namespace torch

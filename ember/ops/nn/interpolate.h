@@ -7,7 +7,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 Tensor upsample_nearest3d(const Tensor& input, IntArrayRef output_size, std::optional<double> scales_d = std::nullopt,
                           std::optional<double> scales_h = std::nullopt, std::optional<double> scales_w = std::nullopt);
@@ -36,4 +36,4 @@ Tensor upsample_trilinear3d(const Tensor& input, IntArrayRef output_size, bool a
                             std::optional<double> scales_h = std::nullopt,
                             std::optional<double> scales_w = std::nullopt);
 
-}  // namespace ember
+}  // namespace torch

@@ -12,7 +12,7 @@
 #include "ember/ops/shape/view.h"
 #include "ember/vmap/batching_rules.h"
 
-namespace ember {
+namespace torch {
 
 Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias_opt) {
   if (batching::any_batched(input, weight, bias_opt)) [[unlikely]] {
@@ -82,4 +82,4 @@ Tensor bilinear(const Tensor& input1, const Tensor& input2, const Tensor& weight
   return y.view(out_shape);
 }
 
-}  // namespace ember
+}  // namespace torch

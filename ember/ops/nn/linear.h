@@ -4,7 +4,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 // input [*, in] @ weight[out, in]^T (+ bias [out]) -> [*, out]. With a bias, 2-D
 // and contiguous N-D inputs are one addmm (the bias is the GEMM's C operand).
@@ -13,4 +13,4 @@ Tensor linear(const Tensor& input, const Tensor& weight, const std::optional<Ten
 Tensor bilinear(const Tensor& input1, const Tensor& input2, const Tensor& weight,
                 const std::optional<Tensor>& bias = {});
 
-}  // namespace ember
+}  // namespace torch

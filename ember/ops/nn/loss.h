@@ -10,7 +10,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 // As at::Reduction: torch::Reduction::Sum, passed as int64_t.
 namespace Reduction {
@@ -72,9 +72,9 @@ Tensor nll_loss_coef(IntArrayRef self_sizes, ScalarType dtype, const Tensor& tar
                      int64_t reduction, int64_t ignore_index, double total_weight);
 }  // namespace ops
 
-}  // namespace ember
+}  // namespace torch
 
-namespace ember {
+namespace torch {
 
 // CTC loss (ops/nn/loss_ctc.cpp): log_probs [T, N, C] (or [T, C]), targets [N, S] padded or the
 // concatenation of all targets, lengths per batch element. Forward is the alpha recursion in
@@ -85,4 +85,4 @@ Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, const Tensor& in
                 const Tensor& target_lengths, int64_t blank = 0, int64_t reduction = Reduction::Mean,
                 bool zero_infinity = false);
 
-}  // namespace ember
+}  // namespace torch

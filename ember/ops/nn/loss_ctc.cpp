@@ -21,7 +21,7 @@
 #include "ember/vmap/rules_nn.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 
@@ -224,4 +224,4 @@ Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, const Tensor& in
   return ctc_loss(log_probs, targets, ilv, tlv, blank, reduction, zero_infinity);
 }
 
-}  // namespace ember
+}  // namespace torch

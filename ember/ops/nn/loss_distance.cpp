@@ -17,7 +17,7 @@
 #include "ember/vmap/batched_tensor.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 
@@ -111,4 +111,4 @@ Tensor triplet_margin_loss(const Tensor& anchor, const Tensor& positive, const T
   return ops::apply_loss_reduction(out, reduction, "triplet_margin_loss");
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -18,7 +18,7 @@
 #include "ember/vmap/batching_rules.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember {
+namespace torch {
 
 namespace ops {
 
@@ -321,4 +321,4 @@ Tensor cross_entropy_loss(const Tensor& self, const Tensor& target, const std::o
   return nll_loss_nd(log_softmax(self, class_dim, self.scalar_type()), target, weight, reduction, ignore_index);
 }
 
-}  // namespace ember
+}  // namespace torch

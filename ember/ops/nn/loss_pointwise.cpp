@@ -18,7 +18,7 @@
 #include "ember/vmap/rules_nn.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember {
+namespace torch {
 
 using ops::apply_loss_reduction;
 
@@ -277,4 +277,4 @@ Tensor multilabel_soft_margin_loss(const Tensor& self, const Tensor& target, con
   return apply_loss_reduction(loss, reduction, "multilabel_soft_margin_loss");
 }
 
-}  // namespace ember
+}  // namespace torch

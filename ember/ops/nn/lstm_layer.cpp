@@ -17,7 +17,7 @@
 #include "ember/ops/reduce/reduce.h"
 #include "ember/vmap/batched_tensor.h"
 
-namespace ember::rnn_detail {
+namespace torch::rnn_detail {
 
 // Note [Fused LSTM layer]
 // The composite layer (Note [Recurrent layers] in rnn.cpp) records ~10 nodes per step, and
@@ -299,4 +299,4 @@ LstmLayerResult lstm_layer_fused(const LstmLayerArgs& a) {
   return {out, h_n, c_n};
 }
 
-}  // namespace ember::rnn_detail
+}  // namespace torch::rnn_detail

@@ -6,7 +6,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember::rnn_detail {
+namespace torch::rnn_detail {
 
 // x2d is [steps * batch, input]; out is [steps * batch, hidden] in step order,
 // h_n / c_n are [batch, hidden]. b_ih / b_hh may be undefined.
@@ -44,4 +44,4 @@ std::vector<Tensor> lstm_layer_fused_backward(const LstmLayerArgs& a, const Tens
                                               const Tensor& out, const std::vector<Tensor>& grads,
                                               const std::array<bool, kNumInputs>& needed);
 
-}  // namespace ember::rnn_detail
+}  // namespace torch::rnn_detail

@@ -12,7 +12,7 @@
 #include "ember/ops/shape/view.h"
 #include "ember/vmap/batched_tensor.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 
@@ -79,4 +79,4 @@ Tensor max_unpool3d(const Tensor& self, const Tensor& indices, IntArrayRef outpu
   return max_unpool("max_unpool3d", self, indices, output_size);
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -7,7 +7,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember::nn_detail {
+namespace torch::nn_detail {
 
 inline Tensor opt(const std::optional<Tensor>& t) { return t.has_value() ? *t : Tensor(); }
 
@@ -21,4 +21,4 @@ inline DimVector channel_shape(int64_t dim, int64_t channels) {
   return s;
 }
 
-}  // namespace ember::nn_detail
+}  // namespace torch::nn_detail

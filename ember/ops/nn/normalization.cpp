@@ -16,7 +16,7 @@
 #include "ember/ops/shape/shape_ops.h"
 #include "ember/vmap/rules_nn.h"
 
-namespace ember {
+namespace torch {
 namespace {
 
 using nn_detail::opt;
@@ -274,4 +274,4 @@ Tensor local_response_norm(const Tensor& input, int64_t size, double alpha, doub
   return input / div;
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -8,7 +8,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 // input (N, C, *). Training: normalizes with the batch's biased variance and
 // updates running_mean / running_var in place (momentum-weighted, unbiased
@@ -39,4 +39,4 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_backward_fast(const Tensor& grad, 
                                                             bool need_bias);
 }  // namespace detail
 
-}  // namespace ember
+}  // namespace torch

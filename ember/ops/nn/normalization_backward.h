@@ -7,11 +7,11 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember::detail {
+namespace torch::detail {
 
 std::tuple<Tensor, Tensor, Tensor> layer_norm_backward_fast(const Tensor& grad, const Tensor& input,
                                                             int64_t normalized_dims, const Tensor& weight,
                                                             const Tensor& mean, const Tensor& rstd, bool need_input,
                                                             bool need_weight, bool need_bias);
 
-}  // namespace ember::detail
+}  // namespace torch::detail

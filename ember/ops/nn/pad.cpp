@@ -22,7 +22,7 @@
 #include "ember/vmap/batching_rules.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 
@@ -142,4 +142,4 @@ Tensor pad(const Tensor& self, IntArrayRef pad, std::string_view mode, std::opti
   return x;
 }
 
-}  // namespace ember
+}  // namespace torch

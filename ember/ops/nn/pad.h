@@ -6,11 +6,11 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value = 0);
 // mode: "constant", "reflect", "replicate" or "circular".
 Tensor pad(const Tensor& self, IntArrayRef pad, std::string_view mode = "constant",
            std::optional<double> value = std::nullopt);
 
-}  // namespace ember
+}  // namespace torch

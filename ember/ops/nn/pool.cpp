@@ -19,7 +19,7 @@
 #include "ember/vmap/rules_nn.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 
@@ -240,4 +240,4 @@ std::tuple<Tensor, Tensor> adaptive_max_pool3d(const Tensor& self, IntArrayRef o
   return pool::max_forward(self, adaptive_spec("adaptive_max_pool3d", self, 3, output_size));
 }
 
-}  // namespace ember
+}  // namespace torch

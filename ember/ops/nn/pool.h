@@ -7,7 +7,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 Tensor max_pool1d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {}, IntArrayRef padding = 0,
                   IntArrayRef dilation = 1, bool ceil_mode = false);
@@ -49,4 +49,4 @@ Tensor max_unpool2d(const Tensor& self, const Tensor& indices, IntArrayRef outpu
 Tensor max_unpool3d(const Tensor& self, const Tensor& indices, IntArrayRef output_size, IntArrayRef stride,
                     IntArrayRef padding);
 
-}  // namespace ember
+}  // namespace torch

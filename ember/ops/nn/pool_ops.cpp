@@ -9,7 +9,7 @@
 #include "ember/vmap/batched_tensor.h"
 #include "ember/vmap/rules_nn.h"
 
-namespace ember::pool {
+namespace torch::pool {
 
 namespace {
 
@@ -76,4 +76,4 @@ Tensor max_gather(const Tensor& gi, const Tensor& indices, int64_t nd) {
   return out;
 }
 
-}  // namespace ember::pool
+}  // namespace torch::pool

@@ -10,7 +10,7 @@
 #include "ember/core/tensor.h"
 #include "ember/kernels/cpu/pool_kernels.h"
 
-namespace ember::pool {
+namespace torch::pool {
 
 // x: (..., *in_size) -> (..., *out_size); leading dims are planes.
 Tensor avg_forward(const Tensor& x, const PoolSpec& s);
@@ -27,4 +27,4 @@ Tensor max_scatter(const Tensor& grad_out, const Tensor& indices, IntArrayRef in
 // out[..] = grad_in.flat(plane)[indices]
 Tensor max_gather(const Tensor& grad_in, const Tensor& indices, int64_t nd);
 
-}  // namespace ember::pool
+}  // namespace torch::pool

@@ -4,8 +4,8 @@
 // two ops after the same seed; one node, ReluDropoutBackward0, instead of two.
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 Tensor relu_dropout(const Tensor& input, double p, bool train);
 
-}  // namespace ember
+}  // namespace torch

@@ -20,7 +20,7 @@
 #include "ember/ops/shape/view.h"
 #include "ember/vmap/batched_tensor.h"
 
-namespace ember {
+namespace torch {
 
 // Note [Recurrent layers]
 // A layer is computed as compositions of differentiable ops, so autograd (and double
@@ -412,4 +412,4 @@ Tensor rnn_relu_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, 
   return simple_cell(Cell::kReLU, input, hx, w_ih, w_hh, b_ih, b_hh);
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -13,7 +13,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 // Returns (output, h_n, c_n).
 std::tuple<Tensor, Tensor, Tensor> lstm(const Tensor& input, TensorList hx, TensorList params, bool has_biases,
@@ -55,4 +55,4 @@ Tensor rnn_relu_cell(const Tensor& input, const Tensor& hx, const Tensor& w_ih, 
 // fills a zero tensor of self's size: what a time loop over the rows of one projection needs.
 std::vector<Tensor> split_with_sizes_grouped(const Tensor& self, IntArrayRef split_sizes, int64_t dim = 0);
 
-}  // namespace ember
+}  // namespace torch

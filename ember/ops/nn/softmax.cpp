@@ -23,7 +23,7 @@
 #include "ember/vmap/batching_rules.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 
@@ -132,4 +132,4 @@ Tensor Tensor::log_softmax(int64_t dim, std::optional<ScalarType> dtype) const {
   return ember::log_softmax(*this, dim, dtype);
 }
 
-}  // namespace ember
+}  // namespace torch

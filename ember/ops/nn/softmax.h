@@ -6,10 +6,10 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 // `dtype` casts the input first (as LibTorch), e.g. softmax(int_tensor, 0, kDouble).
 Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
 Tensor log_softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
 
-}  // namespace ember
+}  // namespace torch

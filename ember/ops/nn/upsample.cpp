@@ -36,7 +36,7 @@
 #include "ember/vmap/rules_nn.h"
 #include "ember/vmap/vmap.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 
@@ -272,4 +272,4 @@ Tensor pixel_unshuffle(const Tensor& self, int64_t r) {
   return self.reshape(split).permute(perm).reshape(merged);
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -5,7 +5,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 Tensor upsample_nearest1d(const Tensor& input, IntArrayRef output_size, std::optional<double> scales = std::nullopt);
 Tensor upsample_nearest2d(const Tensor& input, IntArrayRef output_size, std::optional<double> scales_h = std::nullopt,
@@ -23,4 +23,4 @@ Tensor pixel_unshuffle(const Tensor& self, int64_t downscale_factor);
 Tensor channel_shuffle(const Tensor& self, int64_t groups);
 inline Tensor native_channel_shuffle(const Tensor& self, int64_t groups) { return channel_shuffle(self, groups); }
 
-}  // namespace ember
+}  // namespace torch

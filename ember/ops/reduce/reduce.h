@@ -7,7 +7,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 // ---- sums and products (reduce_sum.cpp) --------------------------------------
 // Integer and bool inputs sum to int64 unless `dtype` is given (the input is cast to it first).
@@ -87,4 +87,4 @@ std::tuple<Tensor, Tensor> cummax(const Tensor& self, int64_t dim);
 std::tuple<Tensor, Tensor> cummin(const Tensor& self, int64_t dim);
 Tensor logcumsumexp(const Tensor& self, int64_t dim);
 
-}  // namespace ember
+}  // namespace torch

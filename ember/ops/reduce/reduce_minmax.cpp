@@ -12,7 +12,7 @@
 #include "ember/ops/reduce/reduce_util.h"
 #include "ember/vmap/batching_rules.h"
 
-namespace ember {
+namespace torch {
 
 using ops::reduce_into;
 
@@ -207,4 +207,4 @@ Tensor Tensor::amin(IntArrayRef dim, bool keepdim) const { return ember::amin(*t
 Tensor Tensor::argmax(std::optional<int64_t> dim, bool keepdim) const { return ember::argmax(*this, dim, keepdim); }
 Tensor Tensor::argmin(std::optional<int64_t> dim, bool keepdim) const { return ember::argmin(*this, dim, keepdim); }
 
-}  // namespace ember
+}  // namespace torch

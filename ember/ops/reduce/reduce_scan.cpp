@@ -15,7 +15,7 @@
 #include "ember/ops/reduce/reduce_util.h"
 #include "ember/vmap/batching_rules.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 
@@ -175,4 +175,4 @@ std::tuple<Tensor, Tensor> Tensor::cummax(int64_t dim) const { return ember::cum
 std::tuple<Tensor, Tensor> Tensor::cummin(int64_t dim) const { return ember::cummin(*this, dim); }
 Tensor Tensor::logcumsumexp(int64_t dim) const { return ember::logcumsumexp(*this, dim); }
 
-}  // namespace ember
+}  // namespace torch

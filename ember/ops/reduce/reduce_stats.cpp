@@ -13,7 +13,7 @@
 #include "ember/ops/reduce/reduce_util.h"
 #include "ember/vmap/batching_rules.h"
 
-namespace ember {
+namespace torch {
 
 using ops::reduce_into;
 
@@ -235,4 +235,4 @@ Tensor Tensor::norm(const std::optional<Scalar>& p, IntArrayRef dim, bool keepdi
 }
 Tensor Tensor::logsumexp(IntArrayRef dim, bool keepdim) const { return ember::logsumexp(*this, dim, keepdim); }
 
-}  // namespace ember
+}  // namespace torch

@@ -14,7 +14,7 @@
 #include "ember/ops/reduce/reduce_util.h"
 #include "ember/vmap/batching_rules.h"
 
-namespace ember {
+namespace torch {
 
 using ops::reduce_into;
 using ops::reduce_mask;
@@ -222,4 +222,4 @@ Tensor Tensor::all() const { return ember::all(*this); }
 Tensor Tensor::all(int64_t dim, bool keepdim) const { return ember::all(*this, dim, keepdim); }
 Tensor Tensor::count_nonzero(IntArrayRef dim) const { return ember::count_nonzero(*this, dim); }
 
-}  // namespace ember
+}  // namespace torch

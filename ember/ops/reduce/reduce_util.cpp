@@ -3,7 +3,7 @@
 #include "ember/kernels/cpu/tensor_iterator.h"
 #include "ember/ops/shape/copy.h"
 
-namespace ember::ops {
+namespace torch::ops {
 
 uint64_t all_dims_mask(const Tensor& x) { return x.dim() == 0 ? 0 : (~uint64_t(0) >> (64 - x.dim())); }
 
@@ -78,4 +78,4 @@ void for_each_line(ArrayRef<Tensor> outs, ArrayRef<Tensor> ins, int64_t dim,
       std::max<int64_t>(1, kGrainSize / len));
 }
 
-}  // namespace ember::ops
+}  // namespace torch::ops

@@ -6,7 +6,7 @@
 #include "ember/kernels/cpu/convert.h"
 #include "ember/kernels/cpu/reduce.h"
 
-namespace ember::ops {
+namespace torch::ops {
 
 // Bit d set for every reduced dim; an empty list means all dims (PyTorch's
 // sum(dim=[])). Raises for out-of-range or repeated dims, naming `op`.
@@ -41,4 +41,4 @@ void reduce_into(const Tensor& in, uint64_t mask, const Ops& ops, const Tensor& 
                          [&](int64_t i, const auto& acc) { o[i] = kernels::convert<Out>(proj(acc)); });
 }
 
-}  // namespace ember::ops
+}  // namespace torch::ops

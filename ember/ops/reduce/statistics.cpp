@@ -16,7 +16,7 @@
 #include "ember/ops/shape/view.h"
 #include "ember/vmap/batched_tensor.h"
 
-namespace ember {
+namespace torch {
 
 // ---- cov / corrcoef ----------------------------------------------------------
 
@@ -307,4 +307,4 @@ Tensor Tensor::diff(int64_t n, int64_t dim, const std::optional<Tensor>& prepend
   return ember::diff(*this, n, dim, prepend, append);
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -8,7 +8,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 // Covariance of the rows (variables) of a 1-D or 2-D input over its columns
 // (observations), with optional integer frequency and float observation weights.
@@ -43,4 +43,4 @@ Tensor trapz(const Tensor& y, double dx = 1, int64_t dim = -1);
 Tensor cumulative_trapezoid(const Tensor& y, const Tensor& x, int64_t dim = -1);
 Tensor cumulative_trapezoid(const Tensor& y, const Scalar& dx = 1, int64_t dim = -1);
 
-}  // namespace ember
+}  // namespace torch

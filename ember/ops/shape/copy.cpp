@@ -18,7 +18,7 @@
 #include "ember/ops/shape/mem_overlap.h"
 #include "ember/vmap/batching_rules.h"
 
-namespace ember {
+namespace torch {
 
 using kernels::TensorIterator;
 
@@ -237,4 +237,4 @@ Tensor Tensor::to(const TensorOptions& o, bool nb, bool copy) const {
 }
 Tensor Tensor::to(const Tensor& other, bool nb, bool copy) const { return to(other.dtype(), nb, copy); }
 
-}  // namespace ember
+}  // namespace torch

@@ -2,7 +2,7 @@
 // Copies and dtype conversion: copy_, to, clone, contiguous, fill_.
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 Tensor& copy_(Tensor& self, const Tensor& src);  // broadcasting src to self, converting dtype
 Tensor clone(const Tensor& self);
@@ -15,4 +15,4 @@ namespace ops {
 Tensor cast(const Tensor& self, ScalarType t);
 }  // namespace ops
 
-}  // namespace ember
+}  // namespace torch

@@ -6,7 +6,7 @@
 #include "ember/core/shape.h"
 #include "ember/core/small_vector.h"
 
-namespace ember::ops {
+namespace torch::ops {
 
 bool is_non_overlapping_and_dense(const Tensor& t) {
   return t.is_contiguous() || is_non_overlapping_and_dense(t.sizes(), t.strides());
@@ -80,4 +80,4 @@ void assert_no_output_overlap(const char* op, const Tensor& out, ArrayRef<Tensor
     if (in.defined()) assert_no_partial_overlap(op, out, in);
 }
 
-}  // namespace ember::ops
+}  // namespace torch::ops

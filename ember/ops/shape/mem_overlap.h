@@ -12,7 +12,7 @@
 //   undecided) is read through a copy, as if the input were cloned.
 #include "ember/core/tensor.h"
 
-namespace ember::ops {
+namespace torch::ops {
 
 enum class MemOverlap {
   kNo,       // disjoint memory (or an empty tensor)
@@ -54,4 +54,4 @@ inline bool needs_input_copy(const Tensor& out, const Tensor& input) {
            input.strides().equals(out.strides()));
 }
 
-}  // namespace ember::ops
+}  // namespace torch::ops

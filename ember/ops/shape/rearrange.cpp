@@ -7,7 +7,7 @@
 #include "ember/ops/shape/shape_ops.h"
 #include "ember/ops/shape/view.h"
 
-namespace ember {
+namespace torch {
 
 Tensor take_along_dim(const Tensor& self, const Tensor& indices, std::optional<int64_t> dim) {
   EMBER_CHECK(self.defined() && indices.defined(), "take_along_dim: expected defined tensors");
@@ -53,4 +53,4 @@ Tensor Tensor::take_along_dim(const Tensor& indices, std::optional<int64_t> dim)
 }
 Tensor Tensor::rot90(int64_t k, IntArrayRef dims) const { return ember::rot90(*this, k, dims); }
 
-}  // namespace ember
+}  // namespace torch

@@ -6,7 +6,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 // gather along dim after broadcasting self and indices against each other in
 // every other dim; without dim, indices pick from the flattened self.
@@ -14,4 +14,4 @@ Tensor take_along_dim(const Tensor& self, const Tensor& indices, std::optional<i
 // Rotates by 90 degrees k times in the plane of dims, from dims[0] towards dims[1].
 Tensor rot90(const Tensor& self, int64_t k = 1, IntArrayRef dims = {0, 1});
 
-}  // namespace ember
+}  // namespace torch

@@ -7,7 +7,7 @@
 #include "ember/ops/shape/view.h"
 #include "ember/vmap/batching_rules.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 
@@ -77,4 +77,4 @@ Tensor Tensor::as_strided_scatter(const Tensor& src, IntArrayRef size, IntArrayR
   return ember::as_strided_scatter(*this, src, size, stride, storage_offset);
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -8,7 +8,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 // src must have the view's shape; its values are cast to self's dtype.
 Tensor slice_scatter(const Tensor& self, const Tensor& src, int64_t dim = 0,
@@ -21,4 +21,4 @@ Tensor diagonal_scatter(const Tensor& self, const Tensor& src, int64_t offset = 
 Tensor as_strided_scatter(const Tensor& self, const Tensor& src, IntArrayRef size, IntArrayRef stride,
                           std::optional<int64_t> storage_offset = std::nullopt);
 
-}  // namespace ember
+}  // namespace torch

@@ -16,7 +16,7 @@
 #include "ember/vmap/batching_rules.h"
 #include "ember/vmap/rules_indexing.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 // Legacy behaviour kept by PyTorch: 1-D empty tensors join anything.
@@ -460,4 +460,4 @@ Tensor Tensor::triu(int64_t d) const { return ember::triu(*this, d); }
 Tensor& Tensor::tril_(int64_t d) const { return ember::tril_(self_ref(), d); }
 Tensor& Tensor::triu_(int64_t d) const { return ember::triu_(self_ref(), d); }
 
-}  // namespace ember
+}  // namespace torch

@@ -10,7 +10,7 @@
 
 #include "ember/core/tensor.h"
 
-namespace ember {
+namespace torch {
 
 // ---- joining (ops/shape/shape_ops.cpp) --------------------------------------------
 // Inputs are promoted to result_type(tensors); 1-D tensors of size [0] are
@@ -65,4 +65,4 @@ Tensor bincount(const Tensor& self, const std::optional<Tensor>& weights = std::
 // min == max uses the data's range.
 Tensor histc(const Tensor& self, int64_t bins = 100, const Scalar& min = 0, const Scalar& max = 0);
 
-}  // namespace ember
+}  // namespace torch

@@ -17,7 +17,7 @@
 #include "ember/vmap/rules_indexing.h"
 #include "ember/vmap/rules_nn.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 // Min and max of a non-empty int64 tensor.
@@ -160,4 +160,4 @@ Tensor Tensor::histc(int64_t bins, const Scalar& min, const Scalar& max) const {
   return ember::histc(*this, bins, min, max);
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -16,7 +16,7 @@
 #include "ember/ops/shape/view.h"
 #include "ember/vmap/rules_indexing.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 // zeros of `sizes` with `values` written onto the offset diagonal of dims (dim1, dim2).
@@ -80,4 +80,4 @@ Tensor Tensor::diag_embed(int64_t offset, int64_t dim1, int64_t dim2) const {
 }
 Tensor Tensor::diagflat(int64_t offset) const { return ember::diagflat(*this, offset); }
 
-}  // namespace ember
+}  // namespace torch

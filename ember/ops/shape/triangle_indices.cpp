@@ -6,7 +6,7 @@
 #include "ember/core/error.h"
 #include "ember/ops/factory/factory.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 Tensor triangle_indices(const char* op, int64_t row, int64_t col, int64_t offset, const TensorOptions& options,
@@ -71,4 +71,4 @@ Tensor triu_indices(int64_t row, int64_t col, int64_t offset, const TensorOption
   return triangle_indices("triu_indices", row, col, offset, options, false);
 }
 
-}  // namespace ember
+}  // namespace torch

@@ -6,10 +6,10 @@
 #include "ember/core/tensor.h"
 #include "ember/core/tensor_options.h"
 
-namespace ember {
+namespace torch {
 
 // Entries (i, j) with j - i <= offset (tril) or j - i >= offset (triu).
 Tensor tril_indices(int64_t row, int64_t col, int64_t offset = 0, const TensorOptions& options = TensorOptions(kLong));
 Tensor triu_indices(int64_t row, int64_t col, int64_t offset = 0, const TensorOptions& options = TensorOptions(kLong));
 
-}  // namespace ember
+}  // namespace torch

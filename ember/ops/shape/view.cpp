@@ -16,7 +16,7 @@
 #include "ember/ops/shape/copy.h"
 #include "ember/vmap/batching_rules.h"
 
-namespace ember {
+namespace torch {
 
 namespace {
 // Records the view's backward when self requires grad (formulas in
@@ -694,4 +694,4 @@ Tensor& Tensor::resize_(IntArrayRef size) const {
 
 Tensor Tensor::operator[](int64_t index) const { return ember::select(*this, 0, index); }
 
-}  // namespace ember
+}  // namespace torch

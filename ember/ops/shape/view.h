@@ -6,7 +6,7 @@
 #include "ember/core/tensor.h"
 #include "ember/core/tensor_make.h"
 
-namespace ember {
+namespace torch {
 
 Tensor view(const Tensor& self, IntArrayRef size);
 Tensor reshape(const Tensor& self, IntArrayRef shape);
@@ -58,4 +58,4 @@ inline Tensor broadcast_to(const Tensor& self, IntArrayRef size) { return expand
 std::vector<int64_t> broadcast_shapes(ArrayRef<std::vector<int64_t>> shapes);
 std::vector<Tensor> broadcast_tensors(TensorList tensors);
 
-}  // namespace ember
+}  // namespace torch

@@ -4,7 +4,7 @@
 
 #include "ember/core/error.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 SequentialLR::SequentialLR(Optimizer& optimizer, std::vector<std::shared_ptr<LRScheduler>> schedulers,
                            std::vector<int64_t> milestones)
@@ -65,4 +65,4 @@ void ChainedScheduler::step() {
   ++step_count_;
 }
 
-}  // namespace ember::optim
+}  // namespace torch::optim

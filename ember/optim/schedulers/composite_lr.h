@@ -5,7 +5,7 @@
 
 #include "ember/optim/schedulers/lr_scheduler.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 class SequentialLR : public LRScheduler {
  public:
@@ -36,4 +36,4 @@ class ChainedScheduler : public LRScheduler {
   std::vector<std::shared_ptr<LRScheduler>> schedulers_;
 };
 
-}  // namespace ember::optim
+}  // namespace torch::optim

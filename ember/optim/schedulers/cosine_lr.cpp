@@ -5,7 +5,7 @@
 
 #include "ember/core/error.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 namespace {
 constexpr double kPi = std::numbers::pi;
@@ -92,4 +92,4 @@ void CosineAnnealingWarmRestarts::step(double epoch) {
   ++step_count_;
 }
 
-}  // namespace ember::optim
+}  // namespace torch::optim

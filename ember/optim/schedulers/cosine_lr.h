@@ -3,7 +3,7 @@
 // and CosineAnnealingWarmRestarts.
 #include "ember/optim/schedulers/lr_scheduler.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 class CosineAnnealingLR : public LRScheduler {
  public:
@@ -38,4 +38,4 @@ class CosineAnnealingWarmRestarts : public LRScheduler {
   double T_cur_ = -1;
 };
 
-}  // namespace ember::optim
+}  // namespace torch::optim

@@ -6,7 +6,7 @@
 #include "ember/core/error.h"
 #include "ember/optim/schedulers/momentum_access.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 namespace {
 
@@ -188,4 +188,4 @@ std::vector<double> OneCycleLR::get_lrs() {
   return lrs;
 }
 
-}  // namespace ember::optim
+}  // namespace torch::optim

@@ -6,7 +6,7 @@
 
 #include "ember/optim/schedulers/lr_scheduler.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 class CyclicLR : public LRScheduler {
  public:
@@ -69,4 +69,4 @@ class OneCycleLR : public LRScheduler {
   std::vector<double> initial_lrs_, max_lrs_, min_lrs_, base_momentums_, max_momentums_;
 };
 
-}  // namespace ember::optim
+}  // namespace torch::optim

@@ -2,7 +2,7 @@
 
 #include "ember/core/error.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 namespace {
 std::vector<LrLambda> checked(const char* name, const Optimizer& optimizer, std::vector<LrLambda> fns) {
@@ -42,4 +42,4 @@ std::vector<double> MultiplicativeLR::get_lrs() {
   return lrs;
 }
 
-}  // namespace ember::optim
+}  // namespace torch::optim

@@ -5,7 +5,7 @@
 
 #include "ember/optim/schedulers/lr_scheduler.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 using LrLambda = std::function<double(int64_t epoch)>;
 
@@ -34,4 +34,4 @@ class MultiplicativeLR : public LRScheduler {
   std::vector<LrLambda> lr_lambdas_;
 };
 
-}  // namespace ember::optim
+}  // namespace torch::optim

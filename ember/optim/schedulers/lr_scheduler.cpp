@@ -2,7 +2,7 @@
 
 #include "ember/core/error.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 LRScheduler::LRScheduler(Optimizer& optimizer) : optimizer_(optimizer) {
   for (auto& group : optimizer_.param_groups()) {
@@ -45,4 +45,4 @@ void LRScheduler::set_optimizer_lrs(const std::vector<double>& lrs) {
   last_lrs_ = lrs;
 }
 
-}  // namespace ember::optim
+}  // namespace torch::optim

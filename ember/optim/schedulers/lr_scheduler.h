@@ -7,7 +7,7 @@
 
 #include "ember/optim/optimizer.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 // Note [Scheduler epochs]
 // PyTorch's schedulers take one step in their constructor (last_epoch goes
@@ -62,4 +62,4 @@ class LRScheduler {
 // Python's `a % b` for b > 0 (non-negative result).
 inline int64_t py_mod(int64_t a, int64_t b) { return ((a % b) + b) % b; }
 
-}  // namespace ember::optim
+}  // namespace torch::optim

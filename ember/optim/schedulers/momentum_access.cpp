@@ -11,7 +11,7 @@
 #include "ember/optim/rmsprop.h"
 #include "ember/optim/sgd.h"
 
-namespace ember::optim::detail {
+namespace torch::optim::detail {
 
 namespace {
 // A pointer to the value inside `options`, or null.
@@ -53,4 +53,4 @@ void set_momentum(OptimizerOptions& options, double value) {
   *p = value;
 }
 
-}  // namespace ember::optim::detail
+}  // namespace torch::optim::detail

@@ -4,7 +4,7 @@
 // beta1 of the Adam family (PyTorch looks for 'betas' or 'momentum' keys).
 #include "ember/optim/optimizer.h"
 
-namespace ember::optim::detail {
+namespace torch::optim::detail {
 
 enum class MomentumKind { kNone, kMomentum, kBeta1 };
 
@@ -12,4 +12,4 @@ MomentumKind momentum_kind(const OptimizerOptions& options);
 double get_momentum(const OptimizerOptions& options);
 void set_momentum(OptimizerOptions& options, double value);
 
-}  // namespace ember::optim::detail
+}  // namespace torch::optim::detail

@@ -6,7 +6,7 @@
 
 #include "ember/core/error.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 ReduceLROnPlateauScheduler::ReduceLROnPlateauScheduler(Optimizer& optimizer, SchedulerMode mode, double factor,
                                                        int64_t patience, double threshold, ThresholdMode threshold_mode,
@@ -76,4 +76,4 @@ void ReduceLROnPlateauScheduler::reduce_lr() {
   }
 }
 
-}  // namespace ember::optim
+}  // namespace torch::optim

@@ -7,7 +7,7 @@
 
 #include "ember/optim/optimizer.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 class ReduceLROnPlateauScheduler {
  public:
@@ -50,4 +50,4 @@ class ReduceLROnPlateauScheduler {
 
 using ReduceLROnPlateau = ReduceLROnPlateauScheduler;
 
-}  // namespace ember::optim
+}  // namespace torch::optim

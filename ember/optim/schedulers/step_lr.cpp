@@ -5,7 +5,7 @@
 
 #include "ember/core/error.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 namespace {
 std::vector<double> scaled(std::vector<double> lrs, double factor) {
@@ -65,4 +65,4 @@ std::optional<std::vector<double>> ExponentialLR::closed_form_lrs() {
   return lrs;
 }
 
-}  // namespace ember::optim
+}  // namespace torch::optim

@@ -4,7 +4,7 @@
 
 #include "ember/optim/schedulers/lr_scheduler.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 // lr *= gamma every step_size epochs.
 class StepLR : public LRScheduler {
@@ -47,4 +47,4 @@ class ExponentialLR : public LRScheduler {
   double gamma_;
 };
 
-}  // namespace ember::optim
+}  // namespace torch::optim

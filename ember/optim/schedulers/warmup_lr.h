@@ -3,7 +3,7 @@
 // LinearLR, PolynomialLR.
 #include "ember/optim/schedulers/lr_scheduler.h"
 
-namespace ember::optim {
+namespace torch::optim {
 
 // lr * factor until total_iters, then lr.
 class ConstantLR : public LRScheduler {
@@ -48,4 +48,4 @@ class PolynomialLR : public LRScheduler {
   double power_;
 };
 
-}  // namespace ember::optim
+}  // namespace torch::optim

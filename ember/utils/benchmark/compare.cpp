@@ -7,7 +7,7 @@
 #include <optional>
 #include <tuple>
 
-namespace ember::utils::benchmark {
+namespace torch::utils::benchmark {
 
 namespace {
 
@@ -229,4 +229,4 @@ std::string Compare::render_table(const std::vector<Measurement>& results) const
   return out;
 }
 
-}  // namespace ember::utils::benchmark
+}  // namespace torch::utils::benchmark

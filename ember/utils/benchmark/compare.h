@@ -16,7 +16,7 @@
 
 #include "ember/utils/benchmark/measurement.h"
 
-namespace ember::utils::benchmark {
+namespace torch::utils::benchmark {
 
 class Compare {
  public:
@@ -40,4 +40,4 @@ class Compare {
   std::string baseline_;
 };
 
-}  // namespace ember::utils::benchmark
+}  // namespace torch::utils::benchmark

@@ -9,7 +9,7 @@
 
 #include "ember/core/error.h"
 
-namespace ember::utils::benchmark {
+namespace torch::utils::benchmark {
 
 namespace {
 // torch.utils.benchmark.utils.common's constants.
@@ -157,4 +157,4 @@ std::string Measurement::repr() const {
 
 std::ostream& operator<<(std::ostream& os, const Measurement& m) { return os << m.repr(); }
 
-}  // namespace ember::utils::benchmark
+}  // namespace torch::utils::benchmark

@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
-namespace ember::utils::benchmark {
+#include "ember/core/namespace.h"
+
+namespace torch::utils::benchmark {
 
 // What was measured; Compare groups by these fields.
 struct TaskSpec {
@@ -87,4 +89,4 @@ double trim_sigfig(double x, int n);
 // Linear-interpolation quantile of sorted values (torch.quantile's default).
 double quantile(const std::vector<double>& sorted, double q);
 
-}  // namespace ember::utils::benchmark
+}  // namespace torch::utils::benchmark

@@ -7,7 +7,7 @@
 #include "ember/core/error.h"
 #include "ember/core/parallel.h"
 
-namespace ember::utils::benchmark {
+namespace torch::utils::benchmark {
 
 namespace {
 // Sets the thread count for a measurement and restores it after.
@@ -103,4 +103,4 @@ Measurement Timer::adaptive_autorange(double threshold, double min_run_time, dou
   return Measurement(number, std::move(times), spec_);
 }
 
-}  // namespace ember::utils::benchmark
+}  // namespace torch::utils::benchmark

@@ -13,7 +13,7 @@
 
 #include "ember/utils/benchmark/measurement.h"
 
-namespace ember::utils::benchmark {
+namespace torch::utils::benchmark {
 
 class Timer {
  public:
@@ -41,4 +41,4 @@ class Timer {
   TaskSpec spec_;
 };
 
-}  // namespace ember::utils::benchmark
+}  // namespace torch::utils::benchmark

@@ -15,7 +15,7 @@
 #include "ember/nn/module.h"
 #include "ember/nn/modules/container/any_value.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 namespace detail {
 
@@ -202,7 +202,7 @@ class AnyModule {
   std::shared_ptr<detail::AnyModulePlaceholder> content_;
 };
 
-}  // namespace ember::nn
+}  // namespace torch::nn
 
 // In a module class whose forward() has trailing default arguments, lists
 // them as {index, AnyValue(default)} pairs, so AnyModule/Sequential can call

@@ -8,7 +8,7 @@
 #include "ember/autograd/custom_function.h"
 #include "ember/core/error.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 class AnyValue {
  public:
@@ -43,4 +43,4 @@ class AnyValue {
   std::any content_;
 };
 
-}  // namespace ember::nn
+}  // namespace torch::nn

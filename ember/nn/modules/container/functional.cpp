@@ -1,6 +1,6 @@
 #include "ember/nn/modules/container/functional.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 FunctionalImpl::FunctionalImpl(Function function) : function_(std::move(function)) {
   EMBER_CHECK(static_cast<bool>(function_), "Functional: the function must not be empty");
@@ -8,4 +8,4 @@ FunctionalImpl::FunctionalImpl(Function function) : function_(std::move(function
 
 Tensor FunctionalImpl::forward(Tensor input) { return function_(std::move(input)); }
 
-}  // namespace ember::nn
+}  // namespace torch::nn

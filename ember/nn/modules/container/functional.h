@@ -13,7 +13,7 @@
 #include "ember/nn/cloneable.h"
 #include "ember/nn/pimpl.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 class FunctionalImpl : public Cloneable<FunctionalImpl> {
  public:
@@ -39,4 +39,4 @@ class FunctionalImpl : public Cloneable<FunctionalImpl> {
 };
 EMBER_NN_MODULE(Functional);
 
-}  // namespace ember::nn
+}  // namespace torch::nn

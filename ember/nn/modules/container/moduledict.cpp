@@ -1,6 +1,6 @@
 #include "ember/nn/modules/container/moduledict.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 std::shared_ptr<Module> ModuleDictImpl::clone(const std::optional<Device>& device) const {
   auto copy = std::make_shared<ModuleDictImpl>();
@@ -37,4 +37,4 @@ void ModuleDictImpl::insert_or_replace(const std::string& key, std::shared_ptr<M
   }
 }
 
-}  // namespace ember::nn
+}  // namespace torch::nn

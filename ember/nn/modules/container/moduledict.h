@@ -11,7 +11,7 @@
 #include "ember/nn/cloneable.h"
 #include "ember/nn/pimpl.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 class ModuleDictImpl : public Cloneable<ModuleDictImpl> {
  public:
@@ -92,4 +92,4 @@ class ModuleDictImpl : public Cloneable<ModuleDictImpl> {
 };
 EMBER_NN_MODULE(ModuleDict);
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -1,6 +1,6 @@
 #include "ember/nn/modules/container/modulelist.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 std::shared_ptr<Module> ModuleListImpl::clone(const std::optional<Device>& device) const {
   auto copy = std::make_shared<ModuleListImpl>();
@@ -26,4 +26,4 @@ void ModuleListImpl::insert(size_t index, std::shared_ptr<Module> module) {
   for (size_t i = 0; i < modules_.size(); ++i) register_module(std::to_string(i), modules_[i]);
 }
 
-}  // namespace ember::nn
+}  // namespace torch::nn

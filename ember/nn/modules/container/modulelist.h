@@ -10,7 +10,7 @@
 #include "ember/nn/cloneable.h"
 #include "ember/nn/pimpl.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 class ModuleListImpl : public Cloneable<ModuleListImpl> {
  public:
@@ -90,4 +90,4 @@ class ModuleListImpl : public Cloneable<ModuleListImpl> {
 };
 EMBER_NN_MODULE(ModuleList);
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -8,7 +8,7 @@
 
 #include "ember/nn/modules/container/any.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 class NamedAnyModule {
  public:
@@ -32,4 +32,4 @@ class NamedAnyModule {
   AnyModule module_;
 };
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -2,7 +2,7 @@
 
 #include "ember/core/dtype.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 namespace {
 // "(key): Parameter containing: [Float of size [3, 4]]", one line per parameter.
@@ -63,4 +63,4 @@ Tensor& ParameterDictImpl::get(const std::string& key) {
   return *p;
 }
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -16,7 +16,7 @@
 #include "ember/nn/cloneable.h"
 #include "ember/nn/pimpl.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 class ParameterListImpl : public Cloneable<ParameterListImpl> {
  public:
@@ -98,4 +98,4 @@ class ParameterDictImpl : public Cloneable<ParameterDictImpl> {
 };
 EMBER_NN_MODULE(ParameterDict);
 
-}  // namespace ember::nn
+}  // namespace torch::nn

@@ -1,6 +1,6 @@
 #include "ember/nn/modules/container/sequential.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 std::shared_ptr<Module> SequentialImpl::clone(const std::optional<Device>& device) const {
   auto copy = std::make_shared<SequentialImpl>();
@@ -24,4 +24,4 @@ void SequentialImpl::push_back(std::string name, AnyModule any_module) {
   register_module(std::move(name), modules_.back().ptr());
 }
 
-}  // namespace ember::nn
+}  // namespace torch::nn

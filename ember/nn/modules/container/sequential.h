@@ -16,7 +16,7 @@
 #include "ember/nn/modules/container/named_any.h"
 #include "ember/nn/pimpl.h"
 
-namespace ember::nn {
+namespace torch::nn {
 
 class SequentialImpl : public Cloneable<SequentialImpl> {
  public:
@@ -138,4 +138,4 @@ class Sequential : public ModuleHolder<SequentialImpl> {
 };
 EMBER_NN_CLONEABLE_INSTANCE(SequentialImpl);
 
-}  // namespace ember::nn
+}  // namespace torch::nn
