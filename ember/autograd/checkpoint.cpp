@@ -14,11 +14,11 @@ namespace torch::autograd {
 
 namespace {
 
-std::mt19937_64 rng_state() {
-  return default_generator().with_engine([](std::mt19937_64& e) { return e; });
+CpuEngine rng_state() {
+  return default_generator().with_engine([](CpuEngine& e) { return e; });
 }
-void set_rng_state(const std::mt19937_64& s) {
-  default_generator().with_engine([&](std::mt19937_64& e) { e = s; });
+void set_rng_state(const CpuEngine& s) {
+  default_generator().with_engine([&](CpuEngine& e) { e = s; });
 }
 
 // Note [Reentrant checkpoint].
@@ -54,14 +54,14 @@ class CheckpointBackward : public Node {
     }
     variable_list outs;
     {
-      std::mt19937_64 outer;
+      CpuEngine outer;
       if (preserve_rng_) {
         outer = rng_state();
         set_rng_state(rng_);
       }
       struct Restore {
         bool on;
-        const std::mt19937_64& s;
+        const CpuEngine& s;
         ~Restore() {
           if (on) set_rng_state(s);
         }
@@ -90,7 +90,7 @@ class CheckpointBackward : public Node {
  private:
   CheckpointFn fn_;
   bool preserve_rng_;
-  std::mt19937_64 rng_;
+  CpuEngine rng_;
   std::vector<SavedVariable> saved_;
   std::vector<bool> requires_grad_;
 };

@@ -64,13 +64,69 @@ Tensor& fill_random(Tensor& self, const char* op, Fill fill) {
   return self;
 }
 
-// Uniform in [0, 1) with the full mantissa of T.
+// ATen's uniform_real_distribution<T>(from, to), draw for draw (Note [PyTorch's CPU stream]):
+// the low `digits` bits of one draw (a 64-bit draw for double) scaled to [0, 1), then
+// x * (to - from) + from in double, with from and to (and their difference) rounded to T.
 template <typename T>
-inline double uniform01(std::mt19937_64& e) {
-  if constexpr (std::is_same_v<T, double>)
-    return static_cast<double>(e() >> 11) * 0x1.0p-53;
-  else
-    return static_cast<double>(e() >> 40) * 0x1.0p-24;
+inline double uniform_draw(CpuEngine& e, double from, double to) {
+  if constexpr (std::is_same_v<T, double>) {
+    const double x = static_cast<double>(e.random64() & ((uint64_t{1} << 53) - 1)) * 0x1.0p-53;
+    return x * (to - from) + from;
+  } else {
+    constexpr int digits = std::numeric_limits<T>::digits;
+    const double x =
+        static_cast<double>(e.random() & ((uint32_t{1} << digits) - 1)) / static_cast<double>(uint64_t{1} << digits);
+    const auto in_t = [](double v) {
+      return static_cast<double>(static_cast<float>(static_cast<T>(static_cast<float>(v))));
+    };
+    const double f = in_t(from), t = in_t(to);
+    return x * in_t(t - f) + f;
+  }
+}
+// Uniform in [0, 1) as ATen's double samplers draw it (bernoulli, exponential, ...).
+inline double uniform01(CpuEngine& e) { return uniform_draw<double>(e, 0.0, 1.0); }
+
+// ATen's normal_distribution<double>: Box-Muller on two double uniforms, the sine branch kept
+// in the engine for the next scalar draw.
+inline double normal_draw(CpuEngine& e, double mean, double std) {
+  if (e.next_double_normal) {
+    const double z = *e.next_double_normal;
+    e.next_double_normal.reset();
+    return z * std + mean;
+  }
+  const double u1 = uniform01(e);
+  const double u2 = uniform01(e);
+  const double r = std::sqrt(-2.0 * std::log1p(-u2));
+  const double theta = 2.0 * M_PI * u1;
+  e.next_double_normal = r * std::sin(theta);
+  return r * std::cos(theta) * std + mean;
+}
+
+// ATen's normal_fill for contiguous tensors of 16 or more: uniforms first, then Box-Muller
+// over blocks of 16 (8 pairs) in the element type's precision (float for the 16-bit types),
+// the tail redone as the last 16 values.
+template <typename T>
+void normal_fill_16(T* data, double mean, double std) {
+  using A = std::conditional_t<std::is_same_v<T, double>, double, float>;
+  const A m = static_cast<A>(static_cast<T>(mean)), s = static_cast<A>(static_cast<T>(std));
+  for (int j = 0; j < 8; ++j) {
+    const A u1 = static_cast<A>(static_cast<T>(1 - static_cast<A>(data[j])));
+    const A u2 = static_cast<A>(data[j + 8]);
+    const A radius = static_cast<A>(static_cast<T>(std::sqrt(-2 * std::log(u1))));
+    const A theta = static_cast<A>(static_cast<T>(2.0f * M_PI * u2));
+    data[j] = static_cast<T>(radius * std::cos(theta) * s + m);
+    data[j + 8] = static_cast<T>(radius * std::sin(theta) * s + m);
+  }
+}
+template <typename T>
+void normal_fill(T* data, int64_t size, double mean, double std, CpuEngine& e) {
+  for (int64_t i = 0; i < size; ++i) data[i] = static_cast<T>(uniform_draw<T>(e, 0.0, 1.0));
+  for (int64_t i = 0; i < size - 15; i += 16) normal_fill_16<T>(data + i, mean, std);
+  if (size % 16 != 0) {
+    T* tail = data + size - 16;
+    for (int i = 0; i < 16; ++i) tail[i] = static_cast<T>(uniform_draw<T>(e, 0.0, 1.0));
+    normal_fill_16<T>(tail, mean, std);
+  }
 }
 }  // namespace
 
@@ -94,23 +150,16 @@ Tensor& uniform_(Tensor& self, double from, double to, OptGen g) {
       using T = EMBER_TYPE(tag);
       T* p = dst.data_ptr<T>();
       const int64_t n = dst.numel();
-      gen.with_engine([&](std::mt19937_64& e) {
-        if constexpr (is_complex_v<T>) {
+      gen.with_engine([&](CpuEngine& e) {
+        if constexpr (is_complex_v<T>) {  // as PyTorch: the real view, real then imaginary part
           using V = typename T::value_type;
           for (int64_t i = 0; i < n; ++i) {
-            double re = from + (to - from) * uniform01<V>(e);
-            double im = from + (to - from) * uniform01<V>(e);
+            const double re = uniform_draw<V>(e, from, to);
+            const double im = uniform_draw<V>(e, from, to);
             p[i] = T(static_cast<V>(re), static_cast<V>(im));
           }
         } else {
-          for (int64_t i = 0; i < n; ++i) {
-            double v = from + (to - from) * uniform01<opmath_t<T>>(e);
-            // Rounding can land exactly on `to`; keep the interval half-open.
-            T x = static_cast<T>(static_cast<opmath_t<T>>(v));
-            if (static_cast<double>(static_cast<opmath_t<T>>(x)) >= to && to > from)
-              x = static_cast<T>(static_cast<opmath_t<T>>(from));
-            p[i] = x;
-          }
+          for (int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(static_cast<opmath_t<T>>(uniform_draw<T>(e, from, to)));
         }
       });
     });
@@ -122,6 +171,8 @@ Tensor& normal_(Tensor& self, double mean, double std, OptGen g) {
   EMBER_RECORD_OP("normal_", self);
   EMBER_CHECK(std >= 0, "normal_: expects std >= 0.0, but found std ", std);
   Generator gen = gen_or_default(g);
+  // ATen's choice of path depends on the tensor itself, not on the temporary fill_random may use.
+  const bool blocks = self.is_contiguous() && self.numel() * (self.is_complex() ? 2 : 1) >= 16;
   return fill_random(self, "normal_", [&](Tensor& dst) {
     dispatch_floating_and_complex(dst.dtype(), "normal_", [&](auto tag) {
       using T = EMBER_TYPE(tag);
@@ -131,14 +182,11 @@ Tensor& normal_(Tensor& self, double mean, double std, OptGen g) {
       // Complex normal: real and imaginary parts each have variance std^2 / 2.
       const double s = is_complex_v<T> ? std / std::sqrt(2.0) : std;
       const double m = is_complex_v<T> ? 0.0 : mean;
-      gen.with_engine([&](std::mt19937_64& e) {
-        for (int64_t i = 0; i < n; i += 2) {
-          // Box-Muller: two independent normals from two uniforms.
-          double u1 = 1.0 - static_cast<double>(e() >> 11) * 0x1.0p-53;  // (0, 1]
-          double u2 = static_cast<double>(e() >> 11) * 0x1.0p-53;
-          double r = std::sqrt(-2.0 * std::log(u1));
-          p[i] = static_cast<V>(static_cast<opmath_t<V>>(m + s * r * std::cos(2 * M_PI * u2)));
-          if (i + 1 < n) p[i + 1] = static_cast<V>(static_cast<opmath_t<V>>(m + s * r * std::sin(2 * M_PI * u2)));
+      gen.with_engine([&](CpuEngine& e) {
+        if (blocks) {
+          normal_fill<V>(p, n, m, s, e);
+        } else {
+          for (int64_t i = 0; i < n; ++i) p[i] = static_cast<V>(static_cast<opmath_t<V>>(normal_draw(e, m, s)));
         }
       });
       if constexpr (is_complex_v<T>) {
@@ -160,8 +208,8 @@ Tensor& bernoulli_(Tensor& self, double prob, OptGen g) {
     dispatch_real_and_bool(dst.dtype(), "bernoulli_", [&](auto tag) {
       using T = EMBER_TYPE(tag);
       T* p = dst.data_ptr<T>();
-      gen.with_engine([&](std::mt19937_64& e) {
-        for (int64_t i = 0; i < dst.numel(); ++i) p[i] = static_cast<T>(uniform01<double>(e) < prob ? 1 : 0);
+      gen.with_engine([&](CpuEngine& e) {
+        for (int64_t i = 0; i < dst.numel(); ++i) p[i] = static_cast<T>(uniform01(e) < prob ? 1 : 0);
       });
     });
   });
@@ -197,10 +245,14 @@ Tensor& random_(Tensor& self, int64_t from, int64_t to, OptGen g) {
     dispatch_real_and_bool(dst.dtype(), "random_", [&](auto tag) {
       using T = EMBER_TYPE(tag);
       T* p = dst.data_ptr<T>();
-      gen.with_engine([&](std::mt19937_64& e) {
-        std::uniform_int_distribution<uint64_t> dist(0, range - 1);
-        for (int64_t i = 0; i < dst.numel(); ++i)
-          p[i] = static_cast<T>(static_cast<opmath_t<T>>(static_cast<int64_t>(from + dist(e))));
+      gen.with_engine([&](CpuEngine& e) {
+        // ATen's random_from_to: a 32-bit draw unless the range needs 64, reduced modulo it.
+        const bool wide = range >= (uint64_t{1} << 32);
+        for (int64_t i = 0; i < dst.numel(); ++i) {
+          const uint64_t v = wide ? e.random64() : e.random();
+          p[i] =
+              static_cast<T>(static_cast<opmath_t<T>>(static_cast<int64_t>(v % range + static_cast<uint64_t>(from))));
+        }
       });
     });
   });
@@ -215,17 +267,15 @@ Tensor& exponential_(Tensor& self, double lambd, OptGen g) {
     dispatch_floating(dst.dtype(), "exponential_", [&](auto tag) {
       using T = EMBER_TYPE(tag);
       T* p = dst.data_ptr<T>();
-      gen.with_engine([&](std::mt19937_64& e) {
+      gen.with_engine([&](CpuEngine& e) {
         for (int64_t i = 0; i < dst.numel(); ++i)
-          p[i] = static_cast<T>(static_cast<opmath_t<T>>(-std::log1p(-uniform01<double>(e)) / lambd));
+          p[i] = static_cast<T>(static_cast<opmath_t<T>>(-1.0 / lambd * std::log1p(-uniform01(e))));
       });
     });
   });
 }
 
 namespace {
-// Uniform in (0, 1): both ends excluded, so logs and tangents stay finite.
-inline double uniform_open(std::mt19937_64& e) { return (static_cast<double>(e() >> 11) + 0.5) * 0x1.0p-53; }
 
 // In-place draws of one value per element from `draw(engine)`, computed in
 // double and stored as self's dtype (integers saturate at their largest value).
@@ -236,7 +286,7 @@ Tensor& fill_draws(const char* op, Tensor& self, OptGen g, bool integers_too, co
     auto run = [&](auto tag) {
       using T = EMBER_TYPE(tag);
       T* p = dst.data_ptr<T>();
-      gen.with_engine([&](std::mt19937_64& e) {
+      gen.with_engine([&](CpuEngine& e) {
         for (int64_t i = 0; i < dst.numel(); ++i) {
           const double v = draw(e);
           if constexpr (std::is_integral_v<T>)
@@ -261,25 +311,21 @@ Tensor& geometric_(Tensor& self, double p, OptGen g) {
   EMBER_CHECK(p > 0 && p < 1, "geometric_ expects p to be in (0, 1), but got p=", p);
   const double log_q = std::log1p(-p);
   return fill_draws("geometric_", self, g, true,
-                    [&](std::mt19937_64& e) { return std::max(1.0, std::ceil(std::log(uniform_open(e)) / log_q)); });
+                    [&](CpuEngine& e) { return std::ceil(std::log(uniform01(e)) / log_q); });
 }
 
 Tensor& cauchy_(Tensor& self, double median, double sigma, OptGen g) {
   EMBER_RANDOM_FILL_UNDER_VMAP("cauchy_", self, cauchy_(t, median, sigma, g));
   EMBER_RECORD_OP("cauchy_", self);
   return fill_draws("cauchy_", self, g, false,
-                    [&](std::mt19937_64& e) { return median + sigma * std::tan(M_PI * (uniform_open(e) - 0.5)); });
+                    [&](CpuEngine& e) { return median + sigma * std::tan(M_PI * (uniform01(e) - 0.5)); });
 }
 
 Tensor& log_normal_(Tensor& self, double mean, double std, OptGen g) {
   EMBER_RANDOM_FILL_UNDER_VMAP("log_normal_", self, log_normal_(t, mean, std, g));
   EMBER_RECORD_OP("log_normal_", self);
   EMBER_CHECK(std > 0, "log_normal_ expects std > 0.0, but found std=", std);
-  return fill_draws("log_normal_", self, g, false, [&](std::mt19937_64& e) {
-    // Box-Muller's cosine branch: one normal from two uniforms.
-    const double r = std::sqrt(-2.0 * std::log(uniform_open(e)));
-    return std::exp(mean + std * r * std::cos(2 * M_PI * uniform_open(e)));
-  });
+  return fill_draws("log_normal_", self, g, false, [&](CpuEngine& e) { return std::exp(normal_draw(e, mean, std)); });
 }
 
 Tensor poisson(const Tensor& rates, OptGen g) {
@@ -294,7 +340,7 @@ Tensor poisson(const Tensor& rates, OptGen g) {
                 "poisson: invalid Poisson rate, expected rate to be finite and non-negative (got ", pr[i], ")");
   Tensor out = empty(r.sizes(), TensorOptions(kDouble));
   double* po = out.data_ptr<double>();
-  gen_or_default(g).with_engine([&](std::mt19937_64& e) {
+  gen_or_default(g).with_engine([&](CpuEngine& e) {
     for (int64_t i = 0; i < r.numel(); ++i)
       po[i] = pr[i] == 0 ? 0.0 : static_cast<double>(std::poisson_distribution<int64_t>(pr[i])(e));
   });
@@ -313,7 +359,7 @@ Tensor binomial(const Tensor& count, const Tensor& prob, OptGen g) {
   const double* pp = p.data_ptr<double>();
   Tensor out = empty(shape, TensorOptions(kDouble));
   double* po = out.data_ptr<double>();
-  gen_or_default(g).with_engine([&](std::mt19937_64& e) {
+  gen_or_default(g).with_engine([&](CpuEngine& e) {
     for (int64_t i = 0; i < out.numel(); ++i) {
       // NaN counts or probabilities give NaN; the trial count is truncated and capped at 2^62.
       if (std::isnan(pn[i]) || std::isnan(pp[i])) {
@@ -335,7 +381,9 @@ Tensor binomial(const Tensor& count, const Tensor& prob, OptGen g) {
 
 namespace {
 TensorOptions float_opts(const TensorOptions& o) { return o.has_dtype() ? o : o.dtype(get_default_dtype()); }
+// Every factory's last step: the fill that made the tensor is not a write anyone saw.
 Tensor finish(Tensor t, const TensorOptions& o) {
+  t.unsafeGetTensorImpl()->reset_version();
   if (o.requires_grad()) t.requires_grad_(true);
   return t;
 }
@@ -391,10 +439,11 @@ Tensor randperm(int64_t n, OptGen g, const TensorOptions& o) {
   Tensor t = empty({n}, TensorOptions(kLong));
   int64_t* perm = t.data_ptr<int64_t>();
   std::iota(perm, perm + n, int64_t{0});
-  gen_or_default(g).with_engine([&](std::mt19937_64& e) {
-    for (int64_t i = n - 1; i > 0; --i) {
-      std::uniform_int_distribution<int64_t> d(0, i);
-      std::swap(perm[i], perm[d(e)]);
+  gen_or_default(g).with_engine([&](CpuEngine& e) {
+    // ATen's randperm_cpu: a forward Fisher-Yates on 32-bit draws.
+    for (int64_t i = 0; i < n - 1; ++i) {
+      const int64_t z = static_cast<int64_t>(e.random() % static_cast<uint64_t>(n - i));
+      std::swap(perm[i], perm[z + i]);
     }
   });
   return finish(o.has_dtype() ? t.to(o.dtype()) : t, o);
@@ -597,7 +646,7 @@ Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement, O
     for (int64_t s = 0; s < num_samples; ++s) {
       double total = std::accumulate(w.begin(), w.end(), 0.0);
       EMBER_CHECK(total > 0, "multinomial: invalid multinomial distribution (sum of probabilities <= 0)");
-      double u = gen.with_engine([&](std::mt19937_64& e) { return uniform01<double>(e); }) * total;
+      double u = gen.with_engine([&](CpuEngine& e) { return uniform01(e); }) * total;
       int64_t k = 0;
       for (double acc = 0; k < cats - 1; ++k) {
         acc += w[k];
@@ -622,5 +671,8 @@ Tensor& Tensor::geometric_(double p) const { return ember::geometric_(self_ref()
 Tensor& Tensor::cauchy_(double median, double sigma) const { return ember::cauchy_(self_ref(), median, sigma); }
 Tensor& Tensor::log_normal_(double mean, double std) const { return ember::log_normal_(self_ref(), mean, std); }
 Tensor Tensor::bernoulli() const { return ember::bernoulli(*this); }
+Tensor Tensor::multinomial(int64_t num_samples, bool replacement) const {
+  return ember::multinomial(*this, num_samples, replacement);
+}
 
 }  // namespace torch

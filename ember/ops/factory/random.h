@@ -1,5 +1,5 @@
 #pragma once
-// Random numbers: a Generator (mt19937_64 stream; the default one is the
+// Random numbers: a Generator (PyTorch's CPU stream, ops/factory/generator_engine.h; the default one is the
 // documented global RNG) and the random factories and in-place samplers.
 #include <cstdint>
 #include <memory>
@@ -16,7 +16,7 @@ class Generator {
   void set_current_seed(uint64_t seed);
   uint64_t current_seed() const;
   uint64_t seed();  // reseeds from the system's entropy, returns the seed
-  // Runs f(std::mt19937_64&) under the stream's lock; defined in
+  // Runs f(CpuEngine&) under the stream's lock; defined in
   // ops/factory/generator_engine.h, which the library's samplers include, so
   // <random> and <mutex> stay out of every user's translation unit.
   template <typename F>

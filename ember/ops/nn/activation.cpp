@@ -163,9 +163,12 @@ Tensor rrelu_noise(const Tensor& self, const Scalar& lower, const Scalar& upper,
   if (!training) return full({}, (lo + hi) / 2, self.options());
   // Under vmap the noise is batched like self, so vmap's randomness mode
   // decides whether samples share it (or, by default, refuses).
-  Tensor u = batching::any_batched(self) ? empty_like(self) : empty(self.sizes(), self.options());
+  // Drawn in double whatever self's dtype, as ATen draws rrelu's slopes, so a seed gives the same
+  // slopes to float and double inputs.
+  const TensorOptions d = self.options().dtype(kDouble);
+  Tensor u = batching::any_batched(self) ? empty_like(self, d) : empty(self.sizes(), d);
   uniform_(u, lo, hi, gen);
-  return where(self <= 0, u, ones({}, self.options()));
+  return where(self <= 0, u.to(self.scalar_type()), ones({}, self.options()));
 }
 }  // namespace
 

@@ -37,7 +37,7 @@ DropoutDraws next_dropout_draws(double p) {
   const double q = (1.0 - p) * 4294967296.0;
   d.keep_all = q >= 4294967296.0;
   d.cut = d.keep_all ? 0u : static_cast<uint32_t>(q);
-  const std::pair<uint64_t, uint64_t> draw_key = default_generator().with_engine([](std::mt19937_64& eng) {
+  const std::pair<uint64_t, uint64_t> draw_key = default_generator().with_engine([](CpuEngine& eng) {
     const uint64_t k = eng();
     return std::pair<uint64_t, uint64_t>(k, eng());
   });
