@@ -1,11 +1,11 @@
 #include "ember/core/deterministic.h"
 
-#include <cstdio>
 #include <mutex>
 #include <set>
 #include <string>
 
 #include "ember/core/error.h"
+#include "ember/core/warning.h"
 
 namespace torch {
 
@@ -52,7 +52,7 @@ void alert_not_deterministic(const char* op) {
   static std::mutex mu;
   static std::set<std::string> warned;
   std::lock_guard<std::mutex> g(mu);
-  if (warned.insert(op).second) std::fprintf(stderr, "Warning: %s\n", msg.c_str());
+  if (warned.insert(op).second) Warning::warn({op, "", 0}, msg, true);
 }
 
 }  // namespace torch

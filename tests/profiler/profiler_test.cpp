@@ -164,7 +164,7 @@ TEST(Profiler, StackTracesNameTheCaller) {
   for (const auto& f : e->stack) found = found || f.find("profiled_caller_function") != std::string::npos;
   EXPECT_TRUE(found) << e->stack[0];
   // The profiler's and Ember's own frames are not part of the caller's stack.
-  for (const auto& f : e->stack) EXPECT_EQ(f.find("ember::profiler::detail"), std::string::npos) << f;
+  for (const auto& f : e->stack) EXPECT_EQ(f.find("torch::profiler::detail"), std::string::npos) << f;
   auto avg = p.key_averages(false, 1);
   const std::string t = avg.table();
   EXPECT_NE(t.find("Source Location"), std::string::npos) << t;
