@@ -104,6 +104,7 @@ void set_history(const Tensor& t, const std::shared_ptr<Node>& fn) {
   m.view_base = Tensor();
   m.fw_view_base = Tensor();
   m.view_created_in_no_grad = false;
+  m.no_grad_view_of_requires_grad = false;
 }
 
 }  // namespace autograd
@@ -114,6 +115,9 @@ bool Tensor::requires_grad() const {
   auto* m = get_meta(*this);
   if (m == nullptr) return false;
   if (m->requires_grad || m->grad_fn != nullptr) return true;
+  // A view made under no-grad of a tensor that requires grad reports its base's flag, as in
+  // PyTorch; it is a leaf without an accumulator, so gradients recorded through it stop there.
+  if (m->view_created_in_no_grad && m->no_grad_view_of_requires_grad) return true;
   // A view whose base now requires grad through an in-place write (Note [Views and in-place]).
   return m->view_base.defined() && m->attr_version != _version() && m->view_base.requires_grad();
 }
@@ -121,7 +125,7 @@ bool Tensor::requires_grad() const {
 Tensor& Tensor::requires_grad_(bool r) const {
   Tensor& self = self_ref();
   EMBER_CHECK(!r || is_floating_point() || is_complex(),
-              "requires_grad_: only Tensors of floating point and complex dtype can require gradients (got ", dtype(),
+              "requires_grad_: Only Tensors of floating point and complex dtype can require gradients (got ", dtype(),
               ")");
   auto* m = get_meta(self);
   if (m && autograd::current_grad_fn(self, *m)) {
@@ -158,6 +162,20 @@ Tensor Tensor::detach() const {
     return batching::make_batched(b->value.detach(), b->bdim, b->level);
   }
   return make_view(*this, sizes(), strides(), storage_offset());
+}
+
+void Tensor::set_data(const Tensor& new_data) const {
+  EMBER_CHECK(defined() && new_data.defined(), "set_data: both tensors must be defined");
+  TensorImpl* impl = unsafeGetTensorImpl();
+  const TensorImpl* src = new_data.unsafeGetTensorImpl();
+  if (impl == src) return;
+  // A leaf's AccumulateGrad checks gradients against the old shape and dtype: drop it, so the
+  // next backward makes one for the new data (as PyTorch's set_data does when they change).
+  if (auto* m = autograd::get_meta(*this); m != nullptr && (sizes() != new_data.sizes() || dtype() != new_data.dtype()))
+    m->grad_accumulator.reset();
+  impl->set_storage(src->storage());
+  impl->set_dtype(src->dtype());
+  impl->set_geometry(src->sizes(), src->strides(), src->storage_offset());
 }
 
 Tensor& Tensor::detach_() const {

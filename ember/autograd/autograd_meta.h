@@ -11,6 +11,10 @@
 
 namespace torch::autograd {
 
+// How a differentiable view came to be, which decides whether writing it in place may
+// rewrite its history (LibTorch's names; Ember distinguishes the no-grad case).
+enum class CreationMeta : uint8_t { DEFAULT, IN_CUSTOM_FUNCTION, MULTI_OUTPUT_NODE, NO_GRAD_MODE, INFERENCE_MODE };
+
 struct AutogradMeta : AutogradMetaBase {
   bool requires_grad = false;  // set on leaves; non-leaves require grad through grad_fn
   bool retains_grad = false;
@@ -33,6 +37,9 @@ struct AutogradMeta : AutogradMetaBase {
   // A view created under no-grad of a tensor that requires grad: writing it in
   // place with grad mode on raises, as in PyTorch.
   bool view_created_in_no_grad = false;
+  // Whether that view's base required grad: the view then reports requires_grad() (PyTorch's
+  // rule for views), though as a leaf without an accumulator it passes no gradient back.
+  bool no_grad_view_of_requires_grad = false;
   // Such a no-grad view made inside a dual level keeps its root base here
   // instead (view_base stays unset, so autograd still treats it as a no-grad
   // view): forward mode writes an in-place tangent through to the base, as
@@ -45,9 +52,19 @@ struct AutogradMeta : AutogradMetaBase {
   Tensor fw_grad;
   uint64_t fw_generation = 0;
 
+  // LibTorch's DifferentiableViewMeta interface: whether this is a view autograd tracks
+  // back to a base, and how it was created.
+  bool has_bw_view() const { return view_base.defined() || view_created_in_no_grad; }
+  CreationMeta get_creation_meta() const {
+    return view_created_in_no_grad ? CreationMeta::NO_GRAD_MODE : CreationMeta::DEFAULT;
+  }
+
   // Every recorded op's output gets one: pooled like TensorImpl.
   EMBER_POOLED_ALLOCATION(AutogradMeta)
 };
+// LibTorch keeps a view's autograd state in a subclass; Ember's AutogradMeta holds it for
+// every tensor, so code that casts to DifferentiableViewMeta gets the same object.
+using DifferentiableViewMeta = AutogradMeta;
 
 // The tensor's meta, created on first use.
 AutogradMeta& materialize_meta(const Tensor& t);

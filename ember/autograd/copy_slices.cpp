@@ -67,8 +67,10 @@ void set_view_base(const Tensor& self, const Tensor& view) {
   // A view made in no_grad mode (or from such a view) may not be written in place
   // with grad mode on, whether or not its base requires grad, as PyTorch.
   if (!GradMode::is_enabled() || (sm && sm->view_created_in_no_grad)) {
+    const bool base_requires_grad = self.requires_grad();
     AutogradMeta& m = materialize_meta(view);
     m.view_created_in_no_grad = true;
+    m.no_grad_view_of_requires_grad = base_requires_grad;
     if (forward_ad::is_active()) {
       const Tensor* root = &self;
       if (sm && sm->view_base.defined())
@@ -114,7 +116,7 @@ void check_inplace_view(const Tensor& self, const char* op) {
   AutogradMeta* m = get_meta(self);
   if (m == nullptr) return;
   EMBER_CHECK(!m->view_created_in_no_grad, op,
-              ": a view was created in no_grad mode and is being modified inplace with grad mode enabled. This view "
+              ": A view was created in no_grad mode and is being modified inplace with grad mode enabled. This view "
               "is a view of a Tensor that requires grad; given that the view was created in no_grad mode, its "
               "history cannot be tracked. Create the view with grad mode enabled, or clone() it first.");
   EMBER_CHECK(!(m->view_base.defined() && m->view_base.is_leaf() && m->view_base.requires_grad()), op,

@@ -81,9 +81,9 @@ void wrap_outputs(const std::shared_ptr<Node>& node, AutogradContext& ctx, const
       continue;
     }
     if (dirty) {
+      check_inplace_view(out, "Function (mark_dirty)");
       EMBER_CHECK(!(out.is_leaf() && out.requires_grad()),
                   "a leaf Variable that requires grad is being used in an in-place operation.");
-      check_inplace_view(out, "Function (mark_dirty)");
       AutogradMeta* m = get_meta(out);
       if (m != nullptr && m->view_base.defined()) {  // a dirty view: Note [Views and in-place]
         rebase_history(out, *m, node, inputs);

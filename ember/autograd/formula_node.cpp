@@ -245,9 +245,9 @@ std::string backward_node_name(const char* op, int overload) {
 
 void check_inplace(const Tensor& self, const char* op) {
   if (!GradMode::is_enabled()) return;
+  check_inplace_view(self, op);  // first: a no-grad view reports requires_grad and is a leaf too
   EMBER_CHECK(!(self.is_leaf() && self.requires_grad()), op,
               ": a leaf Variable that requires grad is being used in an in-place operation.");
-  check_inplace_view(self, op);
 }
 
 }  // namespace torch::autograd

@@ -84,24 +84,51 @@ inline std::ostream& operator<<(std::ostream& os, BFloat16 h) { return os << sta
 template <>
 class std::numeric_limits<ember::Half> {
  public:
-  static constexpr bool is_specialized = true, is_signed = true, has_infinity = true, has_quiet_NaN = true;
-  static constexpr int digits = 11;
+  static constexpr bool is_specialized = true, is_signed = true, is_integer = false, is_exact = false;
+  static constexpr bool has_infinity = true, has_quiet_NaN = true, has_signaling_NaN = true;
+  static constexpr auto has_denorm = std::numeric_limits<float>::has_denorm;
+  static constexpr bool has_denorm_loss = std::numeric_limits<float>::has_denorm_loss;
+  static constexpr auto round_style = std::numeric_limits<float>::round_style;
+  static constexpr bool is_bounded = true, is_modulo = false;
+  static constexpr bool traps = std::numeric_limits<float>::traps;
+  static constexpr bool tinyness_before = std::numeric_limits<float>::tinyness_before;
+  static constexpr int radix = 2;
+  static constexpr bool is_iec559 = true;
+  static constexpr int digits = 11, digits10 = 3, max_digits10 = 5;
+  static constexpr int min_exponent = -13, min_exponent10 = -4, max_exponent = 16, max_exponent10 = 4;
   static ember::Half lowest() { return {0xfbffu, ember::Half::from_bits_t{}}; }
   static ember::Half max() { return {0x7bffu, ember::Half::from_bits_t{}}; }
   static ember::Half min() { return {0x0400u, ember::Half::from_bits_t{}}; }
   static ember::Half epsilon() { return {0x1400u, ember::Half::from_bits_t{}}; }
   static ember::Half infinity() { return {0x7c00u, ember::Half::from_bits_t{}}; }
   static ember::Half quiet_NaN() { return {0x7e00u, ember::Half::from_bits_t{}}; }
+  static ember::Half signaling_NaN() { return {0x7d00u, ember::Half::from_bits_t{}}; }
+  static ember::Half round_error() { return {0x3800u, ember::Half::from_bits_t{}}; }
+  static ember::Half denorm_min() { return {0x0001u, ember::Half::from_bits_t{}}; }
 };
 template <>
 class std::numeric_limits<ember::BFloat16> {
  public:
-  static constexpr bool is_specialized = true, is_signed = true, has_infinity = true, has_quiet_NaN = true;
-  static constexpr int digits = 8;
+  static constexpr bool is_specialized = true, is_signed = true, is_integer = false, is_exact = false;
+  static constexpr bool has_infinity = true, has_quiet_NaN = true, has_signaling_NaN = true;
+  static constexpr auto has_denorm = std::numeric_limits<float>::has_denorm;
+  static constexpr bool has_denorm_loss = std::numeric_limits<float>::has_denorm_loss;
+  static constexpr auto round_style = std::numeric_limits<float>::round_style;
+  static constexpr bool is_bounded = true, is_modulo = false;
+  static constexpr bool traps = std::numeric_limits<float>::traps;
+  static constexpr bool tinyness_before = std::numeric_limits<float>::tinyness_before;
+  static constexpr int radix = 2;
+  static constexpr bool is_iec559 = false;
+  static constexpr int digits = 8, digits10 = 2, max_digits10 = 4;
+  static constexpr int min_exponent = -125, min_exponent10 = -37, max_exponent = 128, max_exponent10 = 38;
   static ember::BFloat16 lowest() { return {0xff7fu, ember::BFloat16::from_bits_t{}}; }
   static ember::BFloat16 max() { return {0x7f7fu, ember::BFloat16::from_bits_t{}}; }
   static ember::BFloat16 min() { return {0x0080u, ember::BFloat16::from_bits_t{}}; }
   static ember::BFloat16 epsilon() { return {0x3c00u, ember::BFloat16::from_bits_t{}}; }
   static ember::BFloat16 infinity() { return {0x7f80u, ember::BFloat16::from_bits_t{}}; }
   static ember::BFloat16 quiet_NaN() { return {0x7fc0u, ember::BFloat16::from_bits_t{}}; }
+  // A true signalling NaN (quiet bit clear, payload set); c10's 0x7f80 is +infinity.
+  static ember::BFloat16 signaling_NaN() { return {0x7fa0u, ember::BFloat16::from_bits_t{}}; }
+  static ember::BFloat16 round_error() { return {0x3f00u, ember::BFloat16::from_bits_t{}}; }
+  static ember::BFloat16 denorm_min() { return {0x0001u, ember::BFloat16::from_bits_t{}}; }
 };

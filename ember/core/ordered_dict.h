@@ -45,9 +45,15 @@ class OrderedDict {
 
   const std::string& key_description() const noexcept { return key_description_; }
 
-  Item& front() { return checked_item(0, "front"); }
+  Item& front() {
+    EMBER_CHECK(!items_.empty(), "OrderedDict::front: Called front() on an empty OrderedDict");
+    return items_.front();
+  }
   const Item& front() const { return const_cast<OrderedDict*>(this)->front(); }
-  Item& back() { return checked_item(items_.empty() ? 0 : items_.size() - 1, "back"); }
+  Item& back() {
+    EMBER_CHECK(!items_.empty(), "OrderedDict::back: Called back() on an empty OrderedDict");
+    return items_.back();
+  }
   const Item& back() const { return const_cast<OrderedDict*>(this)->back(); }
   Item& operator[](size_t index) { return checked_item(index, "operator[]"); }
   const Item& operator[](size_t index) const { return const_cast<OrderedDict*>(this)->operator[](index); }
@@ -85,22 +91,12 @@ class OrderedDict {
   }
   Value& insert(Key key, Value&& value) { return insert<Key, Value>(std::move(key), std::move(value)); }
 
-  // Inserts or overwrites each item of `other`, keeping this dict's order for existing keys.
+  // Inserts every item of `other`; a key this dict has already raises (LibTorch's update).
   void update(const OrderedDict& other) {
-    for (const auto& item : other) {
-      if (auto* v = find(item.key()))
-        *v = item.value();
-      else
-        insert(item.key(), item.value());
-    }
+    for (const auto& item : other) insert(item.key(), item.value());
   }
   void update(OrderedDict&& other) {
-    for (auto& item : other) {
-      if (auto* v = find(item.key()))
-        *v = std::move(item.value());
-      else
-        insert(item.key(), std::move(item.value()));
-    }
+    for (auto& item : other) insert(item.key(), std::move(item.value()));
   }
 
   // Removes `key` and returns its value; raises when absent.

@@ -35,6 +35,9 @@ class StorageImpl : public RefCounted {
   size_t nbytes() const { return nbytes_; }
   uint32_t version() const { return version_.load(std::memory_order_relaxed); }
   void bump_version() { version_.fetch_add(1, std::memory_order_relaxed); }
+  // Only for a storage no one else has seen yet: a factory's own fill is not a write
+  // anyone can observe, so its tensor starts at version 0, as PyTorch's.
+  void reset_version() { version_.store(0, std::memory_order_relaxed); }
   // Note [Derived copies of a storage]; empty unless a kernel stored one.
   std::shared_ptr<const DerivedData> derived() const { return derived_.load(std::memory_order_acquire); }
   void set_derived(std::shared_ptr<const DerivedData> d) const {
@@ -49,6 +52,17 @@ class StorageImpl : public RefCounted {
   mutable std::atomic<std::shared_ptr<const DerivedData>> derived_;
 };
 
-using Storage = IntrusivePtr<StorageImpl>;
+// The handle tensors hold: a reference-counted pointer that also answers LibTorch's
+// c10::Storage calls (`t.storage().data()`, `nbytes()`, `is_alias_of`).
+class Storage : public IntrusivePtr<StorageImpl> {
+ public:
+  using IntrusivePtr<StorageImpl>::IntrusivePtr;
+  Storage() = default;
+  Storage(IntrusivePtr<StorageImpl> p) : IntrusivePtr<StorageImpl>(std::move(p)) {}  // NOLINT
+  void* data() const { return get()->data(); }
+  size_t nbytes() const { return get()->nbytes(); }
+  bool is_alias_of(const Storage& other) const { return get() == other.get(); }
+  StorageImpl* unsafeGetStorageImpl() const { return get(); }
+};
 
 }  // namespace torch

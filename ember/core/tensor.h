@@ -62,6 +62,7 @@ class Tensor {
   int64_t ndimension() const { return dim(); }
   int64_t numel() const { return ti()->numel(); }
   int64_t storage_offset() const { return ti()->storage_offset(); }
+  const Storage& storage() const { return ti()->storage(); }
   ScalarType scalar_type() const { return ti()->dtype(); }
   ScalarType dtype() const { return ti()->dtype(); }
   Device device() const { return kCPU; }
@@ -73,6 +74,7 @@ class Tensor {
   bool is_signed() const;
   bool is_cpu() const { return true; }
   bool is_cuda() const { return false; }
+  int64_t get_device() const { return -1; }  // the device index; -1 on the CPU, as LibTorch
   bool is_sparse() const { return false; }
   bool is_nonzero() const;
   size_t element_size() const { return ti()->itemsize(); }
@@ -136,6 +138,7 @@ class Tensor {
   Tensor to(const TensorOptions& o, bool non_blocking = false, bool copy = false) const;
   Tensor to(const Tensor& other, bool non_blocking = false, bool copy = false) const;
   Tensor cpu() const { return *this; }
+  Tensor cuda() const { return to(kCUDA); }  // raises: Ember runs on the CPU only
   Tensor toType(ScalarType t) const { return to(t); }
   Tensor type_as(const Tensor& other) const { return to(other.dtype()); }
   Tensor& copy_(const Tensor& src, bool non_blocking = false) const;
@@ -162,6 +165,7 @@ class Tensor {
   Tensor& cauchy_(double median = 0, double sigma = 1) const;
   Tensor& log_normal_(double mean = 1, double std = 2) const;
   Tensor bernoulli() const;
+  Tensor multinomial(int64_t num_samples, bool replacement = false) const;
 
   // ---- views (ops/shape/view.cpp) -----------------------------------------------
   Tensor view(IntArrayRef size) const;
@@ -576,7 +580,7 @@ class Tensor {
   // ---- autograd (autograd/autograd_meta.cpp, autograd/backward.cpp) --------
   bool requires_grad() const;
   Tensor& requires_grad_(bool requires_grad = true) const;
-  void set_requires_grad(bool r) { requires_grad_(r); }
+  Tensor& set_requires_grad(bool r) const { return requires_grad_(r); }
   // The leaf's accumulated gradient, or a non-leaf's retained one (retain_grad()).
   const Tensor& grad() const;
   Tensor& mutable_grad() const;
@@ -604,6 +608,9 @@ class Tensor {
     }
   }
   unsigned register_hook_impl(std::function<Tensor(const Tensor&)> hook) const;
+  // Makes this tensor show `new_data`'s storage, dtype and geometry, keeping its own autograd
+  // state (LibTorch's `x.set_data(y)`, Python's `x.data = y`).
+  void set_data(const Tensor& new_data) const;
   Tensor data() const { return detach(); }
   Tensor variable_data() const { return detach(); }
   // Forward-mode AD (autograd/forward_ad.h): the tangent at dual level

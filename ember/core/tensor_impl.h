@@ -53,6 +53,7 @@ class TensorImpl : public RefCounted {
 
   uint32_t version() const { return storage_->version(); }
   void bump_version() { storage_->bump_version(); }
+  void reset_version() { storage_->reset_version(); }  // StorageImpl::reset_version
 
   AutogradMetaBase* autograd_meta() const { return autograd_meta_.get(); }
   void set_autograd_meta(std::unique_ptr<AutogradMetaBase> m) { autograd_meta_ = std::move(m); }

@@ -107,7 +107,8 @@ TEST(MultiOutputView, NoNodeWithoutGradMode) {
   NoGradGuard guard;
   auto p = x.unbind(0);
   EXPECT_FALSE(p[0].grad_fn());
-  EXPECT_FALSE(p[0].requires_grad());
+  EXPECT_TRUE(p[0].requires_grad());  // a no-grad view of a tensor that requires grad says so (PyTorch)
+  EXPECT_TRUE(p[0].is_leaf());
 }
 
 TEST(MultiOutputView, DoubleBackwardThroughTheJoinedGradient) {

@@ -639,7 +639,13 @@ std::string no_grad_check(const OpInfo& op, const variable_list& x) {
   auto check = [&](const char* mode, const variable_list& got) {
     if (got.size() != want.size()) e = std::string(mode) + ": output count differs";
     for (size_t j = 0; j < got.size() && e.empty(); ++j) {
-      if (got[j].defined() && (got[j].requires_grad() || got[j].grad_fn()))
+      // No history; a view of an input that requires grad reports requires_grad (PyTorch's rule).
+      const auto view_of_grad_input = [&](const Tensor& t) {
+        for (const Tensor& in : x)
+          if (in.defined() && in.requires_grad() && t.storage().is_alias_of(in.storage())) return true;
+        return false;
+      };
+      if (got[j].defined() && (got[j].grad_fn() || (got[j].requires_grad() && !view_of_grad_input(got[j]))))
         e = std::string(mode) + ": output " + std::to_string(j) + " requires grad";
       else
         e = compare_tensors(std::string(mode) + ": output " + std::to_string(j) + ": ", got[j], want[j]);

@@ -81,8 +81,12 @@ TEST(IndexingAdvanced, MasksDtypesLayouts) {
 TEST(IndexingAdvanced, Errors) {
   Tensor x = zeros({2, 3});
   EXPECT_EMBER_ERROR(x.index({5}), "index 5 is out of bounds for dimension 0 with size 2");
-  EXPECT_EMBER_ERROR(x.index({Slice(), L({5})}), "index 5 is out of bounds for dimension 1 with size 3");
-  EXPECT_EMBER_ERROR(x.index({L({-4})}), "index -4 is out of bounds for dimension 0 with size 2");
+  EXPECT_EMBER_ERROR(x.index({Slice(), L({5})}), "index 5 is out of bounds for dimension with size 3",
+                     "(dimension 1 of the indexed tensor)");
+  EXPECT_EMBER_ERROR(x.index({L({-4})}), "index -4 is out of bounds for dimension with size 2");
+  EXPECT_EMBER_ERROR(x.index({0, 5}), "index 5 is out of bounds for dimension 1 with size 3");  // counts the 0
+  EXPECT_EMBER_ERROR(tensor(3.0).index({0}), "invalid index of a 0-dim tensor");
+  EXPECT_EMBER_ERROR(x.index({}), "empty index list");
   EXPECT_EMBER_ERROR(x.index({1, 2, 3}), "too many indices for tensor of dimension 2");
   EXPECT_EMBER_ERROR(x.index({Ellipsis, Ellipsis}), "single ellipsis");
   EXPECT_EMBER_ERROR(x.index({L({1}).to(kInt)}), "tensors used as indices must be long, byte or bool tensors");
@@ -137,7 +141,7 @@ TEST(IndexPut, OperatorBracketsWrite) {
   EXPECT_EQ(t[2][0].item<float>(), 5.0f);
   EXPECT_EMBER_ERROR(t.index_put_({L({0})}, ones({2, 2})), "shape mismatch: value tensor of shape [2, 2]",
                      "indexing result of shape [1, 2]");
-  EXPECT_EMBER_ERROR(t.index_put_({L({7})}, 1.0), "index 7 is out of bounds for dimension 0 with size 3");
+  EXPECT_EMBER_ERROR(t.index_put_({L({7})}, 1.0), "index 7 is out of bounds for dimension with size 3");
 }
 
 TEST(IndexingMask, MaskedSelectFillWhere) {

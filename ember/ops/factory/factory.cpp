@@ -1,6 +1,7 @@
 #include "ember/ops/factory/factory.h"
 
 #include <cmath>
+#include <iterator>
 
 #include "ember/autograd/autograd_meta.h"
 #include "ember/core/checked_arith.h"
@@ -17,12 +18,21 @@ namespace torch {
 namespace {
 void check_cpu(const TensorOptions& o, const char* op) {
   EMBER_CHECK(o.device().is_cpu(), op, ": device ", o.device(), " is not available (Ember was built for the CPU only)");
+  EMBER_CHECK(o.layout() == kStrided, op, ": layout ", o.layout(), " is not available (Ember's tensors are strided)");
 }
+// Every factory's last step: the fill that made the tensor is not a write anyone saw.
 Tensor finish(Tensor t, const TensorOptions& o) {
+  t.unsafeGetTensorImpl()->reset_version();
   if (o.requires_grad()) t.requires_grad_(true);
   return t;
 }
 }  // namespace
+
+std::ostream& operator<<(std::ostream& os, Layout l) {
+  constexpr const char* names[] = {"Strided", "Sparse", "SparseCsr", "Mkldnn", "SparseCsc", "SparseBsr", "SparseBsc"};
+  const auto i = static_cast<size_t>(l);
+  return os << (i < std::size(names) ? names[i] : "UnknownLayout");
+}
 
 // The composite factories call the public factories and ops that PyTorch's
 // call, so the profiler shows the same children (zeros -> empty, zero_; full
@@ -268,24 +278,61 @@ Tensor from_blob(void* data, IntArrayRef sizes, IntArrayRef strides, const std::
 TensorDataContainer::TensorDataContainer(std::initializer_list<TensorDataContainer> list) {
   sizes_ = {static_cast<int64_t>(list.size())};
   if (list.size() == 0) {
-    dtype_ = get_default_dtype();
+    scalar_type_ = get_default_dtype();
     return;
   }
   const TensorDataContainer& first = *list.begin();
-  dtype_ = first.dtype_;
+  scalar_type_ = first.scalar_type_;
   for (int64_t s : first.sizes_) sizes_.push_back(s);
+  // LibTorch's messages: sizes as c10 prints a vector ("2 3"), dtypes by their c10 names.
+  const auto plain = [](IntArrayRef sizes) {
+    std::string out;
+    for (size_t i = 0; i < sizes.size(); ++i) out += (i ? " " : "") + std::to_string(sizes[i]);
+    return out;
+  };
   for (const auto& c : list) {
-    EMBER_CHECK(c.sizes_ == first.sizes_, "tensor: expected all sub-lists to have sizes ", shape_str(first.sizes_),
-                " but got ", shape_str(c.sizes_));
-    EMBER_CHECK(c.dtype_ == dtype_,
-                "tensor: expected all elements of the tensor to have the same scalar type: ", dtype_,
-                ", but got element of scalar type: ", c.dtype_);
+    EMBER_CHECK(c.sizes_ == first.sizes_, "tensor: Expected all sub-lists to have sizes: ", plain(first.sizes_),
+                " (e.g. ", first, "), but got sub-list ", c, " with sizes: ", plain(c.sizes_));
+    EMBER_CHECK(c.scalar_type_ == scalar_type_,
+                "tensor: Expected all elements of the tensor to have the same scalar type: ",
+                type_name_short(scalar_type_), ", but got element of scalar type: ", type_name_short(c.scalar_type_));
     values_.insert(values_.end(), c.values_.begin(), c.values_.end());
   }
 }
 
+std::ostream& operator<<(std::ostream& os, const TensorDataContainer& data) {
+  const IntArrayRef sizes = data.sizes();
+  const std::vector<Scalar>& values = data.values();
+  if (sizes.empty()) return os << values.at(0);
+  // Row-major: the sub-list at depth d, position i spans `stride[d]` values.
+  std::vector<int64_t> stride(sizes.size(), 1);
+  for (size_t d = sizes.size() - 1; d > 0; --d) stride[d - 1] = stride[d] * sizes[d];
+  const auto print = [&](const auto& self, size_t depth, int64_t offset) -> void {
+    os << "{";
+    for (int64_t i = 0; i < sizes[depth]; ++i) {
+      if (i) os << ", ";
+      if (depth + 1 == sizes.size())
+        os << values[static_cast<size_t>(offset + i)];
+      else
+        self(self, depth + 1, offset + i * stride[depth]);
+    }
+    os << "}";
+  };
+  print(print, 0, 0);
+  return os;
+}
+
+ScalarType TensorDataContainer::dtype() const {
+  if (scalar_type_ == kInt || scalar_type_ == kLong) return kLong;
+  if (scalar_type_ == kFloat || scalar_type_ == kDouble) return get_default_dtype();
+  return scalar_type_;
+}
+
 Tensor tensor(const TensorDataContainer& data, const TensorOptions& o) {
   const ScalarType dt = o.has_dtype() ? o.dtype() : data.dtype();
+  // As ATen: complex values do not convert to a real dtype (the imaginary part would be lost).
+  EMBER_CHECK(!is_complex(data.scalar_type()) || is_complex(dt), "tensor: \"tensor_cpu\" not implemented for '",
+              type_name_short(dt), "' (complex values cannot be stored in a ", dtype_name(dt), " tensor)");
   Tensor t = empty(data.sizes(), o.dtype(dt).requires_grad(false));
   dispatch_all(dt, "tensor", [&](auto tag) {
     using T = EMBER_TYPE(tag);

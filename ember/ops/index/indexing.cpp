@@ -1,11 +1,13 @@
 // Tensor::index / index_put_ with LibTorch's TensorIndex vocabulary, and the
 // advanced-indexing core they share (Note [Basic vs advanced indexing]).
 #include "ember/ops/index/indexing.h"
+
 #include "ember/core/record_scope.h"
 
 #include <cstring>
 
 #include "ember/core/shape.h"
+#include "ember/core/warning.h"
 #include "ember/kernels/cpu/index_kernels.h"
 #include "ember/kernels/cpu/tensor_iterator.h"
 #include "ember/ops/elementwise/binary.h"
@@ -55,9 +57,17 @@ namespace {
 
 bool is_mask(const Tensor& t) { return t.dtype() == kBool || t.dtype() == kByte; }
 
+// `dim` counts the dims of the indexed tensor, integers' included (LibTorch's "real dim").
 int64_t checked_position(int64_t index, int64_t size, int64_t dim) {
   EMBER_CHECK(index >= -size && index < size, "index ", index, " is out of bounds for dimension ", dim, " with size ",
               size);
+  return index < 0 ? index + size : index;
+}
+// An index tensor's entry, as ATen words it (the index tensors are broadcast together, so the
+// message names the size, and `dim` after it).
+int64_t checked_tensor_position(int64_t index, int64_t size, int64_t dim) {
+  EMBER_CHECK(index >= -size && index < size, "index ", index, " is out of bounds for dimension with size ", size,
+              " (dimension ", dim, " of the indexed tensor)");
   return index < 0 ? index + size : index;
 }
 
@@ -83,10 +93,15 @@ Tensor apply_slicing(const Tensor& self, ArrayRef<TensorIndex> indices, std::vec
       ++ellipses;
   }
   EMBER_CHECK(ellipses <= 1, "index: an index can only have a single ellipsis ('...')");
+  EMBER_CHECK(self.dim() > 0 || consumed == 0,
+              "index: invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to "
+              "convert a 0-dim tensor to a number");
   EMBER_CHECK(consumed <= self.dim(), "index: too many indices for tensor of dimension ", self.dim());
 
   Tensor v = self;
-  int64_t dim = 0, covered = 0, batched_scalar = -1;
+  // `dim` is the result's dim the next index applies to; `real` the indexed tensor's, which
+  // error messages name (an integer removes a dim from the result, not from the tensor).
+  int64_t dim = 0, real = 0, covered = 0, batched_scalar = -1;
   auto record = [&](const Tensor& t, int64_t span) {
     while (covered < dim) {
       out.emplace_back(std::nullopt);
@@ -95,23 +110,28 @@ Tensor apply_slicing(const Tensor& self, ArrayRef<TensorIndex> indices, std::vec
     out.emplace_back(t);
     covered += span;
     dim += span;
+    real += span;
   };
   for (const TensorIndex& i : indices) {
     if (i.is_integer()) {
-      v = select(v, dim, checked_position(i.integer(), v.size(dim), dim));
+      v = select(v, dim, checked_position(i.integer(), v.size(dim), real));
+      ++real;
     } else if (i.is_slice()) {
       const indexing::Slice& s = i.slice();
       EMBER_CHECK(s.step() > 0, "index: step must be greater than zero, got ", s.step());
       v = slice(v, dim, s.start(), s.stop(), s.step());
       ++dim;
+      ++real;
     } else if (i.is_none()) {
       v = unsqueeze(v, dim);
       ++dim;
     } else if (i.is_ellipsis()) {
       dim += self.dim() - consumed;
+      real += self.dim() - consumed;
     } else if (i.is_boolean()) {
       v = unsqueeze(v, dim);
       record(bool_index_tensor(i.boolean()), 1);
+      --real;
     } else {
       const Tensor& t = i.tensor();
       if (t.dim() == 0 && is_integral(t.dtype(), true) && batching::any_batched(t)) [[unlikely]] {
@@ -127,8 +147,10 @@ Tensor apply_slicing(const Tensor& self, ArrayRef<TensorIndex> indices, std::vec
         if (is_mask(t)) {
           v = unsqueeze(v, dim);
           record(bool_index_tensor(t.item<bool>()), 1);
+          --real;  // the mask's unit dim is new, not one of the tensor's
         } else {
-          v = select(v, dim, checked_position(t.item<int64_t>(), v.size(dim), dim));
+          v = select(v, dim, checked_position(t.item<int64_t>(), v.size(dim), real));
+          ++real;
         }
       } else {
         record(t, is_mask(t) ? t.dim() : 1);
@@ -173,6 +195,9 @@ AdvancedIndex make_advanced_index(const Tensor& self, OptionalTensorList indices
       continue;
     }
     const Tensor& t = *opt;
+    if (t.dtype() == kByte)
+      detail::warn(__FILE__, __LINE__,
+                   "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.");
     if (is_mask(t)) {
       EMBER_CHECK(t.dim() > 0, op, ": a 0-dim boolean index is only supported through Tensor::index");
       EMBER_CHECK(dim + t.dim() <= self.dim(), op, ": too many indices for tensor of dimension ", self.dim());
@@ -231,7 +256,7 @@ AdvancedIndex make_advanced_index(const Tensor& self, OptionalTensorList indices
           for (int64_t i = 0; i < n; ++i) {
             int64_t& off = *reinterpret_cast<int64_t*>(data[0] + i * s[0]);
             const int64_t v = *reinterpret_cast<const int64_t*>(data[1] + i * s[1]);
-            off += checked_position(v, size, d) * stride;
+            off += checked_tensor_position(v, size, d) * stride;
           }
         },
         0, iter.numel());
@@ -336,6 +361,14 @@ void assert_index_put_operands_apart(const Tensor& self, OptionalTensorList indi
   for (const std::optional<Tensor>& i : indices)
     if (i && i->defined()) ops::assert_no_overlap("index_put_", self, *i);
 }
+// Python's `x[i] = v` drops v's leading size-1 dimensions before broadcasting it to the
+// slot (at::indexing's slicePrefix1sSize): a [1, 1, 2, 3] value fits a [1, 2, 3] slot.
+Tensor without_leading_ones(const Tensor& v) {
+  const IntArrayRef sizes = v.sizes();
+  size_t first = 0;
+  while (first < sizes.size() && sizes[first] == 1) ++first;
+  return first == 0 ? v : v.view(IntArrayRef(sizes.data() + first, sizes.size() - first));
+}
 }  // namespace
 
 // The free function keeps at::index_put_'s dtype rule; Tensor::index_put_ converts
@@ -367,6 +400,7 @@ Tensor index_put(const Tensor& self, OptionalTensorList indices, const Tensor& v
 
 // ---- Tensor methods ----------------------------------------------------------
 Tensor Tensor::index(ArrayRef<TensorIndex> indices) const {
+  EMBER_CHECK(!indices.empty(), "index: Passing an empty index list to Tensor::index() is not valid syntax");
   std::vector<std::optional<Tensor>> tensors;
   Tensor v = apply_slicing(*this, indices, tensors);
   return tensors.empty() ? v : ember::index(v, tensors);
@@ -374,14 +408,16 @@ Tensor Tensor::index(ArrayRef<TensorIndex> indices) const {
 Tensor Tensor::index(std::initializer_list<TensorIndex> indices) const { return index(ArrayRef<TensorIndex>(indices)); }
 Tensor Tensor::operator[](const Tensor& index) const { return this->index({TensorIndex(index)}); }
 
-Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Tensor& rhs) const {
+Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Tensor& value) const {
+  EMBER_CHECK(!indices.empty(), "index_put_: Passing an empty index list to Tensor::index_put_() is not valid syntax");
   Tensor& self = self_ref();
   std::vector<std::optional<Tensor>> tensors;
   Tensor v = apply_slicing(self, indices, tensors, /*for_write=*/true);
   if (tensors.empty()) {
-    ember::copy_(v, rhs);
+    ember::copy_(v, v.sizes() == value.sizes() ? value : without_leading_ones(value));
     return self;
   }
+  const Tensor rhs = without_leading_ones(value);
   assert_index_put_operands_apart(v, tensors, &rhs);
   // A write through a basic-indexing view records on the view: CopySlices
   // carries it to self (Note [Views and in-place]).
@@ -393,6 +429,7 @@ Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Tensor& rhs) con
   return self;
 }
 Tensor& Tensor::index_put_(ArrayRef<TensorIndex> indices, const Scalar& value) const {
+  EMBER_CHECK(!indices.empty(), "index_put_: Passing an empty index list to Tensor::index_put_() is not valid syntax");
   Tensor& self = self_ref();
   std::vector<std::optional<Tensor>> tensors;
   Tensor v = apply_slicing(self, indices, tensors, /*for_write=*/true);

@@ -113,17 +113,22 @@ void check_grid_sampler(const Tensor& input, const Tensor& grid, int64_t mode, i
 
 Tensor affine_grid_generator(const Tensor& theta, IntArrayRef size, bool align_corners) {
   EMBER_CHECK(theta.defined(), "affine_grid: expected a defined theta");
-  EMBER_CHECK(theta.is_floating_point(), "affine_grid: expected theta to have floating point type, but got ",
+  // LibTorch's checks and messages, in its order.
+  EMBER_CHECK(size.size() == 4 || size.size() == 5,
+              "affine_grid: affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, respectively. "
+              "Got size ",
+              shape_str(size), ".");
+  for (int64_t s : size)
+    EMBER_CHECK(s > 0, "affine_grid: Expected non-zero, positive output size. Got ", shape_str(size));
+  EMBER_CHECK(theta.is_floating_point(), "affine_grid: Expected theta to have floating point type, but got ",
               theta.dtype());
-  EMBER_CHECK(size.size() == 4 || size.size() == 5, "affine_grid: only supports 4D and 5D sizes, got ",
-              shape_str(size));
   const bool two_d = size.size() == 4;
   const int64_t rows = two_d ? 2 : 3;
-  EMBER_CHECK(theta.dim() == 3 && theta.size(0) == size[0] && theta.size(1) == rows && theta.size(2) == rows + 1,
-              "affine_grid: expected a batch of ", rows, "D affine matrices of shape Nx", rows, "x", rows + 1,
-              " for size ", shape_str(size), ", got theta of shape ", shape_str(theta.sizes()));
-  for (int64_t s : size)
-    EMBER_CHECK(s > 0, "affine_grid: expected non-zero, positive output size, got ", shape_str(size));
+  EMBER_CHECK(theta.dim() == 3 && theta.size(1) == rows && theta.size(2) == rows + 1,
+              "affine_grid: Expected a batch of ", rows, "D affine matrices of shape Nx", rows, "x", rows + 1,
+              " for size ", shape_str(size), ". Got ", shape_str(theta.sizes()), ".");
+  EMBER_CHECK(theta.size(0) == size[0], "affine_grid: theta holds ", theta.size(0), " matrices for a size ",
+              shape_str(size), " of batch ", size[0]);
   EMBER_RECORD_COMPOSITE_OP("affine_grid_generator", theta);
   const TensorOptions o = TensorOptions(theta.scalar_type());
   // The base grid [spatial..., rows + 1]: (x, y[, z], 1) at every output point.

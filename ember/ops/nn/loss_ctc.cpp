@@ -128,8 +128,11 @@ CtcProblem check_ctc(const Tensor& lp, const Tensor& targets, IntArrayRef input_
     p.tg_len.push_back(tl);
     int64_t off;
     if (tg.dim() == 2) {
-      EMBER_CHECK(tg.size(0) == p.N && tl <= tg.size(1), op, ": Expected targets of shape [", p.N, ", >= ", tl,
-                  "], got ", shape_str(tg.sizes()));
+      EMBER_CHECK(tg.size(0) == p.N, op, ": Expected tensor to have size ", p.N, " at dimension 0, but got size ",
+                  tg.size(0), " for argument #2 'targets' (targets of shape ", shape_str(tg.sizes()), ")");
+      EMBER_CHECK(tl <= tg.size(1), op, ": Expected tensor to have size at least ", tl,
+                  " at dimension 1, but got size ", tg.size(1), " for argument #2 'targets' (targets of shape ",
+                  shape_str(tg.sizes()), ")");
       off = b * tg.size(1);
     } else {
       EMBER_CHECK(tg.dim() == 1 && pos + tl <= tg.numel(), op, ": targets ", shape_str(tg.sizes()),
@@ -214,9 +217,10 @@ Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, const Tensor& in
   // Shared lengths: the IntArrayRef form below takes batched log_probs and targets.
   EMBER_RECORD_COMPOSITE_OP("ctc_loss", log_probs, targets, input_lengths, target_lengths);
   EMBER_CHECK(input_lengths.defined() && target_lengths.defined(), "ctc_loss: expected defined lengths");
-  EMBER_CHECK(!is_floating_point(input_lengths.scalar_type()) && !is_floating_point(target_lengths.scalar_type()),
-              "ctc_loss: lengths must be integer tensors, got ", dtype_name(input_lengths.scalar_type()), " and ",
-              dtype_name(target_lengths.scalar_type()));
+  EMBER_CHECK(!is_floating_point(input_lengths.scalar_type()) && !is_complex(input_lengths.scalar_type()),
+              "ctc_loss: input_lengths must be integral, got ", dtype_name(input_lengths.scalar_type()));
+  EMBER_CHECK(!is_floating_point(target_lengths.scalar_type()) && !is_complex(target_lengths.scalar_type()),
+              "ctc_loss: target_lengths must be integral, got ", dtype_name(target_lengths.scalar_type()));
   const Tensor il = input_lengths.to(kLong).contiguous().reshape({-1});
   const Tensor tl = target_lengths.to(kLong).contiguous().reshape({-1});
   const std::vector<int64_t> ilv(il.data_ptr<int64_t>(), il.data_ptr<int64_t>() + il.numel());

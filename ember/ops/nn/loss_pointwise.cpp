@@ -62,14 +62,18 @@ Tensor huber_loss(const Tensor& self, const Tensor& target, int64_t reduction, d
   return apply_loss_reduction(where(z < delta, d * d * 0.5, (z - 0.5 * delta) * delta), reduction, "huber_loss");
 }
 
-Tensor binary_cross_entropy(const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight,
+Tensor binary_cross_entropy(const Tensor& self, const Tensor& target_in, const std::optional<Tensor>& weight,
                             int64_t reduction) {
-  if (batching::any_batched(self, target, weight)) [[unlikely]]
-    return batching::binary_cross_entropy_batched(self, target, weight ? *weight : Tensor(), reduction);
-  EMBER_RECORD_OP("binary_cross_entropy", self, target);
-  check_defined("binary_cross_entropy", self, target);
-  EMBER_CHECK(self.sizes() == target.sizes(), "binary_cross_entropy: target size ", shape_str(target.sizes()),
-              " must match input size ", shape_str(self.sizes()));
+  if (batching::any_batched(self, target_in, weight)) [[unlikely]]
+    return batching::binary_cross_entropy_batched(self, target_in, weight ? *weight : Tensor(), reduction);
+  EMBER_RECORD_OP("binary_cross_entropy", self, target_in);
+  check_defined("binary_cross_entropy", self, target_in);
+  // ATen squeezes input and target before its loop, so shapes that differ only in size-1
+  // dimensions pair up elementwise ([N, 1] input, [N] target) and the loss keeps the input's shape.
+  const bool same = self.sizes() == target_in.sizes();
+  EMBER_CHECK(same || target_in.squeeze().sizes() == self.squeeze().sizes(), "binary_cross_entropy: target size ",
+              shape_str(target_in.sizes()), " must match input size ", shape_str(self.sizes()));
+  const Tensor target = same ? target_in : target_in.reshape(self.sizes());
   EMBER_CHECK(is_floating_point(self.scalar_type()), "binary_cross_entropy: expected a floating point input, got ",
               dtype_name(self.scalar_type()));
   {

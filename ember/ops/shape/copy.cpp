@@ -233,6 +233,11 @@ Tensor Tensor::to(Device d, ScalarType t, bool nb, bool copy) const {
 }
 Tensor Tensor::to(const TensorOptions& o, bool nb, bool copy) const {
   EMBER_CHECK(o.device().is_cpu(), "to: device ", o.device(), " is not available (Ember was built for the CPU only)");
+  // As LibTorch: a conversion does not set requires_grad (use requires_grad_() on the result).
+  EMBER_CHECK(!o.requires_grad(),
+              "to: to(options) expects unset requires_grad flag, but got "
+              "options.requires_grad set as true");
+  EMBER_CHECK(o.layout() == kStrided, "to: layout ", o.layout(), " is not available (Ember's tensors are strided)");
   return o.has_dtype() ? to(o.dtype(), nb, copy) : (copy ? clone() : *this);
 }
 Tensor Tensor::to(const Tensor& other, bool nb, bool copy) const { return to(other.dtype(), nb, copy); }
