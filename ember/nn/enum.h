@@ -54,4 +54,17 @@ EMBER_ENUM_TAG(NearestExact)
 // grid_sample padding modes (kZeros above).
 EMBER_ENUM_TAG(Border)
 EMBER_ENUM_TAG(Reflection)
+// RNN cell kinds (LibTorch's torch::kLSTM & co.; Ember's modules use nn::detail::RNNMode).
+EMBER_ENUM_TAG(RNN_TANH)
+EMBER_ENUM_TAG(RNN_RELU)
+EMBER_ENUM_TAG(LSTM)
+EMBER_ENUM_TAG(GRU)
+
+namespace enumtype {
+// "kReLU" for a variant holding kReLU (LibTorch's torch::enumtype::get_enum_name).
+template <class... Tags>
+std::string get_enum_name(const std::variant<Tags...>& v) {
+  return std::visit([](auto tag) { return enum_name(tag); }, v);
+}
+}  // namespace enumtype
 }  // namespace torch

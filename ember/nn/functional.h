@@ -8,6 +8,7 @@
 #include "ember/nn/functional/dropout.h"
 #include "ember/nn/functional/embedding.h"
 #include "ember/nn/functional/fold.h"
+#include "ember/nn/functional/fractional_max_pool.h"
 #include "ember/nn/functional/instancenorm.h"
 #include "ember/nn/functional/linear.h"
 #include "ember/nn/functional/local_response_norm.h"

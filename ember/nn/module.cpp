@@ -5,6 +5,7 @@
 #include "ember/autograd/autograd_meta.h"
 #include "ember/autograd/custom_function.h"
 #include "ember/autograd/grad_mode.h"
+#include "ember/core/warning.h"
 #include "ember/nn/modules/container/any_value.h"
 
 namespace torch::nn {
@@ -20,12 +21,9 @@ Module::Module() = default;
 
 const std::string& Module::name() const noexcept {
   // Computed lazily: the dynamic type is not yet final inside constructors.
-  // Ember's own modules answer with LibTorch's spelling: "torch::nn::LinearImpl".
-  if (!name_.has_value()) {
-    std::string name = autograd::demangle_type_name(typeid(*this).name());
-    if (name.rfind("ember::", 0) == 0) name.replace(0, 5, "torch");
-    name_ = std::move(name);
-  }
+  // Ember's own modules answer with LibTorch's spelling, "torch::nn::LinearImpl", as their
+  // namespace is `torch` (Note [One namespace, two spellings]).
+  if (!name_.has_value()) name_ = autograd::demangle_type_name(typeid(*this).name());
   return *name_;
 }
 
@@ -211,27 +209,33 @@ void Module::zero_grad(bool set_to_none) {
 // ---- registration -----------------------------------------------------------------
 
 void Module::check_child_name(const std::string& name, const char* op) {
-  EMBER_CHECK(!name.empty(), op, ": submodule name must not be empty");
-  EMBER_CHECK(name.find('.') == std::string::npos, op, ": submodule name must not contain a dot (got '", name, "')");
+  EMBER_CHECK(!name.empty(), op, ": Submodule name must not be empty");
+  EMBER_CHECK(name.find('.') == std::string::npos, op, ": Submodule name must not contain a dot (got '", name, "')");
 }
 
 Tensor& Module::register_parameter(std::string name, Tensor tensor, bool requires_grad) {
-  EMBER_CHECK(!name.empty(), "register_parameter: parameter name must not be empty");
-  EMBER_CHECK(name.find('.') == std::string::npos, "register_parameter: parameter name must not contain a dot (got '",
+  EMBER_CHECK(!name.empty(), "register_parameter: Parameter name must not be empty");
+  EMBER_CHECK(name.find('.') == std::string::npos, "register_parameter: Parameter name must not contain a dot (got '",
               name, "')");
-  if (tensor.defined()) tensor.requires_grad_(requires_grad);
+  if (tensor.defined())
+    tensor.requires_grad_(requires_grad);
+  else if (requires_grad)
+    ::torch::detail::warn(
+        __FILE__, __LINE__,
+        "register_parameter: An undefined tensor cannot require grad. Ignoring the `requires_grad=true` "
+        "function parameter.");
   return parameters_.insert(std::move(name), std::move(tensor));
 }
 
 Tensor& Module::register_buffer(std::string name, Tensor tensor) {
-  EMBER_CHECK(!name.empty(), "register_buffer: buffer name must not be empty");
-  EMBER_CHECK(name.find('.') == std::string::npos, "register_buffer: buffer name must not contain a dot (got '", name,
+  EMBER_CHECK(!name.empty(), "register_buffer: Buffer name must not be empty");
+  EMBER_CHECK(name.find('.') == std::string::npos, "register_buffer: Buffer name must not contain a dot (got '", name,
               "')");
   return buffers_.insert(std::move(name), std::move(tensor));
 }
 
 void Module::unregister_module(const std::string& name) {
-  EMBER_CHECK(children_.contains(name), "unregister_module: no Module with name `", name, "` is registered");
+  EMBER_CHECK(children_.contains(name), "unregister_module: No Module with name `", name, "` is registered");
   children_.erase(name);
 }
 

@@ -141,7 +141,7 @@ class Module : public std::enable_shared_from_this<Module> {
   template <typename ModuleType>
   std::shared_ptr<ModuleType> replace_module(const std::string& name, std::shared_ptr<ModuleType> module) {
     auto* slot = children_.find(name);
-    EMBER_CHECK(slot != nullptr, "replace_module: there is no submodule named '", name, "'");
+    EMBER_CHECK(slot != nullptr, "replace_module: Submodule '", name, "' is not defined");
     *slot = module;
     return module;
   }

@@ -131,6 +131,7 @@ class ModuleHolder : detail::ModuleHolderIndicator {
    public:                                                   \
     using ::ember::nn::ModuleHolder<ImplType>::ModuleHolder; \
     using ::ember::nn::ModuleHolder<ImplType>::get;          \
+    using Impl = ImplType;                                   \
   }
 
 // Declares `Name` as the ModuleHolder of `NameImpl`.

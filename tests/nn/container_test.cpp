@@ -186,7 +186,7 @@ TEST(NNModuleDict, Behaviour) {
   EXPECT_TRUE(dict->contains("fc"));
   EXPECT_EQ(dict->at<LinearImpl>("fc").options.out_features(), 4);
   EXPECT_NE(dict["act"]->as<ReLU>(), nullptr);
-  EXPECT_EMBER_ERROR(dict["nope"], "no module named 'nope'");
+  EXPECT_EMBER_ERROR(dict["nope"], "Module 'nope' is not defined");
   dict->insert("out", Linear(4, 1));
   EXPECT_EQ(dict->named_parameters().keys(),
             (std::vector<std::string>{"fc.weight", "fc.bias", "out.weight", "out.bias"}));

@@ -261,7 +261,7 @@ TEST(NNModule, RegistrationErrors) {
   EXPECT_EQ(m->named_parameters()["l.weight"].sizes(), (std::vector<int64_t>{2, 2}));
   m->unregister_module("l");
   EXPECT_EQ(m->children().size(), 0u);
-  EXPECT_EMBER_ERROR(m->replace_module("zz", Linear(2, 2)), "no submodule");
+  EXPECT_EMBER_ERROR(m->replace_module("zz", Linear(2, 2)), "Submodule 'zz' is not defined");
   // requires_grad = false registers a frozen parameter.
   auto& frozen = m->register_parameter("frozen", torch::ones({2}), /*requires_grad=*/false);
   EXPECT_FALSE(frozen.requires_grad());
@@ -284,8 +284,9 @@ TEST(NNModule, OrderedDictBasics) {
   EXPECT_EQ(d.pop("b"), 1);
   EXPECT_EQ(d.size(), 1u);
   EXPECT_EQ(d["a"], 2);
-  d.update(torch::OrderedDict<std::string, int>{{"a", 5}, {"c", 6}});
-  EXPECT_EQ(d.values(), (std::vector<int>{5, 6}));
+  EXPECT_EMBER_ERROR(d.update(torch::OrderedDict<std::string, int>{{"a", 5}}), "Key 'a' already defined");
+  d.update(torch::OrderedDict<std::string, int>{{"c", 6}});
+  EXPECT_EQ(d.values(), (std::vector<int>{2, 6}));
   EXPECT_TRUE(d.contains("c"));
   EXPECT_EQ(d.find("q"), nullptr);
 }

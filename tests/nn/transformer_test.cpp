@@ -341,7 +341,7 @@ TEST(NNTransformer, Errors) {
   EXPECT_EMBER_ERROR(TransformerEncoderLayer(10, 4), "TransformerEncoderLayer", "divisible");
   EXPECT_EMBER_ERROR(TransformerDecoderLayer(6, 4), "TransformerDecoderLayer", "divisible");
   Transformer t(TransformerOptions(8, 2, 1, 1).dim_feedforward(16));
-  EXPECT_EMBER_ERROR(t(torch::randn({5, 2, 8}), torch::randn({4, 3, 8})), "Transformer", "batch number");
+  EXPECT_EMBER_ERROR(t(torch::randn({5, 2, 8}), torch::randn({4, 3, 8})), "Transformer", "equal batch size");
   EXPECT_EMBER_ERROR(t(torch::randn({5, 2, 6}), torch::randn({4, 2, 6})), "Transformer", "d_model");
   TransformerEncoderLayer layer(TransformerEncoderLayerOptions(8, 2).dim_feedforward(16));
   EXPECT_EMBER_ERROR(layer(torch::randn({5, 2, 8}), torch::zeros({4, 4}, torch::kBool)), "2D attn_mask");

@@ -173,7 +173,7 @@ TEST(ParameterContainers, ListAndDictRegisterTheirParameters) {
   EXPECT_EQ(net.dict["b"].sum().item<float>(), 2.f);
   EXPECT_EQ(net.dict->pop("w").numel(), 4);
   EXPECT_EQ(net.dict->keys(), std::vector<std::string>({"b"}));
-  EXPECT_EMBER_ERROR(net.dict->get("w"), "ParameterDict", "no parameter named 'w'");
+  EXPECT_EMBER_ERROR(net.dict->get("w"), "ParameterDict", "Parameter 'w' is not defined");
   EXPECT_EMBER_ERROR(list->at(7), "ParameterList", "index 7 is out of range");
   // clones copy the values into new leaves
   auto copy = std::dynamic_pointer_cast<torch::nn::ParameterListImpl>(list->clone());

@@ -20,6 +20,18 @@ inline Tensor softmin(const Tensor& input, const SoftminFuncOptions& options) {
   return ember::softmax(-input, options.dim(), options.dtype());
 }
 
+// Samples from the Gumbel-softmax distribution over `dim` (torch.nn.functional.gumbel_softmax):
+// softmax((logits + g) / tau) with g ~ Gumbel(0, 1); `hard` returns the one-hot argmax with the
+// soft sample's gradient (straight-through).
+inline Tensor gumbel_softmax(const Tensor& logits, const GumbelSoftmaxFuncOptions& options = {}) {
+  const Tensor gumbels = -ember::empty_like(logits).exponential_().log();
+  const Tensor y_soft = ember::softmax((logits + gumbels) / options.tau(), options.dim());
+  if (!options.hard()) return y_soft;
+  const Tensor index = std::get<1>(y_soft.max(options.dim(), /*keepdim=*/true));
+  const Tensor y_hard = ember::zeros_like(logits).scatter_(options.dim(), index, 1.0);
+  return y_hard - y_soft.detach() + y_soft;
+}
+
 inline Tensor relu6(Tensor input, const ReLU6FuncOptions& options = {}) {
   return options.inplace() ? ember::relu6_(input) : ember::relu6(input);
 }

@@ -80,7 +80,7 @@ Tensor unfold(const Tensor& input, const UnfoldFuncOptions& options) {
 Tensor fold(const Tensor& input, const FoldFuncOptions& options) {
   EMBER_CHECK(input.dim() == 2 || input.dim() == 3,
               "fold: Input Error: Only unbatched (2D) or batched (3D) input Tensors are supported (got ", input.dim(),
-              "D tensor of shape ", shape_str(input.sizes()), ")");
+              "D): input of shape ", shape_str(input.sizes()));
   const bool batched = input.dim() == 3;
   const Tensor cols = batched ? input : input.unsqueeze(0);
   const std::array<int64_t, 2> size{(*options.output_size())[0], (*options.output_size())[1]};

@@ -34,6 +34,11 @@ inline Tensor multilabel_margin_loss(const Tensor& input, const Tensor& target,
 inline Tensor smooth_l1_loss(const Tensor& input, const Tensor& target, const SmoothL1LossFuncOptions& options = {}) {
   return ember::smooth_l1_loss(input, target, reduction_value(options.reduction()), options.beta());
 }
+// LibTorch 1.13's form with beta apart from the options (which it overrides).
+inline Tensor smooth_l1_loss(const Tensor& input, const Tensor& target, const SmoothL1LossFuncOptions& options,
+                             double beta) {
+  return ember::smooth_l1_loss(input, target, reduction_value(options.reduction()), beta);
+}
 inline Tensor huber_loss(const Tensor& input, const Tensor& target, const HuberLossFuncOptions& options = {}) {
   return ember::huber_loss(input, target, reduction_value(options.reduction()), options.delta());
 }
@@ -92,6 +97,29 @@ inline Tensor triplet_margin_loss(const Tensor& anchor, const Tensor& positive, 
   return ember::triplet_margin_loss(anchor, positive, negative, options.margin(), options.p(), options.eps(),
                                     options.swap(), reduction_value(options.reduction()));
 }
+// max(d(a, p) - d(a, n) + margin, 0) reduced, with d the given distance (pairwise_distance by
+// default); `swap` uses min(d(a, n), d(p, n)) (torch.nn.functional.triplet_margin_with_distance_loss).
+inline Tensor triplet_margin_with_distance_loss(const Tensor& anchor, const Tensor& positive, const Tensor& negative,
+                                                const TripletMarginWithDistanceLossFuncOptions& options = {}) {
+  const auto dist = [&](const Tensor& x, const Tensor& y) {
+    return options.distance_function().has_value() ? (*options.distance_function())(x, y)
+                                                   : ember::pairwise_distance(x, y);
+  };
+  EMBER_CHECK(options.margin() > 0, "triplet_margin_with_distance_loss: margin must be greater than 0, got ",
+              options.margin());
+  const Tensor positive_dist = dist(anchor, positive);
+  Tensor negative_dist = dist(anchor, negative);
+  if (options.swap()) negative_dist = ember::min(negative_dist, dist(positive, negative));
+  const Tensor loss = ember::clamp_min(options.margin() + positive_dist - negative_dist, 0);
+  switch (reduction_value(options.reduction())) {
+    case Reduction::None:
+      return loss;
+    case Reduction::Sum:
+      return loss.sum();
+    default:
+      return loss.mean();
+  }
+}
 inline Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, const Tensor& input_lengths,
                        const Tensor& target_lengths, const CTCLossFuncOptions& options = {}) {
   return ember::ctc_loss(log_probs, targets, input_lengths, target_lengths, options.blank(),
@@ -120,6 +148,10 @@ inline Tensor normalize(const Tensor& input, const NormalizeFuncOptions& options
   Tensor denom = ember::norm(input, Scalar(options.p()), {options.dim()}, /*keepdim=*/true)
                      .clamp_min(options.eps())
                      .expand_as(input);
+  if (options.out().has_value()) {
+    Tensor out = *options.out();
+    return ember::div_out(out, input, denom);
+  }
   return input / denom;
 }
 inline Tensor one_hot(const Tensor& tensor, int64_t num_classes = -1) { return ember::one_hot(tensor, num_classes); }

@@ -167,11 +167,12 @@ std::vector<int64_t> transpose_output_padding(const char* name, const ConvNdOpti
 #define EMBER_DEFINE_CONV_TRANSPOSE(D)                                                                                 \
   ConvTranspose##D##dImpl::ConvTranspose##D##dImpl(ConvTranspose##D##dOptions options_)                                \
       : ConvNdImpl<D, ConvTranspose##D##dImpl>(to_conv_nd_options<D>(options_)) {                                      \
-    EMBER_CHECK(std::holds_alternative<enumtype::kZeros>(options.padding_mode()),                                      \
-                "ConvTranspose" #D "d: only \"zeros\" padding mode is supported");                                     \
     reset();                                                                                                           \
   }                                                                                                                    \
+  /* Other padding modes can be set and printed, as in LibTorch; running them raises. */                               \
   Tensor ConvTranspose##D##dImpl::forward(const Tensor& input, const std::optional<IntArrayRef>& output_size) {        \
+    EMBER_CHECK(std::holds_alternative<enumtype::kZeros>(options.padding_mode()),                                      \
+                "ConvTranspose" #D "d: Only `zeros` padding mode is supported for ConvTranspose" #D "d");              \
     const auto output_padding = transpose_output_padding<D>("ConvTranspose" #D "d", options, input, output_size);      \
     return conv_transpose##D##d(input, weight, bias, options.stride(), std::get<ExpandingArray<D>>(options.padding()), \
                                 output_padding, options.groups(), options.dilation());                                 \

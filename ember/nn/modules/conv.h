@@ -6,6 +6,7 @@
 
 #include "ember/core/tensor.h"
 #include "ember/nn/cloneable.h"
+#include "ember/nn/modules/container/any.h"
 #include "ember/nn/options/conv.h"
 #include "ember/nn/pimpl.h"
 
@@ -79,6 +80,9 @@ ConvNdOptions<D> to_conv_nd_options(const ConvTransposeOptions<D>& o) {
         : ConvTranspose##D##dImpl(ConvTranspose##D##dOptions(input_channels, output_channels, kernel_size)) {} \
     explicit ConvTranspose##D##dImpl(ConvTranspose##D##dOptions options_);                                     \
     Tensor forward(const Tensor& input, const std::optional<IntArrayRef>& output_size = std::nullopt);         \
+                                                                                                               \
+   protected:                                                                                                  \
+    FORWARD_HAS_DEFAULT_ARGS({1, AnyValue(std::optional<IntArrayRef>())})                                      \
   };                                                                                                           \
   EMBER_NN_MODULE(ConvTranspose##D##d);
 

@@ -5,6 +5,7 @@
 
 #include "ember/core/tensor.h"
 #include "ember/nn/cloneable.h"
+#include "ember/nn/modules/container/any.h"
 #include "ember/nn/options/embedding.h"
 #include "ember/nn/pimpl.h"
 
@@ -46,6 +47,9 @@ class EmbeddingBagImpl : public Cloneable<EmbeddingBagImpl> {
 
   EmbeddingBagOptions options;
   Tensor weight;
+
+ protected:
+  FORWARD_HAS_DEFAULT_ARGS({1, AnyValue(Tensor())}, {2, AnyValue(Tensor())})
 };
 
 class EmbeddingBag : public ModuleHolder<EmbeddingBagImpl> {

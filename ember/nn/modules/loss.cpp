@@ -71,6 +71,14 @@ Tensor TripletMarginLossImpl::forward(const Tensor& a, const Tensor& b, const Te
   return F::triplet_margin_loss(a, b, c, options);
 }
 
+void TripletMarginWithDistanceLossImpl::pretty_print(std::ostream& stream) const {
+  stream << "torch::nn::TripletMarginWithDistanceLoss(margin=" << options.margin() << std::boolalpha
+         << ", swap=" << options.swap() << ")";
+}
+Tensor TripletMarginWithDistanceLossImpl::forward(const Tensor& a, const Tensor& b, const Tensor& c) {
+  return F::triplet_margin_with_distance_loss(a, b, c, options);
+}
+
 void CTCLossImpl::pretty_print(std::ostream& stream) const { stream << "torch::nn::CTCLoss()"; }
 Tensor CTCLossImpl::forward(const Tensor& log_probs, const Tensor& targets, const Tensor& input_lengths,
                             const Tensor& target_lengths) {

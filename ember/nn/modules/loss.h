@@ -53,6 +53,7 @@ EMBER_NN_LOSS2(CrossEntropyLoss);
 EMBER_NN_LOSS3(CosineEmbeddingLoss);
 EMBER_NN_LOSS3(MarginRankingLoss);
 EMBER_NN_LOSS3(TripletMarginLoss);
+EMBER_NN_LOSS3(TripletMarginWithDistanceLoss);
 #undef EMBER_NN_LOSS2
 #undef EMBER_NN_LOSS3
 

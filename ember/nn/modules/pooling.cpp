@@ -97,4 +97,28 @@ EMBER_DEFINE_LP_POOL(1)
 EMBER_DEFINE_LP_POOL(2)
 #undef EMBER_DEFINE_LP_POOL
 
+#define EMBER_DEFINE_FRACTIONAL_MAX_POOL(D)                                                                \
+  void FractionalMaxPool##D##dImpl::reset() {                                                              \
+    _random_samples = register_buffer("_random_samples", options._random_samples());                       \
+    EMBER_CHECK(options.output_size() || options.output_ratio(),                                           \
+                "FractionalMaxPool" #D "d requires specifying either an output size, or a pooling ratio"); \
+    EMBER_CHECK(!(options.output_size() && options.output_ratio()),                                        \
+                "only one of output_size and output_ratio may be specified");                              \
+    if (options.output_ratio())                                                                            \
+      for (double r : **options.output_ratio())                                                            \
+        EMBER_CHECK(r > 0 && r < 1, "output_ratio must be between 0 and 1 (got ", r, ")");                 \
+  }                                                                                                        \
+  void FractionalMaxPool##D##dImpl::pretty_print(std::ostream& stream) const {                             \
+    stream << "torch::nn::FractionalMaxPool" << D << "d()";                                                \
+  }                                                                                                        \
+  std::tuple<Tensor, Tensor> FractionalMaxPool##D##dImpl::forward_with_indices(const Tensor& input) {      \
+    return functional::fractional_max_pool##D##d_with_indices(                                             \
+        input, FractionalMaxPool##D##dOptions(options)._random_samples(_random_samples));                  \
+  }                                                                                                        \
+  Tensor FractionalMaxPool##D##dImpl::forward(const Tensor& input) { return std::get<0>(forward_with_indices(input)); }
+
+EMBER_DEFINE_FRACTIONAL_MAX_POOL(2)
+EMBER_DEFINE_FRACTIONAL_MAX_POOL(3)
+#undef EMBER_DEFINE_FRACTIONAL_MAX_POOL
+
 }  // namespace torch::nn

@@ -7,6 +7,7 @@
 
 #include "ember/core/tensor.h"
 #include "ember/nn/cloneable.h"
+#include "ember/nn/functional/fractional_max_pool.h"
 #include "ember/nn/functional/pooling.h"
 #include "ember/nn/modules/container/any.h"
 #include "ember/nn/options/pooling.h"
@@ -107,5 +108,26 @@ EMBER_DECLARE_MAX_UNPOOL(3)
 EMBER_DECLARE_LP_POOL(1)
 EMBER_DECLARE_LP_POOL(2)
 #undef EMBER_DECLARE_LP_POOL
+
+// FractionalMaxPool2d/3d; `_random_samples` is a buffer (undefined: drawn on every call).
+#define EMBER_DECLARE_FRACTIONAL_MAX_POOL(D)                                                                       \
+  class FractionalMaxPool##D##dImpl : public Cloneable<FractionalMaxPool##D##dImpl> {                              \
+   public:                                                                                                         \
+    FractionalMaxPool##D##dImpl(ExpandingArray<D> kernel_size)                                                     \
+        : FractionalMaxPool##D##dImpl(FractionalMaxPool##D##dOptions(kernel_size)) {}                              \
+    explicit FractionalMaxPool##D##dImpl(FractionalMaxPool##D##dOptions options_) : options(std::move(options_)) { \
+      reset();                                                                                                     \
+    }                                                                                                              \
+    void reset() override;                                                                                         \
+    void pretty_print(std::ostream& stream) const override;                                                        \
+    Tensor forward(const Tensor& input);                                                                           \
+    std::tuple<Tensor, Tensor> forward_with_indices(const Tensor& input);                                          \
+    FractionalMaxPool##D##dOptions options;                                                                        \
+    Tensor _random_samples;                                                                                        \
+  };                                                                                                               \
+  EMBER_NN_MODULE(FractionalMaxPool##D##d);
+EMBER_DECLARE_FRACTIONAL_MAX_POOL(2)
+EMBER_DECLARE_FRACTIONAL_MAX_POOL(3)
+#undef EMBER_DECLARE_FRACTIONAL_MAX_POOL
 
 }  // namespace torch::nn

@@ -24,15 +24,17 @@ enum class RNNMode { kRNN_TANH, kRNN_RELU, kLSTM, kGRU };
 
 // What the three modules' options have in common (LibTorch's detail::RNNOptionsBase).
 struct RNNOptionsBase {
-  RNNMode mode;
-  int64_t input_size;
-  int64_t hidden_size;
-  int64_t num_layers = 1;
-  bool bias = true;
-  bool batch_first = false;
-  double dropout = 0.0;
-  bool bidirectional = false;
-  int64_t proj_size = 0;
+  RNNOptionsBase(RNNMode mode, int64_t input_size, int64_t hidden_size)
+      : mode_(mode), input_size_(input_size), hidden_size_(hidden_size) {}
+  TORCH_ARG(RNNMode, mode);
+  TORCH_ARG(int64_t, input_size);
+  TORCH_ARG(int64_t, hidden_size);
+  TORCH_ARG(int64_t, num_layers) = 1;
+  TORCH_ARG(bool, bias) = true;
+  TORCH_ARG(bool, batch_first) = false;
+  TORCH_ARG(double, dropout) = 0.0;
+  TORCH_ARG(bool, bidirectional) = false;
+  TORCH_ARG(int64_t, proj_size) = 0;
 };
 
 template <typename Derived>
@@ -111,10 +113,12 @@ EMBER_NN_MODULE(GRU);
 namespace detail {
 
 struct RNNCellOptionsBase {
-  int64_t input_size;
-  int64_t hidden_size;
-  bool bias;
-  int64_t num_chunks;  // gates per hidden unit: 1 (RNN), 4 (LSTM), 3 (GRU)
+  RNNCellOptionsBase(int64_t input_size, int64_t hidden_size, bool bias, int64_t num_chunks)
+      : input_size_(input_size), hidden_size_(hidden_size), bias_(bias), num_chunks_(num_chunks) {}
+  TORCH_ARG(int64_t, input_size);
+  TORCH_ARG(int64_t, hidden_size);
+  TORCH_ARG(bool, bias);
+  TORCH_ARG(int64_t, num_chunks);  // gates per hidden unit: 1 (RNN), 4 (LSTM), 3 (GRU)
 };
 
 // weight_ih [chunks*h, in], weight_hh [chunks*h, h], bias_ih, bias_hh [chunks*h].

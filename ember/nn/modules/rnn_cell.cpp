@@ -17,13 +17,13 @@ RNNCellImplBase<Derived>::RNNCellImplBase(const RNNCellOptionsBase& options_) : 
 template <typename Derived>
 void RNNCellImplBase<Derived>::reset() {
   const RNNCellOptionsBase& o = options_base;
-  EMBER_CHECK(o.input_size >= 0 && o.hidden_size > 0,
-              "RNNCell: input_size must be non-negative and hidden_size positive, got input_size=", o.input_size,
-              ", hidden_size=", o.hidden_size);
-  const int64_t gates = o.num_chunks * o.hidden_size;
-  weight_ih = this->register_parameter("weight_ih", empty({gates, o.input_size}));
-  weight_hh = this->register_parameter("weight_hh", empty({gates, o.hidden_size}));
-  if (o.bias) {
+  EMBER_CHECK(o.input_size() >= 0 && o.hidden_size() > 0,
+              "RNNCell: input_size must be non-negative and hidden_size positive, got input_size=", o.input_size(),
+              ", hidden_size=", o.hidden_size());
+  const int64_t gates = o.num_chunks() * o.hidden_size();
+  weight_ih = this->register_parameter("weight_ih", empty({gates, o.input_size()}));
+  weight_hh = this->register_parameter("weight_hh", empty({gates, o.hidden_size()}));
+  if (o.bias()) {
     bias_ih = this->register_parameter("bias_ih", empty({gates}));
     bias_hh = this->register_parameter("bias_hh", empty({gates}));
   } else {
@@ -35,16 +35,18 @@ void RNNCellImplBase<Derived>::reset() {
 
 template <typename Derived>
 void RNNCellImplBase<Derived>::reset_parameters() {
-  const double stdv = 1.0 / std::sqrt(static_cast<double>(options_base.hidden_size));
+  const double stdv = 1.0 / std::sqrt(static_cast<double>(options_base.hidden_size()));
   for (Tensor* w : {&weight_ih, &weight_hh, &bias_ih, &bias_hh})
     if (w->defined()) init::uniform_(*w, -stdv, stdv);
 }
 
 template <typename Derived>
 void RNNCellImplBase<Derived>::pretty_print(std::ostream& stream) const {
-  const char* name = options_base.num_chunks == 4 ? "LSTMCell" : options_base.num_chunks == 3 ? "GRUCell" : "RNNCell";
-  stream << "torch::nn::" << name << "(" << options_base.input_size << ", " << options_base.hidden_size;
-  if (!options_base.bias) stream << ", bias=" << std::boolalpha << false;
+  const char* name = options_base.num_chunks() == 4   ? "LSTMCell"
+                     : options_base.num_chunks() == 3 ? "GRUCell"
+                                                      : "RNNCell";
+  stream << "torch::nn::" << name << "(" << options_base.input_size() << ", " << options_base.hidden_size();
+  if (!options_base.bias()) stream << ", bias=" << std::boolalpha << false;
   const std::string nonlinearity = get_nonlinearity_str();
   if (!nonlinearity.empty() && nonlinearity != "kTanh") stream << ", nonlinearity=" << nonlinearity;
   stream << ")";
@@ -84,7 +86,7 @@ std::string RNNCellImpl::get_nonlinearity_str() const {
 
 Tensor RNNCellImpl::forward(const Tensor& input, Tensor hx) {
   auto [x, batched] = batched_input(input, "RNNCell");
-  const Tensor h = batched_state(hx, x, batched, options_base.hidden_size, "RNNCell");
+  const Tensor h = batched_state(hx, x, batched, options_base.hidden_size(), "RNNCell");
   const Tensor out = std::holds_alternative<enumtype::kReLU>(options.nonlinearity())
                          ? rnn_relu_cell(x, h, weight_ih, weight_hh, bias_ih, bias_hh)
                          : rnn_tanh_cell(x, h, weight_ih, weight_hh, bias_ih, bias_hh);
@@ -97,7 +99,7 @@ LSTMCellImpl::LSTMCellImpl(const LSTMCellOptions& options_)
 std::tuple<Tensor, Tensor> LSTMCellImpl::forward(const Tensor& input,
                                                  std::optional<std::tuple<Tensor, Tensor>> hx_opt) {
   auto [x, batched] = batched_input(input, "LSTMCell");
-  const int64_t hs = options_base.hidden_size;
+  const int64_t hs = options_base.hidden_size();
   const Tensor h = batched_state(hx_opt ? std::get<0>(*hx_opt) : Tensor(), x, batched, hs, "LSTMCell");
   const Tensor c = batched_state(hx_opt ? std::get<1>(*hx_opt) : Tensor(), x, batched, hs, "LSTMCell");
   auto [h1, c1] = lstm_cell(x, {h, c}, weight_ih, weight_hh, bias_ih, bias_hh);
@@ -110,7 +112,7 @@ GRUCellImpl::GRUCellImpl(const GRUCellOptions& options_)
 
 Tensor GRUCellImpl::forward(const Tensor& input, Tensor hx) {
   auto [x, batched] = batched_input(input, "GRUCell");
-  const Tensor h = batched_state(hx, x, batched, options_base.hidden_size, "GRUCell");
+  const Tensor h = batched_state(hx, x, batched, options_base.hidden_size(), "GRUCell");
   const Tensor out = gru_cell(x, h, weight_ih, weight_hh, bias_ih, bias_hh);
   return batched ? out : out.squeeze(0);
 }

@@ -130,14 +130,15 @@ Tensor TransformerImpl::forward(const Tensor& src, const Tensor& tgt, const Tens
                                 const Tensor& memory_mask, const Tensor& src_key_padding_mask,
                                 const Tensor& tgt_key_padding_mask, const Tensor& memory_key_padding_mask) {
   const int64_t batch_dim = options.batch_first() ? 0 : 1;
-  EMBER_CHECK(src.dim() == tgt.dim() && (src.dim() == 2 || src.dim() == 3), "Transformer: src and tgt must both be ",
-              "2-D (unbatched) or 3-D, got ", shape_str(src.sizes()), " and ", shape_str(tgt.sizes()));
+  // Python's unbatched 2-D form is accepted too; a mix of ranks is LibTorch's "3 dimensions" error.
+  EMBER_CHECK(src.dim() == tgt.dim() && (src.dim() == 2 || src.dim() == 3), "Transformer: src and tgt should have 3 ",
+              "dimensions (or both 2, unbatched), got ", shape_str(src.sizes()), " and ", shape_str(tgt.sizes()));
   EMBER_CHECK(src.dim() == 2 || src.size(batch_dim) == tgt.size(batch_dim),
-              "Transformer: the batch number of src and tgt must be equal, got src ", shape_str(src.sizes()),
-              " and tgt ", shape_str(tgt.sizes()));
+              "Transformer: src and tgt should have equal batch size (at dim ", batch_dim, "), got src ",
+              shape_str(src.sizes()), " and tgt ", shape_str(tgt.sizes()));
   EMBER_CHECK(src.size(-1) == options.d_model() && tgt.size(-1) == options.d_model(),
-              "Transformer: the feature number of src and tgt must be equal to d_model (", options.d_model(),
-              "), got src ", shape_str(src.sizes()), " and tgt ", shape_str(tgt.sizes()));
+              "Transformer: src and tgt should have same feature size as d_model (", options.d_model(), "), got src ",
+              shape_str(src.sizes()), " and tgt ", shape_str(tgt.sizes()));
   Tensor memory = encoder.forward<Tensor>(src, src_mask, src_key_padding_mask);
   return decoder.forward<Tensor>(tgt, memory, tgt_mask, memory_mask, tgt_key_padding_mask, memory_key_padding_mask);
 }

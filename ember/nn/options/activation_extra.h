@@ -86,6 +86,13 @@ EMBER_NN_DIM_FUNC_OPTIONS(LogSoftmax);
 EMBER_NN_DIM_FUNC_OPTIONS(Softmin);
 #undef EMBER_NN_DIM_FUNC_OPTIONS
 
+// F::gumbel_softmax(logits, F::GumbelSoftmaxFuncOptions().tau(0.5).hard(true))
+struct GumbelSoftmaxFuncOptions {
+  TORCH_ARG(double, tau) = 1.0;
+  TORCH_ARG(bool, hard) = false;  // one-hot samples, with the soft samples' gradient
+  TORCH_ARG(int, dim) = -1;
+};
+
 using ReLU6FuncOptions = ReLU6Options;
 using CELUFuncOptions = CELUOptions;
 using HardtanhFuncOptions = HardtanhOptions;

@@ -3,6 +3,8 @@
 // torch/nn/options/loss.h. XFuncOptions is XOptions, as in LibTorch; options
 // whose only field is the reduction convert from it: MSELossOptions(torch::kSum).
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <variant>
 
 #include "ember/core/arg.h"
@@ -91,6 +93,16 @@ struct TripletMarginLossOptions {
   TORCH_ARG(reduction_t, reduction) = kMean;
 };
 
+// TripletMarginWithDistanceLoss(TripletMarginWithDistanceLossOptions().distance_function(f))
+struct TripletMarginWithDistanceLossOptions {
+  using distance_function_t = std::function<Tensor(const Tensor&, const Tensor&)>;
+  using reduction_t = std::variant<enumtype::kNone, enumtype::kMean, enumtype::kSum>;
+  TORCH_ARG(std::optional<distance_function_t>, distance_function) = std::nullopt;  // pairwise_distance
+  TORCH_ARG(double, margin) = 1.0;
+  TORCH_ARG(bool, swap) = false;
+  TORCH_ARG(reduction_t, reduction) = kMean;
+};
+
 struct CTCLossOptions {
   TORCH_ARG(int64_t, blank) = 0;
   TORCH_ARG(reduction_t, reduction) = kMean;
@@ -149,6 +161,7 @@ using CosineEmbeddingLossFuncOptions = CosineEmbeddingLossOptions;
 using MultilabelSoftMarginLossFuncOptions = MultiLabelSoftMarginLossOptions;
 using TripletMarginLossFuncOptions = TripletMarginLossOptions;
 using CTCLossFuncOptions = CTCLossOptions;
+using TripletMarginWithDistanceLossFuncOptions = TripletMarginWithDistanceLossOptions;
 using SmoothL1LossFuncOptions = SmoothL1LossOptions;
 using HuberLossFuncOptions = HuberLossOptions;
 using PoissonNLLLossFuncOptions = PoissonNLLLossOptions;
@@ -161,6 +174,7 @@ struct NormalizeFuncOptions {
   TORCH_ARG(double, p) = 2.0;
   TORCH_ARG(int64_t, dim) = 1;
   TORCH_ARG(double, eps) = 1e-12;
+  TORCH_ARG(std::optional<Tensor>, out) = std::nullopt;  // written (and resized) when given
 };
 }  // namespace functional
 

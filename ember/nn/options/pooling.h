@@ -6,6 +6,7 @@
 
 #include "ember/core/arg.h"
 #include "ember/core/expanding_array.h"
+#include "ember/core/tensor.h"
 
 namespace torch::nn {
 
@@ -92,7 +93,23 @@ struct LPPoolOptions {
 using LPPool1dOptions = LPPoolOptions<1>;
 using LPPool2dOptions = LPPoolOptions<2>;
 
+// FractionalMaxPool2dOptions(3).output_size(2) (or .output_ratio(0.5)); _random_samples, when
+// defined, fixes the pooling regions ([N, C, D] in [0, 1)), otherwise they are drawn per call.
+template <size_t D>
+struct FractionalMaxPoolOptions {
+  FractionalMaxPoolOptions(ExpandingArray<D> kernel_size) : kernel_size_(kernel_size) {}  // NOLINT
+  TORCH_ARG(ExpandingArray<D>, kernel_size);
+  TORCH_ARG(std::optional<ExpandingArray<D>>, output_size) = std::nullopt;
+  using ExpandingArrayDouble = ExpandingArray<D, double>;
+  TORCH_ARG(std::optional<ExpandingArrayDouble>, output_ratio) = std::nullopt;
+  TORCH_ARG(Tensor, _random_samples) = Tensor();
+};
+using FractionalMaxPool2dOptions = FractionalMaxPoolOptions<2>;
+using FractionalMaxPool3dOptions = FractionalMaxPoolOptions<3>;
+
 namespace functional {
+using FractionalMaxPool2dFuncOptions = FractionalMaxPool2dOptions;
+using FractionalMaxPool3dFuncOptions = FractionalMaxPool3dOptions;
 // MaxUnpool2dFuncOptions(2).output_size(std::vector<int64_t>{5, 5}): an output
 // size (its last D entries count) instead of the default.
 template <size_t D>

@@ -67,9 +67,17 @@ PackedSequence PackedSequence::to(ScalarType dtype) const {
   return PackedSequence(data_.to(dtype), batch_sizes_, sorted_indices_, unsorted_indices_);
 }
 
+PackedSequence PackedSequence::to(const TensorOptions& options) const {
+  Tensor data = data_.to(options);
+  const auto follow = [&](const Tensor& t) { return t.defined() ? t.to(data.device()) : t; };
+  return PackedSequence(data, batch_sizes_, follow(sorted_indices_), follow(unsorted_indices_));
+}
+
 PackedSequence pack_padded_sequence(Tensor input, Tensor lengths, bool batch_first, bool enforce_sorted) {
   EMBER_CHECK(input.dim() >= 2, "pack_padded_sequence: expected input of at least 2 dims, got ", input.sizes());
   EMBER_CHECK(lengths.dim() == 1, "pack_padded_sequence: expected 1-D lengths, got ", lengths.sizes());
+  EMBER_CHECK(input.numel() > 0, "pack_padded_sequence: Cannot pack empty tensors (got input of shape ", input.sizes(),
+              ")");
   const int64_t batch_dim = batch_first ? 0 : 1;
   EMBER_CHECK(lengths.numel() == input.size(batch_dim), "pack_padded_sequence: expected ", input.size(batch_dim),
               " lengths for input of shape ", input.sizes(), " (batch_first=", batch_first, "), got ", lengths.numel());
@@ -89,7 +97,8 @@ PackedSequence pack_padded_sequence(Tensor input, Tensor lengths, bool batch_fir
                 " exceeds the input's sequence length ", input.size(0));
     EMBER_CHECK(b == 0 || len[b] <= len[b - 1],
                 "pack_padded_sequence: `lengths` array must be sorted in decreasing order when "
-                "`enforce_sorted` is true; pass enforce_sorted=false to pack unsorted sequences");
+                "`enforce_sorted` is true. You can pass `enforce_sorted=False` to pack_padded_sequence and/or "
+                "pack_sequence to sidestep this requirement");
   }
   // Step t holds the sequences longer than t, which are a prefix of the sorted batch.
   std::vector<int64_t> batch_sizes;

@@ -23,6 +23,12 @@ class PackedSequence {
   const Tensor& unsorted_indices() const { return unsorted_indices_; }
   // The same sequence with `data` converted (batch_sizes and indices stay int64).
   PackedSequence to(ScalarType dtype) const;
+  // `data` to the options' dtype and device; the indices follow the device, batch_sizes stays on
+  // the CPU (LibTorch's PackedSequence::to).
+  PackedSequence to(const TensorOptions& options) const;
+  PackedSequence cpu() const { return to(TensorOptions(kCPU)); }
+  PackedSequence cuda() const { return to(TensorOptions(kCUDA)); }  // raises: no CUDA
+  bool is_cuda() const { return data_.is_cuda(); }
   bool is_floating_point() const { return data_.is_floating_point(); }
 
  private:

@@ -64,7 +64,9 @@ struct AnyModuleHolder final : AnyModulePlaceholder {
       if (arguments.size() < kArity) arguments = base._forward_populate_default_args(std::move(arguments));
     } else {
       EMBER_CHECK(arguments.size() == kArity, module->name(), "'s forward() method expects ", kArity,
-                  " argument(s), but received ", arguments.size(), ".");
+                  " argument(s), but received ", arguments.size(), ". If ", module->name(),
+                  "'s forward() method has default arguments, please make sure the forward() method is declared "
+                  "with a corresponding `FORWARD_HAS_DEFAULT_ARGS` macro.");
     }
     return call(arguments, std::make_index_sequence<kArity>{});
   }
@@ -80,7 +82,8 @@ struct AnyModuleHolder final : AnyModulePlaceholder {
   AnyValue call(std::vector<AnyValue>& arguments, std::index_sequence<I...>) {
     using R = typename Signature::return_type;
     static_assert(!std::is_void_v<R>, "AnyModule: forward() must return a value");
-    return AnyValue(module->forward(argument<I>(arguments[I])...));
+    // Each stored argument is consumed by the call: moved into by-value and `T&&` parameters.
+    return AnyValue(module->forward(std::forward<std::tuple_element_t<I, Args>>(argument<I>(arguments[I]))...));
   }
   template <size_t I>
   std::decay_t<std::tuple_element_t<I, Args>>& argument(AnyValue& value) {
@@ -140,6 +143,12 @@ class AnyModule {
   template <typename ModuleType>
   explicit AnyModule(const ModuleHolder<ModuleType>& holder) : AnyModule(holder.ptr()) {}
 
+  // Holds `module` from now on (LibTorch's `any = std::make_shared<M>()`).
+  template <typename ModuleType>
+  AnyModule& operator=(std::shared_ptr<ModuleType> module) {
+    return *this = AnyModule(std::move(module));
+  }
+
   // Copies share the module; clone() deep-copies it.
 
   // Calls forward with the arguments (each wrapped in an AnyValue unless it is one).
@@ -164,10 +173,12 @@ class AnyModule {
   // The module as its concrete type; raises on a type mismatch.
   template <typename T, typename = std::enable_if_t<std::is_base_of_v<Module, T>>>
   T& get() {
+    check_not_empty("get");
     return *ptr<T>();
   }
   template <typename T, typename = std::enable_if_t<detail::is_module_holder_v<T>>, typename = void>
   T get() const {
+    check_not_empty("get");
     return T(ptr<typename T::ContainedType>());
   }
   std::shared_ptr<Module> ptr() const {
@@ -197,7 +208,7 @@ class AnyModule {
 
  private:
   void check_not_empty(const char* what) const {
-    EMBER_CHECK(content_ != nullptr, "AnyModule::", what, ": cannot call on an empty AnyModule");
+    EMBER_CHECK(content_ != nullptr, "AnyModule::", what, ": Cannot call ", what, "() on an empty AnyModule");
   }
   std::shared_ptr<detail::AnyModulePlaceholder> content_;
 };

@@ -15,14 +15,14 @@ void ModuleDictImpl::clear() {
 }
 
 std::shared_ptr<Module> ModuleDictImpl::pop(const std::string& key) {
-  EMBER_CHECK(contains(key), "ModuleDict::pop: no module named '", key, "'");
+  EMBER_CHECK(contains(key), "ModuleDict::pop: Module '", key, "' is not defined");
   unregister_module(key);
   return modules_.pop(key);
 }
 
 std::shared_ptr<Module> ModuleDictImpl::operator[](const std::string& key) const {
   const auto* module = modules_.find(key);
-  EMBER_CHECK(module != nullptr, "ModuleDict: no module named '", key, "'");
+  EMBER_CHECK(module != nullptr, "ModuleDict: Module '", key, "' is not defined");
   return *module;
 }
 

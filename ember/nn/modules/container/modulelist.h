@@ -83,7 +83,8 @@ class ModuleListImpl : public Cloneable<ModuleListImpl> {
 
  private:
   size_t checked_index(size_t index) const {
-    EMBER_CHECK(index < size(), "ModuleList: index ", index, " is out of range (ModuleList has ", size(), " modules)");
+    EMBER_CHECK(index < size(), "ModuleList::at: Index out of range: index ", index,
+                " is out of range (ModuleList has ", size(), " modules)");
     return index;
   }
   std::vector<std::shared_ptr<Module>> modules_;

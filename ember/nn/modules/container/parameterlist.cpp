@@ -32,8 +32,8 @@ void ParameterListImpl::pretty_print(std::ostream& stream) const {
   print_parameters(stream, "ParameterList", parameters_);
 }
 Tensor& ParameterListImpl::at(size_t idx) {
-  EMBER_CHECK(idx < parameters_.size(), "ParameterList: index ", idx, " is out of range for a list of ",
-              parameters_.size(), " parameters");
+  EMBER_CHECK(idx < parameters_.size(), "ParameterList::at: Index out of range: index ", idx,
+              " is out of range for a list of ", parameters_.size(), " parameters");
   return parameters_[idx].value();
 }
 
@@ -54,12 +54,12 @@ Tensor& ParameterDictImpl::insert(const std::string& key, const Tensor& param) {
   return register_parameter(key, param, param.requires_grad());
 }
 Tensor ParameterDictImpl::pop(const std::string& key) {
-  EMBER_CHECK(contains(key), "ParameterDict::pop: no parameter named '", key, "'");
+  EMBER_CHECK(contains(key), "ParameterDict::pop: Parameter '", key, "' is not defined");
   return parameters_.pop(key);
 }
 Tensor& ParameterDictImpl::get(const std::string& key) {
   Tensor* p = parameters_.find(key);
-  EMBER_CHECK(p != nullptr, "ParameterDict: no parameter named '", key, "'");
+  EMBER_CHECK(p != nullptr, "ParameterDict: Parameter '", key, "' is not defined");
   return *p;
 }
 

@@ -66,7 +66,9 @@ class ParameterDictImpl : public Cloneable<ParameterDictImpl> {
   using ConstIterator = OrderedDict<std::string, Tensor>::ConstIterator;
 
   ParameterDictImpl() = default;
-  explicit ParameterDictImpl(const OrderedDict<std::string, Tensor>& params) { update(params); }
+  explicit ParameterDictImpl(const OrderedDict<std::string, Tensor>& params) {
+    for (const auto& item : params) insert(item.key(), item.value());
+  }
 
   std::shared_ptr<Module> clone(const std::optional<Device>& device = std::nullopt) const override;
   void reset() override {}
@@ -76,9 +78,10 @@ class ParameterDictImpl : public Cloneable<ParameterDictImpl> {
   Tensor& insert(const std::string& key, const Tensor& param);
   // Removes `key` and returns its parameter.
   Tensor pop(const std::string& key);
+  // Sets the parameters of keys this dict has; a key it lacks raises (LibTorch's update).
   template <typename Container>
   void update(const Container& container) {
-    for (const auto& item : container) insert(item.key(), item.value());
+    for (const auto& item : container) get(item.key()) = item.value();
   }
   void clear() { parameters_.clear(); }
   bool contains(const std::string& key) const noexcept { return parameters_.contains(key); }

@@ -11,7 +11,7 @@ std::shared_ptr<Module> SequentialImpl::clone(const std::optional<Device>& devic
 }
 
 AnyValue SequentialImpl::_any_forward(std::vector<AnyValue>&& inputs) {
-  EMBER_CHECK(!is_empty(), "Sequential::forward: cannot call forward() on an empty Sequential");
+  EMBER_CHECK(!is_empty(), "Sequential::forward: Cannot call forward() on an empty Sequential");
   auto it = modules_.begin();
   AnyValue value = it->any_forward_list(std::move(inputs));
   for (++it; it != modules_.end(); ++it) value = it->any_forward(std::move(value));

@@ -48,12 +48,12 @@ class SequentialImpl : public Cloneable<SequentialImpl> {
   // Runs the layers in order; the first receives `inputs`, the result must be a ReturnType.
   template <typename ReturnType = Tensor, typename... InputTypes>
   ReturnType forward(InputTypes&&... inputs) {
-    EMBER_CHECK(!is_empty(), "Sequential::forward: cannot call forward() on an empty Sequential");
+    EMBER_CHECK(!is_empty(), "Sequential::forward: Cannot call forward() on an empty Sequential");
     auto it = modules_.begin();
     AnyValue value = it->any_forward(std::forward<InputTypes>(inputs)...);
     for (++it; it != modules_.end(); ++it) value = it->any_forward(std::move(value));
     if (auto* result = value.template try_get<ReturnType>()) return std::move(*result);
-    EMBER_ERROR("Sequential::forward: the type of the return value is ",
+    EMBER_ERROR("Sequential::forward: The type of the return value is ",
                 autograd::demangle_type_name(value.type_info().name()), ", but you asked for type ",
                 autograd::demangle_type_name(typeid(ReturnType).name()));
   }
@@ -122,7 +122,8 @@ class SequentialImpl : public Cloneable<SequentialImpl> {
 
  private:
   size_t checked_index(size_t index) const {
-    EMBER_CHECK(index < size(), "Sequential: index ", index, " is out of range (Sequential has ", size(), " modules)");
+    EMBER_CHECK(index < size(), "Sequential::at: Index out of range: index ", index,
+                " is out of range (Sequential has ", size(), " modules)");
     return index;
   }
   std::vector<AnyModule> modules_;
