@@ -26,7 +26,7 @@ template <typename Sampler = samplers::RandomSampler, typename Dataset,
 std::unique_ptr<StatelessDataLoader<Dataset, Sampler>> make_data_loader(Dataset dataset,
                                                                         DataLoaderOptions options = {}) {
   const std::optional<size_t> size = dataset.size();
-  EMBER_CHECK(size.has_value(), "make_data_loader: expected the dataset to be sized in order to construct the Sampler");
+  EMBER_CHECK(size.has_value(), "make_data_loader: Expected the dataset to be sized in order to construct the Sampler");
   return make_data_loader(std::move(dataset), Sampler(*size), options);
 }
 

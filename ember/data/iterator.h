@@ -27,13 +27,15 @@ class Iterator {
   explicit Iterator(NextFunction next) : state_(std::make_shared<State>()) { state_->next = std::move(next); }
 
   Batch& operator*() {
-    EMBER_CHECK(!exhausted(), "DataLoader iterator: dereferencing an iterator past the end");
+    EMBER_CHECK(state_, "DataLoader iterator: Dereferencing the DataLoader's past-the-end iterator is not allowed");
+    EMBER_CHECK(!exhausted(), "DataLoader iterator: Attempted to dereference iterator that was past the end");
     return *state_->batch;
   }
   Batch* operator->() { return &**this; }
 
   Iterator& operator++() {
-    EMBER_CHECK(!exhausted(), "DataLoader iterator: incrementing an iterator past the end");
+    EMBER_CHECK(state_, "DataLoader iterator: Incrementing the DataLoader's past-the-end iterator is not allowed");
+    EMBER_CHECK(!exhausted(), "DataLoader iterator: Attempted to increment iterator past the end");
     state_->batch.reset();
     state_->fetched = false;
     return *this;

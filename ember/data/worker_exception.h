@@ -21,9 +21,10 @@ struct WorkerException : public Error {
     try {
       std::rethrow_exception(e);
     } catch (const std::exception& ex) {
-      return std::string("DataLoader: caught exception in worker thread. Original message: ") + ex.what();
+      // LibTorch's words exactly: programs compare what() with them.
+      return std::string("Caught exception in DataLoader worker thread. Original message: ") + ex.what();
     } catch (...) {
-      return "DataLoader: caught a non-std::exception in worker thread";
+      return "Caught exception in DataLoader worker thread (not a std::exception)";
     }
   }
 };

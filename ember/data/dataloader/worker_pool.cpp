@@ -96,7 +96,7 @@ WorkerPool::Result WorkerPool::pop() {
   };
   if (options_.timeout) {
     EMBER_CHECK(s.results_cv.wait_for(lock, *options_.timeout, ready),
-                "DataLoader: timeout while waiting for the next batch (timeout was ", options_.timeout->count(),
+                "DataLoader: Timeout while waiting for the next batch (timeout was ", options_.timeout->count(),
                 " ms)");
   } else {
     s.results_cv.wait(lock, ready);

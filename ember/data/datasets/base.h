@@ -11,6 +11,11 @@
 #include "ember/data/detail/optional_traits.h"
 #include "ember/data/example.h"
 
+namespace torch::serialize {
+class OutputArchive;
+class InputArchive;
+}  // namespace torch::serialize
+
 namespace torch::data::datasets {
 
 template <typename S, typename T>
@@ -59,6 +64,17 @@ class Dataset : public BatchDataset<Self, std::vector<SingleExample>> {
     for (const size_t i : indices) batch.push_back(get(i));
     return batch;
   }
+};
+
+// A dataset that keeps its own position (LibTorch's StatefulDataset): get_batch(n) returns the
+// next batch or nullopt at the end of an epoch, reset() starts the next epoch, and the position
+// can be saved and restored.
+template <typename Self, typename Batch = std::vector<Example<>>, typename BatchRequest = size_t>
+class StatefulDataset : public BatchDataset<Self, std::optional<Batch>, BatchRequest> {
+ public:
+  virtual void reset() = 0;
+  virtual void save(serialize::OutputArchive& archive) const = 0;
+  virtual void load(serialize::InputArchive& archive) = 0;
 };
 
 // A dataset asked only for "the next n examples".

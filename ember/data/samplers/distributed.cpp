@@ -4,6 +4,8 @@
 #include <numeric>
 #include <random>
 
+#include "ember/data/samplers/sampler_state.h"
+
 namespace torch::data::samplers {
 
 DistributedRandomSampler::DistributedRandomSampler(size_t size, size_t num_replicas, size_t rank, bool allow_duplicates)
@@ -41,6 +43,21 @@ void DistributedRandomSampler::populate_indices() {
   sample_index_ = begin_index_;
 }
 
+// The epoch (which decides the shuffle) and the position, under LibTorch's keys; loading
+// rebuilds the epoch's shuffle from the epoch.
+void DistributedRandomSampler::save(serialize::OutputArchive& archive) const {
+  detail::write_count(archive, "sample_index_", sample_index_);
+  detail::write_count(archive, "epoch_", epoch_);
+}
+void DistributedRandomSampler::load(serialize::InputArchive& archive) {
+  const size_t sample_index = detail::read_count(archive, "sample_index_");
+  epoch_ = detail::read_count(archive, "epoch_");
+  reset(size_);
+  EMBER_CHECK(sample_index >= begin_index_ && sample_index <= end_index_, "DistributedRandomSampler::load: index ",
+              sample_index, " is outside this replica's range [", begin_index_, ", ", end_index_, "]");
+  sample_index_ = sample_index;
+}
+
 DistributedSequentialSampler::DistributedSequentialSampler(size_t size, size_t num_replicas, size_t rank,
                                                            bool allow_duplicates)
     : DistributedSampler(size, num_replicas, rank, allow_duplicates) {
@@ -67,6 +84,16 @@ std::optional<std::vector<size_t>> DistributedSequentialSampler::next(size_t bat
   }
   sample_index_ = end;
   return batch;
+}
+
+void DistributedSequentialSampler::save(serialize::OutputArchive& archive) const {
+  detail::write_count(archive, "sample_index_", sample_index_);
+}
+void DistributedSequentialSampler::load(serialize::InputArchive& archive) {
+  const size_t sample_index = detail::read_count(archive, "sample_index_");
+  EMBER_CHECK(sample_index >= begin_index_ && sample_index <= end_index_, "DistributedSequentialSampler::load: index ",
+              sample_index, " is outside this replica's range [", begin_index_, ", ", end_index_, "]");
+  sample_index_ = sample_index;
 }
 
 void DistributedSequentialSampler::populate_indices() {

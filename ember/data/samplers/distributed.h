@@ -46,6 +46,8 @@ class DistributedRandomSampler : public DistributedSampler<> {
 
   void reset(std::optional<size_t> new_size = std::nullopt) override;
   std::optional<std::vector<size_t>> next(size_t batch_size) override;
+  void save(serialize::OutputArchive& archive) const override;
+  void load(serialize::InputArchive& archive) override;
 
   size_t index() const noexcept { return sample_index_; }
 
@@ -65,6 +67,8 @@ class DistributedSequentialSampler : public DistributedSampler<> {
 
   void reset(std::optional<size_t> new_size = std::nullopt) override;
   std::optional<std::vector<size_t>> next(size_t batch_size) override;
+  void save(serialize::OutputArchive& archive) const override;
+  void load(serialize::InputArchive& archive) override;
 
   size_t index() const noexcept { return sample_index_; }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ember/data/samplers/sampler_state.h"
 #include "ember/ops/factory/random.h"
 
 namespace torch::data::samplers {
@@ -32,6 +33,24 @@ std::optional<std::vector<size_t>> RandomSampler::next(size_t batch_size) {
   std::copy(data, data + batch.size(), batch.begin());
   index_ += batch.size();
   return batch;
+}
+
+// The position and the epoch's permutation, under LibTorch's keys.
+void RandomSampler::save(serialize::OutputArchive& archive) const {
+  detail::write_count(archive, "index", index_);
+  archive.write("indices", indices_, /*is_buffer=*/true);
+}
+void RandomSampler::load(serialize::InputArchive& archive) {
+  const size_t index = detail::read_count(archive, "index");
+  Tensor indices;
+  archive.read("indices", indices, /*is_buffer=*/true);
+  EMBER_CHECK(indices.dim() == 1 && !indices.is_floating_point() && !indices.is_complex(),
+              "RandomSampler::load: 'indices' must be a 1-D integer tensor, got ", indices.sizes(), " ",
+              indices.dtype());
+  EMBER_CHECK(index <= static_cast<size_t>(indices.numel()), "RandomSampler::load: index ", index, " is beyond the ",
+              indices.numel(), " indices");
+  indices_ = indices.to(kInt64).contiguous();
+  index_ = index;
 }
 
 }  // namespace torch::data::samplers

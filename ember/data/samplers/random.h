@@ -18,6 +18,8 @@ class RandomSampler : public Sampler<> {
 
   void reset(std::optional<size_t> new_size = std::nullopt) override;
   std::optional<std::vector<size_t>> next(size_t batch_size) override;
+  void save(serialize::OutputArchive& archive) const override;
+  void load(serialize::InputArchive& archive) override;
 
   // The position within the current permutation.
   size_t index() const noexcept { return index_; }

@@ -14,6 +14,8 @@ class SequentialSampler : public Sampler<> {
 
   void reset(std::optional<size_t> new_size = std::nullopt) override;
   std::optional<std::vector<size_t>> next(size_t batch_size) override;
+  void save(serialize::OutputArchive& archive) const override;
+  void load(serialize::InputArchive& archive) override;
 
   // The next index to be returned.
   size_t index() const noexcept { return index_; }

@@ -10,9 +10,9 @@
 namespace torch::data::samplers {
 
 // A batch request that is just a size.
-struct BatchSize {
+struct BatchSize : CustomBatchRequest {
   BatchSize(size_t size) : size_(size) {}  // NOLINT: implicit like LibTorch
-  size_t size() const noexcept { return size_; }
+  size_t size() const noexcept override { return size_; }
   operator size_t() const noexcept { return size_; }  // NOLINT
   size_t size_;
 };
@@ -31,6 +31,8 @@ class StreamSampler : public Sampler<BatchSize> {
     examples_retrieved_so_far_ += n;
     return BatchSize(n);
   }
+  void save(serialize::OutputArchive& archive) const override;
+  void load(serialize::InputArchive& archive) override;
 
  private:
   size_t examples_retrieved_so_far_ = 0;
