@@ -1,10 +1,15 @@
 #include "ember/optim/optimizer.h"
 
 #include <sstream>
+#include <type_traits>
+#include <typeinfo>
 #include <unordered_set>
+#include <variant>
 
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
+#include "ember/core/warning.h"
+#include "ember/ops/elementwise/binary.h"
 
 namespace torch::optim {
 
@@ -86,7 +91,11 @@ void Optimizer::add_param_group(const OptimizerParamGroup& param_group) {
   param_groups_.push_back(std::move(group));
 }
 
+// LibTorch's pre-param-group interface: kept, and deprecated with LibTorch's warning.
 void Optimizer::add_parameters(const std::vector<Tensor>& parameters) {
+  ::torch::detail::warn(
+      __FILE__, __LINE__,
+      "Optimizer::add_parameters() is deprecated in LibTorch and will be removed: use add_param_group()");
   if (param_groups_.empty()) {
     add_param_group(OptimizerParamGroup(parameters));
     return;
@@ -113,16 +122,23 @@ void Optimizer::zero_grad() {
 }
 
 const std::vector<Tensor>& Optimizer::parameters() const {
+  ::torch::detail::warn(__FILE__, __LINE__,
+                        "Optimizer::parameters() is deprecated in LibTorch and will be removed: use param_groups()");
   EMBER_CHECK(!param_groups_.empty(), "Optimizer: parameters() called on an optimizer without param groups");
   return param_groups_.front().params();
 }
 
 std::vector<Tensor>& Optimizer::parameters() {
+  ::torch::detail::warn(__FILE__, __LINE__,
+                        "Optimizer::parameters() is deprecated in LibTorch and will be removed: use param_groups()");
   EMBER_CHECK(!param_groups_.empty(), "Optimizer: parameters() called on an optimizer without param groups");
   return param_groups_.front().params();
 }
 
 size_t Optimizer::size() const noexcept {
+  ::torch::detail::warn(
+      __FILE__, __LINE__,
+      "Optimizer::size() is deprecated in LibTorch and will be removed: count the param_groups()' params");
   size_t n = 0;
   for (const auto& group : param_groups_) n += group.params().size();
   return n;
@@ -133,5 +149,62 @@ Tensor Optimizer::evaluate_closure(const LossClosure& closure) {
   EnableGradGuard enable_grad;
   return closure();
 }
+
+namespace {
+// The fields visit() lists, in order, with their values copied out.
+class FieldList final : public StateVisitor {
+ public:
+  using Value = std::variant<Tensor, std::deque<Tensor>, int64_t, double, bool, std::string>;
+  void tensor(std::string_view name, Tensor& v) override { add(name, v); }
+  void tensors(std::string_view name, std::deque<Tensor>& v) override { add(name, v); }
+  void integer(std::string_view name, int64_t& v) override { add(name, v); }
+  void real(std::string_view name, double& v) override { add(name, v); }
+  void flag(std::string_view name, bool& v) override { add(name, v); }
+  void text(std::string_view name, std::string& v) override { add(name, v); }
+  std::vector<std::pair<std::string, Value>> fields;
+
+ private:
+  void add(std::string_view name, const Value& v) { fields.emplace_back(std::string(name), v); }
+};
+
+bool same_tensor(const Tensor& a, const Tensor& b) {
+  if (a.defined() != b.defined()) return false;
+  return !a.defined() || (a.sizes() == b.sizes() && a.dtype() == b.dtype() && equal(a, b));
+}
+bool same_value(const FieldList::Value& a, const FieldList::Value& b) {
+  if (a.index() != b.index()) return false;
+  if (const auto* t = std::get_if<Tensor>(&a)) return same_tensor(*t, std::get<Tensor>(b));
+  if (const auto* d = std::get_if<std::deque<Tensor>>(&a)) {
+    const auto& e = std::get<std::deque<Tensor>>(b);
+    if (d->size() != e.size()) return false;
+    for (size_t i = 0; i < d->size(); ++i)
+      if (!same_tensor((*d)[i], e[i])) return false;
+    return true;
+  }
+  return std::visit(
+      [&](const auto& x) {
+        using X = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<X, Tensor> || std::is_same_v<X, std::deque<Tensor>>)
+          return false;  // handled above
+        else
+          return x == std::get<X>(b);
+      },
+      a);
+}
+template <typename State>
+bool same_fields(const State& a, const State& b) {
+  if (typeid(a) != typeid(b)) return false;
+  FieldList fa, fb;
+  a.clone()->visit(fa);  // visit() may assign through its references: let it see copies
+  b.clone()->visit(fb);
+  if (fa.fields.size() != fb.fields.size()) return false;
+  for (size_t i = 0; i < fa.fields.size(); ++i)
+    if (fa.fields[i].first != fb.fields[i].first || !same_value(fa.fields[i].second, fb.fields[i].second)) return false;
+  return true;
+}
+}  // namespace
+
+bool same_state(const OptimizerOptions& a, const OptimizerOptions& b) { return same_fields(a, b); }
+bool same_state(const OptimizerParamState& a, const OptimizerParamState& b) { return same_fields(a, b); }
 
 }  // namespace torch::optim

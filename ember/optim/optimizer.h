@@ -52,10 +52,18 @@ class OptimizerParamState {
   virtual void visit(StateVisitor& visitor) {}
 };
 
+class OptimizerOptions;
+// Whether two options (or two parameter states) of one optimizer hold the same values, field by
+// field as their visit() lists them; tensors compare with equal(), undefined equals undefined.
+// LibTorch's operator== on every options and state struct.
+bool same_state(const OptimizerOptions& a, const OptimizerOptions& b);
+bool same_state(const OptimizerParamState& a, const OptimizerParamState& b);
+
 template <typename Derived>
 class OptimizerCloneableParamState : public OptimizerParamState {
  public:
   std::unique_ptr<OptimizerParamState> clone() const override;
+  friend bool operator==(const Derived& a, const Derived& b) { return same_state(a, b); }
 };
 // Not inline, so the built-in optimizers' copies live in the library (Note [One
 // instantiation per built-in optimizer]).
@@ -77,6 +85,7 @@ template <typename Derived>
 class OptimizerCloneableOptions : public OptimizerOptions {
  public:
   std::unique_ptr<OptimizerOptions> clone() const override;
+  friend bool operator==(const Derived& a, const Derived& b) { return same_state(a, b); }
 };
 // Not inline, so the built-in optimizers' copies live in the library (Note [One
 // instantiation per built-in optimizer]).

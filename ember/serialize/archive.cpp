@@ -180,7 +180,8 @@ bool InputArchive::try_read(const std::string& key, Tensor& tensor, bool /*is_bu
 }
 
 void InputArchive::read(const std::string& key, Tensor& tensor, bool is_buffer) {
-  EMBER_CHECK(try_read(key, tensor, is_buffer), "InputArchive::read: no tensor '", key, "' in '", source_, "'");
+  EMBER_CHECK(try_read(key, tensor, is_buffer), "InputArchive::read: No such serialized tensor '", prefix_, key,
+              "' in '", source_, "'");
 }
 
 bool InputArchive::try_read(const std::string& key, InputArchive& nested) {
@@ -195,11 +196,13 @@ bool InputArchive::try_read(const std::string& key, InputArchive& nested) {
   if (tensors.empty() && metadata.empty()) return false;
   nested.set(std::move(tensors), std::move(metadata));
   nested.source_ = source_;
+  nested.prefix_ = prefix_ + key + ".";
   return true;
 }
 
 void InputArchive::read(const std::string& key, InputArchive& nested) {
-  EMBER_CHECK(try_read(key, nested), "InputArchive::read: no archive '", key, "' in '", source_, "'");
+  EMBER_CHECK(try_read(key, nested), "InputArchive::read: No such serialized submodule: '", prefix_, key, "' in '",
+              source_, "'");
 }
 
 bool InputArchive::try_read(const std::string& key, IValue& value) {
@@ -215,7 +218,8 @@ bool InputArchive::try_read(const std::string& key, IValue& value) {
 }
 
 void InputArchive::read(const std::string& key, IValue& value) {
-  EMBER_CHECK(try_read(key, value), "InputArchive::read: no value '", key, "' in '", source_, "'");
+  EMBER_CHECK(try_read(key, value), "InputArchive::read: the archive does not have a field with name '", prefix_, key,
+              "' in '", source_, "'");
 }
 
 std::vector<std::string> InputArchive::keys() const {

@@ -83,6 +83,7 @@ class InputArchive {
   Metadata metadata_;
   std::unordered_map<std::string, size_t> index_;
   std::string source_ = "<archive>";
+  std::string prefix_;  // "a.b." for the archive read as "b" from the archive read as "a", for messages
 };
 
 }  // namespace torch::serialize
