@@ -78,6 +78,9 @@ RegisterOps reg({
     B(pow, 0.5, 2, -1, 2, "PowBackward1"),
     B(maximum),
     B(minimum),
+    // The two-tensor max and min are maximum and minimum, gradients included.
+    binary("max(a, b)", [](const Tensor& a, const Tensor& b) { return ember::max(a, b); }),
+    binary("min(a, b)", [](const Tensor& a, const Tensor& b) { return ember::min(a, b); }),
     B(fmax),
     B(fmin),
     B(atan2, 0.5, 2, 0.5, 2),

@@ -8,6 +8,7 @@
 
 #include "ember/autograd/derivatives/reduce_grad.h"
 #include "ember/autograd/formula_node.h"
+#include "ember/ops/elementwise/binary.h"
 #include "ember/ops/elementwise/type_promotion.h"
 #include "ember/ops/reduce/reduce_util.h"
 #include "ember/vmap/batching_rules.h"
@@ -68,26 +69,6 @@ Tensor argext(const Tensor& self, std::optional<int64_t> dim, bool keepdim, cons
 }
 
 // Elementwise max/min of two tensors with PyTorch's promotion; NaN propagates.
-template <bool IsMax>
-Tensor binary_extreme(const Tensor& a, const Tensor& b, const char* op) {
-  const ScalarType t = result_type(a, b);
-  EMBER_CHECK(!is_complex(t), op, "(): not implemented for complex tensors (got ", a.dtype(), " and ", b.dtype(), ")");
-  Tensor out = empty(broadcast_shapes(a.sizes(), b.sizes(), op), TensorOptions(t));
-  Tensor ac = ops::cast_to(a, t), bc = ops::cast_to(b, t);
-  kernels::TensorIterator iter({out}, {ac, bc});
-  dispatch_real_and_bool(t, op, [&](auto tag) {
-    using T = EMBER_TYPE(tag);
-    using V = opmath_t<T>;
-    kernels::binary_loop<T, T, T>(iter, [](V x, V y) -> V {
-      if constexpr (std::is_floating_point_v<V>) {
-        if (x != x) return x;
-        if (y != y) return y;
-      }
-      return (IsMax ? x > y : x < y) ? x : y;
-    });
-  });
-  return out;
-}
 
 }  // namespace
 
@@ -126,20 +107,9 @@ std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim) {
                                      self.dim() == 0 ? 0 : wrap_dim(dim, self.dim(), "min"), keepdim);
   return r;
 }
-Tensor max(const Tensor& self, const Tensor& other) {
-  if (batching::any_batched(self, other)) [[unlikely]]
-    return batching::broadcasting({&self, &other}, result_type(self, other),
-                                  [](std::vector<Tensor>& p) { return max(p[0], p[1]); });
-  EMBER_RECORD_OP("max", self, other);
-  return binary_extreme<true>(self, other, "max");
-}
-Tensor min(const Tensor& self, const Tensor& other) {
-  if (batching::any_batched(self, other)) [[unlikely]]
-    return batching::broadcasting({&self, &other}, result_type(self, other),
-                                  [](std::vector<Tensor>& p) { return min(p[0], p[1]); });
-  EMBER_RECORD_OP("min", self, other);
-  return binary_extreme<false>(self, other, "min");
-}
+// max(a, b) and min(a, b) are maximum and minimum (PyTorch's aliases), with their gradients.
+Tensor max(const Tensor& self, const Tensor& other) { return maximum(self, other); }
+Tensor min(const Tensor& self, const Tensor& other) { return minimum(self, other); }
 namespace {
 // Records the even-share backward of an extreme-value reduction.
 Tensor with_extreme_grad(autograd::ReduceGradOp op, const Tensor& self, Tensor out, uint64_t mask, bool keepdim) {
