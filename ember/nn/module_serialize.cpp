@@ -34,9 +34,10 @@ void Module::load(serialize::InputArchive& archive) {
     if (archive.try_read(c.key(), child)) {
       c.value()->load(child);
     } else {
-      // A child without tensors (ReLU, Dropout) writes nothing; one with tensors must be there
-      // (read raises, naming the dotted path: "No such serialized submodule: 'a.x'").
-      if (!c.value()->parameters().empty() || !c.value()->buffers().empty()) archive.read(c.key(), child);
+      // A child without tensors (ReLU, Dropout) writes nothing; one with tensors must be there.
+      EMBER_CHECK(c.value()->parameters().empty() && c.value()->buffers().empty(), "Module::load: ", name(),
+                  " has no entries for submodule '", c.key(), "' in the archive (No such serialized submodule: '",
+                  archive.full_key(c.key()), "')");
     }
   }
 }

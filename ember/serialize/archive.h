@@ -75,6 +75,8 @@ class InputArchive {
 
   // Every key in this archive, nested ones dotted: tensors in file order, then values sorted.
   std::vector<std::string> keys() const;
+  // `key` as seen from the outermost archive ("a.b.key" inside the archive read as "a.b").
+  std::string full_key(const std::string& key) const { return prefix_ + key; }
 
  private:
   void set(NamedTensors tensors, Metadata metadata);

@@ -11,6 +11,7 @@
 
 #include "ember/core/tensor.h"
 #include "ember/nn/cloneable.h"
+#include "ember/nn/modules/container/any.h"
 #include "ember/nn/options/rnn.h"
 #include "ember/nn/pimpl.h"
 #include "ember/nn/utils/rnn.h"
@@ -80,6 +81,9 @@ class RNNImpl : public detail::RNNImplBase<RNNImpl> {
   std::tuple<PackedSequence, Tensor> forward_with_packed_input(const PackedSequence& packed_input, Tensor hx = {});
 
   RNNOptions options;
+
+ protected:
+  FORWARD_HAS_DEFAULT_ARGS({1, AnyValue(Tensor())})
 };
 EMBER_NN_MODULE(RNN);
 
@@ -95,6 +99,9 @@ class LSTMImpl : public detail::RNNImplBase<LSTMImpl> {
       const PackedSequence& packed_input, std::optional<std::tuple<Tensor, Tensor>> hx_opt = {});
 
   LSTMOptions options;
+
+ protected:
+  FORWARD_HAS_DEFAULT_ARGS({1, AnyValue(std::optional<std::tuple<Tensor, Tensor>>())})
 };
 EMBER_NN_MODULE(LSTM);
 
@@ -107,6 +114,9 @@ class GRUImpl : public detail::RNNImplBase<GRUImpl> {
   std::tuple<PackedSequence, Tensor> forward_with_packed_input(const PackedSequence& packed_input, Tensor hx = {});
 
   GRUOptions options;
+
+ protected:
+  FORWARD_HAS_DEFAULT_ARGS({1, AnyValue(Tensor())})
 };
 EMBER_NN_MODULE(GRU);
 
@@ -153,6 +163,7 @@ class RNNCellImpl : public detail::RNNCellImplBase<RNNCellImpl> {
   RNNCellOptions options;
 
  protected:
+  FORWARD_HAS_DEFAULT_ARGS({1, AnyValue(Tensor())})
   std::string get_nonlinearity_str() const override;
 };
 EMBER_NN_MODULE(RNNCell);
@@ -165,6 +176,9 @@ class LSTMCellImpl : public detail::RNNCellImplBase<LSTMCellImpl> {
   std::tuple<Tensor, Tensor> forward(const Tensor& input, std::optional<std::tuple<Tensor, Tensor>> hx_opt = {});
 
   LSTMCellOptions options;
+
+ protected:
+  FORWARD_HAS_DEFAULT_ARGS({1, AnyValue(std::optional<std::tuple<Tensor, Tensor>>())})
 };
 EMBER_NN_MODULE(LSTMCell);
 
@@ -175,6 +189,9 @@ class GRUCellImpl : public detail::RNNCellImplBase<GRUCellImpl> {
   Tensor forward(const Tensor& input, Tensor hx = {});
 
   GRUCellOptions options;
+
+ protected:
+  FORWARD_HAS_DEFAULT_ARGS({1, AnyValue(Tensor())})
 };
 EMBER_NN_MODULE(GRUCell);
 

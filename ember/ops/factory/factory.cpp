@@ -331,8 +331,35 @@ ScalarType TensorDataContainer::dtype() const {
 Tensor tensor(const TensorDataContainer& data, const TensorOptions& o) {
   const ScalarType dt = o.has_dtype() ? o.dtype() : data.dtype();
   // As ATen: complex values do not convert to a real dtype (the imaginary part would be lost).
-  EMBER_CHECK(!is_complex(data.scalar_type()) || is_complex(dt), "tensor: \"tensor_cpu\" not implemented for '",
-              type_name_short(dt), "' (complex values cannot be stored in a ", dtype_name(dt), " tensor)");
+  // c10's checked conversion names the C++ type it refuses.
+  const auto cpp_name = [](ScalarType t) -> const char* {
+    switch (t) {
+      case kFloat:
+        return "float";
+      case kDouble:
+        return "double";
+      case kHalf:
+        return "c10::Half";
+      case kBFloat16:
+        return "c10::BFloat16";
+      case kInt:
+        return "int";
+      case kLong:
+        return "int64_t";
+      case kShort:
+        return "int16_t";
+      case kChar:
+        return "int8_t";
+      case kByte:
+        return "uint8_t";
+      case kBool:
+        return "bool";
+      default:
+        return dtype_name(t);
+    }
+  };
+  EMBER_CHECK(!is_complex(data.scalar_type()) || is_complex(dt), "tensor: value cannot be converted to type ",
+              cpp_name(dt), " without overflow (a complex value into a ", dtype_name(dt), " tensor)");
   Tensor t = empty(data.sizes(), o.dtype(dt).requires_grad(false));
   dispatch_all(dt, "tensor", [&](auto tag) {
     using T = EMBER_TYPE(tag);

@@ -403,7 +403,11 @@ Tensor Tensor::index(ArrayRef<TensorIndex> indices) const {
   EMBER_CHECK(!indices.empty(), "index: Passing an empty index list to Tensor::index() is not valid syntax");
   std::vector<std::optional<Tensor>> tensors;
   Tensor v = apply_slicing(*this, indices, tensors);
-  return tensors.empty() ? v : ember::index(v, tensors);
+  if (!tensors.empty()) return ember::index(v, tensors);
+  // Basic indexing always returns a view, even when nothing changed (x.index({"..."})): a new
+  // handle on the same data, as LibTorch's alias().
+  if (v.is_same(*this)) return v.dim() > 0 ? v.slice(0, 0, v.size(0)) : v.unsqueeze(0).squeeze(0);
+  return v;
 }
 Tensor Tensor::index(std::initializer_list<TensorIndex> indices) const { return index(ArrayRef<TensorIndex>(indices)); }
 Tensor Tensor::operator[](const Tensor& index) const { return this->index({TensorIndex(index)}); }

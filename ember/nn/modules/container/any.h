@@ -167,6 +167,7 @@ class AnyModule {
   }
   template <typename ReturnType = Tensor, typename... ArgumentTypes>
   ReturnType forward(ArgumentTypes&&... arguments) {
+    check_not_empty("forward");
     return any_forward(std::forward<ArgumentTypes>(arguments)...).template get<ReturnType>();
   }
 
