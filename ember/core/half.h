@@ -81,9 +81,9 @@ inline std::ostream& operator<<(std::ostream& os, BFloat16 h) { return os << sta
 
 }  // namespace torch
 
-template <>
-class std::numeric_limits<ember::Half> {
- public:
+namespace torch::detail {
+// What the limits of the two 16-bit float types share (c10's values), float's where they follow it.
+struct Float16Limits {
   static constexpr bool is_specialized = true, is_signed = true, is_integer = false, is_exact = false;
   static constexpr bool has_infinity = true, has_quiet_NaN = true, has_signaling_NaN = true;
   static constexpr auto has_denorm = std::numeric_limits<float>::has_denorm;
@@ -93,6 +93,12 @@ class std::numeric_limits<ember::Half> {
   static constexpr bool traps = std::numeric_limits<float>::traps;
   static constexpr bool tinyness_before = std::numeric_limits<float>::tinyness_before;
   static constexpr int radix = 2;
+};
+}  // namespace torch::detail
+
+template <>
+class std::numeric_limits<ember::Half> : public ember::detail::Float16Limits {
+ public:
   static constexpr bool is_iec559 = true;
   static constexpr int digits = 11, digits10 = 3, max_digits10 = 5;
   static constexpr int min_exponent = -13, min_exponent10 = -4, max_exponent = 16, max_exponent10 = 4;
@@ -107,17 +113,8 @@ class std::numeric_limits<ember::Half> {
   static ember::Half denorm_min() { return {0x0001u, ember::Half::from_bits_t{}}; }
 };
 template <>
-class std::numeric_limits<ember::BFloat16> {
+class std::numeric_limits<ember::BFloat16> : public ember::detail::Float16Limits {
  public:
-  static constexpr bool is_specialized = true, is_signed = true, is_integer = false, is_exact = false;
-  static constexpr bool has_infinity = true, has_quiet_NaN = true, has_signaling_NaN = true;
-  static constexpr auto has_denorm = std::numeric_limits<float>::has_denorm;
-  static constexpr bool has_denorm_loss = std::numeric_limits<float>::has_denorm_loss;
-  static constexpr auto round_style = std::numeric_limits<float>::round_style;
-  static constexpr bool is_bounded = true, is_modulo = false;
-  static constexpr bool traps = std::numeric_limits<float>::traps;
-  static constexpr bool tinyness_before = std::numeric_limits<float>::tinyness_before;
-  static constexpr int radix = 2;
   static constexpr bool is_iec559 = false;
   static constexpr int digits = 8, digits10 = 2, max_digits10 = 4;
   static constexpr int min_exponent = -125, min_exponent10 = -37, max_exponent = 128, max_exponent10 = 38;
