@@ -4,6 +4,7 @@
 // inputs, bilinear with batch dims, and the module-level compositions
 // (F::pad modes through nn::functional, cosine_similarity along dim 0).
 #include "ember/nn/functional.h"
+#include "ember/nn/modules/local_response_norm.h"
 #include "ember/ops/nn/linear.h"
 #include "ember/ops/nn/normalization.h"
 #include "ember/ops/nn/pool.h"
@@ -100,6 +101,33 @@ RegisterOps reg({
                                        nn::functional::Conv2dFuncOptions().bias(x[2]).stride(2).padding(1).groups(2));
        },
        {{1, 4, 5, 5}, {2, 2, 3, 3}, {2}}),
+    // Fractional max pooling with fixed window draws: a gather and a max over each window.
+    op("F::fractional_max_pool2d(fixed samples)",
+       [](const variable_list& x) {
+         const Tensor samples = tensor({0.73, 0.21, 0.4, 0.9}, TensorOptions(kDouble)).view({1, 2, 2});
+         return nn::functional::fractional_max_pool2d(
+             x[0], nn::functional::FractionalMaxPool2dFuncOptions(2).output_size(3)._random_samples(samples));
+       },
+       {{1, 2, 5, 6}}),
+    op("F::fractional_max_pool3d(output_ratio, unbatched)",
+       [](const variable_list& x) {
+         const Tensor samples = tensor({0.3, 0.6, 0.1}, TensorOptions(kDouble)).view({1, 1, 3});
+         return nn::functional::fractional_max_pool3d(
+             x[0], nn::functional::FractionalMaxPool3dFuncOptions(2).output_ratio(0.5)._random_samples(samples));
+       },
+       {{1, 4, 5, 6}}),
+    op("CrossMapLRN2d(size 4)",
+       [](const variable_list& x) {
+         return nn::CrossMapLRN2d(nn::CrossMapLRN2dOptions(4).alpha(0.5).beta(0.75).k(2))->forward(x[0]);
+       },
+       {{2, 5, 2, 3}}),
+    op("F::triplet_margin_with_distance_loss(swap, none)",
+       [](const variable_list& x) {
+         return nn::functional::triplet_margin_with_distance_loss(
+             x[0], x[1], x[2],
+             nn::functional::TripletMarginWithDistanceLossFuncOptions().margin(2.0).swap(true).reduction(kNone));
+       },
+       {{4, 3}, {4, 3}, {4, 3}}),
 });
 
 }  // namespace
