@@ -108,6 +108,24 @@ class Module : public std::enable_shared_from_this<Module> {
     return dynamic_cast<const ModuleType*>(this);
   }
 
+  // PyTorch's state_dict: every parameter and buffer under its dotted name,
+  // module by module in registration order (own parameters, own buffers, then
+  // each child), as torch.nn.Module.state_dict() orders them. The tensors are
+  // the module's own (detached handles to the same storage).
+  OrderedDict<std::string, Tensor> state_dict() const;
+  struct LoadStateDictResult {
+    std::vector<std::string> missing_keys;
+    std::vector<std::string> unexpected_keys;
+  };
+  // Copies each entry into the parameter or buffer of that name, without
+  // recording autograd. strict: missing or unexpected keys raise, naming every
+  // one; a shape mismatch raises in either mode (PyTorch's rules). Returns the
+  // missing and unexpected keys (empty when strict succeeds).
+  LoadStateDictResult load_state_dict(const OrderedDict<std::string, Tensor>& state_dict, bool strict = true);
+  // The list ember::serialize::load_pytorch_state_dict and load_safetensors return.
+  LoadStateDictResult load_state_dict(const std::vector<std::pair<std::string, Tensor>>& state_dict,
+                                      bool strict = true);
+
   // Serialization into the archives of ember/serialize (module_serialize.cpp):
   // tensors under their state_dict names. load() copies into the existing
   // parameters and buffers, whose shapes must match.

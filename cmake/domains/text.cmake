@@ -1,0 +1,2 @@
+# ember::text (torchtext + tokenizers + sentencepiece).
+ember_domain_library(text)
