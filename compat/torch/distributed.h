@@ -1,0 +1,3 @@
+#pragma once
+// torch::distributed is ember::distributed (one namespace, two spellings).
+#include <ember/distributed.h>
