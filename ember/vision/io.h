@@ -1,0 +1,3 @@
+#pragma once
+// torchvision.io in C++: image codecs (libjpeg-turbo, libpng, libwebp) and video (FFmpeg).
+#include "ember/vision/io/image.h"
