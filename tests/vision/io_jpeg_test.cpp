@@ -2,16 +2,25 @@
 // (accurate integer IDCT, fancy upsampling) settings (tools/golden/gen_vision_io_images.py).
 #include <gtest/gtest.h>
 
+#include "common/golden.h"
 #include "common/test_util.h"
-#include "io_test_util.h"
+#include "ember/vision/io/image.h"
 
 namespace torch::vision::io {
 namespace {
 
-using testing::asset;
-using testing::asset_bytes;
-using testing::image_golden;
-using testing::kAllModes;
+// The committed test files (tests/golden/vision/io/) and their golden values.
+std::string asset(const std::string& name) { return std::string(EMBER_GOLDEN_DIR) + "/vision/io/" + name; }
+
+Tensor asset_bytes(const std::string& name) { return read_file(asset(name)); }
+
+const ::torch::testing::Golden& image_golden() {
+  static const ::torch::testing::Golden g("vision_io_images.golden");
+  return g;
+}
+
+constexpr ImageReadMode kAllModes[] = {ImageReadMode::UNCHANGED, ImageReadMode::GRAY, ImageReadMode::GRAY_ALPHA,
+                                       ImageReadMode::RGB, ImageReadMode::RGB_ALPHA};
 
 class JpegDecode : public ::testing::TestWithParam<const char*> {};
 

@@ -1,15 +1,22 @@
 // decode_webp against PIL's decode through libwebp; decode_image's sniffing; read_file / write_file.
 #include <gtest/gtest.h>
 
+#include "common/golden.h"
 #include "common/test_util.h"
-#include "io_test_util.h"
+#include "ember/vision/io/image.h"
 
 namespace torch::vision::io {
 namespace {
 
-using testing::asset;
-using testing::asset_bytes;
-using testing::image_golden;
+// The committed test files (tests/golden/vision/io/) and their golden values.
+std::string asset(const std::string& name) { return std::string(EMBER_GOLDEN_DIR) + "/vision/io/" + name; }
+
+Tensor asset_bytes(const std::string& name) { return read_file(asset(name)); }
+
+const ::torch::testing::Golden& image_golden() {
+  static const ::torch::testing::Golden g("vision_io_images.golden");
+  return g;
+}
 
 TEST(WebpDecode, MatchesLibwebpThroughPil) {
   for (const char* name : {"lossless_rgba", "lossy_rgb", "lossless_rgb"}) {
