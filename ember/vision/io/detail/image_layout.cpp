@@ -40,9 +40,19 @@ namespace {
 
 // 16 RGB pixels (48 bytes) -> 16 bytes in each plane, by byte shuffles: the
 // scalar loop does not vectorize and would cost a quarter of a JPEG decode.
+// Streaming (non-temporal) stores keep a large output from evicting the
+// decoder's working set on its way to memory.
+template <bool kStream>
 void deinterleave3_row(const uint8_t* src, uint8_t* r, uint8_t* g, uint8_t* b, int64_t width) {
   int64_t x = 0;
 #if defined(__SSSE3__)
+  const auto store = [](uint8_t* p, __m128i v) {
+    if constexpr (kStream) {
+      _mm_stream_si128(reinterpret_cast<__m128i*>(p), v);
+    } else {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v);
+    }
+  };
   const __m128i r0 = _mm_setr_epi8(0, 3, 6, 9, 12, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
   const __m128i r1 = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, 2, 5, 8, 11, 14, -1, -1, -1, -1, -1);
   const __m128i r2 = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 4, 7, 10, 13);
@@ -74,11 +84,23 @@ void deinterleave3_row(const uint8_t* src, uint8_t* r, uint8_t* g, uint8_t* b, i
   }
 }
 
+// Planes larger than a core's L2 cache are written with streaming stores.
+constexpr int64_t kStreamingPlaneBytes = int64_t{1} << 20;
+
 void deinterleave_row(const uint8_t* src, uint8_t* dst, int64_t width, int64_t channels, int64_t plane_size) {
   if (channels == 1) {
     std::memcpy(dst, src, static_cast<size_t>(width));
   } else if (channels == 3) {
-    deinterleave3_row(src, dst, dst + plane_size, dst + 2 * plane_size, width);
+    uint8_t* r = dst;
+    uint8_t* g = dst + plane_size;
+    uint8_t* b = dst + 2 * plane_size;
+    const bool aligned =
+        ((reinterpret_cast<uintptr_t>(r) | reinterpret_cast<uintptr_t>(g) | reinterpret_cast<uintptr_t>(b)) & 15) == 0;
+    if (aligned && plane_size >= kStreamingPlaneBytes) {
+      deinterleave3_row<true>(src, r, g, b, width);
+    } else {
+      deinterleave3_row<false>(src, r, g, b, width);
+    }
   } else {
     for (int64_t x = 0; x < width; ++x)
       for (int64_t c = 0; c < channels; ++c) dst[c * plane_size + x] = src[x * channels + c];
@@ -91,6 +113,9 @@ void deinterleave_rows(const uint8_t* src, uint8_t* dst, int64_t row0, int64_t r
                        int64_t plane_size) {
   for (int64_t y = 0; y < rows; ++y)
     deinterleave_row(src + y * width * channels, dst + (row0 + y) * width, width, channels, plane_size);
+#if defined(__SSSE3__)
+  _mm_sfence();  // order the streaming stores before anyone reads the planes
+#endif
 }
 
 Tensor hwc_to_chw(const uint8_t* src, int64_t height, int64_t width, int64_t channels) {
