@@ -65,6 +65,9 @@ TEST(JpegDecode, BadArgumentsRaise) {
   EXPECT_EMBER_ERROR(decode_jpeg(jpg, ImageReadMode::RGB_ALPHA), "decode_jpeg", "RGB_ALPHA");
   EXPECT_EMBER_ERROR(decode_jpeg(jpg, ImageReadMode::GRAY_ALPHA), "decode_jpeg", "GRAY_ALPHA");
   EXPECT_EMBER_ERROR(decode_jpeg(jpg, ImageReadMode::UNCHANGED, "cuda"), "decode_jpeg", "cuda");
+  EXPECT_EMBER_ERROR(decode_jpeg(jpg, ImageReadMode::UNCHANGED, Device(kCUDA, 0)), "decode_jpeg", "cuda");
+  EXPECT_TENSOR_EQ(decode_jpeg(jpg, ImageReadMode::UNCHANGED, std::string("cpu")), decode_jpeg(jpg));
+  EXPECT_TENSOR_EQ(decode_jpeg(jpg, ImageReadMode::RGB, kCPU), decode_jpeg(jpg));
   EXPECT_EMBER_ERROR(decode_jpeg(jpg.to(kFloat)), "decode_jpeg", "uint8");
   EXPECT_EMBER_ERROR(decode_jpeg(empty({0}, kUInt8)), "decode_jpeg", "non empty");
 }

@@ -104,9 +104,8 @@ bool read_jpeg_rows(JpegDecoder* d, uint8_t* out, uint8_t* scratch) {
 
 }  // namespace
 
-Tensor decode_jpeg(const Tensor& input, ImageReadMode mode, const std::string& device) {
-  EMBER_CHECK(device == "cpu" || device.rfind("cpu:", 0) == 0, "decode_jpeg: device '", device,
-              "' is not available; Ember decodes on the CPU");
+Tensor decode_jpeg(const Tensor& input, ImageReadMode mode, const Device& device) {
+  EMBER_CHECK(device.is_cpu(), "decode_jpeg: device '", device, "' is not available; Ember decodes on the CPU");
   detail::check_encoded_data(input, "decode_jpeg");
   EMBER_CHECK(mode == ImageReadMode::UNCHANGED || mode == ImageReadMode::GRAY || mode == ImageReadMode::RGB,
               "decode_jpeg: the provided mode ImageReadMode::", image_read_mode_name(mode),

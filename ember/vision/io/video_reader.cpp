@@ -39,11 +39,9 @@ double stream_duration(const AVFormatContext* fmt, const AVStream* s) {
 
 }  // namespace
 
-VideoReader::VideoReader(const std::string& path, const std::string& stream, int64_t num_threads,
-                         const std::string& device)
+VideoReader::VideoReader(const std::string& path, const std::string& stream, int64_t num_threads, const Device& device)
     : path_(path) {
-  EMBER_CHECK(device == "cpu" || device.rfind("cpu:", 0) == 0, "VideoReader: device '", device,
-              "' is not available; Ember decodes on the CPU");
+  EMBER_CHECK(device.is_cpu(), "VideoReader: device '", device, "' is not available; Ember decodes on the CPU");
   EMBER_CHECK(num_threads >= 0 && num_threads <= 256, "VideoReader: num_threads must be in [0, 256], got ",
               num_threads);
   threads_ = static_cast<int>(num_threads);

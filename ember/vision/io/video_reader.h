@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ember/core/device.h"
 #include "ember/core/tensor.h"
 
 namespace torch::vision::io {
@@ -27,9 +28,9 @@ struct VideoFrame {
 class VideoReader {
  public:
   // stream is "video" or "audio", optionally with the index among streams of that type
-  // ("video:1"); num_threads 0 lets FFmpeg choose. Only device "cpu" exists.
+  // ("video:1"); num_threads 0 lets FFmpeg choose. device must be the CPU.
   explicit VideoReader(const std::string& path, const std::string& stream = "video", int64_t num_threads = 0,
-                       const std::string& device = "cpu");
+                       const Device& device = kCPU);
   ~VideoReader();
   VideoReader(VideoReader&&) noexcept;
   VideoReader& operator=(VideoReader&&) noexcept;
