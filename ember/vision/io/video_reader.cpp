@@ -39,6 +39,12 @@ double stream_duration(const AVFormatContext* fmt, const AVStream* s) {
 
 }  // namespace
 
+Tensor VideoFrame::operator[](const std::string& key) const {
+  if (key == "data") return data;
+  EMBER_CHECK(key == "pts", "VideoFrame: no key '", key, "' (the keys are 'data' and 'pts')");
+  return scalar_tensor(pts, kDouble);
+}
+
 VideoReader::VideoReader(const std::string& path, const std::string& stream, int64_t num_threads, const Device& device)
     : path_(path) {
   EMBER_CHECK(device.is_cpu(), "VideoReader: device '", device, "' is not available; Ember decodes on the CPU");

@@ -23,6 +23,8 @@ class RgbConverter;
 struct VideoFrame {
   Tensor data;
   double pts = 0;
+  // Python's spelling frame["data"] / frame["pts"] (pts as a 0-dim float64 tensor).
+  Tensor operator[](const std::string& key) const;
 };
 
 class VideoReader {
