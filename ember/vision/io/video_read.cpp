@@ -70,7 +70,7 @@ int64_t frame_bytes(const AVFrame* f) {
 // torchvision's _read_from_stream: offsets in the stream's time base.
 Selection read_from_stream(const std::string& path, AVMediaType type, double start_offset, double end_offset,
                            bool seconds, const char* op) {
-  StreamDecoder dec(path, type, 0, op);
+  StreamDecoder dec(path, type, 0, op, /*threads=*/0);
   const AVRational tb = dec.stream()->time_base;
   if (seconds) {
     const double per_second = static_cast<double>(tb.den) / static_cast<double>(tb.num);

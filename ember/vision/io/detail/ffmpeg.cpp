@@ -186,6 +186,8 @@ StreamDecoder::StreamDecoder(const std::string& path, AVMediaType type, int inde
   EMBER_CHECK(err >= 0, op, ": bad codec parameters: ", av_error_text(err));
   codec_->pkt_timebase = stream_->time_base;
   codec_->thread_count = threads;
+  // FFmpeg sizes frame buffers from the bitstream's own dimensions; cap them as images are.
+  codec_->max_pixels = kMaxImagePixels;
   if (type == AVMEDIA_TYPE_VIDEO) check_image_size(std::max(codec_->width, 1), std::max(codec_->height, 1), op);
   err = avcodec_open2(codec_.get(), codec, nullptr);
   EMBER_CHECK(err >= 0, op, ": cannot open the ", avcodec_get_name(codec->id), " decoder: ", av_error_text(err));
