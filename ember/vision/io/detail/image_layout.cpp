@@ -7,7 +7,7 @@
 #include "ember/ops/factory/factory.h"
 
 #if defined(__SSSE3__)
-#include <tmmintrin.h>
+#include <immintrin.h>
 #endif
 
 namespace torch::vision::io::detail {
@@ -38,43 +38,84 @@ Tensor check_encoder_input(const Tensor& image, const char* op) {
 
 namespace {
 
-// 16 RGB pixels (48 bytes) -> 16 bytes in each plane, by byte shuffles: the
-// scalar loop does not vectorize and would cost a quarter of a JPEG decode.
-// Streaming (non-temporal) stores keep a large output from evicting the
-// decoder's working set on its way to memory.
+#if defined(__SSSE3__)
+// pshufb masks that gather one channel of 16 RGB pixels (48 bytes in three
+// 16-byte blocks) into 16 consecutive bytes: OR of the three shuffles.
+struct ChannelMasks {
+  __m128i from[3];
+};
+ChannelMasks channel_masks(int channel) {
+  alignas(16) int8_t m[3][16];
+  for (int block = 0; block < 3; ++block)
+    for (int i = 0; i < 16; ++i) {
+      const int byte = 3 * i + channel - 16 * block;  // source byte of pixel i within this block
+      m[block][i] = byte >= 0 && byte < 16 ? static_cast<int8_t>(byte) : int8_t{-1};
+    }
+  ChannelMasks masks;
+  for (int block = 0; block < 3; ++block)
+    masks.from[block] = _mm_load_si128(reinterpret_cast<const __m128i*>(m[block]));
+  return masks;
+}
+#endif
+
+// RGB pixels -> three planes by byte shuffles: the scalar loop does not
+// vectorize and would cost a quarter of a JPEG decode. Streaming
+// (non-temporal) stores send a large output to memory without first reading
+// it in, and without evicting the decoder's working set.
 template <bool kStream>
 void deinterleave3_row(const uint8_t* src, uint8_t* r, uint8_t* g, uint8_t* b, int64_t width) {
   int64_t x = 0;
-#if defined(__SSSE3__)
-  const auto store = [](uint8_t* p, __m128i v) {
-    if constexpr (kStream) {
-      _mm_stream_si128(reinterpret_cast<__m128i*>(p), v);
-    } else {
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v);
+  uint8_t* planes[3] = {r, g, b};
+#if defined(__AVX2__)
+  {
+    // Two 16-pixel groups side by side, one per 128-bit lane, so the in-lane
+    // shuffles of the SSSE3 path apply unchanged and each plane gets 32 bytes.
+    __m256i masks[3][3];
+    for (int c = 0; c < 3; ++c) {
+      const ChannelMasks m = channel_masks(c);
+      for (int block = 0; block < 3; ++block) masks[c][block] = _mm256_broadcastsi128_si256(m.from[block]);
     }
-  };
-  const __m128i r0 = _mm_setr_epi8(0, 3, 6, 9, 12, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
-  const __m128i r1 = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, 2, 5, 8, 11, 14, -1, -1, -1, -1, -1);
-  const __m128i r2 = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 4, 7, 10, 13);
-  const __m128i g0 = _mm_setr_epi8(1, 4, 7, 10, 13, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
-  const __m128i g1 = _mm_setr_epi8(-1, -1, -1, -1, -1, 0, 3, 6, 9, 12, 15, -1, -1, -1, -1, -1);
-  const __m128i g2 = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 2, 5, 8, 11, 14);
-  const __m128i b0 = _mm_setr_epi8(2, 5, 8, 11, 14, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
-  const __m128i b1 = _mm_setr_epi8(-1, -1, -1, -1, -1, 1, 4, 7, 10, 13, -1, -1, -1, -1, -1, -1);
-  const __m128i b2 = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 3, 6, 9, 12, 15);
-  for (; x + 16 <= width; x += 16) {
-    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 3 * x));
-    const __m128i m = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 3 * x + 16));
-    const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 3 * x + 32));
-    _mm_storeu_si128(
-        reinterpret_cast<__m128i*>(r + x),
-        _mm_or_si128(_mm_or_si128(_mm_shuffle_epi8(a, r0), _mm_shuffle_epi8(m, r1)), _mm_shuffle_epi8(c, r2)));
-    _mm_storeu_si128(
-        reinterpret_cast<__m128i*>(g + x),
-        _mm_or_si128(_mm_or_si128(_mm_shuffle_epi8(a, g0), _mm_shuffle_epi8(m, g1)), _mm_shuffle_epi8(c, g2)));
-    _mm_storeu_si128(
-        reinterpret_cast<__m128i*>(b + x),
-        _mm_or_si128(_mm_or_si128(_mm_shuffle_epi8(a, b0), _mm_shuffle_epi8(m, b1)), _mm_shuffle_epi8(c, b2)));
+    for (; x + 32 <= width; x += 32) {
+      const uint8_t* p = src + 3 * x;
+      const auto load2 = [p](int off) {
+        return _mm256_inserti128_si256(
+            _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + off))),
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 48 + off)), 1);
+      };
+      const __m256i blocks[3] = {load2(0), load2(16), load2(32)};
+      for (int c = 0; c < 3; ++c) {
+        const __m256i v = _mm256_or_si256(
+            _mm256_or_si256(_mm256_shuffle_epi8(blocks[0], masks[c][0]), _mm256_shuffle_epi8(blocks[1], masks[c][1])),
+            _mm256_shuffle_epi8(blocks[2], masks[c][2]));
+        auto* out = reinterpret_cast<__m256i*>(planes[c] + x);
+        if constexpr (kStream) {
+          _mm256_stream_si256(out, v);
+        } else {
+          _mm256_storeu_si256(out, v);
+        }
+      }
+    }
+  }
+#endif
+#if defined(__SSSE3__)
+  {
+    const ChannelMasks masks[3] = {channel_masks(0), channel_masks(1), channel_masks(2)};
+    for (; x + 16 <= width; x += 16) {
+      const __m128i blocks[3] = {_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 3 * x)),
+                                 _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 3 * x + 16)),
+                                 _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 3 * x + 32))};
+      for (int c = 0; c < 3; ++c) {
+        const __m128i v = _mm_or_si128(
+            _mm_or_si128(_mm_shuffle_epi8(blocks[0], masks[c].from[0]), _mm_shuffle_epi8(blocks[1], masks[c].from[1])),
+            _mm_shuffle_epi8(blocks[2], masks[c].from[2]));
+        auto* out = reinterpret_cast<__m128i*>(planes[c] + x);
+        if constexpr (kStream) {
+          _mm_stream_si128(out, v);
+        } else {
+          _mm_storeu_si128(out, v);
+        }
+      }
+    }
   }
 #endif
   for (; x < width; ++x) {
@@ -94,8 +135,15 @@ void deinterleave_row(const uint8_t* src, uint8_t* dst, int64_t width, int64_t c
     uint8_t* r = dst;
     uint8_t* g = dst + plane_size;
     uint8_t* b = dst + 2 * plane_size;
+    // Streaming stores need every store aligned: 32 bytes for AVX2's.
+#if defined(__AVX2__)
+    constexpr uintptr_t kAlign = 31;
+#else
+    constexpr uintptr_t kAlign = 15;
+#endif
     const bool aligned =
-        ((reinterpret_cast<uintptr_t>(r) | reinterpret_cast<uintptr_t>(g) | reinterpret_cast<uintptr_t>(b)) & 15) == 0;
+        ((reinterpret_cast<uintptr_t>(r) | reinterpret_cast<uintptr_t>(g) | reinterpret_cast<uintptr_t>(b)) & kAlign) ==
+        0;
     if (aligned && plane_size >= kStreamingPlaneBytes) {
       deinterleave3_row<true>(src, r, g, b, width);
     } else {
