@@ -65,7 +65,7 @@ ChannelMasks channel_masks(int channel) {
 template <bool kStream>
 void deinterleave3_row(const uint8_t* src, uint8_t* r, uint8_t* g, uint8_t* b, int64_t width) {
   int64_t x = 0;
-  uint8_t* planes[3] = {r, g, b};
+  [[maybe_unused]] uint8_t* planes[3] = {r, g, b};
 #if defined(__AVX2__)
   {
     // Two 16-pixel groups side by side, one per 128-bit lane, so the in-lane
