@@ -184,6 +184,14 @@ TEST(WriteVideo, Mpeg4BytesEqualTorchvision) {
   std::remove(path.c_str());
 }
 
+TEST(WriteVideo, X264BytesEqualTorchvision) {
+  const auto& g = video_golden();
+  const std::string path = ::testing::TempDir() + "ember_write_video_x264_tv.mp4";
+  write_video(path, g["write.clip"], 8, "libx264", std::map<std::string, std::string>{{"threads", "1"}});
+  EXPECT_TENSOR_EQ(read_file(path), g["write.x264_bytes"]);
+  std::remove(path.c_str());
+}
+
 TEST(WriteVideo, X264WithAudioRoundTrips) {
   const Tensor clip = video_golden()["write.clip"];
   const std::string path = ::testing::TempDir() + "ember_write_video_x264.mp4";

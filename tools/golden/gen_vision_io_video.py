@@ -163,6 +163,10 @@ def main():
     v, _, _ = tvio.read_video(written, pts_unit="sec")
     g.add("write.mpeg4_decoded", v)
     os.remove(written)
+    written = os.path.join(OUT, "written_x264.mp4")
+    tvio.write_video(written, clip, 8, video_codec="libx264", options={"threads": "1"})
+    g.add("write.x264_bytes", torch.frombuffer(bytearray(open(written, "rb").read()), dtype=torch.uint8))
+    os.remove(written)
     g.save()
 
 
