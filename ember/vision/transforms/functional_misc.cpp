@@ -61,8 +61,8 @@ Tensor normalize(const Tensor& tensor_in, const std::vector<double>& mean, const
               tensor_in.sizes());
   const int64_t c = tensor_in.size(-3);
   for (const auto* v : {&mean, &std})
-    EMBER_CHECK(v->size() == 1 || static_cast<int64_t>(v->size()) == c, "normalize: mean and std need 1 or ", c,
-                " values (one per channel), got ", v->size());
+    EMBER_CHECK(v->size() == 1 || static_cast<int64_t>(v->size()) == c,
+                "normalize: mean and std need one value or one per channel (", c, "), got ", v->size());
   const ScalarType dt = tensor_in.scalar_type();
   const Tensor m = tensor(mean, dt).view({-1, 1, 1});
   const Tensor s = tensor(std, dt).view({-1, 1, 1});
