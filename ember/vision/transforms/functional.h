@@ -17,8 +17,10 @@
 namespace torch::vision::transforms::functional {
 
 using ::torch::vision::transforms::InterpolationMode;
+using ::torch::vision::transforms::IntList;
 using ::torch::vision::transforms::OptionalFloats;
 using ::torch::vision::transforms::OptionalInts;
+using ::torch::vision::transforms::Shear;
 
 // ---- introspection ----
 // [channels, height, width]
@@ -39,28 +41,20 @@ Tensor normalize(const Tensor& tensor, const std::vector<double>& mean, const st
 
 // ---- geometry ----
 // size: [h, w], or [s] / s for the shorter edge (with max_size bounding the longer one).
-Tensor resize(const Tensor& img, const std::vector<int64_t>& size,
-              InterpolationMode interpolation = InterpolationMode::BILINEAR,
-              std::optional<int64_t> max_size = std::nullopt, std::optional<bool> antialias = std::nullopt);
-Tensor resize(const Tensor& img, int64_t size, InterpolationMode interpolation = InterpolationMode::BILINEAR,
+Tensor resize(const Tensor& img, const IntList& size, InterpolationMode interpolation = InterpolationMode::BILINEAR,
               std::optional<int64_t> max_size = std::nullopt, std::optional<bool> antialias = std::nullopt);
 // padding: [all], [left/right, top/bottom] or [left, top, right, bottom]; padding_mode one of
 // "constant", "edge", "reflect", "symmetric".
-Tensor pad(const Tensor& img, const std::vector<int64_t>& padding, double fill = 0,
-           const std::string& padding_mode = "constant");
-Tensor pad(const Tensor& img, int64_t padding, double fill = 0, const std::string& padding_mode = "constant");
+Tensor pad(const Tensor& img, const IntList& padding, double fill = 0, const std::string& padding_mode = "constant");
 Tensor crop(const Tensor& img, int64_t top, int64_t left, int64_t height, int64_t width);
-Tensor center_crop(const Tensor& img, const std::vector<int64_t>& output_size);
-Tensor center_crop(const Tensor& img, int64_t output_size);
-Tensor resized_crop(const Tensor& img, int64_t top, int64_t left, int64_t height, int64_t width,
-                    const std::vector<int64_t>& size, InterpolationMode interpolation = InterpolationMode::BILINEAR,
+Tensor center_crop(const Tensor& img, const IntList& output_size);
+Tensor resized_crop(const Tensor& img, int64_t top, int64_t left, int64_t height, int64_t width, const IntList& size,
+                    InterpolationMode interpolation = InterpolationMode::BILINEAR,
                     std::optional<bool> antialias = std::nullopt);
 // (top-left, top-right, bottom-left, bottom-right, center)
-std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> five_crop(const Tensor& img, const std::vector<int64_t>& size);
-std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> five_crop(const Tensor& img, int64_t size);
+std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> five_crop(const Tensor& img, const IntList& size);
 // five_crop of the image, then five_crop of its horizontal (or vertical) flip.
-std::vector<Tensor> ten_crop(const Tensor& img, const std::vector<int64_t>& size, bool vertical_flip = false);
-std::vector<Tensor> ten_crop(const Tensor& img, int64_t size, bool vertical_flip = false);
+std::vector<Tensor> ten_crop(const Tensor& img, const IntList& size, bool vertical_flip = false);
 Tensor hflip(const Tensor& img);
 Tensor vflip(const Tensor& img);
 
@@ -68,11 +62,8 @@ Tensor vflip(const Tensor& img);
 Tensor rotate(const Tensor& img, double angle, InterpolationMode interpolation = InterpolationMode::NEAREST,
               bool expand = false, const OptionalInts& center = std::nullopt,
               const OptionalFloats& fill = std::nullopt);
-// shear: [x] or [x, y] degrees; a single number s (the double overload) means [s, 0] as in Python.
-Tensor affine(const Tensor& img, double angle, const std::vector<int64_t>& translate, double scale,
-              const std::vector<double>& shear, InterpolationMode interpolation = InterpolationMode::NEAREST,
-              const OptionalFloats& fill = std::nullopt, const OptionalInts& center = std::nullopt);
-Tensor affine(const Tensor& img, double angle, const std::vector<int64_t>& translate, double scale, double shear,
+// shear: degrees, a number s ([s, 0]), [s] ([s, s]) or [x, y], as in Python.
+Tensor affine(const Tensor& img, double angle, const std::vector<int64_t>& translate, double scale, const Shear& shear,
               InterpolationMode interpolation = InterpolationMode::NEAREST, const OptionalFloats& fill = std::nullopt,
               const OptionalInts& center = std::nullopt);
 // startpoints/endpoints: four [x, y] corners each.
@@ -101,11 +92,7 @@ Tensor invert(const Tensor& img);
 
 // ---- filtering and erasing ----
 // kernel_size: [kx, ky] (odd, positive); sigma: [sx, sy], by default k * 0.15 + 0.35.
-Tensor gaussian_blur(const Tensor& img, const std::vector<int64_t>& kernel_size,
-                     const OptionalFloats& sigma = std::nullopt);
-Tensor gaussian_blur(const Tensor& img, const std::vector<int64_t>& kernel_size, double sigma);
-Tensor gaussian_blur(const Tensor& img, int64_t kernel_size, const OptionalFloats& sigma = std::nullopt);
-Tensor gaussian_blur(const Tensor& img, int64_t kernel_size, double sigma);
+Tensor gaussian_blur(const Tensor& img, const IntList& kernel_size, const OptionalFloats& sigma = std::nullopt);
 // Sets img[..., i:i+h, j:j+w] = v (v broadcasts).
 Tensor erase(const Tensor& img, int64_t i, int64_t j, int64_t h, int64_t w, const Tensor& v, bool inplace = false);
 

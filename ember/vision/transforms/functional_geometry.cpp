@@ -31,8 +31,7 @@ int64_t get_image_num_channels(const Tensor& img) {
 namespace {
 
 // functional._compute_resized_output_size: [new_h, new_w].
-std::vector<int64_t> resized_output_size(int64_t h, int64_t w, const std::vector<int64_t>& size,
-                                         std::optional<int64_t> max_size) {
+std::vector<int64_t> resized_output_size(int64_t h, int64_t w, const IntList& size, std::optional<int64_t> max_size) {
   if (size.size() == 2) return {size[0], size[1]};
   const int64_t short_side = std::min(h, w), long_side = std::max(h, w);
   const int64_t requested = size[0];
@@ -88,7 +87,7 @@ Tensor pad_symmetric(Tensor img, std::vector<int64_t> p) {
   return img.index_select(-2, yi).index_select(-1, xi);
 }
 
-std::vector<int64_t> parse_padding(const std::vector<int64_t>& padding) {
+std::vector<int64_t> parse_padding(const IntList& padding) {
   EMBER_CHECK(padding.size() == 1 || padding.size() == 2 || padding.size() == 4,
               "pad: padding must be an int or a 1, 2, or 4 element sequence, not a ", padding.size(),
               " element sequence");
@@ -97,15 +96,15 @@ std::vector<int64_t> parse_padding(const std::vector<int64_t>& padding) {
   return {padding[0], padding[2], padding[1], padding[3]};  // [left, right, top, bottom]
 }
 
-std::pair<int64_t, int64_t> crop_size(const std::vector<int64_t>& size, const char* op) {
+std::pair<int64_t, int64_t> crop_size(const IntList& size, const char* op) {
   EMBER_CHECK(size.size() == 1 || size.size() == 2, op, ": size must have 1 or 2 elements (h, w), got ", size.size());
   return size.size() == 1 ? std::pair{size[0], size[0]} : std::pair{size[0], size[1]};
 }
 
 }  // namespace
 
-Tensor resize(const Tensor& img, const std::vector<int64_t>& size, InterpolationMode interpolation,
-              std::optional<int64_t> max_size, std::optional<bool> antialias) {
+Tensor resize(const Tensor& img, const IntList& size, InterpolationMode interpolation, std::optional<int64_t> max_size,
+              std::optional<bool> antialias) {
   detail::check_image(img, "resize");
   EMBER_CHECK(size.size() == 1 || size.size() == 2, "resize: size must be an int or a 1 or 2 element sequence, not a ",
               size.size(), " element sequence");
@@ -129,12 +128,7 @@ Tensor resize(const Tensor& img, const std::vector<int64_t>& size, Interpolation
   return b.restore(y);
 }
 
-Tensor resize(const Tensor& img, int64_t size, InterpolationMode interpolation, std::optional<int64_t> max_size,
-              std::optional<bool> antialias) {
-  return resize(img, std::vector<int64_t>{size}, interpolation, max_size, antialias);
-}
-
-Tensor pad(const Tensor& img, const std::vector<int64_t>& padding, double fill, const std::string& padding_mode) {
+Tensor pad(const Tensor& img, const IntList& padding, double fill, const std::string& padding_mode) {
   detail::check_image(img, "pad");
   const std::vector<int64_t> p = parse_padding(padding);
   EMBER_CHECK(
@@ -153,10 +147,6 @@ Tensor pad(const Tensor& img, const std::vector<int64_t>& padding, double fill, 
   shape[shape.size() - 2] = y.size(-2);
   shape.back() = y.size(-1);
   return y.reshape(shape).to(b.dtype);
-}
-
-Tensor pad(const Tensor& img, int64_t padding, double fill, const std::string& padding_mode) {
-  return pad(img, std::vector<int64_t>{padding}, fill, padding_mode);
 }
 
 Tensor crop(const Tensor& img, int64_t top, int64_t left, int64_t height, int64_t width) {
@@ -178,7 +168,7 @@ Tensor crop(const Tensor& img, int64_t top, int64_t left, int64_t height, int64_
   return img.index({Ellipsis, Slice(top, bottom), Slice(left, right)});
 }
 
-Tensor center_crop(const Tensor& img, const std::vector<int64_t>& output_size) {
+Tensor center_crop(const Tensor& img, const IntList& output_size) {
   detail::check_image(img, "center_crop");
   const auto [crop_h, crop_w] = crop_size(output_size, "center_crop");
   Tensor x = img;
@@ -197,16 +187,12 @@ Tensor center_crop(const Tensor& img, const std::vector<int64_t>& output_size) {
   return crop(x, top, left, crop_h, crop_w);
 }
 
-Tensor center_crop(const Tensor& img, int64_t output_size) {
-  return center_crop(img, std::vector<int64_t>{output_size});
-}
-
-Tensor resized_crop(const Tensor& img, int64_t top, int64_t left, int64_t height, int64_t width,
-                    const std::vector<int64_t>& size, InterpolationMode interpolation, std::optional<bool> antialias) {
+Tensor resized_crop(const Tensor& img, int64_t top, int64_t left, int64_t height, int64_t width, const IntList& size,
+                    InterpolationMode interpolation, std::optional<bool> antialias) {
   return resize(crop(img, top, left, height, width), size, interpolation, std::nullopt, antialias);
 }
 
-std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> five_crop(const Tensor& img, const std::vector<int64_t>& size) {
+std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> five_crop(const Tensor& img, const IntList& size) {
   detail::check_image(img, "five_crop");
   const auto [ch, cw] = crop_size(size, "five_crop");
   const int64_t h = img.size(-2), w = img.size(-1);
@@ -216,18 +202,10 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> five_crop(const Tensor& img, 
           crop(img, h - ch, w - cw, ch, cw), center_crop(img, {ch, cw})};
 }
 
-std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> five_crop(const Tensor& img, int64_t size) {
-  return five_crop(img, std::vector<int64_t>{size});
-}
-
-std::vector<Tensor> ten_crop(const Tensor& img, const std::vector<int64_t>& size, bool vertical_flip) {
+std::vector<Tensor> ten_crop(const Tensor& img, const IntList& size, bool vertical_flip) {
   auto [a, b, c, d, e] = five_crop(img, size);
   auto [f, g, h, i, j] = five_crop(vertical_flip ? vflip(img) : hflip(img), size);
   return {a, b, c, d, e, f, g, h, i, j};
-}
-
-std::vector<Tensor> ten_crop(const Tensor& img, int64_t size, bool vertical_flip) {
-  return ten_crop(img, std::vector<int64_t>{size}, vertical_flip);
 }
 
 Tensor hflip(const Tensor& img) {

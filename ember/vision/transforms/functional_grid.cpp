@@ -132,11 +132,12 @@ Tensor rotate(const Tensor& img, double angle, InterpolationMode interpolation, 
 }
 
 Tensor affine(const Tensor& img, double angle, const std::vector<int64_t>& translate, double scale,
-              const std::vector<double>& shear, InterpolationMode interpolation, const OptionalFloats& fill,
+              const Shear& shear_in, InterpolationMode interpolation, const OptionalFloats& fill,
               const OptionalInts& center) {
   detail::check_image(img, "affine");
   EMBER_CHECK(translate.size() == 2, "affine: translate should be a sequence of length 2, got ", translate.size());
   EMBER_CHECK(scale > 0.0, "affine: scale should be positive, got ", scale);
+  const std::vector<double>& shear = shear_in.values();
   EMBER_CHECK(shear.size() == 1 || shear.size() == 2,
               "affine: shear should be a single value or a sequence of two values, got ", shear.size(), " values");
   const int64_t mode = grid_mode(interpolation, "affine");
@@ -147,11 +148,6 @@ Tensor affine(const Tensor& img, double angle, const std::vector<int64_t>& trans
   const Tensor theta = tensor(matrix, grid_dtype(img)).reshape({1, 2, 3});
   const int64_t w = img.size(-1), h = img.size(-2);
   return apply_grid_transform(img, gen_affine_grid(theta, w, h, w, h), mode, fill);
-}
-
-Tensor affine(const Tensor& img, double angle, const std::vector<int64_t>& translate, double scale, double shear,
-              InterpolationMode interpolation, const OptionalFloats& fill, const OptionalInts& center) {
-  return affine(img, angle, translate, scale, std::vector<double>{shear, 0.0}, interpolation, fill, center);
 }
 
 Tensor perspective(const Tensor& img, const std::vector<std::vector<int64_t>>& startpoints,

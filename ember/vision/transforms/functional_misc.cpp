@@ -84,13 +84,13 @@ Tensor gaussian_kernel1d(int64_t k, double sigma) {
 
 }  // namespace
 
-Tensor gaussian_blur(const Tensor& img, const std::vector<int64_t>& kernel_size, const OptionalFloats& sigma) {
+Tensor gaussian_blur(const Tensor& img, const IntList& kernel_size, const OptionalFloats& sigma) {
   detail::check_ndim(img, 3, "gaussian_blur");
   EMBER_CHECK(kernel_size.size() == 1 || kernel_size.size() == 2,
               "gaussian_blur: kernel_size should be an int or a sequence of two ints, got ", kernel_size.size(),
               " values");
-  const std::vector<int64_t> ks =
-      kernel_size.size() == 1 ? std::vector<int64_t>{kernel_size[0], kernel_size[0]} : kernel_size;
+  const std::vector<int64_t> ks = kernel_size.size() == 1 ? std::vector<int64_t>{kernel_size[0], kernel_size[0]}
+                                                          : std::vector<int64_t>(kernel_size);
   for (int64_t k : ks)
     EMBER_CHECK(k > 0 && k % 2 == 1, "gaussian_blur: kernel_size should have odd and positive integers, got ",
                 IntArrayRef(ks));
@@ -115,18 +115,6 @@ Tensor gaussian_blur(const Tensor& img, const std::vector<int64_t>& kernel_size,
               " (reflect padding needs kernel_size // 2 < the image size)");
   const Tensor padded = ::torch::pad(b.x, {ks[0] / 2, ks[0] / 2, ks[1] / 2, ks[1] / 2}, "reflect");
   return b.restore(conv2d(padded, kernel, {}, 1, 0, 1, c));
-}
-
-Tensor gaussian_blur(const Tensor& img, const std::vector<int64_t>& kernel_size, double sigma) {
-  return gaussian_blur(img, kernel_size, std::vector<double>{sigma});
-}
-
-Tensor gaussian_blur(const Tensor& img, int64_t kernel_size, const OptionalFloats& sigma) {
-  return gaussian_blur(img, std::vector<int64_t>{kernel_size}, sigma);
-}
-
-Tensor gaussian_blur(const Tensor& img, int64_t kernel_size, double sigma) {
-  return gaussian_blur(img, std::vector<int64_t>{kernel_size}, std::vector<double>{sigma});
 }
 
 Tensor erase(const Tensor& img, int64_t i, int64_t j, int64_t h, int64_t w, const Tensor& v, bool inplace) {
