@@ -341,3 +341,28 @@ TEST(VisionTransformsFunctional, MatchesTorchvision) {
 }
 
 }  // namespace
+
+namespace {
+
+// resize's separable resampler (images without gradient) against interpolate's
+// dense path (taken when the image requires grad), over up/down factors the
+// golden cases do not reach.
+TEST(VisionTransformsFunctional, SeparableResizeMatchesInterpolate) {
+  manual_seed(3);
+  for (auto dtype : {kFloat, kDouble}) {
+    const Tensor x = rand({2, 3, 37, 23}, dtype);
+    for (IM mode : {IM::BILINEAR, IM::BICUBIC}) {
+      for (bool aa : {false, true}) {
+        for (const std::vector<int64_t>& size :
+             std::vector<std::vector<int64_t>>{{5, 4}, {1, 1}, {37, 9}, {74, 23}, {40, 60}, {3, 23}, {19, 12}}) {
+          const Tensor fast = F::resize(x, size, mode, std::nullopt, aa);
+          const Tensor dense = F::resize(x.clone().requires_grad_(true), size, mode, std::nullopt, aa).detach();
+          EXPECT_TRUE(torch::testing::tensors_close(fast, dense, 1e-5, 1e-6))
+              << IntArrayRef(size) << " aa " << aa << " " << dtype;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace

@@ -8,6 +8,7 @@
 #include "ember/ops/all_ops.h"
 #include "ember/vision/transforms/detail.h"
 #include "ember/vision/transforms/functional.h"
+#include "ember/vision/transforms/resample.h"
 
 namespace torch::vision::transforms::functional {
 
@@ -122,8 +123,11 @@ Tensor resize(const Tensor& img, const IntList& size, InterpolationMode interpol
   EMBER_CHECK(!aa || linear, "resize: antialias is supported for the BILINEAR and BICUBIC modes only, not ",
               interpolation_mode_name(interpolation));
   const detail::Batched b = detail::to_batched(img, kFloat, /*keep_float=*/true);
-  Tensor y = nn::functional::detail::interpolate(b.x, out, std::nullopt, mode,
-                                                 linear ? std::optional<bool>(false) : std::nullopt, std::nullopt, aa);
+  Tensor y =
+      linear && detail::can_resample_separably(b.x)
+          ? detail::separable_resize(b.x, out[0], out[1], interpolation == InterpolationMode::BICUBIC, aa)
+          : nn::functional::detail::interpolate(b.x, out, std::nullopt, mode,
+                                                linear ? std::optional<bool>(false) : std::nullopt, std::nullopt, aa);
   if (interpolation == InterpolationMode::BICUBIC && b.dtype == kByte) y = y.clamp(0, 255);
   return b.restore(y);
 }
