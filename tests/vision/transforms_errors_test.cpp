@@ -100,6 +100,13 @@ TEST(VisionTransformsErrors, SpellingsAndShapes) {
   EXPECT_EQ(e.sizes(), IntArrayRef({3, 3, 3}));
   T::TenCrop ten(T::TenCropOptions({2, 3}).vertical_flip(true));
   EXPECT_EQ(ten(x).size(), 10u);
+  T::Lambda twice([](Tensor t) { return t * 2; });
+  EXPECT_TENSOR_EQ(T::Compose({twice, twice})(x.to(kFloat)), x.to(kFloat) * 4);
+  T::ToTensor to_tensor;
+  EXPECT_EQ(to_tensor(randint(0, 256, {4, 5, 3}, kByte)).scalar_type(), kFloat);
+  EXPECT_TENSOR_EQ(F::convert_image_dtype(tensor({true, false}).view({1, 1, 2}), kByte),
+                   tensor({128, 0}, kByte).view({1, 1, 2}));
+  EXPECT_EMBER_ERROR(T::Lambda(T::TransformFunction()), "Lambda", "empty");
   T::LinearTransformation lt(eye(3 * 6 * 7), zeros({3 * 6 * 7}));
   EXPECT_TENSOR_CLOSE(lt(x.to(kFloat)), x.to(kFloat));
 }

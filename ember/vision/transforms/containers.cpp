@@ -4,6 +4,7 @@
 
 #include "ember/core/error.h"
 #include "ember/ops/all_ops.h"
+#include "ember/vision/transforms/functional.h"
 
 namespace torch::vision::transforms {
 
@@ -79,5 +80,12 @@ Tensor RandomOrderImpl::forward(Tensor img) {
   for (int64_t i = 0; i < order.numel(); ++i) img = transforms[order[i].item<int64_t>()](std::move(img));
   return img;
 }
+
+LambdaImpl::LambdaImpl(TransformFunction lambd_) : lambd(std::move(lambd_)) {
+  EMBER_CHECK(static_cast<bool>(lambd), "Lambda: the function is empty");
+}
+Tensor LambdaImpl::forward(Tensor img) { return lambd(std::move(img)); }
+
+Tensor ToTensorImpl::forward(Tensor pic) { return functional::to_tensor(pic); }
 
 }  // namespace torch::vision::transforms

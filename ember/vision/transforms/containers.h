@@ -101,4 +101,32 @@ class RandomOrder : public nn::ModuleHolder<RandomOrderImpl> {
       : nn::ModuleHolder<RandomOrderImpl>(std::make_shared<RandomOrderImpl>(std::move(transforms))) {}
 };
 
+// Lambda(fn): a user function as a transform.
+class LambdaImpl : public nn::Cloneable<LambdaImpl> {
+ public:
+  explicit LambdaImpl(TransformFunction lambd);
+  void reset() override {}
+  Tensor forward(Tensor img);
+  TransformFunction lambd;
+};
+
+class Lambda : public nn::ModuleHolder<LambdaImpl> {
+ public:
+  Lambda(std::nullptr_t) : nn::ModuleHolder<LambdaImpl>(nullptr) {}                            // NOLINT
+  Lambda(std::shared_ptr<LambdaImpl> impl) : nn::ModuleHolder<LambdaImpl>(std::move(impl)) {}  // NOLINT
+  Lambda(TransformFunction lambd)                                                              // NOLINT
+      : nn::ModuleHolder<LambdaImpl>(std::make_shared<LambdaImpl>(std::move(lambd))) {}
+  using nn::ModuleHolder<LambdaImpl>::get;
+  using Impl = LambdaImpl;
+};
+
+// ToTensor: an [H, W, C] (or [H, W]) array to a [C, H, W] image, uint8 scaled to [0, 1]
+// (torchvision's NumPy path; there is no PIL image in C++).
+class ToTensorImpl : public nn::Cloneable<ToTensorImpl> {
+ public:
+  void reset() override {}
+  Tensor forward(Tensor pic);
+};
+TORCH_MODULE(ToTensor);
+
 }  // namespace torch::vision::transforms

@@ -14,9 +14,8 @@ using namespace ::torch::indexing;
 Tensor convert_image_dtype(const Tensor& image, ScalarType dtype) {
   EMBER_CHECK(image.defined(), "convert_image_dtype: the image tensor is undefined");
   if (image.scalar_type() == dtype) return image;
-  EMBER_CHECK(
-      image.scalar_type() != kBool && dtype != kBool && !isComplexType(dtype) && !isComplexType(image.scalar_type()),
-      "convert_image_dtype: cannot convert ", image.scalar_type(), " to ", dtype);
+  EMBER_CHECK(!isComplexType(dtype) && !isComplexType(image.scalar_type()), "convert_image_dtype: cannot convert ",
+              image.scalar_type(), " to ", dtype);
   if (image.is_floating_point()) {
     if (isFloatingType(dtype)) return image.to(dtype);
     EMBER_CHECK(!((image.scalar_type() == kFloat && (dtype == kInt || dtype == kLong)) ||
