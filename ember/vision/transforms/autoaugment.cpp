@@ -133,28 +133,11 @@ double magnitude_at(const Op& op, int64_t bin) {
   return op.magnitudes[bin].item<double>();
 }
 
-// A standard Gamma(a) sample (Marsaglia and Tsang's method), from Ember's generator.
-double sample_gamma(double a) {
-  if (a < 1.0) {
-    const double u = detail::rand_float();
-    return sample_gamma(a + 1.0) * std::pow(std::max<double>(u, 1e-30), 1.0 / a);
-  }
-  const double d = a - 1.0 / 3.0, c = 1.0 / std::sqrt(9.0 * d);
-  for (;;) {
-    const double x = randn({1}, kDouble).item<double>();
-    double v = 1.0 + c * x;
-    if (v <= 0) continue;
-    v = v * v * v;
-    const double u = rand({1}, kDouble).item<double>();
-    if (std::log(std::max(u, 1e-300)) < 0.5 * x * x + d - d * v + d * std::log(v)) return d * v;
-  }
-}
-
 // A Dirichlet([alpha] * k) sample as a float32 [k] tensor.
 Tensor sample_dirichlet(double alpha, int64_t k) {
   std::vector<double> g(k);
   double total = 0;
-  for (auto& x : g) total += (x = sample_gamma(alpha));
+  for (auto& x : g) total += (x = detail::sample_gamma(alpha));
   for (auto& x : g) x /= total;
   return tensor(g, kFloat);
 }
