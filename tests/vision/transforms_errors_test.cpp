@@ -72,7 +72,8 @@ TEST(VisionTransformsErrors, Modules) {
   EXPECT_EMBER_ERROR(T::RandomErasing(T::RandomErasingOptions().value("noise")), "RandomErasing", "random");
   EXPECT_EMBER_ERROR(T::RandomErasing(T::RandomErasingOptions().scale({0.1, 1.5})), "RandomErasing", "scale");
   EXPECT_EMBER_ERROR(T::RandAugment(T::RandAugmentOptions().magnitude(31)), "RandAugment", "magnitude");
-  EXPECT_EMBER_ERROR(T::AugMix(T::AugMixOptions().severity(11)), "AugMix", "severity");
+  EXPECT_EMBER_ERROR(T::ElasticTransform(T::ElasticTransformOptions().sigma(-1.0)), "ElasticTransform", "sigma");
+  EXPECT_EMBER_ERROR(T::autoaugment::AugMix(T::AugMixOptions().severity(11)), "AugMix", "severity");
   EXPECT_EMBER_ERROR(T::RandomChoice({T::RandomInvert()}, {{0.5, 0.5}}), "RandomChoice", "weights");
   EXPECT_EMBER_ERROR(T::Compose({T::TransformFunction()}), "Compose", "empty");
   T::RandomCrop crop(10);

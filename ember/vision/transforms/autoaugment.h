@@ -108,4 +108,17 @@ EMBER_VISION_TRANSFORM_MODULE(AugMix);
 
 #undef EMBER_VISION_FILL_ARG
 
+// torchvision.transforms.autoaugment.<name> spells the same classes.
+namespace autoaugment {
+using transforms::AugMix;
+using transforms::AugMixOptions;
+using transforms::AutoAugment;
+using transforms::AutoAugmentOptions;
+using transforms::AutoAugmentPolicy;
+using transforms::RandAugment;
+using transforms::RandAugmentOptions;
+using transforms::TrivialAugmentWide;
+using transforms::TrivialAugmentWideOptions;
+}  // namespace autoaugment
+
 }  // namespace torch::vision::transforms

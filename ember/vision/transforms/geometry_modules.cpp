@@ -302,6 +302,10 @@ void ElasticTransformImpl::reset() {
   };
   options.alpha(pair(options.alpha(), "alpha"));
   options.sigma(pair(options.sigma(), "sigma"));
+  for (double a : options.alpha()) EMBER_CHECK(std::isfinite(a), "ElasticTransform: alpha must be finite, got ", a);
+  // The blur kernel is int(8 * sigma + 1) wide.
+  for (double s : options.sigma())
+    EMBER_CHECK(s >= 0 && s <= 1e6, "ElasticTransform: sigma must be in [0, 1e6], got ", s);
 }
 
 Tensor ElasticTransformImpl::get_params(const std::vector<double>& alpha, const std::vector<double>& sigma,
