@@ -1,7 +1,7 @@
 // The float paths of transforms::functional are compositions of Ember's
-// differentiable ops, as torchvision's are of torch's: gradcheck and
-// gradgradcheck (float64) through each, w.r.t. the image (and the
-// displacement, the erase value).
+// differentiable ops, as torchvision's are of torch's: gradcheck,
+// gradgradcheck and the forward-mode check (float64) through each, w.r.t. the
+// image (and the displacement, the erase value).
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -43,6 +43,7 @@ TEST_P(TransformsGrad, GradcheckAndGradgradcheck) {
   auto fn = [&](const variable_list& x) { return variable_list{c.fn(x)}; };
   EXPECT_EQ(autograd::gradcheck(fn, xs), "") << c.name;
   if (c.gradgrad) EXPECT_EQ(autograd::gradgradcheck(fn, xs), "") << c.name;
+  EXPECT_EQ(autograd::forward_ad_check(fn, xs), "") << c.name;
 }
 
 // Small: gradgradcheck perturbs every input element for every output element.
