@@ -1,0 +1,124 @@
+#pragma once
+// Automatic augmentation policies (torchvision.transforms.autoaugment):
+// AutoAugment (ImageNet, CIFAR10 and SVHN policies), RandAugment,
+// TrivialAugmentWide and AugMix. Images are expected as uint8 (as in
+// torchvision; Solarize's thresholds are on the 0..255 scale).
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "ember/core/arg.h"
+#include "ember/vision/transforms/interpolation_mode.h"
+#include "ember/vision/transforms/optional_list.h"
+#include "ember/vision/transforms/transform_module.h"
+
+namespace torch::vision::transforms {
+
+enum class AutoAugmentPolicy { IMAGENET, CIFAR10, SVHN };
+
+// The fill option shared by the policies: nullopt (no fill), a number for every
+// channel, or one value per channel.
+#define EMBER_VISION_FILL_ARG(Options)            \
+  TORCH_ARG(OptionalFloats, fill) = std::nullopt; \
+                                                  \
+ public:                                          \
+  Options& fill(double value) {                   \
+    fill_ = std::vector<double>{value};           \
+    return *this;                                 \
+  }
+
+struct AutoAugmentOptions {
+  AutoAugmentOptions(AutoAugmentPolicy policy = AutoAugmentPolicy::IMAGENET) : policy_(policy) {}  // NOLINT
+  TORCH_ARG(AutoAugmentPolicy, policy);
+  TORCH_ARG(InterpolationMode, interpolation) = InterpolationMode::NEAREST;
+  EMBER_VISION_FILL_ARG(AutoAugmentOptions)
+};
+
+class AutoAugmentImpl : public nn::Cloneable<AutoAugmentImpl> {
+ public:
+  explicit AutoAugmentImpl(AutoAugmentOptions options = {});
+  void reset() override;
+  void pretty_print(std::ostream& stream) const override;
+  Tensor forward(Tensor img);
+  // (policy index, the two sub-policies' probabilities, their signs).
+  static std::tuple<int64_t, Tensor, Tensor> get_params(int64_t transform_num);
+  // One sub-policy: (op name, probability, magnitude bin or nullopt).
+  using SubPolicy = std::tuple<std::string, double, std::optional<int64_t>>;
+  std::vector<std::pair<SubPolicy, SubPolicy>> policies;
+  AutoAugmentOptions options;
+};
+EMBER_VISION_TRANSFORM_MODULE(AutoAugment);
+
+struct RandAugmentOptions {
+  TORCH_ARG(int64_t, num_ops) = 2;
+  TORCH_ARG(int64_t, magnitude) = 9;
+  TORCH_ARG(int64_t, num_magnitude_bins) = 31;
+  TORCH_ARG(InterpolationMode, interpolation) = InterpolationMode::NEAREST;
+  EMBER_VISION_FILL_ARG(RandAugmentOptions)
+};
+
+class RandAugmentImpl : public nn::Cloneable<RandAugmentImpl> {
+ public:
+  explicit RandAugmentImpl(RandAugmentOptions options = {});
+  void reset() override;
+  Tensor forward(Tensor img);
+  RandAugmentOptions options;
+};
+EMBER_VISION_TRANSFORM_MODULE(RandAugment);
+
+struct TrivialAugmentWideOptions {
+  TORCH_ARG(int64_t, num_magnitude_bins) = 31;
+  TORCH_ARG(InterpolationMode, interpolation) = InterpolationMode::NEAREST;
+  EMBER_VISION_FILL_ARG(TrivialAugmentWideOptions)
+};
+
+class TrivialAugmentWideImpl : public nn::Cloneable<TrivialAugmentWideImpl> {
+ public:
+  explicit TrivialAugmentWideImpl(TrivialAugmentWideOptions options = {});
+  void reset() override;
+  Tensor forward(Tensor img);
+  TrivialAugmentWideOptions options;
+};
+EMBER_VISION_TRANSFORM_MODULE(TrivialAugmentWide);
+
+struct AugMixOptions {
+  TORCH_ARG(int64_t, severity) = 3;
+  TORCH_ARG(int64_t, mixture_width) = 3;
+  TORCH_ARG(int64_t, chain_depth) = -1;
+  TORCH_ARG(double, alpha) = 1.0;
+  TORCH_ARG(bool, all_ops) = true;
+  TORCH_ARG(InterpolationMode, interpolation) = InterpolationMode::BILINEAR;
+  EMBER_VISION_FILL_ARG(AugMixOptions)
+};
+
+// The mixing weights are Dirichlet samples drawn from Ember's generator
+// (torch._sample_dirichlet's own gamma sampler is not in Ember's core), so
+// AugMix repeats under torch::manual_seed but does not replay torchvision's draws.
+class AugMixImpl : public nn::Cloneable<AugMixImpl> {
+ public:
+  explicit AugMixImpl(AugMixOptions options = {});
+  void reset() override;
+  Tensor forward(Tensor orig_img);
+  AugMixOptions options;
+};
+EMBER_VISION_TRANSFORM_MODULE(AugMix);
+
+#undef EMBER_VISION_FILL_ARG
+
+// torchvision.transforms.autoaugment.<name> spells the same classes.
+namespace autoaugment {
+using transforms::AugMix;
+using transforms::AugMixOptions;
+using transforms::AutoAugment;
+using transforms::AutoAugmentOptions;
+using transforms::AutoAugmentPolicy;
+using transforms::RandAugment;
+using transforms::RandAugmentOptions;
+using transforms::TrivialAugmentWide;
+using transforms::TrivialAugmentWideOptions;
+}  // namespace autoaugment
+
+}  // namespace torch::vision::transforms
