@@ -1,0 +1,28 @@
+#include "ember/audio/io/info.h"
+
+#include "ember/audio/io/input_source.h"
+
+namespace torch::audio {
+namespace {
+
+AudioMetaData metadata_of(const io::detail::SndFile& f) {
+  const SF_INFO& i = f.info();
+  return AudioMetaData{i.samplerate, i.frames, i.channels, io::detail::bits_per_sample(i.format),
+                       io::detail::encoding_name(i.format)};
+}
+
+}  // namespace
+
+AudioMetaData info(const std::string& filepath, const std::optional<std::string>& format) {
+  return metadata_of(io::detail::open_input("info", filepath, format).file);
+}
+
+AudioMetaData info(const Tensor& src, const std::optional<std::string>& format) {
+  return metadata_of(io::detail::open_input("info", src, format).file);
+}
+
+AudioMetaData info(std::istream& fileobj, const std::optional<std::string>& format) {
+  return metadata_of(io::detail::open_input("info", fileobj, format).file);
+}
+
+}  // namespace torch::audio
