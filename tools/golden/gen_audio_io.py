@@ -132,7 +132,7 @@ def wav_bytes(channels, rate, bits, data, data_size=None, fmt_tag=1):
     fmt = struct.pack("<HHIIHH", fmt_tag, channels, rate, rate * block, block, bits)
     size = len(data) if data_size is None else data_size
     body = b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt + b"data" + struct.pack("<I", size) + data
-    return b"RIFF" + struct.pack("<I", 4 + len(body) - 4 + 4) + body
+    return b"RIFF" + struct.pack("<I", len(body)) + body
 
 
 pcm = (x[:, :200].t().contiguous() * 32767).to(torch.int16).numpy().tobytes()
