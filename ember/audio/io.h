@@ -5,6 +5,7 @@
 #include "ember/audio/io/info.h"
 #include "ember/audio/io/load.h"
 #include "ember/audio/io/save.h"
+#include "ember/audio/io/stream_reader.h"
 
 namespace torch::audio::backend::sox_io_backend {
 // torchaudio 0.13's default backend; the top-level functions are its.

@@ -57,6 +57,7 @@ bool via_sox_samples(int sf_format) {
 }
 
 float sox_float(double x) {
+  if (std::isnan(x)) return 0.0f;  // a stored NaN has no integer sample; libsox's cast would be undefined
   double v = std::round(x * 2147483648.0);
   int64_t s = static_cast<int64_t>(std::clamp(v, -2147483648.0, 2147483647.0));
   if (s > 2147483647 - 64) return 1.0f;
