@@ -6,6 +6,7 @@
 #include "ember/audio/io/load.h"
 #include "ember/audio/io/save.h"
 #include "ember/audio/io/stream_reader.h"
+#include "ember/audio/io/stream_writer.h"
 
 namespace torch::audio::backend::sox_io_backend {
 // torchaudio 0.13's default backend; the top-level functions are its.

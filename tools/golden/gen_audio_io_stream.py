@@ -9,7 +9,8 @@ and its source stream info to tests/golden/audio/io/stream_info.txt.
 import os
 
 import torch
-from torchaudio.io import StreamReader
+import torchaudio
+from torchaudio.io import StreamReader, StreamWriter
 
 from golden import GOLDEN_DIR, GoldenWriter
 
@@ -87,4 +88,37 @@ with open(path("stream_info.txt"), "w") as f:
         i = r.get_src_stream_info(0)
         f.write("%s %s %s %s %d %d %d %d %d\n" % (name, i.media_type, i.codec, i.format, i.bit_rate, i.num_frames,
                                                   i.bits_per_sample, int(i.sample_rate), i.num_channels))
+
+# StreamWriter: what torchaudio writes, read back by torchaudio.load.
+torch.manual_seed(0)
+src = (torch.rand(1500, 2) * 2.2 - 1.1).to(torch.float32)
+g.add("writer.src", src)
+src16 = (src.clamp(-1, 1) * 32767).to(torch.int16)
+g.add("writer.src16", src16)
+t = torch.arange(3200, dtype=torch.float64) / 16000
+tone = (0.5 * torch.sin(2 * 3.141592653589793 * 440 * t)).to(torch.float32).reshape(-1, 1)
+g.add("writer.tone", tone)
+tmp = os.path.join(IO_DIR, "_tmp")
+cases = [
+    ("wav_flt", "wav", 8000, 2, "flt", None, src, dict(normalize=False)),
+    ("wav_flt_s32", "wav", 8000, 2, "flt", "pcm_s32le", src, dict(normalize=False)),
+    ("flac_s16", "flac", 8000, 2, "s16", None, src16, dict()),
+    ("mp3_tone", "mp3", 16000, 1, "flt", "libmp3lame", tone, dict()),
+]
+for tag, ext, rate, ch, fmt, enc, data, load_kw in cases:
+    out = tmp + "." + ext
+    w = StreamWriter(out)
+    w.add_audio_stream(rate, ch, format=fmt, encoder=enc)
+    with w.open():
+        if ext == "flac":
+            # torchaudio 0.13 zero-fills the rest of an encoder frame (4608 samples
+            # for FLAC) after each chunk, so FLAC goes in as one chunk.
+            w.write_audio_chunk(0, data)
+        else:
+            w.write_audio_chunk(0, data[:700])
+            w.write_audio_chunk(0, data[700:])
+    y, sr = torchaudio.load(out, **load_kw)
+    assert sr == rate
+    g.add("writer.%s" % tag, y)
+    os.remove(out)
 g.save()
