@@ -217,3 +217,26 @@ TEST(AudioIoStreamReader, HostileFiles) {
 }
 
 }  // namespace
+
+namespace {
+
+// Note [FFmpeg fallback]: a container libsndfile does not read goes through
+// StreamReader, with torchaudio's results.
+TEST(AudioIoFallback, LoadAndInfoMatchTorchaudio) {
+  auto m = ember::audio::info(asset("aac.m4a"));
+  Tensor want = golden()["fallback.info"];
+  EXPECT_EQ(m.sample_rate, want[0].item<int64_t>());
+  EXPECT_EQ(m.num_frames, want[1].item<int64_t>());
+  EXPECT_EQ(m.num_channels, want[2].item<int64_t>());
+  EXPECT_EQ(m.bits_per_sample, want[3].item<int64_t>());
+  EXPECT_EQ(m.encoding, "AAC");
+  auto [wave, rate] = ember::audio::load(asset("aac.m4a"));
+  EXPECT_EQ(rate, 16000);
+  EXPECT_TENSOR_CLOSE_TOL(wave, golden()["fallback.load"], 0, 1e-6);
+  EXPECT_TENSOR_CLOSE_TOL(std::get<0>(ember::audio::load(asset("aac.m4a"), 100, 500, true, false)),
+                          golden()["fallback.slice"], 0, 1e-6);
+  // A damaged file libsndfile knows is not handed to FFmpeg's guessing.
+  EXPECT_EMBER_ERROR(ember::audio::load(asset("bad_noise.wav")), "load", "failed to open");
+}
+
+}  // namespace

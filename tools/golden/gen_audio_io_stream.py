@@ -121,4 +121,16 @@ for tag, ext, rate, ch, fmt, enc, data, load_kw in cases:
     assert sr == rate
     g.add("writer.%s" % tag, y)
     os.remove(out)
+
+# torchaudio.load / info on a container libsox cannot read: its FFmpeg fallback.
+m4a = path("aac.m4a")
+w = StreamWriter(m4a)
+w.add_audio_stream(16000, 2, encoder="aac")
+with w.open():
+    w.write_audio_chunk(0, tone.repeat(1, 2) * torch.tensor([[1.0, 0.5]]))
+m = torchaudio.info(m4a)
+g.add("fallback.info", torch.tensor([m.sample_rate, m.num_frames, m.num_channels, m.bits_per_sample]))
+assert m.encoding == "AAC"
+g.add("fallback.load", torchaudio.load(m4a)[0])
+g.add("fallback.slice", torchaudio.load(m4a, 100, 500, channels_first=False)[0])
 g.save()

@@ -1,5 +1,6 @@
 #include "ember/audio/io/info.h"
 
+#include "ember/audio/io/ffmpeg_fallback.h"
 #include "ember/audio/io/input_source.h"
 
 namespace torch::audio {
@@ -14,6 +15,7 @@ AudioMetaData metadata_of(const io::detail::SndFile& f) {
 }  // namespace
 
 AudioMetaData info(const std::string& filepath, const std::optional<std::string>& format) {
+  if (io::detail::needs_ffmpeg(filepath, format)) return io::detail::ffmpeg_info(filepath, format);
   return metadata_of(io::detail::open_input("info", filepath, format).file);
 }
 

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include "ember/audio/io/ffmpeg_fallback.h"
 #include "ember/audio/io/input_source.h"
 #include "ember/core/error.h"
 #include "ember/ops/factory/factory.h"
@@ -203,6 +204,8 @@ void check_args(int64_t frame_offset, int64_t num_frames) {
 std::tuple<Tensor, int64_t> load(const std::string& filepath, int64_t frame_offset, int64_t num_frames, bool normalize,
                                  bool channels_first, const std::optional<std::string>& format) {
   check_args(frame_offset, num_frames);
+  if (io::detail::needs_ffmpeg(filepath, format))  // Note [FFmpeg fallback]
+    return io::detail::ffmpeg_load(filepath, frame_offset, num_frames, channels_first, format);
   return decode(io::detail::open_input("load", filepath, format), frame_offset, num_frames, normalize, channels_first);
 }
 

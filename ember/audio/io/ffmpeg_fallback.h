@@ -1,0 +1,27 @@
+#pragma once
+// Note [FFmpeg fallback]
+// torchaudio's load/info hand a file libsox cannot read to FFmpeg (its
+// StreamReader). Here libsndfile reads every format it knows; a file whose
+// extension (or `format`) names a container libsndfile does not know (m4a,
+// aac, wma, webm, ...) is decoded by StreamReader to float32 instead, as
+// torchaudio does, with frame_offset/num_frames cutting the decoded samples.
+// Files libsndfile knows never fall back, so a damaged WAV still raises
+// rather than being guessed at by FFmpeg's probing.
+#include <optional>
+#include <string>
+#include <tuple>
+
+#include "ember/audio/io/audio_metadata.h"
+#include "ember/core/tensor.h"
+
+namespace torch::audio::io::detail {
+
+// True when `format`, or else the extension of `path`, names a container
+// libsndfile does not read.
+bool needs_ffmpeg(const std::string& path, const std::optional<std::string>& format);
+
+std::tuple<Tensor, int64_t> ffmpeg_load(const std::string& path, int64_t frame_offset, int64_t num_frames,
+                                        bool channels_first, const std::optional<std::string>& format);
+AudioMetaData ffmpeg_info(const std::string& path, const std::optional<std::string>& format);
+
+}  // namespace torch::audio::io::detail
