@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <sstream>
 
 #include "common/golden.h"
 #include "common/test_util.h"
@@ -104,6 +105,25 @@ TEST_F(AudioIoSave, ChannelsLastAndLossyRoundTrips) {
     double rms = back.pow(2).mean().sqrt().item<double>();
     EXPECT_NEAR(rms, 0.5 / std::sqrt(2.0), 0.05);
   }
+}
+
+TEST_F(AudioIoSave, ToFileLikeObjects) {
+  Tensor src = golden()["save.src16"];
+  for (const char* fmt : {"wav", "flac"}) {
+    SCOPED_TRACE(fmt);
+    std::ostringstream out;
+    ember::audio::save(out, src, 8000, true, std::nullopt, fmt);
+    std::istringstream in(out.str());
+    auto [back, rate] = ember::audio::load(in, 0, -1, false);
+    EXPECT_EQ(rate, 8000);
+    if (std::string(fmt) == "wav") {
+      EXPECT_TENSOR_EQ(back, src);
+    } else {
+      EXPECT_TENSOR_EQ(back, src.to(ember::kFloat) / 32768.0);
+    }
+  }
+  std::ostringstream out;
+  EXPECT_EMBER_ERROR(ember::audio::save(out, src, 8000), "save", "format is required");
 }
 
 TEST_F(AudioIoSave, BadArguments) {

@@ -170,20 +170,25 @@ void set_compression(SndFile& out, int major, int sub, double c, bool given) {
 
 }  // namespace
 
-void save(const std::string& filepath, const Tensor& src, int64_t sample_rate, bool channels_first,
-          std::optional<double> compression, const std::optional<std::string>& format,
-          const std::optional<std::string>& encoding, std::optional<int64_t> bits_per_sample) {
+namespace {
+
+// Everything but where the bytes go: checks, format choice, then `open` makes
+// the SndFile for the chosen SF_INFO.
+template <typename Open>
+void save_to(const std::string& name, const std::string& fmt_in, const Tensor& src, int64_t sample_rate,
+             bool channels_first, std::optional<double> compression, const std::optional<std::string>& encoding,
+             std::optional<int64_t> bits_per_sample, Open&& open) {
   EMBER_CHECK(src.defined(), "save: the input is an undefined tensor");
   EMBER_CHECK(src.dim() == 2, "save: Input tensor has to be 2D, got shape ", src.sizes());
   ScalarType dt = src.scalar_type();
   EMBER_CHECK(dt == kFloat || dt == kInt || dt == kShort || dt == kByte,
               "save: Input tensor has to be one of float32, int32, int16 or uint8 type, got ", dt);
   EMBER_CHECK(sample_rate > 0 && sample_rate <= 2147483647, "save: sample_rate must be positive, got ", sample_rate);
-  std::string fmt = format.value_or(io::detail::extension_of(filepath));
+  std::string fmt = fmt_in;
   std::transform(fmt.begin(), fmt.end(), fmt.begin(), [](unsigned char c) { return std::tolower(c); });
   auto major = io::detail::major_format_for(fmt);
-  EMBER_CHECK(major.has_value() && *major != SF_FORMAT_AIFF, "save: unsupported format \"", fmt, "\" for \"", filepath,
-              "\" (expected wav, flac, ogg, vorbis, opus, mp3 or sph)");
+  EMBER_CHECK(major.has_value() && *major != SF_FORMAT_AIFF, "save: unsupported format \"", fmt, "\" for ", name,
+              " (expected wav, flac, ogg, vorbis, opus, mp3 or sph)");
   if (*major != SF_FORMAT_WAV && *major != SF_FORMAT_NIST)
     EMBER_CHECK(!encoding, "save: encoding applies to wav and sph only, not to ", fmt);
 
@@ -213,7 +218,7 @@ void save(const std::string& filepath, const Tensor& src, int64_t sample_rate, b
   si.samplerate = static_cast<int>(sample_rate);
   si.channels = static_cast<int>(channels);
   si.format = *major | sub;
-  SndFile out = SndFile::open_write("save", filepath, si);
+  SndFile out = open(si);
   const bool is_compressed = *major == SF_FORMAT_FLAC || *major == SF_FORMAT_OGG || *major == SF_FORMAT_MPEG;
   if (is_compressed || compression) {
     double c = compression.value_or(*major == SF_FORMAT_FLAC ? 8.0 : *major == SF_FORMAT_MPEG ? -4.5 : 3.0);
@@ -221,6 +226,27 @@ void save(const std::string& filepath, const Tensor& src, int64_t sample_rate, b
   }
   write_samples(out, to_sox_samples(interleaved), si.format, frames);
   out.close("save");
+}
+
+}  // namespace
+
+void save(const std::string& filepath, const Tensor& src, int64_t sample_rate, bool channels_first,
+          std::optional<double> compression, const std::optional<std::string>& format,
+          const std::optional<std::string>& encoding, std::optional<int64_t> bits_per_sample) {
+  save_to("\"" + filepath + "\"", format.value_or(io::detail::extension_of(filepath)), src, sample_rate, channels_first,
+          compression, encoding, bits_per_sample,
+          [&](const SF_INFO& si) { return SndFile::open_write("save", filepath, si); });
+}
+
+void save(std::ostream& fileobj, const Tensor& src, int64_t sample_rate, bool channels_first,
+          std::optional<double> compression, const std::optional<std::string>& format,
+          const std::optional<std::string>& encoding, std::optional<int64_t> bits_per_sample) {
+  EMBER_CHECK(format.has_value(), "save: format is required when saving to a file-like object");
+  io::detail::MemorySink sink;
+  save_to("the output stream", *format, src, sample_rate, channels_first, compression, encoding, bits_per_sample,
+          [&](const SF_INFO& si) { return SndFile::open_write("save", &sink, si); });
+  fileobj.write(reinterpret_cast<const char*>(sink.data.data()), static_cast<std::streamsize>(sink.data.size()));
+  EMBER_CHECK(fileobj.good(), "save: writing to the file-like object failed");
 }
 
 }  // namespace torch::audio

@@ -2,6 +2,7 @@
 // torchaudio.save (the sox_io backend's semantics, written through libsndfile).
 #include <cstdint>
 #include <optional>
+#include <ostream>
 #include <string>
 
 #include "ember/core/tensor.h"
@@ -16,6 +17,13 @@ namespace torch::audio {
 // compression: FLAC level 0..8 (default 8), Vorbis quality -1..10 (default 3),
 // MP3 bit rate in kbps (> 0, constant) or VBR quality (<= 0, default -4.5).
 void save(const std::string& filepath, const Tensor& src, int64_t sample_rate, bool channels_first = true,
+          std::optional<double> compression = std::nullopt, const std::optional<std::string>& format = std::nullopt,
+          const std::optional<std::string>& encoding = std::nullopt,
+          std::optional<int64_t> bits_per_sample = std::nullopt);
+
+// A file-like object: the encoded file is written to `fileobj`; `format` is
+// required, as in torchaudio.
+void save(std::ostream& fileobj, const Tensor& src, int64_t sample_rate, bool channels_first = true,
           std::optional<double> compression = std::nullopt, const std::optional<std::string>& format = std::nullopt,
           const std::optional<std::string>& encoding = std::nullopt,
           std::optional<int64_t> bits_per_sample = std::nullopt);

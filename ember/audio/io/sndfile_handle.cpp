@@ -42,6 +42,41 @@ sf_count_t mem_tell(void* user) { return static_cast<MemorySource*>(user)->pos; 
 
 SF_VIRTUAL_IO memory_io() { return SF_VIRTUAL_IO{mem_length, mem_seek, mem_read, mem_write, mem_tell}; }
 
+sf_count_t sink_length(void* user) { return static_cast<sf_count_t>(static_cast<MemorySink*>(user)->data.size()); }
+
+sf_count_t sink_seek(sf_count_t offset, int whence, void* user) {
+  auto* m = static_cast<MemorySink*>(user);
+  sf_count_t size = static_cast<sf_count_t>(m->data.size());
+  sf_count_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? m->pos : size;
+  if (offset > 0 && base > std::numeric_limits<sf_count_t>::max() - offset) return -1;
+  sf_count_t target = base + offset;
+  if (target < 0) return -1;
+  m->pos = target;
+  return target;
+}
+
+sf_count_t sink_read(void* ptr, sf_count_t count, void* user) {
+  auto* m = static_cast<MemorySink*>(user);
+  sf_count_t size = static_cast<sf_count_t>(m->data.size());
+  sf_count_t n = std::min(count, size - m->pos);
+  if (n <= 0) return 0;
+  std::memcpy(ptr, m->data.data() + m->pos, static_cast<size_t>(n));
+  m->pos += n;
+  return n;
+}
+
+sf_count_t sink_write(const void* ptr, sf_count_t count, void* user) {
+  auto* m = static_cast<MemorySink*>(user);
+  if (count <= 0) return 0;
+  size_t end = static_cast<size_t>(m->pos + count);
+  if (end > m->data.size()) m->data.resize(end);
+  std::memcpy(m->data.data() + m->pos, ptr, static_cast<size_t>(count));
+  m->pos += count;
+  return count;
+}
+
+sf_count_t sink_tell(void* user) { return static_cast<MemorySink*>(user)->pos; }
+
 }  // namespace
 
 SndFile SndFile::open_read(const std::string& fn, const std::string& path) {
@@ -75,6 +110,18 @@ SndFile SndFile::open_write(const std::string& fn, const std::string& path, SF_I
               "channels (", info.channels, ") and sample rate (", info.samplerate, ") to \"", path, "\"");
   f.file_.reset(sf_open(path.c_str(), SFM_WRITE, &f.info_));
   EMBER_CHECK(f.file_ != nullptr, fn, ": failed to open the output \"", path, "\" (", sf_strerror(nullptr), ")");
+  return f;
+}
+
+SndFile SndFile::open_write(const std::string& fn, MemorySink* sink, SF_INFO info) {
+  SndFile f;
+  f.name_ = "the output stream";
+  f.info_ = info;
+  EMBER_CHECK(sf_format_check(&f.info_), fn, ": libsndfile cannot write this combination of format, encoding, ",
+              "channels (", info.channels, ") and sample rate (", info.samplerate, ")");
+  SF_VIRTUAL_IO io{sink_length, sink_seek, sink_read, sink_write, sink_tell};
+  f.file_.reset(sf_open_virtual(&io, SFM_WRITE, &f.info_, sink));
+  EMBER_CHECK(f.file_ != nullptr, fn, ": failed to start writing (", sf_strerror(nullptr), ")");
   return f;
 }
 

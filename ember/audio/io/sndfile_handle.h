@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ember/core/namespace.h"
 
@@ -20,6 +21,13 @@ struct MemorySource {
   sf_count_t pos = 0;
 };
 
+// Growing bytes libsndfile writes through SF_VIRTUAL_IO (it seeks back to
+// patch header sizes, so this is random access, not a stream).
+struct MemorySink {
+  std::vector<unsigned char> data;
+  sf_count_t pos = 0;
+};
+
 class SndFile {
  public:
   // Opens `path` for reading; raises naming `fn`, the path and libsndfile's reason.
@@ -28,6 +36,8 @@ class SndFile {
   static SndFile open_read(const std::string& fn, const unsigned char* data, int64_t size, const std::string& name);
   // Creates `path` for writing with `info` (format, channels, samplerate).
   static SndFile open_write(const std::string& fn, const std::string& path, SF_INFO info);
+  // Creates a file in `sink`, which must outlive the SndFile.
+  static SndFile open_write(const std::string& fn, MemorySink* sink, SF_INFO info);
 
   SNDFILE* get() const { return file_.get(); }
   const SF_INFO& info() const { return info_; }
