@@ -95,6 +95,8 @@ TEST(AudioIoLoad, OffsetsCountsAndLayout) {
   EXPECT_TENSOR_EQ(std::get<0>(load(asset("s16.wav"), 5000)), golden()["past.s16.wav"]);
   EXPECT_TENSOR_EQ(std::get<0>(load(asset("s24.flac"), 700, 64)), golden()["slice.s24.flac"]);
   EXPECT_TENSOR_CLOSE_TOL(std::get<0>(load(asset("vorbis.ogg"), 1000)), golden()["last.vorbis.ogg"], 0, 1e-4);
+  EXPECT_TENSOR_CLOSE_TOL(std::get<0>(load(asset("a.mp3"), 1000, 500)), golden()["slice.a.mp3"], 0, 2e-3);
+  EXPECT_TENSOR_CLOSE_TOL(std::get<0>(load(asset("a.opus"), 2000, 700)), golden()["slice.a.opus"], 0, 1e-4);
   Tensor tc = std::get<0>(load(asset("s16.wav"), 0, -1, true, false));
   EXPECT_TRUE(tc.is_contiguous());
   EXPECT_TENSOR_EQ(tc, golden()["tc.s16.wav"]);

@@ -84,6 +84,8 @@ g.add("tail.s16.wav", torchaudio.load(path("s16.wav"), 1150, 300)[0])
 g.add("past.s16.wav", torchaudio.load(path("s16.wav"), 5000)[0])
 g.add("slice.s24.flac", torchaudio.load(path("s24.flac"), 700, 64)[0])
 g.add("last.vorbis.ogg", torchaudio.load(path("vorbis.ogg"), 1000)[0])
+g.add("slice.a.mp3", torchaudio.load(path("a.mp3"), 1000, 500)[0])
+g.add("slice.a.opus", torchaudio.load(path("a.opus"), 2000, 700)[0])
 g.add("tc.s16.wav", torchaudio.load(path("s16.wav"), channels_first=False)[0])
 g.add("tc.raw.u8.wav", torchaudio.load(path("u8.wav"), normalize=False, channels_first=False)[0])
 
