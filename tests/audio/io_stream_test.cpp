@@ -240,3 +240,32 @@ TEST(AudioIoFallback, LoadAndInfoMatchTorchaudio) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AudioIoStreamReader, VideoMatchesTorchaudio) {
+  StreamReader r(asset("video.mp4"));
+  EXPECT_EQ(r.default_video_stream(), 0);
+  EXPECT_EQ(r.default_audio_stream(), std::nullopt);
+  auto i = r.get_src_stream_info(0);
+  Tensor want = golden()["video.info"];
+  EXPECT_EQ(i.media_type, "video");
+  EXPECT_EQ(i.codec, "mpeg4");
+  EXPECT_EQ(i.format, "yuv420p");
+  EXPECT_EQ(i.width, want[0].item<int64_t>());
+  EXPECT_EQ(i.height, want[1].item<int64_t>());
+  EXPECT_EQ(i.frame_rate, want[2].item<int64_t>());
+  EXPECT_EQ(i.num_frames, want[3].item<int64_t>());
+  r.add_basic_video_stream(4);
+  r.add_basic_video_stream(3, 3, std::nullopt, std::nullopt, std::nullopt, std::nullopt, "gray", std::nullopt, 24, 16);
+  EXPECT_EQ(r.get_out_stream_info(1).filter_description, "scale=width=24:height=16,format=pix_fmts=gray");
+  expect_matches("video", drain(r), 0);
+  EXPECT_EMBER_ERROR(r.add_basic_video_stream(1, 3, std::nullopt, std::nullopt, std::nullopt, "cuda:0"),
+                     "add_video_stream", "hw_accel");
+  EXPECT_EMBER_ERROR(r.add_basic_video_stream(1, 3, std::nullopt, std::nullopt, std::nullopt, std::nullopt, "yuv420p"),
+                     "add_video_stream", "yuv420p");
+  EXPECT_EMBER_ERROR(StreamReader(asset("s16.wav")).add_basic_video_stream(1), "add_video_stream",
+                     "There is no video stream");
+}
+
+}  // namespace

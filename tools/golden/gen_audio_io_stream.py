@@ -133,4 +133,20 @@ g.add("fallback.info", torch.tensor([m.sample_rate, m.num_frames, m.num_channels
 assert m.encoding == "AAC"
 g.add("fallback.load", torchaudio.load(m4a)[0])
 g.add("fallback.slice", torchaudio.load(m4a, 100, 500, channels_first=False)[0])
+
+# Video through StreamReader: a small MPEG-4 clip torchaudio writes, read as rgb24
+# (the default) and as scaled grey.
+yy, xx = torch.meshgrid(torch.arange(32), torch.arange(48), indexing="ij")
+frames = torch.stack([torch.stack([(xx * 5 + k * 20) % 256, (yy * 7) % 256, (xx + yy + k * 9) % 256]) for k in range(10)])
+mp4 = path("video.mp4")
+w = StreamWriter(mp4)
+w.add_video_stream(5, 48, 32, format="rgb24", encoder="mpeg4")
+with w.open():
+    w.write_video_chunk(0, frames.to(torch.uint8))
+r = StreamReader(mp4)
+r.add_basic_video_stream(4)
+r.add_basic_video_stream(3, format="gray", width=24, height=16)
+record("video", r)
+i = r.get_src_stream_info(0)
+g.add("video.info", torch.tensor([i.width, i.height, int(i.frame_rate), i.num_frames]))
 g.save()

@@ -49,21 +49,39 @@ AudioFilter parse_filter(const std::optional<std::string>& desc) {
   return f;
 }
 
-// One output stream: converts decoded frames to [frames, channels] tensors in
-// its sample format and rate, and buffers them in chunks.
-class AudioSink {
+// One output stream: turns decoded frames into tensors and buffers them in chunks.
+class Sink {
  public:
-  AudioSink(int64_t source, std::string desc, AudioFilter filter, int64_t frames_per_chunk, int64_t buffer_chunks)
-      : source_(source), desc_(std::move(desc)), filter_(filter), buffer_(frames_per_chunk, buffer_chunks) {}
-  ~AudioSink() { av_channel_layout_uninit(&in_layout_); }
-  AudioSink(const AudioSink&) = delete;
-  AudioSink& operator=(const AudioSink&) = delete;
+  Sink(int64_t source, std::string desc, int64_t frames_per_chunk, int64_t buffer_chunks)
+      : source_(source), desc_(std::move(desc)), buffer_(frames_per_chunk, buffer_chunks) {}
+  virtual ~Sink() = default;
+  Sink(const Sink&) = delete;
+  Sink& operator=(const Sink&) = delete;
 
   int64_t source() const { return source_; }
   const std::string& description() const { return desc_; }
   detail::ChunkBuffer& buffer() { return buffer_; }
 
-  void push(const AVFrame* frame) {
+  virtual void push(const AVFrame* frame) = 0;
+  // Emits what a converter still holds (the end of the stream).
+  virtual void flush() {}
+  // After a seek: nothing buffered, converters restart.
+  virtual void reset() { buffer_.clear(); }
+
+ protected:
+  int64_t source_;
+  std::string desc_;
+  detail::ChunkBuffer buffer_;
+};
+
+// Audio: [frames, channels] tensors in the output sample format and rate.
+class AudioSink : public Sink {
+ public:
+  AudioSink(int64_t source, std::string desc, AudioFilter filter, int64_t frames_per_chunk, int64_t buffer_chunks)
+      : Sink(source, std::move(desc), frames_per_chunk, buffer_chunks), filter_(filter) {}
+  ~AudioSink() override { av_channel_layout_uninit(&in_layout_); }
+
+  void push(const AVFrame* frame) override {
     const int channels = frame->ch_layout.nb_channels;
     EMBER_CHECK(channels > 0 && frame->sample_rate > 0, "StreamReader: decoded audio of stream ", source_, " has ",
                 channels, " channels at ", frame->sample_rate, " Hz");
@@ -88,8 +106,7 @@ class AudioSink {
     buffer_.push(n == cap ? t : t.narrow(0, 0, n));
   }
 
-  // Emits what the resampler still holds (the end of the stream).
-  void flush() {
+  void flush() override {
     if (!swr_) return;
     const ScalarType dtype = detail::dtype_of("StreamReader", out_fmt_);
     const int channels = in_layout_.nb_channels;
@@ -105,8 +122,7 @@ class AudioSink {
     }
   }
 
-  // After a seek: nothing buffered, and a fresh resampler for the next frame.
-  void reset() {
+  void reset() override {
     buffer_.clear();
     swr_.reset();
   }
@@ -135,15 +151,122 @@ class AudioSink {
     out_fmt_ = out_fmt;
   }
 
-  int64_t source_;
-  std::string desc_;
   AudioFilter filter_;
-  detail::ChunkBuffer buffer_;
   detail::SwrPtr swr_;
   int in_fmt_ = -1;
   int in_rate_ = 0;
   AVSampleFormat out_fmt_ = AV_SAMPLE_FMT_NONE;
   AVChannelLayout in_layout_{};
+};
+
+// What a video output's filter description asks for: the pieces
+// add_basic_video_stream builds, done by libswscale.
+struct VideoFilter {
+  std::optional<int> width;
+  std::optional<int> height;
+  std::optional<AVPixelFormat> pixel_format;
+};
+
+int parse_dimension(const std::string& part, const std::string& v) {
+  char* end = nullptr;
+  long long x = std::strtoll(v.c_str(), &end, 10);
+  EMBER_CHECK(!v.empty() && *end == '\0' && x > 0 && x <= 16384, "StreamReader: invalid size in filter \"", part, "\"");
+  return static_cast<int>(x);
+}
+
+VideoFilter parse_video_filter(const std::optional<std::string>& desc) {
+  VideoFilter f;
+  if (!desc || desc->empty() || *desc == "null") return f;
+  size_t start = 0;
+  while (start <= desc->size()) {
+    size_t comma = desc->find(',', start);
+    std::string part = desc->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const std::string scale = "scale=", format = "format=pix_fmts=";
+    if (part.rfind(scale, 0) == 0) {
+      std::string rest = part.substr(scale.size());
+      size_t pos = 0;
+      while (pos <= rest.size()) {
+        size_t colon = rest.find(':', pos);
+        std::string kv = rest.substr(pos, colon == std::string::npos ? std::string::npos : colon - pos);
+        if (kv.rfind("width=", 0) == 0) {
+          f.width = parse_dimension(part, kv.substr(6));
+        } else if (kv.rfind("height=", 0) == 0) {
+          f.height = parse_dimension(part, kv.substr(7));
+        } else {
+          EMBER_ERROR("StreamReader: unsupported scale option \"", kv, "\" in \"", *desc, "\"");
+        }
+        if (colon == std::string::npos) break;
+        pos = colon + 1;
+      }
+    } else if (part.rfind(format, 0) == 0) {
+      std::string name = part.substr(format.size());
+      AVPixelFormat pf = av_get_pix_fmt(name.c_str());
+      EMBER_CHECK(pf != AV_PIX_FMT_NONE, "StreamReader: unknown pixel format \"", name, "\"");
+      f.pixel_format = pf;
+    } else {
+      EMBER_ERROR("StreamReader: unsupported filter \"", part, "\" in \"", *desc,
+                  "\" (supported: scale=width=<w>:height=<h>, format=pix_fmts=<format>)");
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return f;
+}
+
+// Bytes per pixel of a packed 8-bit pixel format (rgb24: 3, gray: 1, rgba: 4);
+// 0 for formats a [C, H, W] uint8 tensor cannot hold directly (planar, paletted, deep).
+int packed_channels(AVPixelFormat f) {
+  const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(f);
+  if (d == nullptr ||
+      (d->flags & (AV_PIX_FMT_FLAG_PLANAR | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_HWACCEL)))
+    return 0;
+  if (d->nb_components == 0 || d->log2_chroma_w != 0 || d->log2_chroma_h != 0) return 0;
+  for (int c = 0; c < d->nb_components; ++c)
+    if (d->comp[c].depth != 8) return 0;
+  return av_get_padded_bits_per_pixel(d) / 8;
+}
+
+struct SwsFreer {
+  void operator()(SwsContext* c) const { sws_freeContext(c); }
+};
+
+// Video: one [1, C, H, W] uint8 tensor per frame, in the output pixel format and size.
+class VideoSink : public Sink {
+ public:
+  VideoSink(int64_t source, std::string desc, VideoFilter filter, int64_t frames_per_chunk, int64_t buffer_chunks)
+      : Sink(source, std::move(desc), frames_per_chunk, buffer_chunks), filter_(filter) {}
+
+  void push(const AVFrame* frame) override {
+    EMBER_CHECK(frame->width > 0 && frame->height > 0, "StreamReader: decoded video of stream ", source_, " is ",
+                frame->width, "x", frame->height);
+    const auto in_fmt = static_cast<AVPixelFormat>(frame->format);
+    const AVPixelFormat out_fmt = filter_.pixel_format.value_or(in_fmt);
+    const int channels = packed_channels(out_fmt);
+    const char* name = av_get_pix_fmt_name(out_fmt);
+    EMBER_CHECK(channels > 0, "StreamReader: pixel format ", name ? name : "none",
+                " cannot be returned as a tensor; ask for a packed 8-bit format such as rgb24, bgr24 or gray");
+    const int w = filter_.width.value_or(frame->width), h = filter_.height.value_or(frame->height);
+    if (!sws_ || in_w_ != frame->width || in_h_ != frame->height || in_fmt_ != in_fmt) {
+      sws_.reset(
+          sws_getContext(frame->width, frame->height, in_fmt, w, h, out_fmt, SWS_BICUBIC, nullptr, nullptr, nullptr));
+      EMBER_CHECK(sws_ != nullptr, "StreamReader: cannot convert video of stream ", source_, " to ", name);
+      in_w_ = frame->width;
+      in_h_ = frame->height;
+      in_fmt_ = in_fmt;
+    }
+    Tensor hwc = empty({1, h, w, channels}, TensorOptions().dtype(kByte));
+    uint8_t* dst[4] = {static_cast<uint8_t*>(hwc.data_ptr()), nullptr, nullptr, nullptr};
+    int dst_stride[4] = {w * channels, 0, 0, 0};
+    int rows = sws_scale(sws_.get(), frame->data, frame->linesize, 0, frame->height, dst, dst_stride);
+    EMBER_CHECK(rows == h, "StreamReader: converting video of stream ", source_, " failed");
+    buffer_.push(hwc.permute({0, 3, 1, 2}).contiguous());
+  }
+
+ private:
+  VideoFilter filter_;
+  std::unique_ptr<SwsContext, SwsFreer> sws_;
+  int in_w_ = 0, in_h_ = 0;
+  AVPixelFormat in_fmt_ = AV_PIX_FMT_NONE;
 };
 
 }  // namespace
@@ -155,7 +278,7 @@ struct StreamReader::Impl {
   detail::AvioPtr avio;
   detail::InputContextPtr fmt;
   std::map<int64_t, detail::CodecContextPtr> decoders;
-  std::vector<std::unique_ptr<AudioSink>> sinks;
+  std::vector<std::unique_ptr<Sink>> sinks;
   detail::PacketPtr packet{av_packet_alloc()};
   detail::FramePtr frame{av_frame_alloc()};
   bool eof = false;
@@ -196,25 +319,26 @@ struct StreamReader::Impl {
                 sinks.size(), " output streams are configured");
   }
 
-  void open_decoder(int64_t i, const std::optional<std::string>& decoder, const std::optional<OptionDict>& option) {
+  void open_decoder(const std::string& fn, int64_t i, const std::optional<std::string>& decoder,
+                    const std::optional<OptionDict>& option) {
     if (decoders.count(i)) return;
     AVStream* s = fmt->streams[i];
     const AVCodec* codec =
         decoder ? avcodec_find_decoder_by_name(decoder->c_str()) : avcodec_find_decoder(s->codecpar->codec_id);
-    EMBER_CHECK(codec != nullptr, "add_audio_stream: ",
+    EMBER_CHECK(codec != nullptr, fn, ": ",
                 decoder ? "unsupported decoder \"" + *decoder + "\""
                         : std::string("no decoder for stream ") + std::to_string(i) + " (" +
                               avcodec_get_name(s->codecpar->codec_id) + ")");
     detail::CodecContextPtr ctx(avcodec_alloc_context3(codec));
-    EMBER_CHECK(ctx != nullptr, "add_audio_stream: out of memory");
+    EMBER_CHECK(ctx != nullptr, fn, ": out of memory");
     int ret = avcodec_parameters_to_context(ctx.get(), s->codecpar);
-    EMBER_CHECK(ret >= 0, "add_audio_stream: bad codec parameters in stream ", i, " (", av_error(ret), ")");
+    EMBER_CHECK(ret >= 0, fn, ": bad codec parameters in stream ", i, " (", av_error(ret), ")");
     ctx->pkt_timebase = s->time_base;
     detail::Dict opts(option.value_or(OptionDict{}));
     ret = avcodec_open2(ctx.get(), codec, opts.get());
-    EMBER_CHECK(ret >= 0, "add_audio_stream: failed to open the decoder for stream ", i, " (", av_error(ret), ")");
+    EMBER_CHECK(ret >= 0, fn, ": failed to open the decoder for stream ", i, " (", av_error(ret), ")");
     std::string unused = opts.unused_keys();
-    EMBER_CHECK(unused.empty(), "add_audio_stream: unrecognized decoder option(s): ", unused);
+    EMBER_CHECK(unused.empty(), fn, ": unrecognized decoder option(s): ", unused);
     s->discard = AVDISCARD_DEFAULT;
     decoders[i] = std::move(ctx);
   }
@@ -333,7 +457,9 @@ StreamReaderSourceStream StreamReader::get_src_stream_info(int64_t i) const {
 StreamReaderOutputStream StreamReader::get_out_stream_info(int64_t i) const {
   impl_->check_sink("get_out_stream_info", i);
   const auto& sink = impl_->sinks[i];
-  return {sink->source(), sink->description().empty() ? "anull" : sink->description()};
+  if (!sink->description().empty()) return {sink->source(), sink->description()};
+  bool video = impl_->fmt->streams[sink->source()]->codecpar->codec_type == AVMEDIA_TYPE_VIDEO;
+  return {sink->source(), video ? "null" : "anull"};
 }
 
 void StreamReader::seek(double timestamp) {
@@ -375,9 +501,55 @@ void StreamReader::add_audio_stream(int64_t frames_per_chunk, int64_t buffer_chu
               "add_audio_stream: buffer_chunk_size must be positive or -1, got ", buffer_chunk_size);
   AudioFilter filter = parse_filter(filter_desc);
   if (filter.sample_format) (void)detail::dtype_of("add_audio_stream", *filter.sample_format);
-  impl_->open_decoder(*i, decoder, decoder_option);
+  impl_->open_decoder("add_audio_stream", *i, decoder, decoder_option);
   impl_->sinks.push_back(
       std::make_unique<AudioSink>(*i, filter_desc.value_or(""), filter, frames_per_chunk, buffer_chunk_size));
+}
+
+void StreamReader::add_basic_video_stream(int64_t frames_per_chunk, int64_t buffer_chunk_size,
+                                          std::optional<int64_t> stream_index,
+                                          const std::optional<std::string>& decoder,
+                                          const std::optional<OptionDict>& decoder_option,
+                                          const std::optional<std::string>& hw_accel,
+                                          const std::optional<std::string>& format, std::optional<double> frame_rate,
+                                          std::optional<int64_t> width, std::optional<int64_t> height) {
+  std::vector<std::string> parts;
+  if (frame_rate) parts.push_back("fps=" + str(*frame_rate));
+  std::vector<std::string> scales;
+  if (width) scales.push_back("width=" + std::to_string(*width));
+  if (height) scales.push_back("height=" + std::to_string(*height));
+  if (!scales.empty()) parts.push_back("scale=" + scales[0] + (scales.size() > 1 ? ":" + scales[1] : ""));
+  if (format) parts.push_back("format=pix_fmts=" + *format);
+  std::string desc;
+  for (const auto& p : parts) desc += (desc.empty() ? "" : ",") + p;
+  add_video_stream(frames_per_chunk, buffer_chunk_size, stream_index, decoder, decoder_option, hw_accel,
+                   desc.empty() ? std::nullopt : std::optional<std::string>(desc));
+}
+
+void StreamReader::add_video_stream(int64_t frames_per_chunk, int64_t buffer_chunk_size,
+                                    std::optional<int64_t> stream_index, const std::optional<std::string>& decoder,
+                                    const std::optional<OptionDict>& decoder_option,
+                                    const std::optional<std::string>& hw_accel,
+                                    const std::optional<std::string>& filter_desc) {
+  std::optional<int64_t> i = stream_index ? stream_index : default_video_stream();
+  EMBER_CHECK(i.has_value(), "add_video_stream: There is no video stream.");
+  const AVStream* s = impl_->stream("add_video_stream", *i);
+  EMBER_CHECK(s->codecpar->codec_type == AVMEDIA_TYPE_VIDEO, "add_video_stream: stream ", *i, " is not video but ",
+              av_get_media_type_string(s->codecpar->codec_type));
+  EMBER_CHECK(!hw_accel, "add_video_stream: hw_accel \"", hw_accel.value_or(""),
+              "\" is not supported; Ember decodes on the CPU");
+  EMBER_CHECK(frames_per_chunk > 0 || frames_per_chunk == -1,
+              "add_video_stream: frames_per_chunk must be positive or -1, got ", frames_per_chunk);
+  EMBER_CHECK(buffer_chunk_size > 0 || buffer_chunk_size == -1,
+              "add_video_stream: buffer_chunk_size must be positive or -1, got ", buffer_chunk_size);
+  VideoFilter filter = parse_video_filter(filter_desc);
+  const char* pix_name = filter.pixel_format ? av_get_pix_fmt_name(*filter.pixel_format) : nullptr;
+  EMBER_CHECK(!filter.pixel_format || packed_channels(*filter.pixel_format) > 0, "add_video_stream: pixel format ",
+              pix_name ? pix_name : "none",
+              " cannot be returned as a tensor; use a packed 8-bit format such as rgb24, bgr24, rgba or gray");
+  impl_->open_decoder("add_video_stream", *i, decoder, decoder_option);
+  impl_->sinks.push_back(
+      std::make_unique<VideoSink>(*i, filter_desc.value_or(""), filter, frames_per_chunk, buffer_chunk_size));
 }
 
 void StreamReader::remove_stream(int64_t i) {

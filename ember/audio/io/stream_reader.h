@@ -1,7 +1,8 @@
 #pragma once
 // torchaudio.io.StreamReader (0.13) on FFmpeg: chunked decoding of the audio
-// streams of a file, a byte buffer or a std::istream, with per-output-stream
-// sample format and sample rate (libswresample) and seek.
+// (and video) streams of a file, a byte buffer or a std::istream, with
+// per-output-stream sample format and rate (libswresample), pixel format and
+// size (libswscale), and seek.
 #include <cstdint>
 #include <istream>
 #include <iterator>
@@ -86,6 +87,25 @@ class StreamReader {
                         std::optional<int64_t> stream_index = std::nullopt,
                         const std::optional<std::string>& decoder = std::nullopt,
                         const std::optional<OptionDict>& decoder_option = std::nullopt,
+                        const std::optional<std::string>& filter_desc = std::nullopt);
+  // Video: chunks are [frames, C, H, W] uint8 in a packed 8-bit pixel format
+  // ("rgb24", "bgr24", "gray", "rgba", ...), converted and scaled by libswscale.
+  // frame_rate conversion ("fps") and hw_accel are not supported and raise.
+  void add_basic_video_stream(int64_t frames_per_chunk, int64_t buffer_chunk_size = 3,
+                              std::optional<int64_t> stream_index = std::nullopt,
+                              const std::optional<std::string>& decoder = std::nullopt,
+                              const std::optional<OptionDict>& decoder_option = std::nullopt,
+                              const std::optional<std::string>& hw_accel = std::nullopt,
+                              const std::optional<std::string>& format = std::string("rgb24"),
+                              std::optional<double> frame_rate = std::nullopt,
+                              std::optional<int64_t> width = std::nullopt,
+                              std::optional<int64_t> height = std::nullopt);
+  // filter_desc: "scale=width=<w>:height=<h>" and "format=pix_fmts=<format>", joined by ",".
+  void add_video_stream(int64_t frames_per_chunk, int64_t buffer_chunk_size = 3,
+                        std::optional<int64_t> stream_index = std::nullopt,
+                        const std::optional<std::string>& decoder = std::nullopt,
+                        const std::optional<OptionDict>& decoder_option = std::nullopt,
+                        const std::optional<std::string>& hw_accel = std::nullopt,
                         const std::optional<std::string>& filter_desc = std::nullopt);
   void remove_stream(int64_t i);
 
