@@ -235,6 +235,14 @@ TEST(AudioIoFallback, LoadAndInfoMatchTorchaudio) {
   EXPECT_TENSOR_CLOSE_TOL(wave, golden()["fallback.load"], 0, 1e-6);
   EXPECT_TENSOR_CLOSE_TOL(std::get<0>(ember::audio::load(asset("aac.m4a"), 100, 500, true, false)),
                           golden()["fallback.slice"], 0, 1e-6);
+  // Bytes and streams fall back when `format` names the container.
+  std::string bytes = read_bytes(asset("aac.m4a"));
+  Tensor buf = ember::empty({static_cast<int64_t>(bytes.size())}, ember::kUInt8);
+  std::memcpy(buf.data_ptr(), bytes.data(), bytes.size());
+  EXPECT_TENSOR_CLOSE_TOL(std::get<0>(ember::audio::load(buf, 0, -1, true, true, "mp4")), golden()["fallback.load"], 0,
+                          1e-6);
+  std::istringstream stream(bytes);
+  EXPECT_EQ(ember::audio::info(stream, "mp4").encoding, "AAC");
   // A damaged file libsndfile knows is not handed to FFmpeg's guessing.
   EXPECT_EMBER_ERROR(ember::audio::load(asset("bad_noise.wav")), "load", "failed to open");
 }

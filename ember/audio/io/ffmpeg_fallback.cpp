@@ -5,7 +5,6 @@
 #include <set>
 
 #include "ember/audio/io/sndfile_handle.h"
-#include "ember/audio/io/stream_reader.h"
 #include "ember/core/error.h"
 
 namespace torch::audio::io::detail {
@@ -54,12 +53,12 @@ bool needs_ffmpeg(const std::string& path, const std::optional<std::string>& for
   return !name.empty() && sndfile_names().count(name) == 0;
 }
 
-std::tuple<Tensor, int64_t> ffmpeg_load(const std::string& path, int64_t frame_offset, int64_t num_frames,
-                                        bool channels_first, const std::optional<std::string>& format) {
+std::tuple<Tensor, int64_t> ffmpeg_load(const std::function<StreamReader()>& open, const std::string& name,
+                                        int64_t frame_offset, int64_t num_frames, bool channels_first) {
   return as_call_of("load", [&]() -> std::tuple<Tensor, int64_t> {
-    StreamReader r(path, format);
+    StreamReader r = open();
     auto best = r.default_audio_stream();
-    EMBER_CHECK(best.has_value(), "load: \"", path, "\" has no audio stream");
+    EMBER_CHECK(best.has_value(), "load: ", name, " has no audio stream");
     auto rate = static_cast<int64_t>(r.get_src_stream_info(*best).sample_rate);
     Tensor wave = decode_all(r);
     int64_t start = std::min(frame_offset, wave.size(0));
@@ -70,11 +69,11 @@ std::tuple<Tensor, int64_t> ffmpeg_load(const std::string& path, int64_t frame_o
   });
 }
 
-AudioMetaData ffmpeg_info(const std::string& path, const std::optional<std::string>& format) {
+AudioMetaData ffmpeg_info(const std::function<StreamReader()>& open, const std::string& name) {
   return as_call_of("info", [&] {
-    StreamReader r(path, format);
+    StreamReader r = open();
     auto best = r.default_audio_stream();
-    EMBER_CHECK(best.has_value(), "info: \"", path, "\" has no audio stream");
+    EMBER_CHECK(best.has_value(), "info: ", name, " has no audio stream");
     auto s = r.get_src_stream_info(*best);
     // torchaudio reports the container's frame (packet) count when it has one,
     // and decodes to count samples only when it has not.

@@ -15,15 +15,20 @@ AudioMetaData metadata_of(const io::detail::SndFile& f) {
 }  // namespace
 
 AudioMetaData info(const std::string& filepath, const std::optional<std::string>& format) {
-  if (io::detail::needs_ffmpeg(filepath, format)) return io::detail::ffmpeg_info(filepath, format);
+  if (io::detail::needs_ffmpeg(filepath, format))  // Note [FFmpeg fallback]
+    return io::detail::ffmpeg_info([&] { return io::StreamReader(filepath, format); }, "\"" + filepath + "\"");
   return metadata_of(io::detail::open_input("info", filepath, format).file);
 }
 
 AudioMetaData info(const Tensor& src, const std::optional<std::string>& format) {
+  if (io::detail::needs_ffmpeg("", format))
+    return io::detail::ffmpeg_info([&] { return io::StreamReader(src, format); }, "the byte buffer");
   return metadata_of(io::detail::open_input("info", src, format).file);
 }
 
 AudioMetaData info(std::istream& fileobj, const std::optional<std::string>& format) {
+  if (io::detail::needs_ffmpeg("", format))
+    return io::detail::ffmpeg_info([&] { return io::StreamReader(fileobj, format); }, "the file-like object");
   return metadata_of(io::detail::open_input("info", fileobj, format).file);
 }
 

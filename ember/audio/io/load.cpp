@@ -205,19 +205,26 @@ std::tuple<Tensor, int64_t> load(const std::string& filepath, int64_t frame_offs
                                  bool channels_first, const std::optional<std::string>& format) {
   check_args(frame_offset, num_frames);
   if (io::detail::needs_ffmpeg(filepath, format))  // Note [FFmpeg fallback]
-    return io::detail::ffmpeg_load(filepath, frame_offset, num_frames, channels_first, format);
+    return io::detail::ffmpeg_load([&] { return io::StreamReader(filepath, format); }, "\"" + filepath + "\"",
+                                   frame_offset, num_frames, channels_first);
   return decode(io::detail::open_input("load", filepath, format), frame_offset, num_frames, normalize, channels_first);
 }
 
 std::tuple<Tensor, int64_t> load(const Tensor& src, int64_t frame_offset, int64_t num_frames, bool normalize,
                                  bool channels_first, const std::optional<std::string>& format) {
   check_args(frame_offset, num_frames);
+  if (io::detail::needs_ffmpeg("", format))
+    return io::detail::ffmpeg_load([&] { return io::StreamReader(src, format); }, "the byte buffer", frame_offset,
+                                   num_frames, channels_first);
   return decode(io::detail::open_input("load", src, format), frame_offset, num_frames, normalize, channels_first);
 }
 
 std::tuple<Tensor, int64_t> load(std::istream& fileobj, int64_t frame_offset, int64_t num_frames, bool normalize,
                                  bool channels_first, const std::optional<std::string>& format) {
   check_args(frame_offset, num_frames);
+  if (io::detail::needs_ffmpeg("", format))
+    return io::detail::ffmpeg_load([&] { return io::StreamReader(fileobj, format); }, "the file-like object",
+                                   frame_offset, num_frames, channels_first);
   return decode(io::detail::open_input("load", fileobj, format), frame_offset, num_frames, normalize, channels_first);
 }
 
