@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <sstream>
 
 #include "common/golden.h"
 #include "common/test_util.h"
@@ -90,6 +91,24 @@ TEST_F(AudioIoStreamWriter, RoundTripsThroughStreamReader) {
   std::vector<Tensor> parts;
   for (const auto& chunks : r.stream()) parts.push_back(*chunks[0]);
   EXPECT_TENSOR_EQ(ember::cat(parts, 0), src);
+}
+
+TEST_F(AudioIoStreamWriter, ToFileLikeObject) {
+  Tensor src = golden()["writer.src16"];
+  std::ostringstream out;
+  {
+    StreamWriter w(out, "wav");
+    w.add_audio_stream(8000, 2, "s16");
+    w.open();
+    w.write_audio_chunk(0, src);
+    w.close();
+  }
+  std::istringstream in(out.str());
+  auto [back, rate] = ember::audio::load(in, 0, -1, false, false);
+  EXPECT_EQ(rate, 8000);
+  EXPECT_TENSOR_EQ(back, src);
+  std::ostringstream none;
+  EXPECT_EMBER_ERROR(StreamWriter(none, std::nullopt), "StreamWriter", "format is required");
 }
 
 TEST_F(AudioIoStreamWriter, Errors) {

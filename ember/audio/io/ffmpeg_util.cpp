@@ -130,12 +130,31 @@ int64_t istream_seek(void* opaque, int64_t offset, int whence) {
   return static_cast<int64_t>(s->tellg());
 }
 
+// FFmpeg 5 declares the buffer non-const; it is only read.
+int ostream_write(void* opaque, uint8_t* buf, int size) {
+  auto* s = static_cast<std::ostream*>(opaque);
+  s->write(reinterpret_cast<const char*>(buf), size);
+  return s->good() ? size : AVERROR(EIO);
+}
+
+int64_t ostream_seek(void* opaque, int64_t offset, int whence) {
+  auto* s = static_cast<std::ostream*>(opaque);
+  if (whence & AVSEEK_SIZE) return AVERROR(ENOSYS);
+  std::ios::seekdir dir = (whence & ~AVSEEK_FORCE) == SEEK_CUR   ? std::ios::cur
+                          : (whence & ~AVSEEK_FORCE) == SEEK_END ? std::ios::end
+                                                                 : std::ios::beg;
+  s->clear();
+  s->seekp(offset, dir);
+  if (s->fail()) return AVERROR(EINVAL);
+  return static_cast<int64_t>(s->tellp());
+}
+
 AvioPtr make_avio(void* opaque, int buffer_size, int (*read)(void*, uint8_t*, int),
-                  int64_t (*seek)(void*, int64_t, int)) {
+                  int64_t (*seek)(void*, int64_t, int), int (*write)(void*, uint8_t*, int) = nullptr) {
   EMBER_CHECK(buffer_size > 0, "StreamReader: buffer_size must be positive, got ", buffer_size);
   auto* buf = static_cast<unsigned char*>(av_malloc(static_cast<size_t>(buffer_size)));
   EMBER_CHECK(buf != nullptr, "StreamReader: failed to allocate an IO buffer of ", buffer_size, " bytes");
-  AVIOContext* ctx = avio_alloc_context(buf, buffer_size, 0, opaque, read, nullptr, seek);
+  AVIOContext* ctx = avio_alloc_context(buf, buffer_size, write != nullptr ? 1 : 0, opaque, read, write, seek);
   if (ctx == nullptr) {
     av_free(buf);
     EMBER_ERROR("StreamReader: failed to allocate an AVIOContext");
@@ -151,6 +170,10 @@ AvioPtr make_memory_avio(MemoryReader* reader, int buffer_size) {
 
 AvioPtr make_istream_avio(std::istream* stream, int buffer_size) {
   return make_avio(stream, buffer_size, istream_read, istream_seek);
+}
+
+AvioPtr make_ostream_avio(std::ostream* stream, int buffer_size) {
+  return make_avio(stream, buffer_size, nullptr, ostream_seek, ostream_write);
 }
 
 }  // namespace torch::audio::io::detail

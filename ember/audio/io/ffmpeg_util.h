@@ -14,6 +14,7 @@ extern "C" {
 #include <istream>
 #include <map>
 #include <memory>
+#include <ostream>
 #include <string>
 
 #include "ember/core/dtype.h"
@@ -88,5 +89,7 @@ struct MemoryReader {
 };
 AvioPtr make_memory_avio(MemoryReader* reader, int buffer_size);
 AvioPtr make_istream_avio(std::istream* stream, int buffer_size);
+// A writing AVIOContext on a std::ostream (seekable when the stream is).
+AvioPtr make_ostream_avio(std::ostream* stream, int buffer_size);
 
 }  // namespace torch::audio::io::detail

@@ -22,7 +22,7 @@ struct FifoFreer {
 struct OutputContextFreer {
   void operator()(AVFormatContext* c) const {
     if (c == nullptr) return;
-    if (c->oformat && !(c->oformat->flags & AVFMT_NOFILE)) avio_closep(&c->pb);
+    if (c->oformat && !(c->oformat->flags & AVFMT_NOFILE) && !(c->flags & AVFMT_FLAG_CUSTOM_IO)) avio_closep(&c->pb);
     avformat_free_context(c);
   }
 };
@@ -52,6 +52,8 @@ struct AudioOutput {
 
 struct StreamWriter::Impl {
   std::string dst;
+  // Declared before fmt so it is destroyed after: the muxer writes through it.
+  detail::AvioPtr custom_avio;
   std::unique_ptr<AVFormatContext, OutputContextFreer> fmt;
   std::vector<std::unique_ptr<AudioOutput>> outputs;
   bool opened = false;
@@ -125,6 +127,22 @@ StreamWriter::StreamWriter(const std::string& dst, const std::optional<std::stri
   EMBER_CHECK(ret >= 0 && raw != nullptr, "StreamWriter: cannot find a muxer for \"", dst, "\"",
               format ? " with format \"" + *format + "\"" : std::string(), " (", av_error(ret), ")");
   impl_->fmt.reset(raw);
+}
+
+StreamWriter::StreamWriter(std::ostream& dst, const std::optional<std::string>& format, int64_t buffer_size)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->dst = "file-like object";
+  EMBER_CHECK(format.has_value(), "StreamWriter: format is required when writing to a file-like object");
+  EMBER_CHECK(buffer_size > 0 && buffer_size <= (1 << 30), "StreamWriter: buffer_size must be positive, got ",
+              buffer_size);
+  AVFormatContext* raw = nullptr;
+  int ret = avformat_alloc_output_context2(&raw, nullptr, format->c_str(), nullptr);
+  EMBER_CHECK(ret >= 0 && raw != nullptr, "StreamWriter: cannot find a muxer for format \"", *format, "\" (",
+              av_error(ret), ")");
+  impl_->fmt.reset(raw);
+  impl_->custom_avio = detail::make_ostream_avio(&dst, static_cast<int>(buffer_size));
+  raw->pb = impl_->custom_avio.get();
+  raw->flags |= AVFMT_FLAG_CUSTOM_IO;
 }
 
 StreamWriter::~StreamWriter() {
@@ -223,7 +241,7 @@ void StreamWriter::open(const std::optional<std::map<std::string, std::string>>&
   EMBER_CHECK(!impl_->outputs.empty(), "open: no stream was added to \"", impl_->dst, "\"");
   AVFormatContext* c = impl_->fmt.get();
   detail::Dict opts(option.value_or(std::map<std::string, std::string>{}));
-  if (!(c->oformat->flags & AVFMT_NOFILE)) {
+  if (!(c->oformat->flags & AVFMT_NOFILE) && !(c->flags & AVFMT_FLAG_CUSTOM_IO)) {
     int ret = avio_open2(&c->pb, impl_->dst.c_str(), AVIO_FLAG_WRITE, nullptr, opts.get());
     EMBER_CHECK(ret >= 0, "open: failed to open \"", impl_->dst, "\" for writing (", av_error(ret), ")");
   }
@@ -287,7 +305,11 @@ void StreamWriter::close() {
   }
   int ret = av_write_trailer(impl_->fmt.get());
   AVFormatContext* c = impl_->fmt.get();
-  if (!(c->oformat->flags & AVFMT_NOFILE)) avio_closep(&c->pb);
+  if (c->flags & AVFMT_FLAG_CUSTOM_IO) {
+    avio_flush(c->pb);
+  } else if (!(c->oformat->flags & AVFMT_NOFILE)) {
+    avio_closep(&c->pb);
+  }
   EMBER_CHECK(ret >= 0, "close: writing the trailer of \"", impl_->dst, "\" failed (", av_error(ret), ")");
 }
 

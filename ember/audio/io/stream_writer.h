@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <string>
 
 #include "ember/core/tensor.h"
@@ -16,6 +17,9 @@ class StreamWriter {
  public:
   // dst: the output path; format overrides the muxer the extension picks.
   explicit StreamWriter(const std::string& dst, const std::optional<std::string>& format = std::nullopt);
+  // A file-like object (it must outlive the writer); format is required.
+  explicit StreamWriter(std::ostream& dst, const std::optional<std::string>& format = std::nullopt,
+                        int64_t buffer_size = 4096);
   ~StreamWriter();
   StreamWriter(StreamWriter&&) noexcept;
   StreamWriter& operator=(StreamWriter&&) noexcept;
