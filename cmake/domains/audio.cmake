@@ -1,5 +1,5 @@
 # ember::audio (torchaudio): audio files through libsndfile; compressed
-# formats libsndfile lacks (MP3 decode, Opus in Ogg) and StreamReader/Writer through FFmpeg.
+# formats libsndfile lacks (m4a, aac, ...) and StreamReader/Writer through FFmpeg (libswscale for video).
 pkg_check_modules(EMBER_SNDFILE REQUIRED IMPORTED_TARGET sndfile)
-pkg_check_modules(EMBER_AUDIO_FFMPEG REQUIRED IMPORTED_TARGET libavformat libavcodec libavutil libswresample)
+pkg_check_modules(EMBER_AUDIO_FFMPEG REQUIRED IMPORTED_TARGET libavformat libavcodec libavutil libswresample libswscale)
 ember_domain_library(audio PRIVATE_DEPS PkgConfig::EMBER_SNDFILE PkgConfig::EMBER_AUDIO_FFMPEG)
