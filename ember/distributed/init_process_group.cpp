@@ -155,6 +155,8 @@ void init_process_group(const std::string& backend, std::optional<std::string> i
       url.port = port;
       url.scheme = "tcp";
     } else {
+      EMBER_CHECK(url.scheme == "tcp" || url.scheme == "file", "init_process_group: unsupported init_method scheme '",
+                  url.scheme, "://' (expected env://, tcp:// or file://)");
       rank = rank >= 0 ? rank : query_int(url, "rank", -1);
       world_size = world_size >= 0 ? world_size : query_int(url, "world_size", -1);
     }

@@ -15,6 +15,7 @@
 #include <gloo/transport/tcp/device.h>
 
 #include <cstdlib>
+#include <thread>
 
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
@@ -105,7 +106,14 @@ void ProcessGroupGloo::check_rank(int64_t r, const char* op, const char* what) c
 void ProcessGroupGloo::fail(const char* op, int64_t seq, const std::exception& e) {
   std::string what = e.what();
   bool timed_out = what.find("imed out") != std::string::npos;
-  std::string diag = heartbeat_->diagnose(seq);
+  // A timeout has given a dead peer time to fall silent; a broken connection
+  // has not, so wait until live peers must have beaten since the failure.
+  auto quiet_since = store_detail::Clock::now() - heartbeat_->silence();
+  if (!timed_out) {
+    quiet_since = store_detail::Clock::now();
+    std::this_thread::sleep_for(heartbeat_->silence());
+  }
+  std::string diag = heartbeat_->diagnose(seq, quiet_since);
   EMBER_ERROR(op, ": ", timed_out ? "timed out" : "failed", " in process group '", options_.group_name, "' (rank ",
               rank_, " of ", size_, ", collective #", seq, ", timeout ", options_.timeout.count(), " ms)",
               diag.empty() ? "" : ": ", diag, " [", what, "]");

@@ -224,7 +224,7 @@ DIST_WORKER(Subgroups) {
   dist::broadcast(b, 3, odd);
   EXPECT_TENSOR_EQ(b, ember::full({2}, r % 2 ? 3.0 : double(r)));
   EXPECT_EQ(dist::get_global_rank(mine, 1), r % 2 ? 3 : 2);
-  EXPECT_EMBER_ERROR(dist::broadcast(b, 0, odd), "broadcast", "0", "not part of");
+  if (r % 2) EXPECT_EMBER_ERROR(dist::broadcast(b, 0, odd), "broadcast", "0", "not part of");
   dist::destroy_process_group();
 }
 

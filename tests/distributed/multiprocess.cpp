@@ -55,7 +55,7 @@ std::vector<RankExit> run_ranks(const std::string& worker, const Launch& launch)
     for (const auto& [k, v] : launch.env) env[k] = v;
     if (auto it = launch.rank_env.find(r); it != launch.rank_env.end())
       for (const auto& [k, v] : it->second) env[k] = v;
-    std::vector<std::string> env_strings, arg_strings{self, "--gtest_filter=DistWorker." + worker};
+    std::vector<std::string> env_strings, arg_strings{self, "--gtest_filter=DistWorker." + worker, "--gtest_brief=1"};
     for (const auto& [k, v] : env) env_strings.push_back(k + "=" + v);
     std::vector<char*> envp, argv;
     for (auto& s : env_strings) envp.push_back(s.data());

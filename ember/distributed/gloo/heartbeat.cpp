@@ -55,16 +55,14 @@ void Heartbeat::run() {
   }
 }
 
-std::string Heartbeat::diagnose(int64_t seq) {
+std::string Heartbeat::diagnose(int64_t seq, Clock::time_point quiet_since) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto now = Clock::now();
-  auto silent_after = interval_ * 5;
   std::vector<int64_t> behind, silent;
   std::ostringstream os;
   for (int64_t r = 0; r < size_; ++r) {
     if (r == rank_) continue;
     const Peer& p = peers_[static_cast<size_t>(r)];
-    if (!store_lost_ && (!p.seen || now - p.changed > silent_after))
+    if (!store_lost_ && (p.seen ? p.changed : start_) < quiet_since)
       silent.push_back(r);
     else if (p.seq < seq)
       behind.push_back(r);

@@ -28,8 +28,11 @@ class Heartbeat {
 
   // Called as each collective starts, with its 1-based sequence number.
   void entered(int64_t seq) { seq_.store(seq, std::memory_order_relaxed); }
-  // Which ranks are behind collective `seq` or silent, in words ("" when none is known).
-  std::string diagnose(int64_t seq);
+  // Which ranks are behind collective `seq`, and which have not beaten since
+  // quiet_since (dead or hung), in words ("" when none is known).
+  std::string diagnose(int64_t seq, store_detail::Clock::time_point quiet_since);
+  // How long a rank may go without a beat before it counts as silent.
+  std::chrono::milliseconds silence() const { return interval_ * 3; }
 
  private:
   struct Peer {
@@ -49,6 +52,7 @@ class Heartbeat {
   bool stop_ = false;
   bool store_lost_ = false;
   std::vector<Peer> peers_;
+  store_detail::Clock::time_point start_ = store_detail::Clock::now();
   std::thread thread_;
 };
 

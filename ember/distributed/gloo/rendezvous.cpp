@@ -51,18 +51,30 @@ void join_group(Store& store, int64_t rank, int64_t size, std::chrono::milliseco
   store.add(kJoinedKey, 1);
   auto deadline = std::chrono::steady_clock::now() + timeout;
   auto pause = std::chrono::milliseconds(1);
+  // The ranks still missing, recomputed whenever the count of joined ranks
+  // moves, so a timeout can name them even when the store's host has gone.
+  int64_t last_count = -1;
+  std::string missing;
   for (;;) {
-    if (store.check({kErrorKey}))
-      EMBER_ERROR(where, ": another rank failed to join: ", to_string(store.get(kErrorKey)));
-    if (store.add(kJoinedKey, 0) >= size) return;
-    if (std::chrono::steady_clock::now() >= deadline) {
-      std::string missing;
-      for (int64_t r = 0; r < size; ++r)
-        if (!store.check({"ember/rank/" + std::to_string(r)}))
-          missing += (missing.empty() ? "" : ", ") + std::to_string(r);
-      EMBER_ERROR(where, ": timed out after ", timeout.count(), " ms waiting for ranks [", missing,
-                  "] to join (world_size ", size, ")");
+    std::string other_error;
+    try {
+      if (store.check({kErrorKey})) other_error = to_string(store.get(kErrorKey));
+      int64_t count = store.add(kJoinedKey, 0);
+      if (other_error.empty() && count >= size) return;
+      if (count != last_count) {
+        missing.clear();
+        for (int64_t r = 0; r < size; ++r)
+          if (!store.check({"ember/rank/" + std::to_string(r)}))
+            missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+        last_count = count;
+      }
+    } catch (const Error& e) {
+      EMBER_ERROR(where, ": the store failed while waiting for ranks [", missing, "] to join (world_size ", size,
+                  "): ", e.what());
     }
+    EMBER_CHECK(other_error.empty(), where, ": another rank failed to join: ", other_error);
+    EMBER_CHECK(std::chrono::steady_clock::now() < deadline, where, ": timed out after ", timeout.count(),
+                " ms waiting for ranks [", missing, "] to join (world_size ", size, ")");
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::milliseconds(20));
   }
