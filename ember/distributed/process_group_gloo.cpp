@@ -38,9 +38,12 @@ using gloo_detail::WireTensor;
 
 namespace {
 
-bool debug_detail_from_env() {
-  const char* v = std::getenv("TORCH_DISTRIBUTED_DEBUG");
-  return v && std::string(v) == "DETAIL";
+// Note [Collective header check] says why the check is on unless switched off.
+bool checks_from_env() {
+  const char* debug = std::getenv("TORCH_DISTRIBUTED_DEBUG");
+  if (debug && std::string(debug) == "DETAIL") return true;
+  const char* v = std::getenv("EMBER_DISTRIBUTED_CHECK");
+  return !(v && std::string(v) == "0");
 }
 
 std::chrono::milliseconds heartbeat_interval(std::chrono::milliseconds timeout) {
@@ -62,7 +65,7 @@ ProcessGroupGloo::ProcessGroupGloo(const std::shared_ptr<Store>& store, int64_t 
   EMBER_CHECK(rank >= 0 && rank < size, "ProcessGroupGloo: rank ", rank, " is out of range for world_size ", size);
   EMBER_CHECK(options_.timeout.count() > 0, "ProcessGroupGloo: the timeout must be positive, got ",
               options_.timeout.count(), " ms");
-  check_collectives_ = options_.check_collectives.value_or(debug_detail_from_env());
+  check_collectives_ = options_.check_collectives.value_or(checks_from_env());
   gloo_detail::join_group(*store_, rank, size, options_.timeout, options_.group_name);
 
   ::gloo::transport::tcp::attr attr;
@@ -150,11 +153,13 @@ std::shared_ptr<Work> ProcessGroupGloo::enqueue(const char* op, std::chrono::mil
 }
 
 // Note [Collective header check]
-// With TORCH_DISTRIBUTED_DEBUG=DETAIL (or Options::check_collectives), every
-// collective first all-gathers a fixed 8-word header (op, dtype, numel, ndim,
-// first four sizes) and raises on every rank when the ranks disagree, instead
-// of letting Gloo pair buffers of different sizes. It costs one small
-// all-gather per collective, so it is off by default, as in c10d.
+// Every collective first all-gathers a fixed 8-word header (op, dtype, numel,
+// ndim, first four sizes) and raises on every rank when the ranks disagree.
+// Gloo itself does not report a size mismatch: its transport thread fails an
+// enforce and the process aborts. So the check is on by default (unlike
+// c10d's TORCH_DISTRIBUTED_DEBUG=DETAIL); it costs one 64-byte all-gather per
+// collective, and EMBER_DISTRIBUTED_CHECK=0 or Options::check_collectives =
+// false turns it off for programs that trust their shapes.
 void ProcessGroupGloo::check_header(const char* op, const Call& call, const Tensor& t) {
   constexpr int kWords = 8;
   auto op_id = static_cast<int64_t>(std::hash<std::string>{}(op)&0x7fffffff);

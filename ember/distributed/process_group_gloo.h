@@ -29,7 +29,8 @@ class ProcessGroupGloo : public ProcessGroup {
     // store's connection (TCPStore), else GLOO_SOCKET_IFNAME, else loopback.
     std::string hostname;
     // Exchange each collective's dtype and shape first and raise on a
-    // mismatch across ranks; default: TORCH_DISTRIBUTED_DEBUG=DETAIL.
+    // mismatch across ranks (Note [Collective header check]); default: on
+    // unless EMBER_DISTRIBUTED_CHECK=0.
     std::optional<bool> check_collectives;
     std::string group_name = "default";
   };
