@@ -1,6 +1,9 @@
 #pragma once
 // ember::distributed — torch.distributed in C++ (libember_distributed, target
-// Ember::distributed): stores, process groups on Gloo, the collectives.
+// Ember::distributed): stores, process groups on Gloo, the collectives, and
+// nn::parallel::DistributedDataParallel with its communication hooks.
+#include "ember/distributed/ddp/comm_hooks.h"
+#include "ember/distributed/ddp/distributed_data_parallel.h"
 #include "ember/distributed/distributed_c10d.h"
 #include "ember/distributed/process_group.h"
 #include "ember/distributed/process_group_gloo.h"
