@@ -56,6 +56,25 @@ T* ptr(const Tensor& t) {
   return static_cast<T*>(t.data_ptr());
 }
 
+// A queued collective's Work: waiting for it runs it on the waiting thread
+// when it is next (Note [Running a waited-for job inline]).
+class QueuedWork : public Work {
+ public:
+  QueuedWork(const char* op, std::vector<Tensor> result, std::weak_ptr<gloo_detail::WorkQueue> queue)
+      : Work(op, std::move(result)), queue_(std::move(queue)) {}
+  void set_id(uint64_t id) { id_ = id; }
+  bool wait(std::chrono::milliseconds timeout) override {
+    // Only an unbounded wait may run the op here: a bounded one must return in time.
+    if (timeout == kNoTimeout)
+      if (auto q = queue_.lock(); q && !is_completed()) q->run_if_next(id_);
+    return Work::wait(timeout);
+  }
+
+ private:
+  std::weak_ptr<gloo_detail::WorkQueue> queue_;
+  uint64_t id_ = 0;
+};
+
 }  // namespace
 
 ProcessGroupGloo::ProcessGroupGloo(const std::shared_ptr<Store>& store, int64_t rank, int64_t size, Options options)
@@ -93,7 +112,7 @@ ProcessGroupGloo::ProcessGroupGloo(const std::shared_ptr<Store>& store, int64_t 
   }
   heartbeat_ =
       std::make_unique<gloo_detail::Heartbeat>(store_->clone(), rank, size, heartbeat_interval(options_.timeout));
-  queue_ = std::make_unique<gloo_detail::WorkQueue>();
+  queue_ = std::make_shared<gloo_detail::WorkQueue>();
 }
 
 ProcessGroupGloo::~ProcessGroupGloo() {
@@ -111,12 +130,13 @@ void ProcessGroupGloo::fail(const char* op, int64_t seq, const std::exception& e
   bool timed_out = what.find("imed out") != std::string::npos;
   // A timeout has given a dead peer time to fall silent; a broken connection
   // has not, so wait until live peers must have beaten since the failure.
-  auto quiet_since = store_detail::Clock::now() - heartbeat_->silence();
+  constexpr int64_t kRounds = 4;  // a live peer beats in every round
+  int64_t since = heartbeat_->round() - kRounds;
   if (!timed_out) {
-    quiet_since = store_detail::Clock::now();
-    std::this_thread::sleep_for(heartbeat_->silence());
+    since = heartbeat_->round();
+    heartbeat_->wait_rounds(kRounds);
   }
-  std::string diag = heartbeat_->diagnose(seq, quiet_since);
+  std::string diag = heartbeat_->diagnose(seq, since);
   EMBER_ERROR(op, ": ", timed_out ? "timed out" : "failed", " in process group '", options_.group_name, "' (rank ",
               rank_, " of ", size_, ", collective #", seq, ", timeout ", options_.timeout.count(), " ms)",
               diag.empty() ? "" : ": ", diag, " [", what, "]");
@@ -125,14 +145,15 @@ void ProcessGroupGloo::fail(const char* op, int64_t seq, const std::exception& e
 std::shared_ptr<Work> ProcessGroupGloo::enqueue(const char* op, std::chrono::milliseconds timeout,
                                                 std::vector<Tensor> result, const Tensor* checked,
                                                 std::function<void(const Call&)> body) {
-  auto work = std::make_shared<Work>(op, std::move(result));
+  auto work = std::make_shared<QueuedWork>(op, std::move(result), queue_);
   // Two tags per collective: the optional header exchange, then the op itself.
   uint32_t tag = next_tag_.fetch_add(2);
   Call call{context_, tag + 1, effective(timeout)};
   Call header_call{context_, tag, call.timeout};
   int64_t seq = ++next_seq_;
   Tensor header_tensor = checked ? *checked : Tensor();
-  queue_->push([this, op, work, call, header_call, seq, header_tensor, body = std::move(body)] {
+  // The job finishes its Work; the Work holds the queue only weakly (it may outlive the group).
+  uint64_t id = queue_->push([this, op, work, call, header_call, seq, header_tensor, body = std::move(body)] {
     try {
       heartbeat_->entered(seq);
       NoGradGuard no_grad;  // the wire writes into parameters and gradients
@@ -149,6 +170,7 @@ std::shared_ptr<Work> ProcessGroupGloo::enqueue(const char* op, std::chrono::mil
       work->finish(std::current_exception());
     }
   });
+  work->set_id(id);
   return work;
 }
 

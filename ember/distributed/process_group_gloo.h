@@ -95,7 +95,7 @@ class ProcessGroupGloo : public ProcessGroup {
   std::atomic<uint32_t> next_tag_{1};
   std::atomic<int64_t> next_seq_{0};
   int64_t monitored_barriers_ = 0;
-  std::unique_ptr<gloo_detail::WorkQueue> queue_;  // last: stops first, while the context still exists
+  std::shared_ptr<gloo_detail::WorkQueue> queue_;  // last: stops first, while the context still exists
 };
 
 }  // namespace torch::distributed

@@ -37,8 +37,8 @@ void Heartbeat::run() {
         std::lock_guard<std::mutex> lock(mu_);
         Peer& p = peers_[static_cast<size_t>(r)];
         if (!p.seen || value != p.last) {
+          if (p.seen) p.advanced = rounds_;  // a first sighting may be an old value: not a beat
           p.last = value;
-          p.changed = Clock::now();
           p.seen = true;
           std::istringstream in(value);
           int64_t b = 0;
@@ -51,18 +51,31 @@ void Heartbeat::run() {
       return;
     }
     std::unique_lock<std::mutex> lock(mu_);
+    ++rounds_;
+    cv_.notify_all();
     if (cv_.wait_for(lock, interval_, [&] { return stop_; })) return;
   }
 }
 
-std::string Heartbeat::diagnose(int64_t seq, Clock::time_point quiet_since) {
+int64_t Heartbeat::round() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return rounds_;
+}
+
+void Heartbeat::wait_rounds(int64_t rounds) {
+  std::unique_lock<std::mutex> lock(mu_);
+  int64_t target = rounds_ + rounds;
+  cv_.wait_for(lock, interval_ * (2 * rounds), [&] { return rounds_ >= target || stop_ || store_lost_; });
+}
+
+std::string Heartbeat::diagnose(int64_t seq, int64_t since) {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<int64_t> behind, silent;
   std::ostringstream os;
   for (int64_t r = 0; r < size_; ++r) {
     if (r == rank_) continue;
     const Peer& p = peers_[static_cast<size_t>(r)];
-    if (!store_lost_ && (p.seen ? p.changed : start_) < quiet_since)
+    if (!store_lost_ && p.advanced < since && rounds_ - since >= 2)
       silent.push_back(r);
     else if (p.seq < seq)
       behind.push_back(r);

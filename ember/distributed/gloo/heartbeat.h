@@ -28,16 +28,18 @@ class Heartbeat {
 
   // Called as each collective starts, with its 1-based sequence number.
   void entered(int64_t seq) { seq_.store(seq, std::memory_order_relaxed); }
+  // This rank's heartbeat rounds so far (each publishes and reads every rank).
+  int64_t round();
+  // Blocks until `rounds` more rounds have run (or 2 x rounds intervals passed).
+  void wait_rounds(int64_t rounds);
   // Which ranks are behind collective `seq`, and which have not beaten since
-  // quiet_since (dead or hung), in words ("" when none is known).
-  std::string diagnose(int64_t seq, store_detail::Clock::time_point quiet_since);
-  // How long a rank may go without a beat before it counts as silent.
-  std::chrono::milliseconds silence() const { return interval_ * 3; }
+  // round `since` (dead or hung), in words ("" when none is known).
+  std::string diagnose(int64_t seq, int64_t since);
 
  private:
   struct Peer {
-    std::string last;  // the last value read
-    store_detail::Clock::time_point changed{};
+    std::string last;       // the last value read
+    int64_t advanced = -1;  // the round in which its beat last moved
     int64_t seq = 0;
     bool seen = false;
   };
@@ -52,7 +54,7 @@ class Heartbeat {
   bool stop_ = false;
   bool store_lost_ = false;
   std::vector<Peer> peers_;
-  store_detail::Clock::time_point start_ = store_detail::Clock::now();
+  int64_t rounds_ = 0;
   std::thread thread_;
 };
 

@@ -13,25 +13,52 @@ WorkQueue::~WorkQueue() {
   thread_.join();
 }
 
-void WorkQueue::push(std::function<void()> job) {
+uint64_t WorkQueue::push(std::function<void()> job) {
+  uint64_t id;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    jobs_.push_back(std::move(job));
+    id = next_id_++;
+    jobs_.push_back({id, std::move(job)});
   }
-  cv_.notify_one();
+  cv_.notify_all();
+  return id;
+}
+
+bool WorkQueue::run_if_next(uint64_t id) {
+  std::function<void()> fn;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (busy_ || jobs_.empty() || jobs_.front().id != id) return false;
+    fn = std::move(jobs_.front().fn);
+    jobs_.pop_front();
+    busy_ = true;
+  }
+  fn();  // jobs catch their own errors and report them through their Work
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    busy_ = false;
+  }
+  cv_.notify_all();
+  return true;
 }
 
 void WorkQueue::run() {
   for (;;) {
-    std::function<void()> job;
+    std::function<void()> fn;
     {
       std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [&] { return stop_ || !jobs_.empty(); });
+      cv_.wait(lock, [&] { return (stop_ && !busy_) || (!jobs_.empty() && !busy_); });
       if (jobs_.empty()) return;
-      job = std::move(jobs_.front());
+      fn = std::move(jobs_.front().fn);
       jobs_.pop_front();
+      busy_ = true;
     }
-    job();  // jobs catch their own errors and report them through their Work
+    fn();
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      busy_ = false;
+    }
+    cv_.notify_all();
   }
 }
 
