@@ -147,9 +147,10 @@ std::shared_ptr<Work> ProcessGroupGloo::enqueue(const char* op, std::chrono::mil
                                                 std::function<void(const Call&)> body) {
   auto work = std::make_shared<QueuedWork>(op, std::move(result), queue_);
   // Two tags per collective: the optional header exchange, then the op itself.
-  uint32_t tag = next_tag_.fetch_add(2);
-  Call call{context_, tag + 1, effective(timeout)};
-  Call header_call{context_, tag, call.timeout};
+  // Three tags per collective: the header exchange, the op, and the op's own check.
+  uint32_t tag = next_tag_.fetch_add(3);
+  Call call{context_, tag + 1, effective(timeout), tag + 2, check_collectives_};
+  Call header_call{context_, tag, call.timeout, tag + 2, check_collectives_};
   int64_t seq = ++next_seq_;
   Tensor header_tensor = checked ? *checked : Tensor();
   // The job finishes its Work; the Work holds the queue only weakly (it may outlive the group).
@@ -213,6 +214,31 @@ void ProcessGroupGloo::check_header(const char* op, const Call& call, const Tens
     if (!std::equal(mine.begin(), mine.end(), all.begin() + r * kWords)) {
       EMBER_ERROR(op, ": the ranks of process group '", options_.group_name, "' passed different tensors: rank ", rank_,
                   " has ", describe(rank_), ", rank ", r, " has ", describe(r));
+    }
+  }
+}
+
+// Every rank gathers every rank's send and receive sizes, so all of them see
+// the same mismatch and raise together (none is left waiting in Gloo).
+void ProcessGroupGloo::check_splits(const char* op, const Call& call, const std::vector<int64_t>& in_bytes,
+                                    const std::vector<int64_t>& out_bytes) {
+  const auto n = static_cast<size_t>(size_);
+  std::vector<int64_t> mine(in_bytes);
+  mine.insert(mine.end(), out_bytes.begin(), out_bytes.end());
+  std::vector<int64_t> all(2 * n * n);
+  ::gloo::AllgatherOptions o(call.context);
+  o.setInput<int64_t>(mine.data(), mine.size());
+  o.setOutput<int64_t>(all.data(), all.size());
+  o.setTag(call.check_tag);
+  o.setTimeout(call.timeout);
+  ::gloo::allgather(o);
+  // Rank j's row: what it sends to each rank, then what it expects from each.
+  for (size_t j = 0; j < n; ++j) {
+    for (size_t i = 0; i < n; ++i) {
+      int64_t sent = all[j * 2 * n + i], expected = all[i * 2 * n + n + j];
+      EMBER_CHECK(sent == expected, op, ": rank ", j, " of process group '", options_.group_name, "' sends ", sent,
+                  " bytes to rank ", i, ", which expects ", expected,
+                  " bytes from it (split sizes or tensor sizes differ)");
     }
   }
 }
@@ -433,7 +459,8 @@ std::shared_ptr<Work> ProcessGroupGloo::alltoall_base(Tensor& output, Tensor& in
   auto out_bytes = gloo_detail::split_bytes(output, outputSplitSizes, size_, op, "output");
   Tensor in = input.contiguous();
   WireTensor out = to_wire(output, /*read=*/false);
-  return enqueue(op, opts.timeout, {output}, nullptr, [in, out, in_bytes, out_bytes](const Call& c) {
+  return enqueue(op, opts.timeout, {output}, nullptr, [this, op, in, out, in_bytes, out_bytes](const Call& c) {
+    if (c.checks) check_splits(op, c, in_bytes, out_bytes);
     ::gloo::AlltoallvOptions o(c.context);
     o.setInput<uint8_t>(ptr<uint8_t>(in), in_bytes);
     o.setOutput<uint8_t>(ptr<uint8_t>(out.buffer), out_bytes);
@@ -466,7 +493,8 @@ std::shared_ptr<Work> ProcessGroupGloo::alltoall(std::vector<Tensor>& outputs, s
   for (const auto& t : outputs) out_numel += t.numel();
   Tensor flat = empty({out_numel}, TensorOptions().dtype(inputs[0].scalar_type()));
   std::vector<Tensor> list = outputs;
-  return enqueue(op, opts.timeout, list, nullptr, [in, flat, list, in_bytes, out_bytes](const Call& c) {
+  return enqueue(op, opts.timeout, list, nullptr, [this, op, in, flat, list, in_bytes, out_bytes](const Call& c) {
+    if (c.checks) check_splits(op, c, in_bytes, out_bytes);
     ::gloo::AlltoallvOptions o(c.context);
     o.setInput<uint8_t>(ptr<uint8_t>(in), in_bytes);
     o.setOutput<uint8_t>(ptr<uint8_t>(flat), out_bytes);

@@ -73,7 +73,12 @@ class ProcessGroupGloo : public ProcessGroup {
     std::shared_ptr<::gloo::Context> context;
     uint32_t tag;
     std::chrono::milliseconds timeout;
+    uint32_t check_tag;  // for an op's own consistency exchange (all_to_all's split sizes)
+    bool checks;         // whether consistency checks are on
   };
+  // all_to_all: every rank's send sizes must match what its peers expect to receive.
+  void check_splits(const char* op, const Call& call, const std::vector<int64_t>& in_bytes,
+                    const std::vector<int64_t>& out_bytes);
   // Queues body on the worker; the Work finishes when it returns or raises.
   // The header (dtype, shape) is compared across ranks first when checks are on.
   std::shared_ptr<Work> enqueue(const char* op, std::chrono::milliseconds timeout, std::vector<Tensor> result,

@@ -136,6 +136,13 @@ DIST_WORKER(MismatchedTensors) {
                      "float32 [5]");
   EXPECT_EMBER_ERROR(dist::broadcast(ember::ones({3}, r == 0 ? ember::kFloat : ember::kDouble), 0), "broadcast",
                      "float32 [3]", "float64 [3]");
+  // all_to_all_single whose split sizes disagree across ranks: rank 0 sends 1
+  // row to rank 1, which expects 2. Both ranks raise.
+  Tensor in = ember::ones({3, 2}), out = ember::zeros({3, 2});
+  std::vector<int64_t> in_splits = r == 0 ? std::vector<int64_t>{2, 1} : std::vector<int64_t>{1, 2};
+  std::vector<int64_t> out_splits{2, 1};
+  EXPECT_EMBER_ERROR(dist::all_to_all_single(out, in, out_splits, in_splits), "all_to_all_single",
+                     "split sizes or tensor sizes differ");
   // The group stays usable: the header exchange kept the ranks in step.
   Tensor t = ember::ones({3});
   dist::all_reduce(t);
