@@ -40,6 +40,7 @@ void expect_same_parameters(const std::vector<Tensor>& a, const std::vector<Tens
 TEST(DDP, MatchesOneProcessOnTheWholeBatch) { run("DdpMatches", {{"EMBER_DDP_HOOK", "allreduce"}}); }
 TEST(DDP, Fp16CompressHook) { run("DdpMatches", {{"EMBER_DDP_HOOK", "fp16"}}); }
 TEST(DDP, Bf16CompressHook) { run("DdpMatches", {{"EMBER_DDP_HOOK", "bf16"}}); }
+TEST(DDP, GradientAsBucketView) { run("DdpMatches", {{"EMBER_DDP_HOOK", "allreduce"}, {"EMBER_DDP_VIEW", "1"}}); }
 DIST_WORKER(DdpMatches) {
   dist::init_process_group("gloo", std::nullopt, 20000ms);
   int r = dist::get_rank(), n = dist::get_world_size();
@@ -47,7 +48,9 @@ DIST_WORKER(DdpMatches) {
   auto reference = make_net(100);  // rank 0's initial parameters, on every rank
   auto local = make_net(100 + r);  // each rank starts elsewhere: DDP broadcasts rank 0's
   // A tiny bucket cap: several buckets, reduced while backward runs.
-  DistributedDataParallel ddp(local, DistributedDataParallelOptions().bucket_cap_mb(0.0005));
+  bool view = std::getenv("EMBER_DDP_VIEW") != nullptr;
+  DistributedDataParallel ddp(local,
+                              DistributedDataParallelOptions().bucket_cap_mb(0.0005).gradient_as_bucket_view(view));
   EXPECT_GT(ddp->num_buckets(), 2u);
   expect_same_parameters(ddp->parameters(), reference->parameters(), 0);
   namespace hooks = dist::algorithms::ddp_comm_hooks::default_hooks;

@@ -22,7 +22,8 @@ DistributedDataParallelImpl::DistributedDataParallelImpl(AnyModule module, Distr
   broadcast_coalesced(state);
   auto cap = static_cast<int64_t>(options.bucket_cap_mb() * 1024 * 1024);
   EMBER_CHECK(cap > 0, "DistributedDataParallel: bucket_cap_mb must be positive, got ", options.bucket_cap_mb());
-  reducer_ = std::make_shared<distributed::ddp_detail::Reducer>(params, group_, cap, options.find_unused_parameters());
+  reducer_ = std::make_shared<distributed::ddp_detail::Reducer>(params, group_, cap, options.find_unused_parameters(),
+                                                                options.gradient_as_bucket_view());
   reducer_->install_hooks();
 }
 

@@ -24,6 +24,9 @@ struct DistributedDataParallelOptions {
   TORCH_ARG(bool, broadcast_buffers) = true;
   TORCH_ARG(double, bucket_cap_mb) = 25;
   TORCH_ARG(bool, find_unused_parameters) = false;
+  // After each reduction, .grad is a view into its bucket (no copy back; the
+  // next backward accumulates into the bucket's memory).
+  TORCH_ARG(bool, gradient_as_bucket_view) = false;
 };
 
 class DistributedDataParallelImpl : public Module {

@@ -10,8 +10,11 @@
 namespace torch::distributed::ddp_detail {
 
 Reducer::Reducer(std::vector<Tensor> params, ProcessGroupPtr group, int64_t bucket_bytes_cap,
-                 bool find_unused_parameters)
-    : params_(std::move(params)), group_(std::move(group)), find_unused_(find_unused_parameters) {
+                 bool find_unused_parameters, bool gradient_as_bucket_view)
+    : params_(std::move(params)),
+      group_(std::move(group)),
+      find_unused_(find_unused_parameters),
+      grad_as_view_(gradient_as_bucket_view) {
   EMBER_CHECK(!params_.empty(), "DistributedDataParallel: the module has no parameter that requires grad");
   EMBER_CHECK(bucket_bytes_cap > 0, "DistributedDataParallel: bucket_cap_mb must be positive");
   size_t n = params_.size();
@@ -129,10 +132,12 @@ void Reducer::mark_ready(size_t index) {
   const Tensor& p = params_[index];
   Tensor slot = bk.flat.narrow(0, bk.offsets[slot_of_[index]], p.numel());
   NoGradGuard no_grad;
-  if (p.grad().defined() && !unused_[index])
-    slot.copy_(p.grad().reshape({-1}));
-  else
+  if (p.grad().defined() && !unused_[index]) {
+    // With gradient_as_bucket_view the gradient may already live in its slot.
+    if (p.grad().data_ptr() != slot.data_ptr() || !p.grad().is_contiguous()) slot.copy_(p.grad().reshape({-1}));
+  } else {
     slot.zero_();
+  }
   if (--bk.pending == 0) launch_ready_buckets();
 }
 
@@ -167,7 +172,10 @@ void Reducer::finalize() {
       if (!globally_used[k]) continue;  // no rank produced a gradient: .grad stays as it was
       const Tensor& p = params_[k];
       Tensor g = result.narrow(0, bk.offsets[s], p.numel()).view(p.sizes());
-      if (p.grad().defined())
+      if (grad_as_view_) {
+        if (!result.is_same(bk.flat)) bk.flat.narrow(0, bk.offsets[s], p.numel()).copy_(g.reshape({-1}));
+        p.mutable_grad() = bk.flat.narrow(0, bk.offsets[s], p.numel()).view(p.sizes());
+      } else if (p.grad().defined())
         p.grad().copy_(g);
       else
         p.mutable_grad() = g.clone();

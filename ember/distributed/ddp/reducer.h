@@ -21,7 +21,8 @@ namespace torch::distributed::ddp_detail {
 
 class Reducer : public std::enable_shared_from_this<Reducer> {
  public:
-  Reducer(std::vector<Tensor> params, ProcessGroupPtr group, int64_t bucket_bytes_cap, bool find_unused_parameters);
+  Reducer(std::vector<Tensor> params, ProcessGroupPtr group, int64_t bucket_bytes_cap, bool find_unused_parameters,
+          bool gradient_as_bucket_view = false);
   // Installs the hooks (they hold the reducer weakly).
   void install_hooks();
   // Called by forward when gradients will be synchronized: the next backward reduces.
@@ -47,6 +48,7 @@ class Reducer : public std::enable_shared_from_this<Reducer> {
   std::vector<std::shared_ptr<autograd::Node>> accumulators_;  // kept alive so the hooks stay
   ProcessGroupPtr group_;
   bool find_unused_;
+  bool grad_as_view_;
   std::vector<Bucket> buckets_;
   std::vector<size_t> bucket_of_, slot_of_;
   ProcessGroupPtr hook_state_;
