@@ -46,7 +46,7 @@ DIST_WORKER(CollectiveTimeout) {
     auto start = Clock::now();
     EXPECT_EMBER_ERROR(work->wait(), "all_reduce", "timed out", "default_pg", "rank 0 of 2", "ranks [1]",
                        "not entered");
-    EXPECT_LT(seconds_since(start), 3.0);
+    EXPECT_LT(seconds_since(start), 4.0);
     EXPECT_TRUE(work->is_completed());
     EXPECT_FALSE(work->is_success());
     dist::get_default_group()->getRank();
@@ -68,8 +68,8 @@ DIST_WORKER(DeadRank) {
   std::this_thread::sleep_for(100ms);
   auto start = Clock::now();
   EXPECT_EMBER_ERROR(dist::all_reduce(ember::ones({1000})), "all_reduce", "default_pg", "ranks [2] stopped responding");
-  EXPECT_LT(seconds_since(start), 4.5);
-  std::this_thread::sleep_for(1000ms);  // stay alive while the other live rank diagnoses
+  EXPECT_LT(seconds_since(start), 6.5);  // within the timeout plus the heartbeat rounds of the diagnosis
+  std::this_thread::sleep_for(1000ms);   // stay alive while the other live rank diagnoses
   dist::destroy_process_group();
 }
 
@@ -86,7 +86,7 @@ DIST_WORKER(DeadRankZero) {
   std::this_thread::sleep_for(100ms);
   auto start = Clock::now();
   EXPECT_EMBER_ERROR(dist::all_reduce(ember::ones({1000})), "all_reduce", "default_pg");
-  EXPECT_LT(seconds_since(start), 4.5);
+  EXPECT_LT(seconds_since(start), 6.5);  // within the timeout plus the heartbeat rounds of the diagnosis
   dist::destroy_process_group();
 }
 
