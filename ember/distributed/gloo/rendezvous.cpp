@@ -35,9 +35,10 @@ std::string process_token() {
 
 }  // namespace
 
-void join_group(Store& store, int64_t rank, int64_t size, std::chrono::milliseconds timeout,
-                const std::string& group_name) {
-  const std::string where = "init_process_group: process group '" + group_name + "'";
+namespace {
+
+void join_group_impl(Store& store, int64_t rank, int64_t size, std::chrono::milliseconds timeout,
+                     const std::string& where) {
   auto ws = to_string(store.compare_set(kWorldSizeKey, std::string(), std::to_string(size)));
   if (ws != std::to_string(size))
     fail_everyone(store, where + ": rank " + std::to_string(rank) + " was started with world_size " +
@@ -77,6 +78,20 @@ void join_group(Store& store, int64_t rank, int64_t size, std::chrono::milliseco
                 " ms waiting for ranks [", missing, "] to join (world_size ", size, ")");
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::milliseconds(20));
+  }
+}
+
+}  // namespace
+
+void join_group(Store& store, int64_t rank, int64_t size, std::chrono::milliseconds timeout,
+                const std::string& group_name) {
+  const std::string where = "init_process_group: process group '" + group_name + "'";
+  try {
+    join_group_impl(store, rank, size, timeout, where);
+  } catch (const Error& e) {
+    if (std::string(e.what()).rfind(where, 0) == 0) throw;
+    // A store call failed: most often the store's host (rank 0) already gave up.
+    EMBER_ERROR(where, ": rank ", rank, " (world_size ", size, ") lost the store while joining: ", e.what());
   }
 }
 
