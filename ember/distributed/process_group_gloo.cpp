@@ -137,9 +137,14 @@ void ProcessGroupGloo::fail(const char* op, int64_t seq, const std::exception& e
     heartbeat_->wait_rounds(kRounds);
   }
   std::string diag = heartbeat_->diagnose(seq, since);
-  EMBER_ERROR(op, ": ", timed_out ? "timed out" : "failed", " in process group '", options_.group_name, "' (rank ",
-              rank_, " of ", size_, ", collective #", seq, ", timeout ", options_.timeout.count(), " ms)",
-              diag.empty() ? "" : ": ", diag, " [", what, "]");
+  std::string msg = str(op, ": ", timed_out ? "timed out" : "failed", " in process group '", options_.group_name,
+                        "' (rank ", rank_, " of ", size_, ", collective #", seq, ", timeout ", options_.timeout.count(),
+                        " ms)", diag.empty() ? "" : ": ", diag, " [", what, "]");
+  {
+    std::lock_guard<std::mutex> lock(broken_mu_);
+    if (broken_.empty()) broken_ = msg;
+  }
+  EMBER_ERROR(msg);
 }
 
 std::shared_ptr<Work> ProcessGroupGloo::enqueue(const char* op, std::chrono::milliseconds timeout,
@@ -158,6 +163,11 @@ std::shared_ptr<Work> ProcessGroupGloo::enqueue(const char* op, std::chrono::mil
     try {
       heartbeat_->entered(seq);
       NoGradGuard no_grad;  // the wire writes into parameters and gradients
+      {
+        std::lock_guard<std::mutex> lock(broken_mu_);
+        EMBER_CHECK(broken_.empty(), op, ": process group '", options_.group_name,
+                    "' is unusable after an earlier failure: ", broken_);
+      }
       try {
         if (check_collectives_) check_header(op, header_call, header_tensor);
         body(call);

@@ -6,6 +6,7 @@
 // heartbeat (Note [Heartbeat]) knows of the ranks that did not take part.
 #include <atomic>
 #include <memory>
+#include <mutex>
 
 #include "ember/distributed/process_group.h"
 #include "ember/distributed/store/store.h"
@@ -100,6 +101,10 @@ class ProcessGroupGloo : public ProcessGroup {
   std::atomic<uint32_t> next_tag_{1};
   std::atomic<int64_t> next_seq_{0};
   int64_t monitored_barriers_ = 0;
+  // Set by the first Gloo failure: the context is unusable after it, so later
+  // collectives fail at once with this message instead of each timing out.
+  std::mutex broken_mu_;
+  std::string broken_;
   std::shared_ptr<gloo_detail::WorkQueue> queue_;  // last: stops first, while the context still exists
 };
 

@@ -12,6 +12,14 @@ namespace torch::distributed {
 enum class ReduceOp { SUM, AVG, PRODUCT, MIN, MAX, BAND, BOR, BXOR };
 const char* reduce_op_name(ReduceOp op);
 
+// torch.distributed.Backend's names (init_process_group takes the string).
+struct Backend {
+  static constexpr const char* UNDEFINED = "undefined";
+  static constexpr const char* GLOO = "gloo";
+  static constexpr const char* NCCL = "nccl";
+  static constexpr const char* MPI = "mpi";
+};
+
 // A timeout of zero means "the process group's (or store's) own timeout".
 constexpr std::chrono::milliseconds kNoTimeout{0};
 // torch.distributed.default_pg_timeout: 30 minutes.

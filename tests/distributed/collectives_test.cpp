@@ -244,7 +244,7 @@ DIST_WORKER(InitFile) {
 }
 DIST_WORKER(InitTcp) {
   std::string url = std::string("tcp://") + std::getenv("MASTER_ADDR") + ":" + std::getenv("MASTER_PORT");
-  dist::init_process_group("gloo", url, 20000ms, 2, ember_dist_test::worker_rank());
+  dist::init_process_group(dist::Backend::GLOO, url, 20000ms, 2, ember_dist_test::worker_rank());
   EXPECT_EMBER_ERROR(dist::init_process_group("gloo"), "twice");
   Tensor t = ember::ones({4});
   dist::all_reduce(t);

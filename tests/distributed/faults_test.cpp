@@ -68,6 +68,10 @@ DIST_WORKER(DeadRank) {
   std::this_thread::sleep_for(100ms);
   auto start = Clock::now();
   EXPECT_EMBER_ERROR(dist::all_reduce(ember::ones({1000})), "all_reduce", "default_pg", "ranks [2] stopped responding");
+  // The group is unusable now: the next collective says so at once.
+  auto again = Clock::now();
+  EXPECT_EMBER_ERROR(dist::barrier(), "barrier", "unusable after an earlier failure", "ranks [2] stopped responding");
+  EXPECT_LT(seconds_since(again), 1.0);
   EXPECT_LT(seconds_since(start), 6.5);  // within the timeout plus the heartbeat rounds of the diagnosis
   std::this_thread::sleep_for(1000ms);   // stay alive while the other live rank diagnoses
   dist::destroy_process_group();
