@@ -1,0 +1,16 @@
+#pragma once
+// ember::distributed — torch.distributed in C++ (libember_distributed, target
+// Ember::distributed): stores, process groups on Gloo, the collectives, and
+// nn::parallel::DistributedDataParallel with its communication hooks.
+#include "ember/distributed/ddp/comm_hooks.h"
+#include "ember/distributed/ddp/distributed_data_parallel.h"
+#include "ember/distributed/distributed_c10d.h"
+#include "ember/distributed/process_group.h"
+#include "ember/distributed/process_group_gloo.h"
+#include "ember/distributed/store/file_store.h"
+#include "ember/distributed/store/hash_store.h"
+#include "ember/distributed/store/prefix_store.h"
+#include "ember/distributed/store/store.h"
+#include "ember/distributed/store/tcp_store.h"
+#include "ember/distributed/types.h"
+#include "ember/distributed/work.h"

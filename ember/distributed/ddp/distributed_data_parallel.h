@@ -1,0 +1,85 @@
+#pragma once
+// DistributedDataParallel (torch.nn.parallel.DistributedDataParallel): wraps
+// a module so that every process trains a replica and backward averages the
+// gradients across the process group (Note [DDP buckets] in reducer.h).
+// Parameters and buffers are broadcast from rank 0 at construction.
+#include <memory>
+
+#include "ember/core/arg.h"
+#include "ember/distributed/ddp/comm_hooks.h"
+#include "ember/nn/module.h"
+#include "ember/nn/modules/container/any.h"
+#include "ember/nn/pimpl.h"
+
+namespace torch::distributed::ddp_detail {
+class Reducer;
+}
+
+namespace torch::nn::parallel {
+
+struct DistributedDataParallelOptions {
+  // nullptr: the default process group.
+  TORCH_ARG(std::shared_ptr<distributed::ProcessGroup>, process_group) = nullptr;
+  // Broadcast rank 0's buffers (running statistics) before every forward.
+  TORCH_ARG(bool, broadcast_buffers) = true;
+  TORCH_ARG(double, bucket_cap_mb) = 25;
+  TORCH_ARG(bool, find_unused_parameters) = false;
+  // After each reduction, .grad is a view into its bucket (no copy back; the
+  // next backward accumulates into the bucket's memory).
+  TORCH_ARG(bool, gradient_as_bucket_view) = false;
+};
+
+class DistributedDataParallelImpl : public Module {
+ public:
+  template <typename ModuleType, typename = std::enable_if_t<!std::is_same_v<std::decay_t<ModuleType>, AnyModule>>>
+  explicit DistributedDataParallelImpl(ModuleType module, DistributedDataParallelOptions options_ = {})
+      : DistributedDataParallelImpl(AnyModule(std::move(module)), std::move(options_)) {}
+  DistributedDataParallelImpl(AnyModule module, DistributedDataParallelOptions options_);
+
+  // The wrapped module's forward; with gradient synchronization on (not in
+  // no_sync()) and grad mode enabled, the next backward reduces gradients.
+  template <typename... Args>
+  Tensor forward(Args&&... args) {
+    pre_forward();
+    Tensor out = module_.forward(std::forward<Args>(args)...);
+    post_forward({out});
+    return out;
+  }
+
+  // While alive, backward accumulates gradients locally without communication.
+  class NoSyncGuard {
+   public:
+    explicit NoSyncGuard(DistributedDataParallelImpl& ddp) : ddp_(ddp), prev_(ddp.require_backward_grad_sync_) {
+      ddp.require_backward_grad_sync_ = false;
+    }
+    ~NoSyncGuard() { ddp_.require_backward_grad_sync_ = prev_; }
+    NoSyncGuard(const NoSyncGuard&) = delete;
+    NoSyncGuard& operator=(const NoSyncGuard&) = delete;
+
+   private:
+    DistributedDataParallelImpl& ddp_;
+    bool prev_;
+  };
+  [[nodiscard]] std::unique_ptr<NoSyncGuard> no_sync() { return std::make_unique<NoSyncGuard>(*this); }
+
+  // state: the process group the hook reduces over (nullptr: DDP's own).
+  void register_comm_hook(std::shared_ptr<distributed::ProcessGroup> state, distributed::CommHook hook);
+  std::shared_ptr<Module> module() const { return module_.ptr(); }
+  size_t num_buckets() const;
+
+  DistributedDataParallelOptions options;
+
+ private:
+  void pre_forward();
+  void post_forward(const std::vector<Tensor>& outputs);
+  void broadcast_coalesced(const std::vector<Tensor>& tensors);
+
+  AnyModule module_;
+  std::shared_ptr<distributed::ProcessGroup> group_;
+  std::shared_ptr<distributed::ddp_detail::Reducer> reducer_;
+  bool require_backward_grad_sync_ = true;
+};
+
+TORCH_MODULE(DistributedDataParallel);
+
+}  // namespace torch::nn::parallel

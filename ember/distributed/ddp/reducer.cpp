@@ -1,0 +1,187 @@
+#include "ember/distributed/ddp/reducer.h"
+
+#include <unordered_set>
+
+#include "ember/autograd/autograd_meta.h"
+#include "ember/autograd/grad_mode.h"
+#include "ember/core/error.h"
+#include "ember/ops/factory/factory.h"
+
+namespace torch::distributed::ddp_detail {
+
+Reducer::Reducer(std::vector<Tensor> params, ProcessGroupPtr group, int64_t bucket_bytes_cap,
+                 bool find_unused_parameters, bool gradient_as_bucket_view)
+    : params_(std::move(params)),
+      group_(std::move(group)),
+      find_unused_(find_unused_parameters),
+      grad_as_view_(gradient_as_bucket_view) {
+  EMBER_CHECK(!params_.empty(), "DistributedDataParallel: the module has no parameter that requires grad");
+  EMBER_CHECK(bucket_bytes_cap > 0, "DistributedDataParallel: bucket_cap_mb must be positive");
+  size_t n = params_.size();
+  bucket_of_.assign(n, 0);
+  slot_of_.assign(n, 0);
+  // Reverse registration order, split at the byte cap and at dtype changes.
+  // As PyTorch's, the first bucket is capped at 1 MiB so communication starts early.
+  constexpr int64_t kFirstBucketBytes = 1 << 20;
+  int64_t bytes = 0;
+  for (size_t k = n; k-- > 0;) {
+    const Tensor& p = params_[k];
+    int64_t b = p.numel() * static_cast<int64_t>(element_size(p.scalar_type()));
+    int64_t cap = buckets_.size() <= 1 ? std::min(kFirstBucketBytes, bucket_bytes_cap) : bucket_bytes_cap;
+    if (buckets_.empty() || bytes + b > cap ||
+        params_[buckets_.back().params.front()].scalar_type() != p.scalar_type()) {
+      buckets_.emplace_back();
+      bytes = 0;
+    }
+    Bucket& bk = buckets_.back();
+    int64_t offset = bk.offsets.empty() ? 0 : bk.offsets.back() + params_[bk.params.back()].numel();
+    bucket_of_[k] = buckets_.size() - 1;
+    slot_of_[k] = bk.params.size();
+    bk.params.push_back(k);
+    bk.offsets.push_back(offset);
+    bytes += b;
+  }
+  for (auto& bk : buckets_) {
+    const Tensor& last = params_[bk.params.back()];
+    bk.flat = zeros({bk.offsets.back() + last.numel()}, TensorOptions().dtype(last.scalar_type()));
+  }
+  ready_.assign(n, false);
+  unused_.assign(n, false);
+  used_.assign(n, 0);
+  hook_ = algorithms::ddp_comm_hooks::default_hooks::allreduce_hook;
+  hook_state_ = group_;
+}
+
+void Reducer::install_hooks() {
+  std::weak_ptr<Reducer> self = weak_from_this();
+  for (size_t i = 0; i < params_.size(); ++i) {
+    auto acc = autograd::grad_accumulator(params_[i]);
+    EMBER_CHECK(acc != nullptr, "DistributedDataParallel: parameter ", i, " is not a leaf that requires grad");
+    acc->add_post_hook([self, i](const autograd::variable_list& outputs, const autograd::variable_list&) {
+      if (auto r = self.lock()) r->autograd_hook(i);
+      return outputs;
+    });
+    accumulators_.push_back(std::move(acc));
+  }
+}
+
+void Reducer::register_comm_hook(ProcessGroupPtr state, CommHook hook) {
+  std::lock_guard<std::mutex> lock(mu_);
+  EMBER_CHECK(hook != nullptr, "register_comm_hook: the hook is empty");
+  EMBER_CHECK(hook_state_ == group_ && !expect_hooks_,
+              "register_comm_hook: register_comm_hook can only be called once"
+              " and before the first forward");
+  hook_state_ = state ? std::move(state) : group_;
+  hook_ = std::move(hook);
+}
+
+void Reducer::prepare_for_backward(const std::vector<Tensor>& outputs) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (expect_hooks_ && !first_hook_) {  // a backward started reducing and never finished
+    std::string missing;
+    for (size_t i = 0; i < params_.size(); ++i)
+      if (!ready_[i]) missing += (missing.empty() ? "" : ", ") + std::to_string(i);
+    EMBER_ERROR(
+        "DistributedDataParallel: Expected to have finished reduction in the prior iteration before "
+        "starting a new one. This error indicates that your module has parameters that were not used in "
+        "producing loss; pass find_unused_parameters(true). Parameter indices which did not receive grad: ",
+        missing);
+  }
+  expect_hooks_ = true;
+  first_hook_ = true;
+  next_bucket_ = 0;
+  std::fill(ready_.begin(), ready_.end(), false);
+  std::fill(used_.begin(), used_.end(), 0);
+  for (auto& bk : buckets_) {
+    bk.pending = bk.params.size();
+    bk.future.reset();
+  }
+  std::fill(unused_.begin(), unused_.end(), false);
+  if (!find_unused_) return;
+  // Which AccumulateGrad nodes the outputs' graph reaches; the others' parameters are unused.
+  std::unordered_set<const autograd::Node*> seen;
+  std::vector<const autograd::Node*> stack;
+  for (const auto& o : outputs)
+    if (o.defined() && o.grad_fn()) stack.push_back(o.grad_fn().get());
+  while (!stack.empty()) {
+    const autograd::Node* n = stack.back();
+    stack.pop_back();
+    if (!seen.insert(n).second) continue;
+    for (const auto& e : n->next_edges())
+      if (e.function) stack.push_back(e.function.get());
+  }
+  for (size_t i = 0; i < params_.size(); ++i) unused_[i] = !seen.count(accumulators_[i].get());
+}
+
+void Reducer::autograd_hook(size_t index) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!expect_hooks_) return;  // no_sync(), or a backward this reducer was not prepared for
+  used_[index] = 1;
+  if (first_hook_) {
+    first_hook_ = false;
+    for (size_t i = 0; i < params_.size(); ++i)
+      if (unused_[i]) mark_ready(i);
+  }
+  mark_ready(index);
+}
+
+void Reducer::mark_ready(size_t index) {
+  if (ready_[index]) return;
+  ready_[index] = true;
+  Bucket& bk = buckets_[bucket_of_[index]];
+  const Tensor& p = params_[index];
+  Tensor slot = bk.flat.narrow(0, bk.offsets[slot_of_[index]], p.numel());
+  NoGradGuard no_grad;
+  if (p.grad().defined() && !unused_[index]) {
+    // With gradient_as_bucket_view the gradient may already live in its slot.
+    if (p.grad().data_ptr() != slot.data_ptr() || !p.grad().is_contiguous()) slot.copy_(p.grad().reshape({-1}));
+  } else {
+    slot.zero_();
+  }
+  if (--bk.pending == 0) launch_ready_buckets();
+}
+
+void Reducer::launch_ready_buckets() {
+  while (next_bucket_ < buckets_.size() && buckets_[next_bucket_].pending == 0) {
+    Bucket& bk = buckets_[next_bucket_];
+    std::vector<Tensor> params;
+    for (size_t k : bk.params) params.push_back(params_[k]);
+    GradBucket gb(next_bucket_, buckets_.size(), bk.flat, params, bk.offsets);
+    bk.future.emplace(hook_(hook_state_, gb));
+    ++next_bucket_;
+  }
+  if (next_bucket_ == buckets_.size()) finalize();
+}
+
+void Reducer::finalize() {
+  NoGradGuard no_grad;
+  std::vector<int32_t> globally_used(used_.size(), 1);
+  if (find_unused_) {
+    // A parameter unused here may be used elsewhere: it gets the average too.
+    Tensor used = empty({static_cast<int64_t>(used_.size())}, TensorOptions().dtype(kInt));
+    auto* u = used.data_ptr<int32_t>();
+    std::copy(used_.begin(), used_.end(), u);
+    all_reduce(used, ReduceOp::MAX, group_);
+    for (size_t i = 0; i < used_.size(); ++i) globally_used[i] = u[i];
+  }
+  for (auto& bk : buckets_) {
+    Tensor result = bk.future->wait();
+    bk.future.reset();
+    for (size_t s = 0; s < bk.params.size(); ++s) {
+      size_t k = bk.params[s];
+      if (!globally_used[k]) continue;  // no rank produced a gradient: .grad stays as it was
+      const Tensor& p = params_[k];
+      Tensor g = result.narrow(0, bk.offsets[s], p.numel()).view(p.sizes());
+      if (grad_as_view_) {
+        if (!result.is_same(bk.flat)) bk.flat.narrow(0, bk.offsets[s], p.numel()).copy_(g.reshape({-1}));
+        p.mutable_grad() = bk.flat.narrow(0, bk.offsets[s], p.numel()).view(p.sizes());
+      } else if (p.grad().defined())
+        p.grad().copy_(g);
+      else
+        p.mutable_grad() = g.clone();
+    }
+  }
+  expect_hooks_ = false;
+}
+
+}  // namespace torch::distributed::ddp_detail
