@@ -5,11 +5,13 @@
 #include <poll.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
@@ -109,42 +111,71 @@ void send_line(int fd, const std::string& line) {
   ::send(fd, out.data(), out.size(), MSG_NOSIGNAL);  // a peer that left is found by its own timeout
 }
 
+// One try. nullopt when whatever answers on the endpoint is not node 0's
+// rendezvous (yet): after a restart, rank 0's store from the previous attempt
+// may still hold the port, so the caller tries again until the deadline.
+std::optional<RendezvousResult> try_join(const LaunchOptions& o, int signal_fd, Clock::time_point deadline) {
+  UniqueFd sock = connect_once(o.rdzv_endpoint);
+  if (!sock) return std::nullopt;
+  std::ostringstream hello;
+  hello << kHello << ' ' << o.run_id << ' ' << o.nnodes << ' ' << o.node_rank << ' ' << o.nproc_per_node;
+  send_line(sock.get(), hello.str());
+  // Node 0 acknowledges a valid hello at once ("wait") and answers when every node is in.
+  const Clock::time_point ack_deadline = std::min(deadline, Clock::now() + std::chrono::seconds(3));
+  bool acknowledged = false;
+  LineReader reader;
+  while (true) {
+    bool eof = false, have_line = false;
+    try {
+      have_line = reader.read_some(sock.get(), eof);
+    } catch (const std::runtime_error&) {
+      return std::nullopt;  // not ours
+    }
+    if (have_line) {
+      std::string line = reader.line();
+      reader.buffer.erase(0, line.size() + 1);
+      std::istringstream reply(line);
+      std::string status;
+      reply >> status;
+      if (status == "wait") {
+        acknowledged = true;
+        continue;
+      }
+      if (status == "error") {
+        std::string why;
+        std::getline(reply, why);
+        throw rdzv_error("node 0 refused node " + std::to_string(o.node_rank) + ":" + why);
+      }
+      RendezvousResult r;
+      if (status != "ok" || !(reply >> r.world_size >> r.rank_offset) || r.world_size < 1 || r.rank_offset < 0 ||
+          r.rank_offset > r.world_size - o.nproc_per_node)
+        return std::nullopt;
+      r.group_rank = o.node_rank;
+      r.group_world_size = o.nnodes;
+      // sock closes here, before node 0 closes its side: the TIME_WAIT lands on
+      // this node, not on the port rank 0's store is about to bind.
+      return r;
+    }
+    if (eof) return std::nullopt;
+    if (!wait_for(sock.get(), POLLIN, signal_fd, acknowledged ? deadline : ack_deadline)) {
+      if (acknowledged)
+        throw rdzv_error("the other nodes did not join at " + endpoint_text(o.rdzv_endpoint) + " within " +
+                         seconds_text(o.rdzv_timeout_s) + " s");
+      return std::nullopt;
+    }
+  }
+}
+
 RendezvousResult join_as_client(const LaunchOptions& o, int signal_fd) {
   const Clock::time_point deadline = deadline_after(o.rdzv_timeout_s);
-  UniqueFd sock;
-  while (!(sock = connect_once(o.rdzv_endpoint))) {
+  while (true) {
+    if (auto r = try_join(o, signal_fd, deadline)) return *r;
     if (Clock::now() >= deadline)
       throw rdzv_error("node 0 did not accept at " + endpoint_text(o.rdzv_endpoint) + " within " +
                        seconds_text(o.rdzv_timeout_s) + " s");
     pollfd pfd{signal_fd, POLLIN, 0};
-    if (::poll(&pfd, 1, 200) > 0) poll_signals(signal_fd, pfd.revents);
+    if (::poll(&pfd, 1, ms_until(deadline)) > 0) poll_signals(signal_fd, pfd.revents);
   }
-  std::ostringstream hello;
-  hello << kHello << ' ' << o.run_id << ' ' << o.nnodes << ' ' << o.node_rank << ' ' << o.nproc_per_node;
-  send_line(sock.get(), hello.str());
-  LineReader reader;
-  bool eof = false;
-  while (!reader.read_some(sock.get(), eof)) {
-    if (eof) throw rdzv_error("node 0 at " + endpoint_text(o.rdzv_endpoint) + " closed the connection");
-    if (!wait_for(sock.get(), POLLIN, signal_fd, deadline)) throw rdzv_error("node 0 did not answer in time");
-  }
-  std::istringstream reply(reader.line());
-  std::string status;
-  reply >> status;
-  if (status == "error") {
-    std::string why;
-    std::getline(reply, why);
-    throw rdzv_error("node 0 refused node " + std::to_string(o.node_rank) + ":" + why);
-  }
-  RendezvousResult r;
-  if (status != "ok" || !(reply >> r.world_size >> r.rank_offset) || r.world_size < 1 || r.rank_offset < 0 ||
-      r.rank_offset + o.nproc_per_node > r.world_size)
-    throw rdzv_error("node 0 sent a malformed answer");
-  r.group_rank = o.node_rank;
-  r.group_world_size = o.nnodes;
-  // sock closes here, before node 0 closes its side: the TIME_WAIT lands on
-  // this node, not on the port rank 0's store is about to bind.
-  return r;
 }
 
 UniqueFd listen_on(int port) {
@@ -183,8 +214,8 @@ struct Peer {
 };
 
 // Parses a node's hello; returns an error text for the node, or "".
-std::string check_hello(const std::string& line, const LaunchOptions& o, const std::map<int, Peer*>& joined,
-                        Peer& peer) {
+std::string check_hello(const std::string& line, const LaunchOptions& o,
+                        const std::map<int, std::unique_ptr<Peer>>& joined, Peer& peer) {
   std::istringstream in(line);
   std::string magic, run_id;
   int nnodes = 0;
@@ -200,12 +231,20 @@ std::string check_hello(const std::string& line, const LaunchOptions& o, const s
   return "";
 }
 
+// A joined node whose connection closed has left (it was stopped or
+// restarted) and may join again; one that sends more after its hello breaks
+// the protocol and is dropped the same way.
+bool has_left(const Peer& peer) {
+  char c;
+  ssize_t n = ::recv(peer.sock.get(), &c, 1, MSG_DONTWAIT);
+  return !(n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR));
+}
+
 RendezvousResult host(const LaunchOptions& o, int signal_fd) {
   const Clock::time_point deadline = deadline_after(o.rdzv_timeout_s);
   UniqueFd listener = listen_on(o.rdzv_endpoint.port);
-  std::vector<std::unique_ptr<Peer>> pending;
-  std::map<int, Peer*> joined;
-  std::vector<std::unique_ptr<Peer>> accepted;
+  std::vector<std::unique_ptr<Peer>> pending;   // connected, hello not complete yet
+  std::map<int, std::unique_ptr<Peer>> joined;  // by node rank
   while (static_cast<int>(joined.size()) < o.nnodes - 1) {
     if (Clock::now() >= deadline) {
       std::string missing;
@@ -219,10 +258,17 @@ RendezvousResult host(const LaunchOptions& o, int signal_fd) {
     }
     std::vector<pollfd> fds = {{listener.get(), POLLIN, 0}, {signal_fd, POLLIN, 0}};
     for (auto& p : pending) fds.push_back({p->sock.get(), POLLIN, 0});
+    std::vector<int> joined_ranks;
+    for (auto& [rank, p] : joined) {
+      fds.push_back({p->sock.get(), POLLIN, 0});
+      joined_ranks.push_back(rank);
+    }
     int n = ::poll(fds.data(), fds.size(), ms_until(deadline));
     if (n < 0 && errno != EINTR) throw std::system_error(errno, std::generic_category(), "ember-run: poll");
     if (n <= 0) continue;
     poll_signals(signal_fd, fds[1].revents);
+    for (size_t j = 0; j < joined_ranks.size(); ++j)
+      if (fds[2 + pending.size() + j].revents && has_left(*joined.at(joined_ranks[j]))) joined.erase(joined_ranks[j]);
     for (size_t i = pending.size(); i-- > 0;) {
       if (!fds[i + 2].revents) continue;
       Peer& peer = *pending[i];
@@ -231,8 +277,8 @@ RendezvousResult host(const LaunchOptions& o, int signal_fd) {
         if (peer.reader.read_some(peer.sock.get(), eof)) {
           std::string why = check_hello(peer.reader.line(), o, joined, peer);
           if (why.empty()) {
-            joined[peer.node_rank] = &peer;
-            accepted.push_back(std::move(pending[i]));
+            send_line(peer.sock.get(), "wait");
+            joined[peer.node_rank] = std::move(pending[i]);
           } else {
             send_line(peer.sock.get(), "error " + why);
           }
@@ -264,7 +310,7 @@ RendezvousResult host(const LaunchOptions& o, int signal_fd) {
   for (auto& [rank, peer] : joined)
     send_line(peer->sock.get(),
               "ok " + std::to_string(world) + " " + std::to_string(offsets[static_cast<size_t>(rank)]));
-  // Let the nodes close first (see join_as_client), but never wait long.
+  // Let the nodes close first (see try_join), but never wait long.
   auto close_deadline = Clock::now() + std::chrono::seconds(2);
   for (auto& [rank, peer] : joined) {
     char c;

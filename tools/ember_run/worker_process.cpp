@@ -1,6 +1,7 @@
 #include "worker_process.h"
 
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -25,8 +26,12 @@ std::vector<char*> c_strings(const std::vector<std::string>& strings) {
 
 // Runs in the forked child: async-signal-safe calls only, all inputs prepared
 // by the parent. Reports a failed exec's errno on `report_fd`.
-[[noreturn]] void exec_child(const SpawnSpec& spec, char* const* argv, char* const* envp, int report_fd) {
+[[noreturn]] void exec_child(const SpawnSpec& spec, char* const* argv, char* const* envp, int report_fd,
+                             pid_t launcher) {
   ::setpgid(0, 0);
+  // A launcher killed by SIGKILL cannot stop its workers; the kernel does.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != launcher) ::_exit(127);
   ::signal(SIGPIPE, SIG_DFL);  // ignored dispositions survive exec; the launcher ignores SIGPIPE
   if (spec.signal_mask) ::sigprocmask(SIG_SETMASK, spec.signal_mask, nullptr);
   if (::dup2(spec.stdout_fd, 1) < 0 || ::dup2(spec.stderr_fd, 2) < 0) {
@@ -46,9 +51,10 @@ WorkerProcess WorkerProcess::spawn(const SpawnSpec& spec) {
   auto argv = c_strings(spec.argv);
   auto envp = c_strings(spec.env);
   Pipe report = make_pipe();
+  const pid_t launcher = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) throw std::system_error(errno, std::generic_category(), "ember-run: fork");
-  if (pid == 0) exec_child(spec, argv.data(), envp.data(), report.write_end.get());
+  if (pid == 0) exec_child(spec, argv.data(), envp.data(), report.write_end.get(), launcher);
   WorkerProcess worker(pid);
   ::setpgid(pid, pid);  // also here: the parent may signal the group before the child ran
   report.write_end.reset();

@@ -155,7 +155,7 @@ std::string read_file(const std::string& path) {
 }
 
 int free_port() {
-  int s = ::socket(AF_INET, SOCK_STREAM, 0);
+  int s = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);

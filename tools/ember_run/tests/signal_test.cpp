@@ -5,6 +5,7 @@
 #include <signal.h>
 
 #include <cerrno>
+#include <thread>
 
 #include "launcher_process.h"
 
@@ -12,6 +13,15 @@ namespace ember_run_test {
 namespace {
 
 const std::string kMonitor = "--monitor-interval=0.1";
+
+// Alive and not a zombie: an orphan's zombie waits for whatever reaps in this
+// container, which is not the launcher's business.
+bool is_running(pid_t pid) {
+  if (::kill(pid, 0) != 0) return false;
+  std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
+  size_t close = stat.rfind(')');
+  return close == std::string::npos || close + 2 >= stat.size() || stat[close + 2] != 'Z';
+}
 
 void expect_forwarded(int sig, const std::string& recorded) {
   TempDir out;
@@ -50,6 +60,25 @@ TEST(LauncherSignals, WorkerIgnoringSigtermIsKilledAfterTheGracePeriod) {
     pid_t pid = std::stoi(read_file(out.file("pid." + std::to_string(rank))));
     EXPECT_EQ(::kill(pid, 0), -1);  // killed and reaped by the launcher
     EXPECT_EQ(errno, ESRCH);
+  }
+}
+
+TEST(LauncherSignals, WorkersDoNotOutliveAKilledLauncher) {
+  TempDir out;
+  LauncherProcess launcher({"--nproc-per-node", "2", kMonitor, worker("await_signal.sh")},
+                           {{"WORKER_OUT", out.path()}});
+  ASSERT_TRUE(wait_for_file(out.file("ready.0")));
+  ASSERT_TRUE(wait_for_file(out.file("ready.1")));
+  ::kill(launcher.pid(), SIGKILL);
+  auto r = launcher.wait(std::chrono::seconds(10));
+  EXPECT_EQ(r.exit_code, 128 + SIGKILL);
+  for (int rank : {0, 1}) {
+    pid_t pid = std::stoi(read_file(out.file("pid." + std::to_string(rank))));
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (is_running(pid) && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_FALSE(is_running(pid)) << "worker " << rank << " outlived the launcher";
+    ::kill(std::stoi(read_file(out.file("child." + std::to_string(rank)))), SIGKILL);  // its orphaned sleep
   }
 }
 

@@ -12,5 +12,6 @@ trap 'echo INT > "$out/signal.$RANK"; kill $child 2>/dev/null; exit 0' INT
 sleep 60 </dev/null >/dev/null 2>&1 &
 child=$!
 echo $$ > "$out/pid.$RANK"
+echo $child > "$out/child.$RANK"
 touch "$out/ready.$RANK"
 while kill -0 $child 2>/dev/null; do wait $child; done
