@@ -68,7 +68,9 @@ int run_elastic_agent(const LaunchOptions& o, const std::string& program_path, c
         group->stop(*sig, grace, signals.fd());
         return 128 + *sig;
       }
-      if (Clock::now() >= next_check) {
+      // torchrun decides at each monitor tick, so ranks failing together are
+      // reported together; a group with no worker left has nothing to wait for.
+      if (Clock::now() >= next_check || group->all_exited()) {
         state = group->state();
         next_check += interval;
       }

@@ -113,12 +113,16 @@ std::optional<int> WorkerGroup::wait_events(std::chrono::milliseconds timeout, i
   return termination;
 }
 
+bool WorkerGroup::all_exited() const {
+  for (const auto& w : workers_)
+    if (!w.process.exited()) return false;
+  return true;
+}
+
 GroupState WorkerGroup::state() {
   observe_exits();
   if (!failures_.empty()) return GroupState::FAILED;
-  for (const auto& w : workers_)
-    if (!w.process.exited()) return GroupState::HEALTHY;
-  return GroupState::SUCCEEDED;
+  return all_exited() ? GroupState::SUCCEEDED : GroupState::HEALTHY;
 }
 
 void WorkerGroup::stop(int sig, std::chrono::duration<double> grace, int signal_fd) {
@@ -127,11 +131,6 @@ void WorkerGroup::stop(int sig, std::chrono::duration<double> grace, int signal_
   for (auto& w : workers_)
     if (!w.process.exited()) w.process.signal_group(sig);
   auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(grace);
-  auto all_exited = [&] {
-    for (const auto& w : workers_)
-      if (!w.process.exited()) return false;
-    return true;
-  };
   while (!all_exited() && Clock::now() < deadline) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (wait_events(std::min(left, std::chrono::milliseconds(50)), signal_fd)) break;  // asked twice: no more grace

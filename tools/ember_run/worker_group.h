@@ -34,6 +34,7 @@ class WorkerGroup {
   // SUCCEEDED once all exited with 0.
   GroupState state();
   const std::vector<WorkerFailure>& failures() const { return failures_; }
+  bool all_exited() const;
 
   // Sends `sig` to every worker still running, SIGKILL to those left after
   // `grace`, reaps all and drains their output. A second termination signal

@@ -4,6 +4,7 @@
 
 #include <regex>
 #include <set>
+#include <thread>
 
 #include "launcher_process.h"
 #include "torchrun_reference.h"
@@ -98,6 +99,20 @@ TEST(LauncherEnv, ArgumentsAfterTheProgramAreThePrograms) {
   EXPECT_NE(std::find(lines.begin(), lines.end(), "[default0]:ARGS=--nproc-per-node 5 -- -x"), lines.end()) << r.out;
   EXPECT_NE(std::find(lines.begin(), lines.end(), "[default0]:WORLD_SIZE=1"), lines.end());
   EXPECT_NE(std::find(lines.begin(), lines.end(), "[default0]:OMP_NUM_THREADS=<unset>"), lines.end());
+}
+
+TEST(LauncherEnv, CpuCountAndSingleNodeRange) {
+  auto start = std::chrono::steady_clock::now();
+  // Default monitor interval (5 s): a group whose workers all exited is done at once.
+  auto r = run_launcher({"--nnodes", "1:1", "--nproc-per-node", "cpu", worker("print_env.sh")});
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(4));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const int n = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  auto lines = split_lines(r.out);
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "[default0]:WORLD_SIZE=" + std::to_string(n)), lines.end());
+  EXPECT_NE(
+      std::find(lines.begin(), lines.end(), "[default" + std::to_string(n - 1) + "]:RANK=" + std::to_string(n - 1)),
+      lines.end());
 }
 
 }  // namespace
