@@ -35,6 +35,22 @@ TEST(LauncherFailure, RankKilledBySignalIsSummarised) {
   EXPECT_EQ(read_file(out.file("terminated.1")), "terminated\n");
 }
 
+TEST(LauncherFailure, OthersIgnoringSigtermAreKilledAfterTheGracePeriod) {
+  TempDir out;
+  auto start = std::chrono::steady_clock::now();
+  auto r = run_launcher({"--nproc-per-node", "2", "--stop-timeout", "1", kMonitor, worker("fail_one_rank.sh")},
+                        {{"FAIL_RANK", "1"}, {"FAIL_CODE", "4"}, {"IGNORE_TERM", "1"}, {"WORKER_OUT", out.path()}});
+  auto took = std::chrono::steady_clock::now() - start;
+  ASSERT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_GE(took, std::chrono::milliseconds(1100));  // 0.2 s until the failure, then the 1 s grace
+  EXPECT_LT(took, std::chrono::seconds(8));
+  EXPECT_FALSE(file_exists(out.file("terminated.0")));
+  EXPECT_FALSE(file_exists(out.file("finished.0")));
+  auto summary = normalized_summary(r.err);
+  EXPECT_NE(std::find(summary.begin(), summary.end(), "  rank      : 1 (local_rank: 1)"), summary.end()) << r.err;
+}
+
 TEST(LauncherFailure, EveryFailedRankIsListed) {
   // Both ranks fail within one monitor interval: the first is the root cause,
   // the other is listed under Failures, and the exit code is the root cause's.

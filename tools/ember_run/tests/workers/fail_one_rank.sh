@@ -1,6 +1,7 @@
 #!/bin/sh
 # Rank $FAIL_RANK exits with $FAIL_CODE (or kills itself with signal
-# $FAIL_SIGNAL); the others wait for a minute and record being terminated.
+# $FAIL_SIGNAL); the others wait for a minute and record being terminated,
+# or, with IGNORE_TERM=1, ignore SIGTERM so that only SIGKILL stops them.
 out=$WORKER_OUT
 if [ "$RANK" = "$FAIL_RANK" ]; then
   sleep 0.2
@@ -8,7 +9,11 @@ if [ "$RANK" = "$FAIL_RANK" ]; then
   if [ -n "$FAIL_SIGNAL" ]; then kill -s "$FAIL_SIGNAL" $$; sleep 5; fi
   exit "$FAIL_CODE"
 fi
-trap 'echo terminated > "$out/terminated.$RANK"; exit 0' TERM
+if [ "$IGNORE_TERM" = 1 ]; then
+  trap '' TERM
+else
+  trap 'echo terminated > "$out/terminated.$RANK"; exit 0' TERM
+fi
 sleep 60 </dev/null >/dev/null 2>&1 &
 wait $!
 echo finished > "$out/finished.$RANK"
