@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "failure_summary.h"
+#include "host_name.h"
 #include "log_dir.h"
 #include "rendezvous.h"
 #include "worker_group.h"

@@ -101,6 +101,7 @@ int to_nnodes(const std::string& value) {
   int max_nodes = colon == std::string::npos ? min_nodes : to_int("nnodes", value.substr(colon + 1));
   if (!(0 < min_nodes && min_nodes <= max_nodes))
     throw bad_value("nnodes", value, "expected N or MIN:MAX with 0 < MIN <= MAX");
+  if (max_nodes > 65536) throw bad_value("nnodes", value, "at most 65536 nodes");
   if (min_nodes != max_nodes)
     throw bad_value("nnodes", value, "elastic membership (MIN < MAX) is not supported; give a fixed node count");
   return min_nodes;
@@ -189,6 +190,9 @@ LaunchOptions convert(const std::map<std::string, std::string>& v, const std::se
       endpoint.empty() ? Endpoint{v.at("master_addr"), master_port} : to_endpoint("rdzv_endpoint", endpoint);
   if (o.rdzv_endpoint.host.empty()) throw bad_value("master_addr", v.at("master_addr"), "must not be empty");
   o.run_id = o.standalone ? random_uuid4() : v.at("rdzv_id");
+  // The run id names the log directory and travels in the rendezvous's text messages.
+  if (o.run_id.empty() || o.run_id.size() > 128 || o.run_id.find_first_of(" \t\r\n/") != std::string::npos)
+    throw bad_value("rdzv_id", o.run_id, "expected 1..128 characters without whitespace or '/'");
   o.rdzv_timeout_s = rdzv_timeout(v.at("rdzv_conf"));
   o.max_restarts = to_int("max_restarts", v.at("max_restarts"));
   if (o.max_restarts < 0) throw bad_value("max_restarts", v.at("max_restarts"), "must be >= 0");

@@ -32,7 +32,4 @@ RendezvousResult next_rendezvous(const LaunchOptions& options, int signal_fd);
 // A port that was free a moment ago on every interface (torchrun's _get_socket_with_port).
 int pick_free_port();
 
-// socket.getfqdn(socket.gethostname()).
-std::string fq_hostname();
-
 }  // namespace ember_run
