@@ -290,6 +290,11 @@ Every option may also be spelled with underscores and set as PET_<OPTION>.
   --log-dir DIR                base directory for the redirected/teed logs
   --role NAME                  worker role (default default); prefixes output lines
   --stop-timeout S             SIGTERM -> SIGKILL grace when stopping workers (default 30)
+  --no-python, --start-method  accepted for torchrun's command lines; the program always runs directly
+
+Exit status: 0 when every worker succeeded; the first failed worker's exit code
+(128+signal when a signal killed it) after the last restart; 128+signal when
+ember-run itself was interrupted; 2 for a bad command line; 1 for other errors.
 )";
 }
 
