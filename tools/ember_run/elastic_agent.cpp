@@ -81,7 +81,10 @@ int run_elastic_agent(const LaunchOptions& o, const std::string& program_path, c
       return 0;
     }
     const auto failures = group->failures();
-    group->stop(SIGTERM, grace, signals.fd());
+    if (auto sig = group->stop(SIGTERM, grace, signals.fd())) {
+      log(o, "received " + signal_name(*sig) + " while stopping the failed group; not restarting");
+      return 128 + *sig;
+    }
     group.reset();
     const WorkerFailure& root = root_cause(failures);
     if (remaining_restarts > 0) {

@@ -125,21 +125,24 @@ GroupState WorkerGroup::state() {
   return all_exited() ? GroupState::SUCCEEDED : GroupState::HEALTHY;
 }
 
-void WorkerGroup::stop(int sig, std::chrono::duration<double> grace, int signal_fd) {
+std::optional<int> WorkerGroup::stop(int sig, std::chrono::duration<double> grace, int signal_fd) {
   observe_exits();
   stopped_ = true;  // exits caused by stopping are not failures (torchrun records them before close)
   for (auto& w : workers_)
     if (!w.process.exited()) w.process.signal_group(sig);
   auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(grace);
+  std::optional<int> interrupted;
   while (!all_exited() && Clock::now() < deadline) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    if (wait_events(std::min(left, std::chrono::milliseconds(50)), signal_fd)) break;  // asked twice: no more grace
+    interrupted = wait_events(std::min(left, std::chrono::milliseconds(50)), signal_fd);
+    if (interrupted) break;  // asked (again) to stop: no more grace
   }
   for (auto& w : workers_) {
     if (!w.process.exited()) w.process.signal_group(SIGKILL);
     w.process.reap();
   }
   drain_output(std::chrono::milliseconds(500));
+  return interrupted;
 }
 
 void WorkerGroup::drain_output(std::chrono::milliseconds limit) {

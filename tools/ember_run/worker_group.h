@@ -37,9 +37,9 @@ class WorkerGroup {
   bool all_exited() const;
 
   // Sends `sig` to every worker still running, SIGKILL to those left after
-  // `grace`, reaps all and drains their output. A second termination signal
-  // meanwhile skips the rest of the grace period.
-  void stop(int sig, std::chrono::duration<double> grace, int signal_fd);
+  // `grace`, reaps all and drains their output. A termination signal received
+  // meanwhile skips the rest of the grace period and is returned.
+  std::optional<int> stop(int sig, std::chrono::duration<double> grace, int signal_fd);
 
  private:
   struct Worker {

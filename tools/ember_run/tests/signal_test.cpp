@@ -63,6 +63,27 @@ TEST(LauncherSignals, WorkerIgnoringSigtermIsKilledAfterTheGracePeriod) {
   }
 }
 
+TEST(LauncherSignals, SignalWhileStoppingAFailedGroupPreventsTheRestart) {
+  TempDir out;
+  LauncherProcess launcher(
+      {"--nproc-per-node", "2", "--max-restarts", "3", "--stop-timeout", "5", kMonitor, worker("fail_one_rank.sh")},
+      {{"FAIL_RANK", "1"},
+       {"FAIL_CODE", "4"},
+       {"IGNORE_TERM", "1"},
+       {"MARK_FAILURE", "1"},
+       {"WORKER_OUT", out.path()}});
+  ASSERT_TRUE(wait_for_file(out.file("failed")));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the launcher is now in the 5 s grace
+  auto start = std::chrono::steady_clock::now();
+  ::kill(launcher.pid(), SIGTERM);
+  auto r = launcher.wait(std::chrono::seconds(10));
+  ASSERT_FALSE(r.timed_out);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
+  EXPECT_EQ(r.exit_code, 128 + SIGTERM) << r.err;
+  EXPECT_EQ(r.err.find("attempts left"), std::string::npos) << r.err;
+  EXPECT_EQ(lines_starting_with(r.out, "[default1]:rank 1 failing").size(), 1u) << r.out;
+}
+
 TEST(LauncherSignals, WorkersDoNotOutliveAKilledLauncher) {
   TempDir out;
   LauncherProcess launcher({"--nproc-per-node", "2", kMonitor, worker("await_signal.sh")},

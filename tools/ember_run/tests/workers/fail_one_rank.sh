@@ -6,6 +6,7 @@ out=$WORKER_OUT
 if [ "$RANK" = "$FAIL_RANK" ]; then
   sleep 0.2
   echo "rank $RANK failing"
+  [ -n "$MARK_FAILURE" ] && touch "$out/failed"
   if [ -n "$FAIL_SIGNAL" ]; then kill -s "$FAIL_SIGNAL" $$; sleep 5; fi
   exit "$FAIL_CODE"
 fi
