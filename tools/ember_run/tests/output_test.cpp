@@ -82,6 +82,23 @@ TEST(LauncherOutput, PerRankRedirectMap) {
   EXPECT_FALSE(file_exists(dir + "/attempt_0/1/stderr.log"));
 }
 
+TEST(LauncherOutput, PerRankTeeMapAndRedirectTogether) {
+  TempDir logs;
+  // Rank 0: stdout teed, stderr redirected; rank 1: nothing logged, all on the console.
+  auto r = run_launcher({"--nproc-per-node", "2", "--tee", "0:1", "--redirects", "0:2", "--log-dir", logs.path(),
+                         kMonitor, worker("print_streams.sh")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(worker_lines_by_rank(r.out),
+            (std::vector<std::string>{"[default0]:out one 0", "[default0]:out two 0", "[default0]:tail 0",
+                                      "[default1]:out one 1", "[default1]:out two 1", "[default1]:tail 1"}));
+  EXPECT_EQ(worker_lines_by_rank(r.err), std::vector<std::string>{"[default1]:err one 1"});
+  std::string dir = run_dir(logs);
+  EXPECT_EQ(read_file(dir + "/attempt_0/0/stdout.log"), "out one 0\nout two 0\ntail 0");
+  EXPECT_EQ(read_file(dir + "/attempt_0/0/stderr.log"), "err one 0\n");
+  EXPECT_FALSE(file_exists(dir + "/attempt_0/1/stdout.log"));
+  EXPECT_FALSE(file_exists(dir + "/attempt_0/1/stderr.log"));
+}
+
 TEST(LauncherOutput, TeeWithoutLogDirUsesATemporaryOne) {
   auto r = run_launcher({"--tee", "1", kMonitor, worker("print_streams.sh")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
