@@ -171,8 +171,8 @@ LaunchOptions convert(const std::map<std::string, std::string>& v, const std::se
   LaunchOptions o;
   o.nnodes = to_nnodes(v.at("nnodes"));
   o.nproc_per_node = to_nproc(v.at("nproc_per_node"));
-  if (v.at("rdzv_backend") != "static")
-    throw bad_value("rdzv_backend", v.at("rdzv_backend"), "ember-run has the static rendezvous only (or --standalone)");
+  const std::string& backend = v.at("rdzv_backend");
+  if (backend != "static" && backend != "c10d") throw bad_value("rdzv_backend", backend, "expected static or c10d");
   const std::string& method = v.at("start_method");
   if (method != "spawn" && method != "fork" && method != "forkserver")
     throw bad_value("start_method", method, "expected spawn, fork or forkserver");
@@ -182,12 +182,29 @@ LaunchOptions convert(const std::map<std::string, std::string>& v, const std::se
     throw bad_value("node_rank", v.at("node_rank"),
                     "must be in [0, " + std::to_string(o.nnodes) + ") for --nnodes " + std::to_string(o.nnodes));
   if (o.standalone && o.nnodes != 1) throw bad_value("nnodes", v.at("nnodes"), "--standalone runs a single node");
+  // torchrun --standalone is a c10d rendezvous on localhost; with c10d, rank 0's
+  // node picks MASTER_ADDR and a free MASTER_PORT instead of the endpoint's.
+  o.pick_master_port = o.standalone || backend == "c10d";
+  if (o.pick_master_port && o.nnodes != 1)
+    throw bad_value("rdzv_backend", backend,
+                    "ember-run's c10d rendezvous is single-node; give each node --node-rank and use the static one");
   int master_port = to_int("master_port", v.at("master_port"));
   if (master_port < 1 || master_port > 65535)
     throw bad_value("master_port", v.at("master_port"), "must be in 1..65535");
   const std::string& endpoint = v.at("rdzv_endpoint");
-  o.rdzv_endpoint =
-      endpoint.empty() ? Endpoint{v.at("master_addr"), master_port} : to_endpoint("rdzv_endpoint", endpoint);
+  if (o.pick_master_port) {
+    // Single node: the endpoint is not used, but must still be host[:port] (port 0 lets the store pick).
+    if (!endpoint.empty() && !o.standalone) {
+      std::string with_port = endpoint.find(':') == std::string::npos ? endpoint + ":29400" : endpoint;
+      if (with_port.size() > 2 && with_port.compare(with_port.size() - 2, 2, ":0") == 0)
+        with_port.replace(with_port.size() - 1, 1, "29400");
+      (void)to_endpoint("rdzv_endpoint", with_port);
+    }
+    o.rdzv_endpoint = Endpoint{"localhost", 29400};
+  } else {
+    o.rdzv_endpoint =
+        endpoint.empty() ? Endpoint{v.at("master_addr"), master_port} : to_endpoint("rdzv_endpoint", endpoint);
+  }
   if (o.rdzv_endpoint.host.empty()) throw bad_value("master_addr", v.at("master_addr"), "must not be empty");
   o.run_id = o.standalone ? random_uuid4() : v.at("rdzv_id");
   // The run id names the log directory and travels in the rendezvous's text messages.
@@ -282,7 +299,8 @@ Every option may also be spelled with underscores and set as PET_<OPTION>.
   --master-port P              default 29500
   --rdzv-id ID, --run-id ID    TORCHELASTIC_RUN_ID (default none)
   --rdzv-conf timeout=S        seconds to wait for the other nodes (default 600)
-  --standalone                 single node on a free port, random run id
+  --rdzv-backend static|c10d   c10d: single node, MASTER_ADDR/MASTER_PORT picked here (default static)
+  --standalone                 c10d on one node with a random run id
   --max-restarts N             group restarts before failing (default 0)
   --monitor-interval S         seconds between worker checks (default 5)
   -r, --redirects V|MAP        0 none, 1 stdout, 2 stderr, 3 both, or local_rank:V,...

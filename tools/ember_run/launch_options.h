@@ -23,6 +23,7 @@ struct LaunchOptions {
   std::string run_id = "none";
   double rdzv_timeout_s = 600;  // torchrun's static rendezvous default
   bool standalone = false;
+  bool pick_master_port = false;  // c10d / --standalone: MASTER_ADDR = this host, MASTER_PORT = a free port
   int max_restarts = 0;
   double monitor_interval_s = 5;
   std::string role = "default";

@@ -17,8 +17,8 @@ RendezvousResult next_rendezvous(const LaunchOptions& o, int signal_fd) {
     r = o.node_rank == 0 ? rdzv::host_rendezvous(o, signal_fd) : rdzv::join_rendezvous(o, signal_fd);
   else
     r.world_size = o.nproc_per_node;
-  if (o.standalone) {
-    // torchrun --standalone: group rank 0 publishes its host name and a free port.
+  if (o.pick_master_port) {
+    // torchrun's c10d rendezvous (and --standalone): group rank 0 publishes its host name and a free port.
     r.master_addr = fq_hostname();
     r.master_port = pick_free_port();
   } else {

@@ -76,6 +76,21 @@ TEST(LauncherEnv, StandalonePicksAFreePortAndARunId) {
       << *run_ids.begin();
 }
 
+TEST(LauncherEnv, C10dSingleNodePicksTheMasterPort) {
+  // torchrun's documented "stacked single-node" form.
+  auto r = run_launcher({"--rdzv-backend=c10d", "--rdzv-endpoint=localhost:0", "--nnodes=1", "--nproc-per-node=2",
+                         "--rdzv-id", "stacked", kMonitor, worker("print_env.sh")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::set<std::string> ports;
+  for (auto& l : worker_lines_by_rank(r.out))
+    if (l.find("MASTER_PORT=") != std::string::npos) ports.insert(l.substr(l.find('=') + 1));
+  ASSERT_EQ(ports.size(), 1u);
+  EXPECT_NE(*ports.begin(), "0");
+  EXPECT_NE(*ports.begin(), "29400");
+  EXPECT_NE(r.out.find("[default1]:TORCHELASTIC_RUN_ID=stacked"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[default1]:WORLD_SIZE=2"), std::string::npos) << r.out;
+}
+
 TEST(LauncherEnv, RunIdRoleAndEnvironmentDefaults) {
   // PET_<OPTION> is torchrun's environment spelling of every option; the command line wins over it.
   auto r =

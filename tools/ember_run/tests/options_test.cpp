@@ -30,6 +30,8 @@ TEST(LauncherOptions, BadValuesAreNamed) {
       {{"--rdzv-endpoint", "host:70000", w}, "port must be in 1..65535"},
       {{"--master-port", "0", w}, "--master-port: invalid value '0'"},
       {{"--rdzv-backend", "etcd", w}, "--rdzv-backend: invalid value 'etcd'"},
+      {{"--rdzv-backend", "c10d", "--nnodes", "2", w}, "c10d rendezvous is single-node"},
+      {{"--rdzv-backend", "c10d", "--rdzv-endpoint", "localhost:x", w}, "--rdzv-endpoint: invalid value"},
       {{"--rdzv-conf", "timeout", w}, "--rdzv-conf"},
       {{"--standalone", "--nnodes", "2", w}, "--standalone runs a single node"},
       {{"--bogus", w}, "unrecognized option '--bogus'"},
