@@ -246,8 +246,8 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
       return parsed;
     }
     bool long_opt = arg.rfind("--", 0) == 0 && arg.size() > 2;
-    bool short_opt = arg == "-r" || arg == "-t" || arg.rfind("-r", 0) == 0 || arg.rfind("-t", 0) == 0;
-    if (!long_opt && !(short_opt && arg.size() >= 2)) {
+    bool short_opt = arg.rfind("-r", 0) == 0 || arg.rfind("-t", 0) == 0;  // -r 3, -r3, -t 0:1
+    if (!long_opt && !short_opt) {
       if (arg.size() > 1 && arg[0] == '-') throw UsageError("unrecognized option '" + arg + "' (see --help)");
       break;  // the program
     }

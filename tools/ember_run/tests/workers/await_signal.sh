@@ -9,7 +9,7 @@ else
   trap 'echo TERM > "$out/signal.$RANK"; kill $child 2>/dev/null; exit 0' TERM
 fi
 trap 'echo INT > "$out/signal.$RANK"; kill $child 2>/dev/null; exit 0' INT
-sleep 60 </dev/null >/dev/null 2>&1 &
+sleep 60 >/dev/null 2>&1 &  # not holding the launcher's pipes
 child=$!
 echo $$ > "$out/pid.$RANK"
 echo $child > "$out/child.$RANK"

@@ -15,6 +15,6 @@ if [ "$IGNORE_TERM" = 1 ]; then
 else
   trap 'echo terminated > "$out/terminated.$RANK"; exit 0' TERM
 fi
-sleep 60 </dev/null >/dev/null 2>&1 &
+sleep 60 >/dev/null 2>&1 &  # not holding the launcher's pipes
 wait $!
 echo finished > "$out/finished.$RANK"
