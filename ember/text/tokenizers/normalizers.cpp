@@ -1,0 +1,276 @@
+#include "ember/text/tokenizers/normalizers.h"
+
+#include <nlohmann/json.hpp>
+
+#include <utility>
+#include <vector>
+
+#include "ember/core/error.h"
+#include "ember/text/unicode.h"
+
+namespace torch::text::tokenizers::detail {
+namespace {
+
+using text::detail::NormalizationForm;
+
+// Rewrites t one code point at a time: f(cp, out) appends cp's replacement,
+// which keeps cp's alignment.
+template <typename F>
+void transform_chars(NormalizedText& t, F&& f) {
+  NormalizedText out;
+  out.text.reserve(t.text.size());
+  out.begin.reserve(t.text.size());
+  out.end.reserve(t.text.size());
+  std::string piece;
+  const char* base = t.text.data();
+  const char* p = base;
+  const char* end = base + t.text.size();
+  while (p < end) {
+    size_t i = static_cast<size_t>(p - base);
+    char32_t cp = text::detail::next_code_point(p);
+    size_t j = static_cast<size_t>(p - base);
+    piece.clear();
+    f(cp, piece);
+    out.append(piece, t.begin[i], t.end[j - 1]);
+  }
+  t = std::move(out);
+}
+
+bool is_chinese_char(char32_t c) {
+  return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x20000 && c <= 0x2A6DF) ||
+         (c >= 0x2A700 && c <= 0x2B73F) || (c >= 0x2B740 && c <= 0x2B81F) || (c >= 0x2B820 && c <= 0x2CEAF) ||
+         (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F);
+}
+
+void unicode_normalize(NormalizedText& t, NormalizationForm form) {
+  // Each segment that starts at a normalization boundary is normalized on its
+  // own; its output code points take the segment's whole original range.
+  NormalizedText out;
+  const char* base = t.text.data();
+  const char* p = base;
+  const char* end = base + t.text.size();
+  size_t seg = 0;
+  bool all_ascii = true;
+  auto flush = [&](size_t from, size_t to) {
+    if (from == to) return;
+    std::string_view s(base + from, to - from);
+    if (all_ascii) {
+      for (size_t k = from; k < to; ++k) out.append(std::string_view(base + k, 1), t.begin[k], t.end[k]);
+      return;
+    }
+    std::string whole = text::detail::normalize(s, form);
+    if (form == NormalizationForm::NFD || form == NormalizationForm::NFKD) {
+      // Decomposition keeps each code point's own alignment when decomposing
+      // them one at a time gives the same text (no canonical reordering).
+      NormalizedText parts;
+      const char* q = s.data();
+      const char* q_end = q + s.size();
+      while (q < q_end) {
+        const char* start = q;
+        text::detail::next_code_point(q);
+        size_t i = from + static_cast<size_t>(start - s.data());
+        size_t j = from + static_cast<size_t>(q - s.data());
+        parts.append(text::detail::normalize(std::string_view(start, static_cast<size_t>(q - start)), form), t.begin[i],
+                     t.end[j - 1]);
+      }
+      if (parts.text == whole) {
+        out.append(parts.text, 0, 0);
+        std::copy(parts.begin.begin(), parts.begin.end(), out.begin.end() - static_cast<ptrdiff_t>(parts.text.size()));
+        std::copy(parts.end.begin(), parts.end.end(), out.end.end() - static_cast<ptrdiff_t>(parts.text.size()));
+        return;
+      }
+    }
+    out.append(whole, t.begin[from], t.end[to - 1]);
+  };
+  while (p < end) {
+    size_t i = static_cast<size_t>(p - base);
+    char32_t cp = text::detail::next_code_point(p);
+    if (i > seg && text::detail::has_boundary_before(cp, form)) {
+      flush(seg, i);
+      seg = i;
+      all_ascii = true;
+    }
+    if (cp >= 0x80) all_ascii = false;
+  }
+  flush(seg, t.text.size());
+  t = std::move(out);
+}
+
+void strip_marks(NormalizedText& t) {
+  transform_chars(t, [](char32_t cp, std::string& out) {
+    if (!text::detail::is_nonspacing_mark(cp)) text::detail::append_utf8(out, cp);
+  });
+}
+
+void lowercase(NormalizedText& t) {
+  transform_chars(t, [](char32_t cp, std::string& out) { text::detail::append_lowercase(out, cp); });
+}
+
+class BertNormalizer final : public Normalizer {
+ public:
+  BertNormalizer(bool clean, bool chinese, bool strip, bool lower)
+      : clean_(clean), chinese_(chinese), strip_(strip), lower_(lower) {}
+  void normalize(NormalizedText& t) const override {
+    if (clean_) {
+      transform_chars(t, [](char32_t c, std::string& out) {
+        if (c == 0 || c == 0xFFFD) return;
+        bool keep_control = c == '\t' || c == '\n' || c == '\r';
+        if (!keep_control && text::detail::is_other(c)) return;
+        if (keep_control || text::detail::is_whitespace(c))
+          out.push_back(' ');
+        else
+          text::detail::append_utf8(out, c);
+      });
+    }
+    if (chinese_) {
+      transform_chars(t, [](char32_t c, std::string& out) {
+        if (is_chinese_char(c)) {
+          out.push_back(' ');
+          text::detail::append_utf8(out, c);
+          out.push_back(' ');
+        } else {
+          text::detail::append_utf8(out, c);
+        }
+      });
+    }
+    if (strip_) {
+      unicode_normalize(t, NormalizationForm::NFD);
+      strip_marks(t);
+    }
+    if (lower_) lowercase(t);
+  }
+
+ private:
+  bool clean_, chinese_, strip_, lower_;
+};
+
+class FormNormalizer final : public Normalizer {
+ public:
+  explicit FormNormalizer(NormalizationForm f) : form_(f) {}
+  void normalize(NormalizedText& t) const override { unicode_normalize(t, form_); }
+
+ private:
+  NormalizationForm form_;
+};
+
+class LowercaseNormalizer final : public Normalizer {
+ public:
+  void normalize(NormalizedText& t) const override { lowercase(t); }
+};
+
+class StripAccentsNormalizer final : public Normalizer {
+ public:
+  void normalize(NormalizedText& t) const override { strip_marks(t); }
+};
+
+class StripNormalizer final : public Normalizer {
+ public:
+  StripNormalizer(bool left, bool right) : left_(left), right_(right) {}
+  void normalize(NormalizedText& t) const override {
+    // Find the code-point boundaries of the leading/trailing whitespace.
+    const char* base = t.text.data();
+    const char* p = base;
+    const char* end = base + t.text.size();
+    size_t first = t.text.size(), last = 0;
+    while (p < end) {
+      size_t i = static_cast<size_t>(p - base);
+      char32_t cp = text::detail::next_code_point(p);
+      if (!text::detail::is_whitespace(cp)) {
+        if (first == t.text.size()) first = i;
+        last = static_cast<size_t>(p - base);
+      }
+    }
+    if (first == t.text.size()) {
+      if (left_ || right_) t.clear();
+      return;
+    }
+    size_t b = left_ ? first : 0, e = right_ ? last : t.text.size();
+    NormalizedText out;
+    out.text = t.text.substr(b, e - b);
+    out.begin.assign(t.begin.begin() + static_cast<ptrdiff_t>(b), t.begin.begin() + static_cast<ptrdiff_t>(e));
+    out.end.assign(t.end.begin() + static_cast<ptrdiff_t>(b), t.end.begin() + static_cast<ptrdiff_t>(e));
+    t = std::move(out);
+  }
+
+ private:
+  bool left_, right_;
+};
+
+class PrependNormalizer final : public Normalizer {
+ public:
+  explicit PrependNormalizer(std::string s) : prepend_(std::move(s)) {}
+  void normalize(NormalizedText& t) const override {
+    if (t.text.empty()) return;
+    NormalizedText out;
+    out.append(prepend_, t.begin[0], t.end[0]);
+    out.append(t.text, 0, 0);
+    std::copy(t.begin.begin(), t.begin.end(), out.begin.begin() + static_cast<ptrdiff_t>(prepend_.size()));
+    std::copy(t.end.begin(), t.end.end(), out.end.begin() + static_cast<ptrdiff_t>(prepend_.size()));
+    t = std::move(out);
+  }
+
+ private:
+  std::string prepend_;
+};
+
+class SequenceNormalizer final : public Normalizer {
+ public:
+  explicit SequenceNormalizer(std::vector<std::unique_ptr<Normalizer>> n) : parts_(std::move(n)) {}
+  void normalize(NormalizedText& t) const override {
+    for (const auto& n : parts_) n->normalize(t);
+  }
+
+ private:
+  std::vector<std::unique_ptr<Normalizer>> parts_;
+};
+
+bool get_bool(const nlohmann::json& j, const char* key, bool def) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return def;
+  return it->get<bool>();
+}
+
+}  // namespace
+
+std::unique_ptr<Normalizer> make_bert_normalizer(bool clean_text, bool handle_chinese_chars, bool strip_accents,
+                                                 bool lowercase) {
+  return std::make_unique<BertNormalizer>(clean_text, handle_chinese_chars, strip_accents, lowercase);
+}
+
+std::unique_ptr<Normalizer> normalizer_from_json(const nlohmann::json& j, const std::string& source) {
+  if (j.is_null()) return nullptr;
+  EMBER_CHECK(j.is_object() && j.contains("type") && j["type"].is_string(), "Tokenizer.from_file: ", source,
+              ": normalizer must be an object with a \"type\"");
+  const std::string type = j["type"].get<std::string>();
+  if (type == "BertNormalizer") {
+    bool lower = get_bool(j, "lowercase", true);
+    return make_bert_normalizer(get_bool(j, "clean_text", true), get_bool(j, "handle_chinese_chars", true),
+                                get_bool(j, "strip_accents", lower), lower);
+  }
+  if (type == "Lowercase") return std::make_unique<LowercaseNormalizer>();
+  if (type == "StripAccents") return std::make_unique<StripAccentsNormalizer>();
+  if (type == "NFC") return std::make_unique<FormNormalizer>(NormalizationForm::NFC);
+  if (type == "NFD") return std::make_unique<FormNormalizer>(NormalizationForm::NFD);
+  if (type == "NFKC") return std::make_unique<FormNormalizer>(NormalizationForm::NFKC);
+  if (type == "NFKD") return std::make_unique<FormNormalizer>(NormalizationForm::NFKD);
+  if (type == "Strip")
+    return std::make_unique<StripNormalizer>(get_bool(j, "strip_left", true), get_bool(j, "strip_right", true));
+  if (type == "Prepend") {
+    EMBER_CHECK(j.contains("prepend") && j["prepend"].is_string(), "Tokenizer.from_file: ", source,
+                ": Prepend normalizer needs a string \"prepend\"");
+    return std::make_unique<PrependNormalizer>(text::detail::to_valid_utf8(j["prepend"].get<std::string>()));
+  }
+  if (type == "Sequence") {
+    EMBER_CHECK(j.contains("normalizers") && j["normalizers"].is_array(), "Tokenizer.from_file: ", source,
+                ": Sequence normalizer needs an array \"normalizers\"");
+    std::vector<std::unique_ptr<Normalizer>> parts;
+    for (const auto& n : j["normalizers"]) {
+      auto p = normalizer_from_json(n, source);
+      if (p) parts.push_back(std::move(p));
+    }
+    return std::make_unique<SequenceNormalizer>(std::move(parts));
+  }
+  EMBER_ERROR("Tokenizer.from_file: ", source, ": unsupported normalizer type '", type, "'");
+}
+
+}  // namespace torch::text::tokenizers::detail
