@@ -119,6 +119,7 @@ class WordCache {
   // Points at the cached tokens (valid until the next put) or returns false.
   bool get(std::string_view word, const WordToken** tokens, size_t* n) const;
   void put(std::string_view word, const WordToken* tokens, size_t n);
+  std::vector<WordToken> scratch;  // a model's working space for one word
 
  private:
   StringIdMap index_;                                   // word -> entry number

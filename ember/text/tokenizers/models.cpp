@@ -14,6 +14,10 @@
 namespace torch::text::tokenizers::detail {
 namespace {
 
+// Words up to this many bytes are merged directly: a cache lookup (a miss in
+// a large table) costs more than their few rank lookups (Note [Tokenizer speed]).
+constexpr size_t kMinCachedWord = 8;
+
 // ids beyond this are refused rather than allocating a table for them.
 constexpr int64_t kMaxTokenId = int64_t{1} << 24;
 
@@ -49,10 +53,7 @@ bool byte_level_to_bytes(std::string_view token, std::string& out) {
   return true;
 }
 
-struct Symbol {
-  int32_t id;
-  uint32_t len;
-};
+using Symbol = WordToken;
 
 class Bpe final : public Model {
  public:
@@ -101,7 +102,7 @@ class Bpe final : public Model {
     if (word.empty()) return;
     const WordToken* cached;
     size_t n_cached;
-    if (cache && cache->get(word, &cached, &n_cached)) {
+    if (cache && word.size() > kMinCachedWord && cache->get(word, &cached, &n_cached)) {
       out.insert(out.end(), cached, cached + n_cached);
       return;
     }
@@ -114,14 +115,16 @@ class Bpe final : public Model {
         return;
       }
     }
-    Symbols syms;
+    Symbols local;
+    Symbols& syms = cache ? cache->scratch : local;  // reused across words
+    syms.clear();
     initial_symbols(word, syms);
     if (syms.size() <= 64)
       merge_small(syms);
     else
       merge_large(syms);
     for (const Symbol& s : syms) out.push_back({s.id, s.len});
-    if (cache) cache->put(word, out.data() + first, out.size() - first);
+    if (cache && word.size() > kMinCachedWord) cache->put(word, out.data() + first, out.size() - first);
   }
 
  private:
@@ -294,7 +297,7 @@ class WordPiece final : public Model {
     if (word.empty()) return;
     const WordToken* cached;
     size_t n_cached;
-    if (cache && cache->get(word, &cached, &n_cached)) {
+    if (cache && word.size() > kMinCachedWord && cache->get(word, &cached, &n_cached)) {
       out.insert(out.end(), cached, cached + n_cached);
       return;
     }
@@ -322,7 +325,7 @@ class WordPiece final : public Model {
       out.push_back({id, static_cast<uint32_t>(end - start)});
       start = end;
     }
-    if (cache) cache->put(word, out.data() + first, out.size() - first);
+    if (cache && word.size() > kMinCachedWord) cache->put(word, out.data() + first, out.size() - first);
   }
 
  private:

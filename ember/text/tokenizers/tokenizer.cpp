@@ -166,7 +166,8 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
     p.added.split(text, segments);
 
   Encoding enc;
-  enc.reserve(text.size() / 3 + 4);
+  // Untouched capacity costs no memory; regrowing a large encoding costs a copy.
+  enc.reserve(text.size() / 2 + 4);
   std::vector<Span> spans;
   std::vector<WordToken> toks;
   uint32_t cursor = 0, chars = 0;  // chars = code points before byte `cursor`
@@ -187,8 +188,49 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
                     word++, type_id, false);
       continue;
     }
-    NormalizedText nt = NormalizedText::identity(text.substr(seg.begin, seg.end - seg.begin), first_char);
-    if (p.normalizer) p.normalizer->normalize(nt);
+    const std::string_view seg_text = text.substr(seg.begin, seg.end - seg.begin);
+    if (!p.normalizer) {
+      // Note [Identity alignment]
+      // Without a normalizer every byte maps to the code point it is part of;
+      // token offsets come from one forward cursor instead of per-byte tables.
+      std::string spaced;
+      std::string_view work = seg_text;
+      uint32_t shift = 0;
+      if (prefix_space && seg_text[0] != ' ') {
+        spaced.reserve(seg_text.size() + 1);
+        spaced.push_back(' ');
+        spaced.append(seg_text);
+        work = spaced;
+        shift = 1;
+      }
+      uint32_t seg_byte = 0, seg_char = first_char;
+      auto char_at = [&](uint32_t i) {
+        if (i < shift) return first_char;
+        for (uint32_t j = i - shift; seg_byte < j;)
+          seg_char += !text::detail::is_continuation_byte(static_cast<unsigned char>(seg_text[++seg_byte]));
+        return seg_char;
+      };
+      spans.assign(1, Span{0, static_cast<uint32_t>(work.size())});
+      if (p.pre_tokenizer) p.pre_tokenizer->split(work, spans);
+      for (const Span& s : spans) {
+        if (s.begin == s.end) continue;
+        toks.clear();
+        p.model->tokenize(work.substr(s.begin, s.end - s.begin), toks, cache);
+        uint32_t pos = s.begin;
+        for (const WordToken& t : toks) {
+          uint32_t e = pos + t.len;
+          const std::string* tok = p.model->id_to_token(t.id);
+          int64_t b = char_at(pos);
+          enc.push_back(t.id, tok ? *tok : std::string(), Offsets{b, int64_t{char_at(e - 1)} + 1}, word, type_id,
+                        false);
+          pos = e;
+        }
+        ++word;
+      }
+      continue;
+    }
+    NormalizedText nt = NormalizedText::identity(seg_text, first_char);
+    p.normalizer->normalize(nt);
     if (nt.text.empty()) continue;
     if (prefix_space && nt.text[0] != ' ') {
       NormalizedText spaced;
