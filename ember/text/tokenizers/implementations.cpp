@@ -26,16 +26,16 @@ std::unique_ptr<detail::TokenizerParts> byte_level_parts(const std::string& voca
 std::unique_ptr<detail::TokenizerParts> bert_parts(const std::string& vocab, const std::string& unk,
                                                    const std::string& sep, const std::string& cls, bool clean_text,
                                                    bool chinese, std::optional<bool> strip_accents, bool lowercase,
-                                                   const std::string& prefix) {
+                                                   const std::string& prefix, bool post_process = true) {
   auto p = std::make_unique<detail::TokenizerParts>();
   p->model = detail::make_wordpiece(detail::read_vocab_txt(vocab), unk, prefix, 100, vocab);
   p->normalizer = detail::make_bert_normalizer(clean_text, chinese, strip_accents.value_or(lowercase), lowercase);
   p->pre_tokenizer = detail::make_bert_pre_tokenizer();
   auto sep_id = p->model->token_to_id(sep);
   auto cls_id = p->model->token_to_id(cls);
-  EMBER_CHECK(sep_id && cls_id, "BertWordPieceTokenizer: ", vocab, " lacks the sep token '", sep,
+  EMBER_CHECK(!post_process || (sep_id && cls_id), "BertWordPieceTokenizer: ", vocab, " lacks the sep token '", sep,
               "' or the cls token '", cls, "'");
-  p->post_processor = detail::make_bert_processing(sep, *sep_id, cls, *cls_id);
+  if (post_process) p->post_processor = detail::make_bert_processing(sep, *sep_id, cls, *cls_id);
   p->decoder = detail::make_wordpiece_decoder(prefix, true);
   p->finish();
   return p;
@@ -62,4 +62,24 @@ BertWordPieceTokenizer::BertWordPieceTokenizer(const std::string& vocab, const s
   add_special_tokens(specials);
 }
 
+}  // namespace torch::text::tokenizers
+
+namespace torch::text::tokenizers {
+namespace detail {
+namespace {
+
+class PipelineTokenizer : public Tokenizer {
+ public:
+  explicit PipelineTokenizer(std::unique_ptr<TokenizerParts> parts) : Tokenizer(std::move(parts)) {}
+};
+
+}  // namespace
+
+std::shared_ptr<Tokenizer> make_bert_tokenizer(const std::string& vocab, bool lowercase,
+                                               std::optional<bool> strip_accents) {
+  return std::make_shared<PipelineTokenizer>(
+      bert_parts(vocab, "[UNK]", "[SEP]", "[CLS]", true, true, strip_accents, lowercase, "##", /*post_process=*/false));
+}
+
+}  // namespace detail
 }  // namespace torch::text::tokenizers

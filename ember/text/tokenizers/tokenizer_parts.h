@@ -10,6 +10,7 @@
 #include "ember/text/tokenizers/normalizers.h"
 #include "ember/text/tokenizers/post_processors.h"
 #include "ember/text/tokenizers/pre_tokenizers.h"
+#include "ember/text/tokenizers/tokenizer.h"
 
 namespace torch::text::tokenizers::detail {
 
@@ -30,5 +31,10 @@ struct TokenizerParts {
     if (model) model->set_byte_level(pre_tokenizer && pre_tokenizer->is_byte_level());
   }
 };
+
+// BERT's basic tokenizer + WordPiece on a vocab.txt, without special tokens
+// (torchtext's BERTTokenizer).
+std::shared_ptr<Tokenizer> make_bert_tokenizer(const std::string& vocab, bool lowercase,
+                                               std::optional<bool> strip_accents);
 
 }  // namespace torch::text::tokenizers::detail
