@@ -18,10 +18,4 @@ NormalizedText NormalizedText::identity(std::string_view s, uint32_t first_char)
   return t;
 }
 
-void NormalizedText::append(std::string_view bytes, uint32_t b, uint32_t e) {
-  text.append(bytes);
-  begin.insert(begin.end(), bytes.size(), b);
-  end.insert(end.end(), bytes.size(), e);
-}
-
 }  // namespace torch::text::tokenizers::detail

@@ -18,7 +18,13 @@ struct NormalizedText {
 
   // `s` is valid UTF-8 whose first code point is number `first_char` of the input.
   static NormalizedText identity(std::string_view s, uint32_t first_char);
-  void append(std::string_view bytes, uint32_t b, uint32_t e);
+  void append(std::string_view bytes, uint32_t b, uint32_t e) {
+    text.append(bytes);
+    for (size_t i = 0; i < bytes.size(); ++i) {
+      begin.push_back(b);
+      end.push_back(e);
+    }
+  }
   void clear() {
     text.clear();
     begin.clear();

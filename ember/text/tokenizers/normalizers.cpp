@@ -85,7 +85,8 @@ void unicode_normalize(NormalizedText& t, NormalizationForm form) {
   while (p < end) {
     size_t i = static_cast<size_t>(p - base);
     char32_t cp = text::detail::next_code_point(p);
-    if (i > seg && text::detail::has_boundary_before(cp, form)) {
+    // ASCII never combines with what precedes it, in any of the four forms.
+    if (i > seg && (cp < 0x80 || text::detail::has_boundary_before(cp, form))) {
       flush(seg, i);
       seg = i;
       all_ascii = true;
@@ -111,6 +112,10 @@ class BertNormalizer final : public Normalizer {
   BertNormalizer(bool clean, bool chinese, bool strip, bool lower)
       : clean_(clean), chinese_(chinese), strip_(strip), lower_(lower) {}
   void normalize(NormalizedText& t) const override {
+    if (is_ascii(t.text)) {
+      normalize_ascii(t);
+      return;
+    }
     if (clean_) {
       transform_chars(t, [](char32_t c, std::string& out) {
         if (c == 0 || c == 0xFFFD) return;
@@ -138,6 +143,34 @@ class BertNormalizer final : public Normalizer {
       strip_marks(t);
     }
     if (lower_) lowercase(t);
+  }
+
+  static bool is_ascii(const std::string& s) {
+    for (unsigned char c : s)
+      if (c >= 0x80) return false;
+    return true;
+  }
+
+  // ASCII text has no Chinese characters and no accents: cleaning and
+  // lowercasing are one in-place pass.
+  void normalize_ascii(NormalizedText& t) const {
+    size_t w = 0;
+    for (size_t r = 0; r < t.text.size(); ++r) {
+      char c = t.text[r];
+      if (clean_) {
+        bool keep_control = c == '\t' || c == '\n' || c == '\r';
+        if (c == 0 || ((c < 0x20 || c == 0x7F) && !keep_control)) continue;
+        if (keep_control) c = ' ';  // VT and FF are controls (Cc): removed above
+      }
+      if (lower_ && c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+      t.text[w] = c;
+      t.begin[w] = t.begin[r];
+      t.end[w] = t.end[r];
+      ++w;
+    }
+    t.text.resize(w);
+    t.begin.resize(w);
+    t.end.resize(w);
   }
 
  private:

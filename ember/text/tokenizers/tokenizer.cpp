@@ -149,6 +149,15 @@ Tokenizer Tokenizer::from_buffer(std::string_view bytes) {
   return tok;
 }
 
+// Note [Tokenizer speed]
+// No regex engine: the pre-tokenizers are hand-written state machines over
+// code points, with an ICU-derived class table for the BMP. The vocabulary,
+// the merge ranks and the word cache are flat open-addressing tables keyed
+// by bytes / packed id pairs. BPE merges a short word through a rank array of
+// its adjacent pairs (a heap for long words), in a per-thread scratch buffer;
+// only words longer than a few bytes go through the cache, whose misses in a
+// large table cost more than merging a short word again. Without a normalizer
+// offsets come from one forward cursor (Note [Identity alignment]).
 Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCache* cache) const {
   std::string repaired;
   std::string_view text = raw;
