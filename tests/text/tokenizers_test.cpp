@@ -178,6 +178,12 @@ TEST(TextTokenizers, ApiBasics) {
   EXPECT_EQ(tok.num_special_tokens_to_add(true), 3);
   Encoding e = tok.encode("hello world");
   EXPECT_EQ(e.tokens().front(), "[CLS]");
+  auto batch = tok.encode_batch({"hello world", "x"});
+  ASSERT_EQ(batch.size(), 2u);
+  EXPECT_EQ(batch[0].ids(), e.ids());
+  auto pairs = tok.encode_batch({std::pair<std::string, std::string>("hello", "world")});
+  EXPECT_EQ(pairs[0].ids(), tok.encode("hello", "world").ids());
+  EXPECT_EQ(tok.decode(tok.encode("hello world").ids()), "hello world");
   EXPECT_EQ(e.special_tokens_mask().front(), 1);
 }
 

@@ -4,6 +4,7 @@
 // decoders; added tokens, truncation and padding), with the `tokenizers`
 // package's method names and defaults.
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -67,6 +68,15 @@ class Tokenizer {
   std::vector<Encoding> encode_batch(const std::vector<std::string>& input, bool add_special_tokens = true) const;
   std::vector<Encoding> encode_batch(const std::vector<std::pair<std::string, std::string>>& input,
                                      bool add_special_tokens = true) const;
+  // encode_batch({"a", "b"}) means texts; a braced list of pairs is ambiguous
+  // by design (it could also build strings from pointer pairs): spell std::pair.
+  std::vector<Encoding> encode_batch(std::initializer_list<std::string> input, bool add_special_tokens = true) const {
+    return encode_batch(std::vector<std::string>(input), add_special_tokens);
+  }
+  std::vector<Encoding> encode_batch(std::initializer_list<std::pair<std::string, std::string>> input,
+                                     bool add_special_tokens = true) const {
+    return encode_batch(std::vector<std::pair<std::string, std::string>>(input), add_special_tokens);
+  }
 
   std::string decode(const std::vector<int64_t>& ids, bool skip_special_tokens = true) const;
   std::vector<std::string> decode_batch(const std::vector<std::vector<int64_t>>& sequences,
