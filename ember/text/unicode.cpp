@@ -162,6 +162,8 @@ bool is_alphanumeric(char32_t cp) {
 
 bool is_punctuation(char32_t cp) { return (U_GET_GC_MASK(static_cast<UChar32>(cp)) & U_GC_P_MASK) != 0; }
 bool is_other(char32_t cp) { return (U_GET_GC_MASK(static_cast<UChar32>(cp)) & U_GC_C_MASK) != 0; }
+int combining_class(char32_t cp) { return u_getCombiningClass(static_cast<UChar32>(cp)); }
+
 bool is_nonspacing_mark(char32_t cp) { return u_charType(static_cast<UChar32>(cp)) == U_NON_SPACING_MARK; }
 
 void append_lowercase(std::string& out, char32_t cp) {

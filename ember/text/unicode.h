@@ -53,6 +53,7 @@ bool is_alphanumeric(char32_t cp);     // Rust's char::is_alphanumeric: L* or N*
 bool is_punctuation(char32_t cp);      // P* categories
 bool is_other(char32_t cp);            // C* categories (Cc Cf Cs Co Cn)
 bool is_nonspacing_mark(char32_t cp);  // Mn
+int combining_class(char32_t cp);      // canonical combining class (ccc)
 
 // Appends cp's full lowercase mapping (one code point may become several).
 void append_lowercase(std::string& out, char32_t cp);

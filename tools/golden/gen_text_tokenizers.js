@@ -95,6 +95,9 @@ const texts = [
   'a'.repeat(120), 'supercalifragilisticexpialidocious antidisestablishmentarianism', '\uFFFD replacement char',
   '\uD800 lone surrogate'.replace('\uD800', '\uFFFD'), 'email@example.com http://example.com/path?q=1&r=2#frag',
   '\u2019curly\u2019 \u201Cquotes\u201D \u2014 dash \u2026', 'x\u0000\u0000y', '          ', '\n\n\n', 'end.',
+  '\u0E2A\u0E27\u0E31\u0E2A\u0E14\u0E35 Thai', '\u0928\u092E\u0938\u094D\u0924\u0947 Devanagari', '\u1100\u1161\u11A8 jamo',
+  '\uD83D\uDC4D\uD83C\uDFFD skin \uD83C\uDDEB\uD83C\uDDF7 flag \u2764\uFE0F vs16', 'a\u0307\u0323 reorder \u1E9B\u0323 \u0F73',
+  'Ｈｅｌｌｏ\u3001\u4E16\u754C\uFF01', '\u00C5ngstr\u00F6m \u212B \u2126', 'tab\u000Bvt\u000Cff', '\u0600\u06DD arabic marks',
 ];
 // Invalid UTF-8 byte strings: ember reads them as their lossy decode (WHATWG /
 // Unicode maximal-subpart replacement, which node's Buffer decoder uses too).

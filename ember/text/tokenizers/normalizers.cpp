@@ -60,9 +60,14 @@ void unicode_normalize(NormalizedText& t, NormalizationForm form) {
     }
     std::string whole = text::detail::normalize(s, form);
     if (form == NormalizationForm::NFD || form == NormalizationForm::NFKD) {
-      // Decomposition keeps each code point's own alignment when decomposing
-      // them one at a time gives the same text (no canonical reordering).
-      NormalizedText parts;
+      // Decomposition keeps each code point's own alignment: decompose them
+      // one at a time, then reorder combining marks canonically (a stable sort
+      // by combining class), carrying the alignments along.
+      struct Aligned {
+        char32_t cp;
+        uint32_t b, e;
+      };
+      std::vector<Aligned> cps;
       const char* q = s.data();
       const char* q_end = q + s.size();
       while (q < q_end) {
@@ -70,13 +75,34 @@ void unicode_normalize(NormalizedText& t, NormalizationForm form) {
         text::detail::next_code_point(q);
         size_t i = from + static_cast<size_t>(start - s.data());
         size_t j = from + static_cast<size_t>(q - s.data());
-        parts.append(text::detail::normalize(std::string_view(start, static_cast<size_t>(q - start)), form), t.begin[i],
-                     t.end[j - 1]);
+        std::string one = text::detail::normalize(std::string_view(start, static_cast<size_t>(q - start)), form);
+        const char* r = one.data();
+        while (r < one.data() + one.size()) cps.push_back({text::detail::next_code_point(r), t.begin[i], t.end[j - 1]});
+      }
+      for (size_t k = 0; k < cps.size();) {
+        if (text::detail::combining_class(cps[k].cp) == 0) {
+          ++k;
+          continue;
+        }
+        size_t run = k;
+        while (run < cps.size() && text::detail::combining_class(cps[run].cp) != 0) ++run;
+        std::stable_sort(cps.begin() + static_cast<ptrdiff_t>(k), cps.begin() + static_cast<ptrdiff_t>(run),
+                         [](const Aligned& x, const Aligned& y) {
+                           return text::detail::combining_class(x.cp) < text::detail::combining_class(y.cp);
+                         });
+        k = run;
+      }
+      NormalizedText parts;
+      std::string buf;
+      for (const Aligned& a : cps) {
+        buf.clear();
+        text::detail::append_utf8(buf, a.cp);
+        parts.append(buf, a.b, a.e);
       }
       if (parts.text == whole) {
-        out.append(parts.text, 0, 0);
-        std::copy(parts.begin.begin(), parts.begin.end(), out.begin.end() - static_cast<ptrdiff_t>(parts.text.size()));
-        std::copy(parts.end.begin(), parts.end.end(), out.end.end() - static_cast<ptrdiff_t>(parts.text.size()));
+        out.text += parts.text;
+        out.begin.insert(out.begin.end(), parts.begin.begin(), parts.begin.end());
+        out.end.insert(out.end.end(), parts.end.begin(), parts.end.end());
         return;
       }
     }
