@@ -71,7 +71,10 @@ void Encoding::append(const Encoding& other, bool growing_offsets) {
   cat(ids_, other.ids_);
   cat(type_ids_, other.type_ids_);
   cat(tokens_, other.tokens_);
-  for (const auto& [s, e] : other.offsets_) offsets_.emplace_back(s + shift, e + shift);
+  if (shift == 0)
+    cat(offsets_, other.offsets_);
+  else
+    for (const auto& [s, e] : other.offsets_) offsets_.emplace_back(s + shift, e + shift);
   cat(word_ids_, other.word_ids_);
   cat(sequence_ids_, other.sequence_ids_);
   cat(special_tokens_mask_, other.special_tokens_mask_);
@@ -89,8 +92,10 @@ void Encoding::merge_with(const Encoding& pair, bool growing_offsets) {
     combine(mine, pair);
     for (const Encoding& theirs : pair.overflowing_) combine(mine, theirs);
   }
-  Encoding self = slice(0, size());
-  for (const Encoding& theirs : pair.overflowing_) combine(self, theirs);
+  if (!pair.overflowing_.empty()) {
+    Encoding self = slice(0, size());
+    for (const Encoding& theirs : pair.overflowing_) combine(self, theirs);
+  }
   append(pair, growing_offsets);
   overflowing_ = std::move(over);
 }

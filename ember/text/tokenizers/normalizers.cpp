@@ -137,66 +137,68 @@ class BertNormalizer final : public Normalizer {
  public:
   BertNormalizer(bool clean, bool chinese, bool strip, bool lower)
       : clean_(clean), chinese_(chinese), strip_(strip), lower_(lower) {}
+  // One pass, one code point at a time: clean, Chinese spacing, accent
+  // stripping (NFD of the code point, marks dropped) and lowercasing each act
+  // on a single code point, so fusing them gives the reference's output. (NFD
+  // of a whole string may also reorder combining marks; stripping drops them.)
   void normalize(NormalizedText& t) const override {
-    if (is_ascii(t.text)) {
-      normalize_ascii(t);
-      return;
-    }
-    if (clean_) {
-      transform_chars(t, [](char32_t c, std::string& out) {
-        if (c == 0 || c == 0xFFFD) return;
-        bool keep_control = c == '\t' || c == '\n' || c == '\r';
-        if (!keep_control && text::detail::is_other(c)) return;
-        if (keep_control || text::detail::is_whitespace(c))
-          out.push_back(' ');
-        else
-          text::detail::append_utf8(out, c);
-      });
-    }
-    if (chinese_) {
-      transform_chars(t, [](char32_t c, std::string& out) {
-        if (is_chinese_char(c)) {
-          out.push_back(' ');
-          text::detail::append_utf8(out, c);
-          out.push_back(' ');
-        } else {
-          text::detail::append_utf8(out, c);
+    NormalizedText out;
+    out.text.reserve(t.text.size() + 8);
+    out.begin.reserve(t.text.size() + 8);
+    out.end.reserve(t.text.size() + 8);
+    std::string piece, stage;
+    const char* base = t.text.data();
+    const char* p = base;
+    const char* end = base + t.text.size();
+    while (p < end) {
+      const size_t i = static_cast<size_t>(p - base);
+      const unsigned char c0 = static_cast<unsigned char>(*p);
+      if (c0 < 0x80) {
+        ++p;
+        char c = static_cast<char>(c0);
+        if (clean_) {
+          bool keep_control = c == '\t' || c == '\n' || c == '\r';
+          if (c0 == 0 || ((c0 < 0x20 || c0 == 0x7F) && !keep_control)) continue;
+          if (keep_control) c = ' ';  // VT and FF are controls (Cc): removed above
         }
-      });
-    }
-    if (strip_) {
-      unicode_normalize(t, NormalizationForm::NFD);
-      strip_marks(t);
-    }
-    if (lower_) lowercase(t);
-  }
-
-  static bool is_ascii(const std::string& s) {
-    for (unsigned char c : s)
-      if (c >= 0x80) return false;
-    return true;
-  }
-
-  // ASCII text has no Chinese characters and no accents: cleaning and
-  // lowercasing are one in-place pass.
-  void normalize_ascii(NormalizedText& t) const {
-    size_t w = 0;
-    for (size_t r = 0; r < t.text.size(); ++r) {
-      char c = t.text[r];
-      if (clean_) {
-        bool keep_control = c == '\t' || c == '\n' || c == '\r';
-        if (c == 0 || ((c < 0x20 || c == 0x7F) && !keep_control)) continue;
-        if (keep_control) c = ' ';  // VT and FF are controls (Cc): removed above
+        if (lower_ && c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+        out.text.push_back(c);
+        out.begin.push_back(t.begin[i]);
+        out.end.push_back(t.end[i]);
+        continue;
       }
-      if (lower_ && c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-      t.text[w] = c;
-      t.begin[w] = t.begin[r];
-      t.end[w] = t.end[r];
-      ++w;
+      char32_t cp = text::detail::next_code_point(p);
+      const size_t j = static_cast<size_t>(p - base);
+      const uint32_t b = t.begin[i], e = t.end[j - 1];
+      if (clean_) {
+        if (cp == 0xFFFD || text::detail::is_other(cp)) continue;
+        if (text::detail::is_whitespace(cp)) {
+          out.append(" ", b, e);
+          continue;
+        }
+      }
+      const bool cjk = chinese_ && is_chinese_char(cp);
+      if (cjk) out.append(" ", b, e);
+      piece.clear();
+      text::detail::append_utf8(piece, cp);
+      if (strip_) {
+        stage = text::detail::normalize(piece, NormalizationForm::NFD);
+        piece.clear();
+        for (const char* q = stage.data(); q < stage.data() + stage.size();) {
+          char32_t d = text::detail::next_code_point(q);
+          if (!text::detail::is_nonspacing_mark(d)) text::detail::append_utf8(piece, d);
+        }
+      }
+      if (lower_) {
+        stage.clear();
+        for (const char* q = piece.data(); q < piece.data() + piece.size();)
+          text::detail::append_lowercase(stage, text::detail::next_code_point(q));
+        piece.swap(stage);
+      }
+      out.append(piece, b, e);
+      if (cjk) out.append(" ", b, e);
     }
-    t.text.resize(w);
-    t.begin.resize(w);
-    t.end.resize(w);
+    t = std::move(out);
   }
 
  private:
