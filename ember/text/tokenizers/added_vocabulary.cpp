@@ -32,10 +32,13 @@ void AddedVocabulary::add(const AddedToken& t, int64_t id) {
   EMBER_CHECK(!t.content.empty(), "Tokenizer: an added token cannot be empty");
   int32_t existing = by_content_.find(t.content);
   if (existing >= 0) {
+    by_id_.erase(tokens_[static_cast<size_t>(existing)].id);
     tokens_[static_cast<size_t>(existing)] = {t, id};
+    by_id_[id] = static_cast<size_t>(existing);
     return;
   }
   by_content_.insert(t.content, static_cast<int32_t>(tokens_.size()));
+  by_id_[id] = tokens_.size();
   tokens_.push_back({t, id});
   auto& bucket = by_first_byte_[static_cast<unsigned char>(t.content[0])];
   bucket.push_back(static_cast<uint32_t>(tokens_.size() - 1));
@@ -45,9 +48,8 @@ void AddedVocabulary::add(const AddedToken& t, int64_t id) {
 }
 
 const AddedToken* AddedVocabulary::token(int64_t id) const {
-  for (const auto& e : tokens_)
-    if (e.id == id) return &e.token;
-  return nullptr;
+  auto it = by_id_.find(id);
+  return it == by_id_.end() ? nullptr : &tokens_[it->second].token;
 }
 
 void AddedVocabulary::split(std::string_view text, std::vector<Segment>& out) const {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "ember/text/tokenizers/hash_tables.h"
@@ -59,7 +60,8 @@ class AddedVocabulary {
     int64_t id;
   };
   std::vector<Entry> tokens_;
-  StringIdMap by_content_;  // content -> index into tokens_
+  StringIdMap by_content_;                     // content -> index into tokens_
+  std::unordered_map<int64_t, size_t> by_id_;  // id -> index into tokens_
   std::vector<std::vector<uint32_t>> by_first_byte_ = std::vector<std::vector<uint32_t>>(256);  // longest first
 };
 
