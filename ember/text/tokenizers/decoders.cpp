@@ -1,0 +1,189 @@
+#include "ember/text/tokenizers/decoders.h"
+
+#include <nlohmann/json.hpp>
+
+#include <utility>
+
+#include "ember/core/error.h"
+#include "ember/text/tokenizers/models.h"
+#include "ember/text/unicode.h"
+
+namespace torch::text::tokenizers::detail {
+namespace {
+
+void replace_all(std::string& s, std::string_view from, std::string_view to) {
+  if (from.empty()) return;
+  size_t pos = 0;
+  while ((pos = s.find(from, pos)) != std::string::npos) {
+    s.replace(pos, from.size(), to);
+    pos += to.size();
+  }
+}
+
+class ByteLevelDecoder final : public Decoder {
+ public:
+  void decode_chain(std::vector<std::string>& tokens) const override {
+    // Tokens back to bytes (a token with a code point outside the byte
+    // alphabet keeps its own UTF-8), then one lossy UTF-8 decode of them all.
+    std::string bytes;
+    for (const std::string& t : tokens) {
+      std::string raw;
+      bool ok = true;
+      const char* p = t.data();
+      const char* end = p + t.size();
+      while (p < end) {
+        int b = unicode_to_byte(text::detail::next_code_point(p));
+        if (b < 0) {
+          ok = false;
+          break;
+        }
+        raw.push_back(static_cast<char>(b));
+      }
+      bytes += ok ? raw : t;
+    }
+    tokens.assign(1, text::detail::to_valid_utf8(bytes));
+  }
+};
+
+class WordPieceDecoder final : public Decoder {
+ public:
+  WordPieceDecoder(std::string prefix, bool cleanup) : prefix_(std::move(prefix)), cleanup_(cleanup) {}
+  void decode_chain(std::vector<std::string>& tokens) const override {
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      std::string& t = tokens[i];
+      if (i != 0) {
+        if (!prefix_.empty() && t.compare(0, prefix_.size(), prefix_) == 0)
+          t.erase(0, prefix_.size());
+        else
+          t = " " + t;
+      }
+      if (cleanup_) cleanup(t);
+    }
+  }
+  static void cleanup(std::string& s) {
+    replace_all(s, " .", ".");
+    replace_all(s, " ?", "?");
+    replace_all(s, " !", "!");
+    replace_all(s, " ,", ",");
+    replace_all(s, " ' ", "'");
+    replace_all(s, " n't", "n't");
+    replace_all(s, " 'm", "'m");
+    replace_all(s, " do not", " don't");
+    replace_all(s, " 's", "'s");
+    replace_all(s, " 've", "'ve");
+    replace_all(s, " 're", "'re");
+  }
+
+ private:
+  std::string prefix_;
+  bool cleanup_;
+};
+
+class BpeDecoder final : public Decoder {
+ public:
+  explicit BpeDecoder(std::string suffix) : suffix_(std::move(suffix)) {}
+  void decode_chain(std::vector<std::string>& tokens) const override {
+    for (size_t i = 0; i < tokens.size(); ++i) replace_all(tokens[i], suffix_, i + 1 == tokens.size() ? "" : " ");
+  }
+
+ private:
+  std::string suffix_;
+};
+
+class FuseDecoder final : public Decoder {
+ public:
+  void decode_chain(std::vector<std::string>& tokens) const override {
+    std::string all;
+    for (const auto& t : tokens) all += t;
+    tokens.assign(1, all);
+  }
+};
+
+class StripDecoder final : public Decoder {
+ public:
+  StripDecoder(std::string content, size_t start, size_t stop)
+      : content_(std::move(content)), start_(start), stop_(stop) {}
+  void decode_chain(std::vector<std::string>& tokens) const override {
+    for (std::string& t : tokens) {
+      size_t b = 0;
+      for (size_t k = 0; k < start_ && t.compare(b, content_.size(), content_) == 0 && !content_.empty(); ++k)
+        b += content_.size();
+      size_t e = t.size();
+      for (size_t k = 0; k < stop_ && e >= b + content_.size() && !content_.empty() &&
+                         t.compare(e - content_.size(), content_.size(), content_) == 0;
+           ++k)
+        e -= content_.size();
+      t = t.substr(b, e - b);
+    }
+  }
+
+ private:
+  std::string content_;
+  size_t start_, stop_;
+};
+
+class ReplaceDecoder final : public Decoder {
+ public:
+  ReplaceDecoder(std::string from, std::string to) : from_(std::move(from)), to_(std::move(to)) {}
+  void decode_chain(std::vector<std::string>& tokens) const override {
+    for (std::string& t : tokens) replace_all(t, from_, to_);
+  }
+
+ private:
+  std::string from_, to_;
+};
+
+class SequenceDecoder final : public Decoder {
+ public:
+  explicit SequenceDecoder(std::vector<std::unique_ptr<Decoder>> parts) : parts_(std::move(parts)) {}
+  void decode_chain(std::vector<std::string>& tokens) const override {
+    for (const auto& d : parts_) d->decode_chain(tokens);
+  }
+
+ private:
+  std::vector<std::unique_ptr<Decoder>> parts_;
+};
+
+}  // namespace
+
+std::unique_ptr<Decoder> make_byte_level_decoder() { return std::make_unique<ByteLevelDecoder>(); }
+std::unique_ptr<Decoder> make_wordpiece_decoder(std::string prefix, bool cleanup) {
+  return std::make_unique<WordPieceDecoder>(std::move(prefix), cleanup);
+}
+
+std::unique_ptr<Decoder> decoder_from_json(const nlohmann::json& j, const std::string& source) {
+  if (j.is_null()) return nullptr;
+  EMBER_CHECK(j.is_object() && j.contains("type") && j["type"].is_string(), "Tokenizer.from_file: ", source,
+              ": decoder must be an object with a \"type\"");
+  const std::string type = j["type"].get<std::string>();
+  if (type == "ByteLevel") return make_byte_level_decoder();
+  if (type == "WordPiece")
+    return make_wordpiece_decoder(j.value("prefix", std::string("##")), j.value("cleanup", true));
+  if (type == "BPEDecoder") return std::make_unique<BpeDecoder>(j.value("suffix", std::string("</w>")));
+  if (type == "Fuse") return std::make_unique<FuseDecoder>();
+  if (type == "Strip") {
+    int64_t start = j.value("start", int64_t{0}), stop = j.value("stop", int64_t{0});
+    EMBER_CHECK(start >= 0 && stop >= 0, "Tokenizer.from_file: ", source, ": Strip decoder needs start, stop >= 0");
+    return std::make_unique<StripDecoder>(j.value("content", std::string(" ")), static_cast<size_t>(start),
+                                          static_cast<size_t>(stop));
+  }
+  if (type == "Replace") {
+    EMBER_CHECK(j.contains("pattern") && j["pattern"].is_object() && j["pattern"].contains("String") &&
+                    j["pattern"]["String"].is_string() && j.contains("content") && j["content"].is_string(),
+                "Tokenizer.from_file: ", source, ": only Replace decoders with a String pattern are supported");
+    return std::make_unique<ReplaceDecoder>(j["pattern"]["String"].get<std::string>(), j["content"].get<std::string>());
+  }
+  if (type == "Sequence") {
+    EMBER_CHECK(j.contains("decoders") && j["decoders"].is_array(), "Tokenizer.from_file: ", source,
+                ": Sequence decoder needs an array \"decoders\"");
+    std::vector<std::unique_ptr<Decoder>> parts;
+    for (const auto& d : j["decoders"]) {
+      auto p = decoder_from_json(d, source);
+      if (p) parts.push_back(std::move(p));
+    }
+    return std::make_unique<SequenceDecoder>(std::move(parts));
+  }
+  EMBER_ERROR("Tokenizer.from_file: ", source, ": unsupported decoder type '", type, "'");
+}
+
+}  // namespace torch::text::tokenizers::detail

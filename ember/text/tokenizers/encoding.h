@@ -1,0 +1,68 @@
+#pragma once
+// tokenizers.Encoding: the output of Tokenizer::encode, field for field.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "ember/core/namespace.h"
+
+namespace torch::text::tokenizers {
+
+using Offsets = std::tuple<int64_t, int64_t>;  // [start, end) in code points of the input
+
+enum class TruncationDirection { Left, Right };
+enum class PaddingDirection { Left, Right };
+
+class Encoding {
+ public:
+  Encoding() = default;
+
+  const std::vector<int64_t>& ids() const { return ids_; }
+  const std::vector<int64_t>& type_ids() const { return type_ids_; }
+  const std::vector<std::string>& tokens() const { return tokens_; }
+  const std::vector<Offsets>& offsets() const { return offsets_; }
+  const std::vector<std::optional<int64_t>>& word_ids() const { return word_ids_; }
+  const std::vector<std::optional<int64_t>>& words() const { return word_ids_; }
+  const std::vector<std::optional<int64_t>>& sequence_ids() const { return sequence_ids_; }
+  const std::vector<int64_t>& special_tokens_mask() const { return special_tokens_mask_; }
+  const std::vector<int64_t>& attention_mask() const { return attention_mask_; }
+  const std::vector<Encoding>& overflowing() const { return overflowing_; }
+  int64_t n_sequences() const;
+  size_t size() const { return ids_.size(); }
+  size_t len() const { return ids_.size(); }
+
+  // Encoding.truncate / Encoding.pad, as the tokenizers package defines them.
+  void truncate(int64_t max_length, int64_t stride = 0, const std::string& direction = "right");
+  void pad(int64_t length, int64_t pad_id = 0, int64_t pad_type_id = 0, const std::string& pad_token = "[PAD]",
+           const std::string& direction = "right");
+  // Encoding.merge(encodings, growing_offsets = true).
+  static Encoding merge(const std::vector<Encoding>& encodings, bool growing_offsets = true);
+
+  // Building blocks for the tokenizer pipeline.
+  void push_back(int64_t id, std::string token, Offsets offsets, std::optional<int64_t> word, int64_t type_id,
+                 bool special);
+  void reserve(size_t n);
+  void set_type_ids(int64_t type_id);
+  void set_sequence_id(int64_t sequence_id);
+  void shift_word_ids(int64_t delta);
+  void append(const Encoding& other, bool growing_offsets);
+  // Encoding.merge_with: appends `pair`; the overflowing parts become every
+  // combination of one side's part with the other's (the reference's order).
+  void merge_with(const Encoding& pair, bool growing_offsets);
+  std::vector<Encoding>& mutable_overflowing() { return overflowing_; }
+  std::vector<Offsets>& mutable_offsets() { return offsets_; }
+  std::vector<std::string>& mutable_tokens() { return tokens_; }
+  Encoding slice(size_t begin, size_t end) const;
+
+ private:
+  std::vector<int64_t> ids_, type_ids_;
+  std::vector<std::string> tokens_;
+  std::vector<Offsets> offsets_;
+  std::vector<std::optional<int64_t>> word_ids_, sequence_ids_;
+  std::vector<int64_t> special_tokens_mask_, attention_mask_;
+  std::vector<Encoding> overflowing_;
+};
+
+}  // namespace torch::text::tokenizers
