@@ -2,4 +2,4 @@
 # case mapping and normalization from ICU (Debian: libicu-dev); tokenizer.json
 # is parsed with nlohmann-json (Debian: nlohmann-json3-dev, as the core does).
 pkg_check_modules(EMBER_TEXT_ICU REQUIRED IMPORTED_TARGET icu-uc)
-ember_domain_library(text PRIVATE_DEPS PkgConfig::EMBER_TEXT_ICU)
+ember_domain_library(text PRIVATE_DEPS PkgConfig::EMBER_TEXT_ICU nlohmann_json::nlohmann_json)
