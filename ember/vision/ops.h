@@ -1,0 +1,10 @@
+#pragma once
+// ember::vision::ops — torchvision.ops in C++: box geometry and NMS, the RoI
+// ops, deformable convolution, detection losses and the building-block modules.
+#include "ember/vision/ops/box_losses.h"
+#include "ember/vision/ops/boxes.h"
+#include "ember/vision/ops/focal_loss.h"
+#include "ember/vision/ops/ps_roi_align.h"
+#include "ember/vision/ops/ps_roi_pool.h"
+#include "ember/vision/ops/roi_align.h"
+#include "ember/vision/ops/roi_pool.h"
