@@ -3,6 +3,7 @@
 // ops, deformable convolution, detection losses and the building-block modules.
 #include "ember/vision/ops/box_losses.h"
 #include "ember/vision/ops/boxes.h"
+#include "ember/vision/ops/deform_conv.h"
 #include "ember/vision/ops/focal_loss.h"
 #include "ember/vision/ops/ps_roi_align.h"
 #include "ember/vision/ops/ps_roi_pool.h"

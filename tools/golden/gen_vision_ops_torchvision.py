@@ -125,4 +125,20 @@ la = torch.tensor([[0.5, 0.5, 4.0, 5.0], [1.0, 2.0, 6.0, 5.5]], dtype=torch.floa
 lb = torch.tensor([[2.0, 1.0, 5.0, 4.0]], dtype=torch.float64)
 with_grads("roi_align_list", lambda t, a, b: ops.roi_align(t, [a, b], 2, 1.0, 2, False), lx, la, lb)
 
+# ---- deform_conv2d: groups 2, offset groups 2, offsets sending samples past the border
+dx = torch.randn(2, 4, 6, 7, dtype=torch.float64)
+dw = torch.randn(6, 2, 3, 3, dtype=torch.float64)
+db = torch.randn(6, dtype=torch.float64)
+off = torch.randn(2, 36, 6, 4, dtype=torch.float64) * 1.5
+msk = torch.rand(2, 18, 6, 4, dtype=torch.float64)
+with_grads("deform_conv2d_mask", lambda x, o, w, b, m: ops.deform_conv2d(x, o, w, b, (1, 2), 1, 1, m),
+           dx, off, dw, db, msk)
+with_grads("deform_conv2d_nomask", lambda x, o, w, b: ops.deform_conv2d(x, o, w, b, (1, 2), 1), dx, off, dw, db)
+off2 = torch.randn(1, 18, 2, 3, dtype=torch.float64)
+with_grads("deform_conv2d_dilated", lambda x, o, w: ops.deform_conv2d(x, o, w, None, 1, 0, (2, 2)),
+           dx[:1, :3, :, :], off2, torch.randn(2, 3, 3, 3, dtype=torch.float64))
+with_grads("deform_conv2d_f32", lambda x, o, w, b, m: ops.deform_conv2d(x, o, w, b, 1, 1, 1, m),
+           dx.float(), (torch.randn(2, 72, 6, 7) * 2), torch.randn(3, 4, 3, 3), torch.randn(3),
+           torch.rand(2, 36, 6, 7))
+
 g.save()
