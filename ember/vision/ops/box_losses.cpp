@@ -82,11 +82,7 @@ Tensor complete_box_iou_loss(const Tensor& boxes1, const Tensor& boxes2, const s
   const auto [diou, iou] = diou_iou_loss(a, g, 1e-7);
   const double k = 4 / (std::numbers::pi * std::numbers::pi);
   const Tensor v = k * (((g.x2 - g.x1) / (g.y2 - g.y1)).atan() - ((a.x2 - a.x1) / (a.y2 - a.y1)).atan()).pow(2);
-  Tensor alpha;
-  {
-    const NoGradGuard no_grad;  // a weight, as torchvision's no_grad block
-    alpha = v / (1 - iou + v + eps);
-  }
+  const Tensor alpha = (v / (1 - iou + v + eps)).detach();  // a weight, as torchvision's no_grad block
   return reduce_loss(op, diou + alpha * v, reduction);
 }
 

@@ -207,12 +207,8 @@ Tensor complete_box_iou(const Tensor& boxes1, const Tensor& boxes2, double eps) 
   const Tensor w_gt = b2.select(1, 2) - b2.select(1, 0), h_gt = b2.select(1, 3) - b2.select(1, 1);
   const double k = 4 / (std::numbers::pi * std::numbers::pi);
   const Tensor v = k * ((w_pred / h_pred).atan() - (w_gt / h_gt).atan()).pow(2);
-  Tensor alpha;
-  {
-    // alpha is a weight, not a path for gradients (as torchvision's no_grad block).
-    const NoGradGuard no_grad;
-    alpha = v / (1 - iou + v + eps);
-  }
+  // alpha is a weight, not a path for gradients (torchvision's no_grad block).
+  const Tensor alpha = (v / (1 - iou + v + eps)).detach();
   return diou - alpha * v;
 }
 

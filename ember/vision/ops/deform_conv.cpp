@@ -103,7 +103,7 @@ Tensor im2col(const Tensor& input, const Tensor& offset, const Tensor& mask, con
   const T* in = input.data_ptr<T>();
   T* out = cols.data_ptr<T>();
   const Locator<T> loc{g, offset.data_ptr<T>(), mask.data_ptr<T>()};
-  parallel_for(0, g.B * g.C, 1, [&](int64_t p0, int64_t p1) {
+  parallel_for(0, g.B * g.C, detail::grain_for(K * L * 8), [&](int64_t p0, int64_t p1) {
     for (int64_t p = p0; p < p1; ++p) {
       const int64_t b = p / g.C, c = p % g.C;
       const T* plane = in + p * g.H * g.W;
@@ -132,7 +132,7 @@ variable_list im2col_backward(const Tensor& grad, const Tensor& input, const Ten
   const Locator<T> loc{g, offset.data_ptr<T>(), mask.data_ptr<T>()};
   // The input's planes are disjoint per (b, c).
   T* gi = grad_input.data_ptr<T>();
-  parallel_for(0, g.B * g.C, 1, [&](int64_t p0, int64_t p1) {
+  parallel_for(0, g.B * g.C, detail::grain_for(K * L * 8), [&](int64_t p0, int64_t p1) {
     for (int64_t p = p0; p < p1; ++p) {
       const int64_t b = p / g.C, c = p % g.C;
       for (int64_t k = 0; k < K; ++k) {
@@ -148,7 +148,7 @@ variable_list im2col_backward(const Tensor& grad, const Tensor& input, const Ten
   // Each offset and mask entry sums over the channels of its offset group.
   T* go = grad_offset.data_ptr<T>();
   T* gm = grad_mask.data_ptr<T>();
-  parallel_for(0, g.B * g.offset_groups * K, 1, [&](int64_t q0, int64_t q1) {
+  parallel_for(0, g.B * g.offset_groups * K, detail::grain_for(L * cpg * 16), [&](int64_t q0, int64_t q1) {
     for (int64_t q = q0; q < q1; ++q) {
       const int64_t b = q / (g.offset_groups * K), og = (q / K) % g.offset_groups, k = q % K;
       for (int64_t l = 0; l < L; ++l) {
@@ -232,6 +232,8 @@ Tensor deform_conv2d(const Tensor& input, const Tensor& offset, const Tensor& we
   EMBER_CHECK(weight.size(1) > 0 && g.C % weight.size(1) == 0, "deform_conv2d: input channels ", g.C,
               " are not a multiple of the weight's ", weight.size(1), " channels per group");
   const int64_t groups = g.C / weight.size(1), OC = weight.size(0);
+  EMBER_CHECK(groups > 0, "deform_conv2d: input has ", g.C, " channels, fewer than the weight's ", weight.size(1),
+              " per group");
   EMBER_CHECK(OC % groups == 0, "deform_conv2d: out channels ", OC, " are not a multiple of groups ", groups);
   g.offset_groups = offset.size(1) / (2 * g.taps());
   EMBER_CHECK(g.offset_groups > 0 && offset.size(1) == g.offset_groups * 2 * g.taps(),

@@ -73,7 +73,7 @@ Tensor forward_kernel(const Tensor& input, const Tensor& rois, const Params& p) 
   Tensor output = zeros({K, C_out, p.pooled_h, p.pooled_w}, input.options());
   const T* in = input.data_ptr<T>();
   T* out = output.data_ptr<T>();
-  parallel_for(0, K, 1, [&](int64_t k0, int64_t k1) {
+  parallel_for(0, K, detail::grain_for(C * 4 * (boxes.empty() ? 1 : boxes[0].per_bin)), [&](int64_t k0, int64_t k1) {
     for (int64_t k = k0; k < k1; ++k) {
       const BoxTaps<T>& bt = boxes[k];
       for (int64_t c = 0; c < C_out; ++c)
@@ -100,19 +100,20 @@ Tensor backward_kernel(const Tensor& grad, const Tensor& rois, IntArrayRef shape
   Tensor grad_input = zeros(shape, grad.options());
   const T* go = grad.data_ptr<T>();
   T* gi = grad_input.data_ptr<T>();
-  parallel_for(0, C_out, 1, [&](int64_t c0, int64_t c1) {
-    for (int64_t k = 0; k < K; ++k) {
-      const BoxTaps<T>& bt = boxes[k];
-      for (int64_t c = c0; c < c1; ++c)
-        for (int64_t b = 0; b < nb; ++b) {
-          T* plane = gi + (bt.batch * C + c * nb + b) * H * W;
-          const T v = go[(k * C_out + c) * nb + b] / bt.count;
-          const detail::BilinearTap<T>* t = bt.taps.data() + b * bt.per_bin;
-          for (int64_t s = 0; s < bt.per_bin; ++s, ++t)
-            for (int j = 0; j < 4; ++j) plane[t->pos[j]] += t->w[j] * v;
-        }
-    }
-  });
+  parallel_for(0, C_out, detail::grain_for(K * nb * 4 * (boxes.empty() ? 1 : boxes[0].per_bin)),
+               [&](int64_t c0, int64_t c1) {
+                 for (int64_t k = 0; k < K; ++k) {
+                   const BoxTaps<T>& bt = boxes[k];
+                   for (int64_t c = c0; c < c1; ++c)
+                     for (int64_t b = 0; b < nb; ++b) {
+                       T* plane = gi + (bt.batch * C + c * nb + b) * H * W;
+                       const T v = go[(k * C_out + c) * nb + b] / bt.count;
+                       const detail::BilinearTap<T>* t = bt.taps.data() + b * bt.per_bin;
+                       for (int64_t s = 0; s < bt.per_bin; ++s, ++t)
+                         for (int j = 0; j < 4; ++j) plane[t->pos[j]] += t->w[j] * v;
+                     }
+                 }
+               });
   return grad_input;
 }
 

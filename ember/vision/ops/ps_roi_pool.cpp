@@ -68,7 +68,7 @@ Tensor forward_kernel(const Tensor& input, const Tensor& rois, int64_t PH, int64
   Tensor output = zeros({K, C_out, PH, PW}, input.options());
   const T* in = input.data_ptr<T>();
   T* out = output.data_ptr<T>();
-  parallel_for(0, K * C_out, 1, [&](int64_t i0, int64_t i1) {
+  parallel_for(0, K * C_out, detail::grain_for(H * W), [&](int64_t i0, int64_t i1) {
     for (int64_t i = i0; i < i1; ++i) {
       const int64_t k = i / C_out, c = i % C_out;
       for (int64_t b = 0; b < nb; ++b) {
@@ -95,7 +95,7 @@ Tensor backward_kernel(const Tensor& grad, const Tensor& rois, IntArrayRef shape
   Tensor grad_input = zeros(shape, grad.options());
   const T* go = grad.data_ptr<T>();
   T* gi = grad_input.data_ptr<T>();
-  parallel_for(0, C_out, 1, [&](int64_t c0, int64_t c1) {
+  parallel_for(0, C_out, detail::grain_for(K * H * W), [&](int64_t c0, int64_t c1) {
     for (int64_t k = 0; k < K; ++k)
       for (int64_t c = c0; c < c1; ++c)
         for (int64_t b = 0; b < nb; ++b) {

@@ -78,26 +78,27 @@ Tensor forward_kernel(const Tensor& input, const Tensor& rois, const Params& p) 
   const T* in = input.data_ptr<T>();
   T* out = output.data_ptr<T>();
   const int64_t bins = p.pooled_h * p.pooled_w;
-  parallel_for(0, K, 1, [&](int64_t k0, int64_t k1) {
-    std::vector<detail::BilinearTap<T>> taps;
-    for (int64_t k = k0; k < k1; ++k) {
-      const Geometry<T>& g = geo[k];
-      box_taps(g, p, H, W, taps);
-      const int64_t per_bin = g.grid_h * g.grid_w;
-      for (int64_t c = 0; c < C; ++c) {
-        const T* plane = in + (g.batch * C + c) * H * W;
-        T* o = out + (k * C + c) * bins;
-        const detail::BilinearTap<T>* t = taps.data();
-        for (int64_t b = 0; b < bins; ++b) {
-          T sum = 0;
-          for (int64_t s = 0; s < per_bin; ++s, ++t)
-            sum += t->w[0] * plane[t->pos[0]] + t->w[1] * plane[t->pos[1]] + t->w[2] * plane[t->pos[2]] +
-                   t->w[3] * plane[t->pos[3]];
-          o[b] = sum / g.count;
-        }
-      }
-    }
-  });
+  parallel_for(0, K, detail::grain_for(C * bins * 4 * (geo.empty() ? 1 : geo[0].grid_h * geo[0].grid_w)),
+               [&](int64_t k0, int64_t k1) {
+                 std::vector<detail::BilinearTap<T>> taps;
+                 for (int64_t k = k0; k < k1; ++k) {
+                   const Geometry<T>& g = geo[k];
+                   box_taps(g, p, H, W, taps);
+                   const int64_t per_bin = g.grid_h * g.grid_w;
+                   for (int64_t c = 0; c < C; ++c) {
+                     const T* plane = in + (g.batch * C + c) * H * W;
+                     T* o = out + (k * C + c) * bins;
+                     const detail::BilinearTap<T>* t = taps.data();
+                     for (int64_t b = 0; b < bins; ++b) {
+                       T sum = 0;
+                       for (int64_t s = 0; s < per_bin; ++s, ++t)
+                         sum += t->w[0] * plane[t->pos[0]] + t->w[1] * plane[t->pos[1]] + t->w[2] * plane[t->pos[2]] +
+                                t->w[3] * plane[t->pos[3]];
+                       o[b] = sum / g.count;
+                     }
+                   }
+                 }
+               });
   return output;
 }
 
@@ -111,24 +112,25 @@ Tensor backward_kernel(const Tensor& grad, const Tensor& rois, IntArrayRef input
   const T* g_out = grad.data_ptr<T>();
   T* g_in = grad_input.data_ptr<T>();
   const int64_t bins = p.pooled_h * p.pooled_w;
-  parallel_for(0, C, 1, [&](int64_t c0, int64_t c1) {
-    std::vector<detail::BilinearTap<T>> taps;
-    for (int64_t k = 0; k < K; ++k) {
-      const Geometry<T>& g = geo[k];
-      box_taps(g, p, H, W, taps);
-      const int64_t per_bin = g.grid_h * g.grid_w;
-      for (int64_t c = c0; c < c1; ++c) {
-        T* plane = g_in + (g.batch * C + c) * H * W;
-        const T* go = g_out + (k * C + c) * bins;
-        const detail::BilinearTap<T>* t = taps.data();
-        for (int64_t b = 0; b < bins; ++b) {
-          const T v = go[b] / g.count;
-          for (int64_t s = 0; s < per_bin; ++s, ++t)
-            for (int j = 0; j < 4; ++j) plane[t->pos[j]] += t->w[j] * v;
-        }
-      }
-    }
-  });
+  parallel_for(0, C, detail::grain_for(K * bins * 4 * (geo.empty() ? 1 : geo[0].grid_h * geo[0].grid_w)),
+               [&](int64_t c0, int64_t c1) {
+                 std::vector<detail::BilinearTap<T>> taps;
+                 for (int64_t k = 0; k < K; ++k) {
+                   const Geometry<T>& g = geo[k];
+                   box_taps(g, p, H, W, taps);
+                   const int64_t per_bin = g.grid_h * g.grid_w;
+                   for (int64_t c = c0; c < c1; ++c) {
+                     T* plane = g_in + (g.batch * C + c) * H * W;
+                     const T* go = g_out + (k * C + c) * bins;
+                     const detail::BilinearTap<T>* t = taps.data();
+                     for (int64_t b = 0; b < bins; ++b) {
+                       const T v = go[b] / g.count;
+                       for (int64_t s = 0; s < per_bin; ++s, ++t)
+                         for (int j = 0; j < 4; ++j) plane[t->pos[j]] += t->w[j] * v;
+                     }
+                   }
+                 }
+               });
   return grad_input;
 }
 

@@ -38,6 +38,8 @@ std::pair<int64_t, int64_t> pooled_size(const char* op, IntArrayRef output_size)
 void check_roi_args(const char* op, const Tensor& input, const Tensor& rois) {
   EMBER_CHECK(input.defined() && input.dim() == 4, op, ": input must be a Tensor[N, C, H, W], got shape ",
               input.defined() ? input.sizes() : IntArrayRef{});
+  EMBER_CHECK(input.size(2) > 0 && input.size(3) > 0, op, ": input must have non-empty spatial dimensions, got shape ",
+              input.sizes());
   EMBER_CHECK(rois.dim() == 2 && rois.size(1) == 5, op, ": rois must be a Tensor[K, 5], got shape ", rois.sizes());
   EMBER_CHECK(input.dtype() == rois.dtype(), op, ": input and boxes must have the same dtype, got ", input.dtype(),
               " and ", rois.dtype());

@@ -2,6 +2,7 @@
 // Shared plumbing of the RoI ops (roi_align, roi_pool, ps_roi_align,
 // ps_roi_pool): box list conversion, argument checks, and the bilinear taps
 // the align variants sample with.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <utility>
@@ -23,6 +24,10 @@ std::pair<int64_t, int64_t> pooled_size(const char* op, IntArrayRef output_size)
 // Checks input Tensor[N, C, H, W] and rois (same floating dtype), and that every
 // roi names an image of the batch and has finite coordinates.
 void check_roi_args(const char* op, const Tensor& input, const Tensor& rois);
+
+// A parallel_for grain for items of about `work` inner-loop steps each, so a
+// small problem runs serially instead of paying for a thread dispatch.
+inline int64_t grain_for(int64_t work) { return std::max<int64_t>(1, 32768 / std::max<int64_t>(work, 1)); }
 
 // Runs f with a zero value of the input's C++ type (float or double).
 template <typename F>

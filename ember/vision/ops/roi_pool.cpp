@@ -68,7 +68,7 @@ std::tuple<Tensor, Tensor> forward_kernel(const Tensor& input, const Tensor& roi
   T* out = output.data_ptr<T>();
   int64_t* am = argmax.data_ptr<int64_t>();
   const int64_t nb = PH * PW;
-  parallel_for(0, K * C, 1, [&](int64_t i0, int64_t i1) {
+  parallel_for(0, K * C, detail::grain_for(H * W), [&](int64_t i0, int64_t i1) {
     for (int64_t i = i0; i < i1; ++i) {
       const int64_t k = i / C, c = i % C;
       const T* plane = in + (batch[k] * C + c) * H * W;
@@ -96,7 +96,7 @@ Tensor backward_kernel(const Tensor& grad, const Tensor& argmax, const std::vect
   const T* go = grad.data_ptr<T>();
   const int64_t* am = argmax.data_ptr<int64_t>();
   T* gi = grad_input.data_ptr<T>();
-  parallel_for(0, C, 1, [&](int64_t c0, int64_t c1) {
+  parallel_for(0, C, detail::grain_for(K * nb), [&](int64_t c0, int64_t c1) {
     for (int64_t k = 0; k < K; ++k)
       for (int64_t c = c0; c < c1; ++c) {
         T* plane = gi + (batch[k] * C + c) * HW;
