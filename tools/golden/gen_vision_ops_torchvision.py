@@ -141,4 +141,27 @@ with_grads("deform_conv2d_f32", lambda x, o, w, b, m: ops.deform_conv2d(x, o, w,
            dx.float(), (torch.randn(2, 72, 6, 7) * 2), torch.randn(3, 4, 3, 3), torch.randn(3),
            torch.rand(2, 36, 6, 7))
 
+
+# ---- modules: state_dict (<case>.sd.<key>), input <case>.x and output <case>.y
+def module_case(name, m, x):
+    m.eval()
+    with torch.no_grad():
+        for k, v in m.state_dict().items():
+            if v.is_floating_point():
+                v.copy_(torch.rand_like(v) + 0.5 if "var" in k else torch.randn_like(v))
+        for k, v in m.state_dict().items():
+            g.add("%s.sd.%s" % (name, k), v)
+        g.add(name + ".x", x)
+        g.add(name + ".y", m(x))
+
+
+module_case("frozen_bn", ops.FrozenBatchNorm2d(3, eps=1e-3), torch.randn(2, 3, 4, 5))
+module_case("conv2d_norm_act", ops.Conv2dNormActivation(3, 4, 3, stride=2), torch.randn(2, 3, 7, 6))
+module_case("conv2d_norm_act_nonorm",
+            ops.Conv2dNormActivation(4, 6, (3, 1), groups=2, norm_layer=None, dilation=2), torch.randn(1, 4, 7, 6))
+module_case("conv3d_norm_act", ops.Conv3dNormActivation(2, 3, 3, activation_layer=None), torch.randn(1, 2, 4, 5, 3))
+module_case("squeeze_excitation", ops.SqueezeExcitation(6, 2), torch.randn(2, 6, 3, 4))
+module_case("mlp", ops.MLP(5, [7, 3], norm_layer=torch.nn.LayerNorm), torch.randn(4, 5))
+module_case("permute", ops.Permute([0, 2, 3, 1]), torch.randn(2, 3, 4, 5))
+
 g.save()
