@@ -164,4 +164,41 @@ module_case("squeeze_excitation", ops.SqueezeExcitation(6, 2), torch.randn(2, 6,
 module_case("mlp", ops.MLP(5, [7, 3], norm_layer=torch.nn.LayerNorm), torch.randn(4, 5))
 module_case("permute", ops.Permute([0, 2, 3, 1]), torch.randn(2, 3, 4, 5))
 
+
+# ---- MultiScaleRoIAlign: three levels of a 64 x 64 image (the boxes spread
+# over them with canonical_scale 32), two images; and a single level.
+from collections import OrderedDict  # noqa: E402
+
+feats = OrderedDict([("f0", torch.randn(2, 3, 16, 16, dtype=torch.float64)),
+                     ("skip", torch.randn(2, 3, 8, 8, dtype=torch.float64)),
+                     ("f1", torch.randn(2, 3, 8, 8, dtype=torch.float64)),
+                     ("f2", torch.randn(2, 3, 4, 4, dtype=torch.float64))])
+ms_boxes = [torch.tensor([[2.0, 3.0, 10.0, 11.0], [5.0, 5.0, 21.0, 20.0], [0.0, 0.0, 60.0, 50.0]], dtype=torch.float64),
+            torch.tensor([[10.0, 12.0, 50.0, 52.0], [30.0, 2.0, 37.0, 8.0]], dtype=torch.float64)]
+for k, v in feats.items():
+    g.add("msroi.x.%s" % k, v)
+for i, b in enumerate(ms_boxes):
+    g.add("msroi.boxes%d" % i, b)
+msroi = ops.MultiScaleRoIAlign(["f0", "f1", "f2"], (3, 2), 2, canonical_scale=32)
+g.add("msroi.y", msroi(feats, ms_boxes, [(64, 64), (60, 62)]))
+msroi1 = ops.MultiScaleRoIAlign(["f1"], 2, -1)
+g.add("msroi_single.y", msroi1(feats, ms_boxes, [(64, 64), (60, 62)]))
+msroi2 = ops.MultiScaleRoIAlign(["f0", "f2"], 2, 2, canonical_scale=32)  # level 1 has no map: zeros
+g.add("msroi_gap.y", msroi2(feats, ms_boxes, [(64, 64), (64, 64)]))
+
+# ---- FeaturePyramidNetwork with each extra block
+from torchvision.ops.feature_pyramid_network import LastLevelMaxPool, LastLevelP6P7  # noqa: E402
+
+fx = OrderedDict([("a", torch.randn(1, 2, 16, 16)), ("b", torch.randn(1, 3, 8, 7)), ("c", torch.randn(1, 4, 4, 3))])
+for name, extra in (("fpn_maxpool", LastLevelMaxPool()), ("fpn_p6p7", LastLevelP6P7(4, 5))):
+    fpn = ops.FeaturePyramidNetwork([2, 3, 4], 5, extra_blocks=extra)
+    with torch.no_grad():
+        for k, v in fpn.state_dict().items():
+            v.copy_(torch.randn_like(v))
+            g.add("%s.sd.%s" % (name, k), v)
+        for k, v in fx.items():
+            g.add("%s.x.%s" % (name, k), v)
+        for k, v in fpn(fx).items():
+            g.add("%s.y.%s" % (name, k), v)
+
 g.save()
