@@ -139,3 +139,35 @@ TEST(VisionDatasets, BadFilesRaise) {
 }
 
 }  // namespace vision_datasets_test
+
+namespace vision_datasets_test {
+
+// COCO's order (pycocotools + torchvision): images by sorted id, each image's
+// annotations in file order.
+TEST(VisionDatasets, CocoDetection) {
+  const std::string dir = kRoot + "/coco";
+  datasets::CocoDetection ds(dir, dir + "/instances.json", read_bytes);
+  ASSERT_EQ(*ds.size(), 3u);
+  EXPECT_EQ(ds.ids, (std::vector<int64_t>{7, 9, 42}));
+  const auto first = ds.get(0);
+  EXPECT_EQ(first.data.numel(), 5);  // the loader read "a.jpg"
+  ASSERT_EQ(first.target.size(), 1u);
+  EXPECT_EQ(first.target[0].id, 2);
+  EXPECT_TRUE(first.target[0].iscrowd);
+  EXPECT_EQ(first.target[0].segmentation, R"({"counts":[0,1,8],"size":[3,3]})");
+  EXPECT_TRUE(ds.get(1).target.empty());
+  const auto last = ds.get(2);
+  ASSERT_EQ(last.target.size(), 2u);
+  EXPECT_EQ(last.target[0].id, 1);
+  EXPECT_EQ(last.target[0].category_id, 3);
+  EXPECT_EQ(last.target[0].bbox, (std::vector<double>{1, 2, 3, 4.5}));
+  EXPECT_DOUBLE_EQ(last.target[0].area, 13.5);
+  EXPECT_EQ(last.target[1].id, 3);
+  EXPECT_EMBER_ERROR(ds.get(3), "CocoDetection", "index 3");
+  EXPECT_EMBER_ERROR(datasets::CocoDetection(dir, dir + "/bad_type.json", read_bytes), "CocoDetection", "integer");
+  EXPECT_EMBER_ERROR(datasets::CocoDetection(dir, dir + "/bad_ref.json", read_bytes), "CocoDetection", "image 2");
+  EXPECT_EMBER_ERROR(datasets::CocoDetection(dir, dir + "/truncated.json", read_bytes), "CocoDetection", "JSON");
+  EXPECT_EMBER_ERROR(datasets::CocoDetection(dir, dir + "/missing.json", read_bytes), "CocoDetection", "cannot open");
+}
+
+}  // namespace vision_datasets_test

@@ -118,4 +118,40 @@ os.makedirs(badc)
 for b in range(1, 6):
     with open(os.path.join(badc, "data_batch_%d.bin" % b), "wb") as f:
         f.write(b"\0" * (3073 if b < 5 else 3000))
+# A COCO instances file: ids out of order, an image without annotations,
+# annotations interleaved across images.
+import json  # noqa: E402
+
+coco = os.path.join(ROOT, "coco")
+os.makedirs(coco)
+ann = {"images": [{"id": 42, "file_name": "b.jpg", "height": 4, "width": 5},
+                  {"id": 7, "file_name": "a.jpg", "height": 3, "width": 3},
+                  {"id": 9, "file_name": "c.jpg", "height": 2, "width": 2}],
+       "annotations": [{"id": 1, "image_id": 42, "category_id": 3, "bbox": [1, 2, 3, 4.5], "area": 13.5,
+                        "iscrowd": 0, "segmentation": [[1, 2, 4, 2, 4, 6.5]]},
+                       {"id": 2, "image_id": 7, "category_id": 1, "bbox": [0, 0, 1, 1], "area": 1, "iscrowd": 1,
+                        "segmentation": {"counts": [0, 1, 8], "size": [3, 3]}},
+                       {"id": 3, "image_id": 42, "category_id": 5, "bbox": [0.5, 0.5, 1, 1], "area": 1,
+                        "iscrowd": 0, "segmentation": []}],
+       "categories": [{"id": 1, "name": "one"}, {"id": 3, "name": "three"}, {"id": 5, "name": "five"}]}
+with open(os.path.join(coco, "instances.json"), "w") as f:
+    json.dump(ann, f)
+for name in ("a.jpg", "b.jpg", "c.jpg"):
+    with open(os.path.join(coco, name), "w") as f:
+        f.write(name)
+with open(os.path.join(coco, "bad_type.json"), "w") as f:
+    json.dump({"images": [{"id": "x", "file_name": "a.jpg"}]}, f)
+with open(os.path.join(coco, "bad_ref.json"), "w") as f:
+    json.dump({"images": [{"id": 1, "file_name": "a.jpg"}], "annotations": [{"id": 1, "image_id": 2,
+                                                                            "category_id": 1}]}, f)
+with open(os.path.join(coco, "truncated.json"), "w") as f:
+    f.write(json.dumps(ann)[:100])
+# torchvision's reading (pycocotools), when installed, is the reference for the order.
+try:
+    ds = torchvision.datasets.CocoDetection(coco, os.path.join(coco, "instances.json"))
+    ds._load_image = lambda i: i
+    order = [[a["id"] for a in ds[i][1]] for i in range(len(ds))]
+    assert ds.ids == [7, 9, 42] and order == [[2], [], [1, 3]], (ds.ids, order)
+except ImportError:
+    pass
 g.save()
