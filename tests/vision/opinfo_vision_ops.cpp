@@ -92,9 +92,9 @@ RegisterOps reg({
               {{2, 1, 6, 6}}),
     kernel_op("vision::ops::ps_roi_align",
               [](const variable_list& x) {
-                return ops::ps_roi_align(x[0], rois(), {2, 2}, 1.0, 2);
+                return ops::ps_roi_align(x[0], rois(), {1, 2}, 1.0, 2);
               },
-              {{2, 8, 8, 8}}),
+              {{2, 2, 6, 6}}),
     kernel_op("vision::ops::ps_roi_pool",
               [](const variable_list& x) {
                 return ops::ps_roi_pool(x[0], rois(), {2, 1});

@@ -42,8 +42,10 @@ TEST(VisionUtils, DrawBoundingBoxesMatchesTorchvision) {
                        img, boxes, std::nullopt,
                        std::vector<utils::Color>{"red", std::make_tuple(0, 255, 0), "#0000ff", "gold"}, false, 2),
                    g["boxes.colors_width2"]);
-  EXPECT_TENSOR_EQ(utils::draw_bounding_boxes(img, boxes, std::nullopt, utils::Color("orange"), true, 1),
-                   g["boxes.fill"]);
+  EXPECT_TENSOR_EQ(
+      utils::draw_bounding_boxes(img, boxes, std::nullopt, {"red", {0, 255, 0}, "#0000ff", "gold"}, false, 2),
+      g["boxes.colors_width2"]);
+  EXPECT_TENSOR_EQ(utils::draw_bounding_boxes(img, boxes, std::nullopt, "orange", true, 1), g["boxes.fill"]);
   EXPECT_TENSOR_EQ(utils::draw_bounding_boxes(img, boxes, std::nullopt, std::nullopt, true, 3),
                    g["boxes.fill_palette"]);
   EXPECT_TENSOR_EQ(utils::draw_bounding_boxes(img.narrow(0, 0, 1), boxes, std::nullopt, utils::Color("white")),
@@ -58,7 +60,8 @@ TEST(VisionUtils, DrawSegmentationMasksMatchesTorchvision) {
   EXPECT_TENSOR_EQ(utils::draw_segmentation_masks(
                        img, masks, 0.35, std::vector<utils::Color>{"teal", std::make_tuple(10, 20, 30), "#abc"}),
                    g["masks.colors"]);
-  EXPECT_TENSOR_EQ(utils::draw_segmentation_masks(img, masks[0], 1.0, utils::Color("red")), g["masks.single"]);
+  EXPECT_TENSOR_EQ(utils::draw_segmentation_masks(img, masks[0], 1.0, "red"), g["masks.single"]);
+  EXPECT_TENSOR_EQ(utils::draw_segmentation_masks(img, masks, 0.35, {"teal", {10, 20, 30}, "#abc"}), g["masks.colors"]);
 }
 
 // Ember rasterises discs and thick lines itself, so edge pixels may differ
@@ -67,11 +70,10 @@ TEST(VisionUtils, DrawKeypointsNearTorchvision) {
   const Golden& g = golden();
   const Tensor img = g["draw.image"], kpts = g["keypoints.kpts"];
   const auto differing = [&](const Tensor& a, const Tensor& b) { return a.ne(b).any(0).sum().item<int64_t>(); };
-  const Tensor dots = utils::draw_keypoints(img, kpts, std::nullopt, utils::Color("red"), 2);
+  const Tensor dots = utils::draw_keypoints(img, kpts, {}, "red", 2);
   const int64_t drawn_dots = img.ne(g["keypoints.dots"]).any(0).sum().item<int64_t>();
   EXPECT_LE(differing(dots, g["keypoints.dots"]), drawn_dots / 5);
-  const Tensor lines = utils::draw_keypoints(img, kpts, std::vector<std::pair<int64_t, int64_t>>{{0, 1}, {1, 2}},
-                                             utils::Color("blue"), 1, 3);
+  const Tensor lines = utils::draw_keypoints(img, kpts, {{0, 1}, {1, 2}}, utils::Color("blue"), 1, 3);
   const int64_t drawn_lines = img.ne(g["keypoints.lines"]).any(0).sum().item<int64_t>();
   EXPECT_LE(differing(lines, g["keypoints.lines"]), drawn_lines / 2);
   // No colour: no discs, as torchvision's (PIL draws an ellipse of no fill and zero width).
@@ -101,9 +103,7 @@ TEST(VisionUtils, BadInputRaises) {
   EXPECT_EMBER_ERROR(utils::draw_segmentation_masks(img.narrow(0, 0, 1), ember::ones({8, 8}, ember::kBool)),
                      "draw_segmentation_masks", "RGB");
   EXPECT_EMBER_ERROR(utils::draw_keypoints(img, ember::zeros({2, 2})), "draw_keypoints", "num_instances");
-  EXPECT_EMBER_ERROR(
-      utils::draw_keypoints(img, ember::zeros({1, 2, 2}), std::vector<std::pair<int64_t, int64_t>>{{0, 5}}),
-      "draw_keypoints", "(0, 5)");
+  EXPECT_EMBER_ERROR(utils::draw_keypoints(img, ember::zeros({1, 2, 2}), {{0, 5}}), "draw_keypoints", "(0, 5)");
   EXPECT_EMBER_ERROR(utils::make_grid(ember::zeros({1, 1, 1, 1, 1})), "make_grid", "4-D");
   EXPECT_EMBER_ERROR(utils::make_grid(std::vector<Tensor>{}), "make_grid", "empty");
 }

@@ -183,14 +183,26 @@ Tensor draw_segmentation_masks(const Tensor& image, const Tensor& masks, double 
   return out.to(kUInt8);
 }
 
+Tensor draw_bounding_boxes(const Tensor& image, const Tensor& boxes,
+                           const std::optional<std::vector<std::string>>& labels, std::initializer_list<Color> colors,
+                           bool fill, int64_t width, const std::optional<std::string>& font,
+                           std::optional<int64_t> font_size) {
+  return draw_bounding_boxes(image, boxes, labels, std::vector<Color>(colors), fill, width, font, font_size);
+}
+
+Tensor draw_segmentation_masks(const Tensor& image, const Tensor& masks, double alpha,
+                               std::initializer_list<Color> colors) {
+  return draw_segmentation_masks(image, masks, alpha, std::vector<Color>(colors));
+}
+
 Tensor draw_segmentation_masks(const Tensor& image, const Tensor& masks, double alpha, const Color& color) {
   const int64_t n = masks.defined() ? (masks.dim() == 2 ? 1 : masks.size(0)) : 0;
   return draw_segmentation_masks(image, masks, alpha, std::vector<Color>(static_cast<size_t>(n), color));
 }
 
 Tensor draw_keypoints(const Tensor& image, const Tensor& keypoints,
-                      const std::optional<std::vector<std::pair<int64_t, int64_t>>>& connectivity,
-                      const std::optional<Color>& colors, int64_t radius, int64_t width) {
+                      const std::vector<std::pair<int64_t, int64_t>>& connectivity, const std::optional<Color>& colors,
+                      int64_t radius, int64_t width) {
   const char* op = "draw_keypoints";
   check_image(op, image, false);
   EMBER_CHECK(keypoints.defined() && keypoints.dim() == 3 && keypoints.size(2) == 2, op,
@@ -202,10 +214,9 @@ Tensor draw_keypoints(const Tensor& image, const Tensor& keypoints,
   for (int64_t i = 0; i < k.numel(); ++i)
     EMBER_CHECK(std::isfinite(kp[i]) && std::abs(kp[i]) < 1e9, op, ": keypoint coordinate ", kp[i], " is not finite");
   const int64_t instances = k.size(0), K = k.size(1);
-  if (connectivity)
-    for (const auto& [a, b] : *connectivity)
-      EMBER_CHECK(a >= 0 && a < K && b >= 0 && b < K, op, ": connection (", a, ", ", b,
-                  ") names a keypoint outside [0, ", K, ")");
+  for (const auto& [a, b] : connectivity)
+    EMBER_CHECK(a >= 0 && a < K && b >= 0 && b < K, op, ": connection (", a, ", ", b, ") names a keypoint outside [0, ",
+                K, ")");
   Tensor canvas = hwc_rgb(image);
   Canvas cv{canvas.data_ptr<uint8_t>(), canvas.size(0), canvas.size(1)};
   const auto pt = [&](int64_t inst, int64_t j, int c) { return static_cast<int64_t>(kp[(inst * K + j) * 2 + c]); };
@@ -223,8 +234,7 @@ Tensor draw_keypoints(const Tensor& image, const Tensor& keypoints,
             if (dx * dx + dy * dy <= rr) cv.set(x, y, *dot);
           }
       }
-    if (!connectivity) continue;
-    for (const auto& [a, b] : *connectivity) {
+    for (const auto& [a, b] : connectivity) {
       // Pixels within width / 2 of the segment (a one-pixel line for width <= 1).
       const double x0 = static_cast<double>(pt(inst, a, 0)), y0 = static_cast<double>(pt(inst, a, 1));
       const double x1 = static_cast<double>(pt(inst, b, 0)), y1 = static_cast<double>(pt(inst, b, 1));
