@@ -5,3 +5,4 @@
 #include "ember/vision/datasets/coco.h"
 #include "ember/vision/datasets/folder.h"
 #include "ember/vision/datasets/mnist.h"
+#include "ember/vision/datasets/voc.h"

@@ -171,3 +171,29 @@ TEST(VisionDatasets, CocoDetection) {
 }
 
 }  // namespace vision_datasets_test
+
+namespace vision_datasets_test {
+
+TEST(VisionDatasets, VOCSegmentationMatchesTorchvisionFiles) {
+  std::ifstream expected(kRoot + "/voc_expected.txt");
+  std::vector<std::pair<std::string, std::string>> files;
+  std::string a, b;
+  while (expected >> a >> b) files.emplace_back(a, b);
+  datasets::VOCSegmentation ds(kRoot + "/voc", read_bytes, read_bytes);
+  ASSERT_EQ(*ds.size(), files.size());
+  for (size_t i = 0; i < files.size(); ++i) {
+    EXPECT_EQ(std::filesystem::relative(ds.images[i], kRoot).string(), files[i].first);
+    EXPECT_EQ(std::filesystem::relative(ds.masks[i], kRoot).string(), files[i].second);
+  }
+  const auto ex = ds.get(1);
+  EXPECT_EQ(ex.data.numel(), static_cast<int64_t>(std::string("2007_000039.jpg").size()));
+  EXPECT_EQ(ex.target.numel(), static_cast<int64_t>(std::string("2007_000039.png").size()));
+  EXPECT_EMBER_ERROR(datasets::VOCSegmentation(kRoot + "/voc", read_bytes, read_bytes, "2013"), "VOCSegmentation",
+                     "2013");
+  EXPECT_EMBER_ERROR(datasets::VOCSegmentation(kRoot + "/voc", read_bytes, read_bytes, "2012", "test"),
+                     "VOCSegmentation", "test");
+  EXPECT_EMBER_ERROR(datasets::VOCSegmentation(kRoot + "/voc", read_bytes, read_bytes, "2010"), "VOCSegmentation",
+                     "not found");
+}
+
+}  // namespace vision_datasets_test

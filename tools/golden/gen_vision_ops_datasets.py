@@ -146,6 +146,21 @@ with open(os.path.join(coco, "bad_ref.json"), "w") as f:
                                                                             "category_id": 1}]}, f)
 with open(os.path.join(coco, "truncated.json"), "w") as f:
     f.write(json.dumps(ann)[:100])
+# A VOC 2012 segmentation tree; torchvision's VOCSegmentation lists the files.
+voc = os.path.join(ROOT, "voc", "VOCdevkit", "VOC2012")
+for sub in ("ImageSets/Segmentation", "JPEGImages", "SegmentationClass"):
+    os.makedirs(os.path.join(voc, sub))
+with open(os.path.join(voc, "ImageSets/Segmentation/train.txt"), "w") as f:
+    f.write("2007_000032\n 2007_000039 \n")
+for i in ("2007_000032", "2007_000039"):
+    for sub, ext in (("JPEGImages", ".jpg"), ("SegmentationClass", ".png")):
+        with open(os.path.join(voc, sub, i + ext), "w") as f:
+            f.write(i + ext)
+vds = torchvision.datasets.VOCSegmentation(os.path.join(ROOT, "voc"), "2012", "train")
+with open(os.path.join(ROOT, "voc_expected.txt"), "w") as f:
+    for a, b in zip(vds.images, vds.masks):
+        f.write("%s %s\n" % (os.path.relpath(a, ROOT), os.path.relpath(b, ROOT)))
+
 # torchvision's reading (pycocotools), when installed, is the reference for the order.
 try:
     ds = torchvision.datasets.CocoDetection(coco, os.path.join(coco, "instances.json"))
