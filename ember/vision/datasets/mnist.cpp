@@ -40,8 +40,9 @@ std::vector<int64_t> idx_dims(const char* op, const std::string& path, uint32_t 
   for (size_t d = 0; d < ndim; ++d) {
     const uint32_t v = be32();
     dims.push_back(v);
+    // Checked before multiplying, so the product cannot overflow.
+    EMBER_CHECK(v == 0 || total <= bytes / v, op, ": ", path, " declares more data than its ", bytes, " bytes hold");
     total *= v;
-    EMBER_CHECK(total <= bytes, op, ": ", path, " declares more data than its ", bytes, " bytes hold");
   }
   EMBER_CHECK(4 + 4 * ndim + total <= bytes, op, ": ", path, " is truncated: its header declares ", total,
               " bytes of data, the file holds ", bytes - (4 + 4 * ndim));
