@@ -1,6 +1,6 @@
 // ember::vision::utils: make_grid and the drawing helpers against torchvision
 // 0.14 (tools/golden/gen_vision_ops_utils.py): boxes and masks pixel for
-// pixel, keypoints (Ember's own rasteriser) nearly so; and bad input.
+// pixel, keypoints (Ember's own rasteriser) nearly so, flow_to_image; and bad input.
 #include <gtest/gtest.h>
 
 #include "common/golden.h"
@@ -78,6 +78,14 @@ TEST(VisionUtils, DrawKeypointsNearTorchvision) {
   EXPECT_LE(differing(lines, g["keypoints.lines"]), drawn_lines / 2);
   // No colour: no discs, as torchvision's (PIL draws an ellipse of no fill and zero width).
   EXPECT_TENSOR_EQ(utils::draw_keypoints(img, kpts), img);
+}
+
+TEST(VisionUtils, FlowToImageMatchesTorchvision) {
+  const Golden& g = golden();
+  EXPECT_TENSOR_EQ(utils::flow_to_image(g["flow.x"][1]), g["flow.single"]);
+  EXPECT_TENSOR_EQ(utils::flow_to_image(g["flow.x"]), g["flow.y"]);
+  EXPECT_EMBER_ERROR(utils::flow_to_image(ember::zeros({2, 4, 4}, ember::kFloat64)), "flow_to_image", "dtype");
+  EXPECT_EMBER_ERROR(utils::flow_to_image(ember::zeros({3, 4, 4})), "flow_to_image", "shape");
 }
 
 TEST(VisionUtils, BadInputRaises) {

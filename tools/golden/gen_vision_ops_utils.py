@@ -48,4 +48,8 @@ g.add("keypoints.kpts", kpts)
 g.add("keypoints.dots", utils.draw_keypoints(img, kpts, colors="red", radius=2))
 g.add("keypoints.lines", utils.draw_keypoints(img, kpts, connectivity=[(0, 1), (1, 2)], colors="blue", radius=1,
                                               width=3))
+flow = torch.randn(2, 2, 5, 7) * 3
+g.add("flow.x", flow)
+g.add("flow.y", utils.flow_to_image(flow))
+g.add("flow.single", utils.flow_to_image(flow[1]))
 g.save()
