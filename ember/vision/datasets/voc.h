@@ -1,0 +1,37 @@
+#pragma once
+// torchvision.datasets.VOCSegmentation as a torch::data dataset:
+// <root>/VOCdevkit/VOC<year> (2011: TrainVal/VOCdevkit/VOC2011), the ids of
+// ImageSets/Segmentation/<image_set>.txt, images JPEGImages/<id>.jpg and
+// masks SegmentationClass/<id>.png. The loaders are parameters (the io part
+// decodes; a palette mask must be read as its indices, not expanded to RGB).
+// VOCDetection is not provided: its XML annotations need a parser library
+// the vision library does not link.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ember/data/datasets/base.h"
+#include "ember/vision/datasets/common.h"
+#include "ember/vision/datasets/folder.h"
+
+namespace torch::vision::datasets {
+
+class VOCSegmentation : public data::datasets::Dataset<VOCSegmentation> {
+ public:
+  VOCSegmentation(const std::string& root, Loader image_loader, Loader target_loader, const std::string& year = "2012",
+                  const std::string& image_set = "train", bool download = false,
+                  std::optional<Transform> transform = std::nullopt,
+                  std::optional<Transform> target_transform = std::nullopt);
+
+  data::Example<> get(size_t index) override;
+  std::optional<size_t> size() const override;
+
+  std::string year, image_set;
+  std::vector<std::string> images, masks;
+
+ private:
+  Loader image_loader_, target_loader_;
+  std::optional<Transform> transform_, target_transform_;
+};
+
+}  // namespace torch::vision::datasets
