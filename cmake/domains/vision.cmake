@@ -1,7 +1,8 @@
 # ember::vision (torchvision): image codecs from libjpeg-turbo, libpng and
-# libwebp; video from FFmpeg.
+# libwebp; video from FFmpeg; COCO annotations parsed with nlohmann-json.
 find_package(JPEG REQUIRED)
 find_package(PNG REQUIRED)
 pkg_check_modules(EMBER_WEBP REQUIRED IMPORTED_TARGET libwebp libwebpdemux)
 pkg_check_modules(EMBER_VISION_FFMPEG REQUIRED IMPORTED_TARGET libavformat libavcodec libavutil libswscale)
-ember_domain_library(vision PRIVATE_DEPS JPEG::JPEG PNG::PNG PkgConfig::EMBER_WEBP PkgConfig::EMBER_VISION_FFMPEG)
+ember_domain_library(vision PRIVATE_DEPS JPEG::JPEG PNG::PNG PkgConfig::EMBER_WEBP PkgConfig::EMBER_VISION_FFMPEG
+                     nlohmann_json::nlohmann_json)

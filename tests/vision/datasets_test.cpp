@@ -12,6 +12,7 @@
 #include "common/test_util.h"
 #include "ember/torch.h"
 #include "ember/vision/datasets.h"
+#include "ember/vision/io.h"
 
 namespace vision_datasets_test {
 
@@ -81,6 +82,23 @@ Tensor read_bytes(const std::string& path) {
   return ember::tensor(std::vector<int64_t>(s.begin(), s.end()));
 }
 
+// The default loaders decode with ember::vision::io: images as RGB (torchvision's
+// PIL loader converts), VOC masks as their stored palette indices.
+TEST(VisionDatasets, DefaultLoadersDecodeImagesAsRGB) {
+  const std::string tree = ::testing::TempDir() + "/ember_image_folder";
+  std::filesystem::remove_all(tree);
+  std::filesystem::create_directories(tree + "/cat");
+  const Tensor gray = ember::arange(12, torch::kUInt8).reshape({1, 3, 4});
+  ember::vision::io::write_png(gray, tree + "/cat/a.png");
+  datasets::ImageFolder ds(tree);
+  ASSERT_EQ(*ds.size(), 1u);
+  const auto example = ds.get(0);
+  EXPECT_TENSOR_EQ(example.data, gray.expand({3, 3, 4}));
+  EXPECT_EQ(example.target.item<int64_t>(), 0);
+  EXPECT_TENSOR_EQ(datasets::default_mask_loader(tree + "/cat/a.png"), gray);
+  std::filesystem::remove_all(tree);
+}
+
 TEST(VisionDatasets, ImageFolderMatchesTorchvisionOrder) {
   std::ifstream expected(kRoot + "/folder_expected.txt");
   std::vector<std::string> classes;
@@ -92,7 +110,7 @@ TEST(VisionDatasets, ImageFolderMatchesTorchvisionOrder) {
     samples.emplace_back(line.substr(0, sp), std::stoll(line.substr(sp + 1)));
   }
   const std::string tree = kRoot + "/folder";
-  datasets::ImageFolder ds(tree, read_bytes);
+  datasets::ImageFolder ds(tree, std::nullopt, std::nullopt, read_bytes);
   EXPECT_EQ(ds.classes, classes);
   ASSERT_EQ(ds.samples.size(), samples.size());
   for (size_t i = 0; i < samples.size(); ++i) {
@@ -133,7 +151,7 @@ TEST(VisionDatasets, BadFilesRaise) {
   EXPECT_EMBER_ERROR(datasets::CIFAR100{bad}, "CIFAR100", "not found");
   EXPECT_EMBER_ERROR(datasets::MNIST(kRoot, true, std::nullopt, std::nullopt, true), "MNIST", "download");
   EXPECT_EMBER_ERROR(datasets::EMNIST(kRoot, "bogus"), "EMNIST", "bogus");
-  EXPECT_EMBER_ERROR(datasets::ImageFolder(kRoot + "/nowhere", read_bytes), "find_classes");
+  EXPECT_EMBER_ERROR(datasets::ImageFolder(kRoot + "/nowhere", std::nullopt, std::nullopt, read_bytes), "find_classes");
   datasets::MNIST ok(kRoot);
   EXPECT_EMBER_ERROR(ok.get(3), "MNIST", "index 3");
 }
@@ -146,7 +164,7 @@ namespace vision_datasets_test {
 // annotations in file order.
 TEST(VisionDatasets, CocoDetection) {
   const std::string dir = kRoot + "/coco";
-  datasets::CocoDetection ds(dir, dir + "/instances.json", read_bytes);
+  datasets::CocoDetection ds(dir, dir + "/instances.json", std::nullopt, std::nullopt, read_bytes);
   ASSERT_EQ(*ds.size(), 3u);
   EXPECT_EQ(ds.ids, (std::vector<int64_t>{7, 9, 42}));
   const auto first = ds.get(0);
@@ -164,10 +182,14 @@ TEST(VisionDatasets, CocoDetection) {
   EXPECT_DOUBLE_EQ(last.target[0].area, 13.5);
   EXPECT_EQ(last.target[1].id, 3);
   EXPECT_EMBER_ERROR(ds.get(3), "CocoDetection", "index 3");
-  EXPECT_EMBER_ERROR(datasets::CocoDetection(dir, dir + "/bad_type.json", read_bytes), "CocoDetection", "integer");
-  EXPECT_EMBER_ERROR(datasets::CocoDetection(dir, dir + "/bad_ref.json", read_bytes), "CocoDetection", "image 2");
-  EXPECT_EMBER_ERROR(datasets::CocoDetection(dir, dir + "/truncated.json", read_bytes), "CocoDetection", "JSON");
-  EXPECT_EMBER_ERROR(datasets::CocoDetection(dir, dir + "/missing.json", read_bytes), "CocoDetection", "cannot open");
+  EXPECT_EMBER_ERROR(datasets::CocoDetection(dir, dir + "/bad_type.json", std::nullopt, std::nullopt, read_bytes),
+                     "CocoDetection", "integer");
+  EXPECT_EMBER_ERROR(datasets::CocoDetection(dir, dir + "/bad_ref.json", std::nullopt, std::nullopt, read_bytes),
+                     "CocoDetection", "image 2");
+  EXPECT_EMBER_ERROR(datasets::CocoDetection(dir, dir + "/truncated.json", std::nullopt, std::nullopt, read_bytes),
+                     "CocoDetection", "JSON");
+  EXPECT_EMBER_ERROR(datasets::CocoDetection(dir, dir + "/missing.json", std::nullopt, std::nullopt, read_bytes),
+                     "CocoDetection", "cannot open");
 }
 
 }  // namespace vision_datasets_test
@@ -179,7 +201,8 @@ TEST(VisionDatasets, VOCSegmentationMatchesTorchvisionFiles) {
   std::vector<std::pair<std::string, std::string>> files;
   std::string a, b;
   while (expected >> a >> b) files.emplace_back(a, b);
-  datasets::VOCSegmentation ds(kRoot + "/voc", read_bytes, read_bytes);
+  datasets::VOCSegmentation ds(kRoot + "/voc", "2012", "train", false, std::nullopt, std::nullopt, read_bytes,
+                               read_bytes);
   ASSERT_EQ(*ds.size(), files.size());
   for (size_t i = 0; i < files.size(); ++i) {
     EXPECT_EQ(std::filesystem::relative(ds.images[i], kRoot).string(), files[i].first);
@@ -188,12 +211,9 @@ TEST(VisionDatasets, VOCSegmentationMatchesTorchvisionFiles) {
   const auto ex = ds.get(1);
   EXPECT_EQ(ex.data.numel(), static_cast<int64_t>(std::string("2007_000039.jpg").size()));
   EXPECT_EQ(ex.target.numel(), static_cast<int64_t>(std::string("2007_000039.png").size()));
-  EXPECT_EMBER_ERROR(datasets::VOCSegmentation(kRoot + "/voc", read_bytes, read_bytes, "2013"), "VOCSegmentation",
-                     "2013");
-  EXPECT_EMBER_ERROR(datasets::VOCSegmentation(kRoot + "/voc", read_bytes, read_bytes, "2012", "test"),
-                     "VOCSegmentation", "test");
-  EXPECT_EMBER_ERROR(datasets::VOCSegmentation(kRoot + "/voc", read_bytes, read_bytes, "2010"), "VOCSegmentation",
-                     "not found");
+  EXPECT_EMBER_ERROR(datasets::VOCSegmentation(kRoot + "/voc", "2013"), "VOCSegmentation", "2013");
+  EXPECT_EMBER_ERROR(datasets::VOCSegmentation(kRoot + "/voc", "2012", "test"), "VOCSegmentation", "test");
+  EXPECT_EMBER_ERROR(datasets::VOCSegmentation(kRoot + "/voc", "2010"), "VOCSegmentation", "not found");
 }
 
 }  // namespace vision_datasets_test

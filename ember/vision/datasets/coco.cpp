@@ -35,8 +35,8 @@ std::vector<double> numbers(const json& v, const std::string& file, const char* 
 
 }  // namespace
 
-CocoDetection::CocoDetection(const std::string& root, const std::string& annFile, Loader loader,
-                             std::optional<Transform> transform, std::optional<CocoTargetTransform> target_transform)
+CocoDetection::CocoDetection(const std::string& root, const std::string& annFile, std::optional<Transform> transform,
+                             std::optional<CocoTargetTransform> target_transform, Loader loader)
     : root(root),
       loader_(std::move(loader)),
       transform_(std::move(transform)),

@@ -1,9 +1,9 @@
 #pragma once
 // torchvision.datasets.CocoDetection as a torch::data dataset: the images
 // of a COCO instances file (sorted by image id, as pycocotools' COCO.imgs)
-// with each image's annotations in file order. The image loader is a
-// parameter (torchvision opens the file with PIL; Ember's equivalent is the
-// io part's read_image).
+// with each image's annotations in file order. Python's parameters, then the
+// image loader (torchvision opens the file with PIL as RGB; default_loader
+// does the same with ember::vision::io).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -32,9 +32,8 @@ using CocoTargetTransform = std::function<CocoTarget(CocoTarget)>;
 
 class CocoDetection : public data::datasets::Dataset<CocoDetection, CocoExample> {
  public:
-  CocoDetection(const std::string& root, const std::string& annFile, Loader loader,
-                std::optional<Transform> transform = std::nullopt,
-                std::optional<CocoTargetTransform> target_transform = std::nullopt);
+  CocoDetection(const std::string& root, const std::string& annFile, std::optional<Transform> transform = std::nullopt,
+                std::optional<CocoTargetTransform> target_transform = std::nullopt, Loader loader = default_loader);
 
   CocoExample get(size_t index) override;
   std::optional<size_t> size() const override;

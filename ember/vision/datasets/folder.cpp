@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "ember/ops/all_ops.h"
+#include "ember/vision/io/image.h"
 
 namespace torch::vision::datasets {
 
@@ -149,8 +150,11 @@ data::Example<> DatasetFolder::get(size_t index) {
 
 std::optional<size_t> DatasetFolder::size() const { return samples.size(); }
 
-ImageFolder::ImageFolder(const std::string& root, Loader loader, std::optional<Transform> transform,
-                         std::optional<Transform> target_transform, const std::optional<IsValidFile>& is_valid_file)
+Tensor default_loader(const std::string& path) { return io::read_image(path, io::ImageReadMode::RGB); }
+
+ImageFolder::ImageFolder(const std::string& root, std::optional<Transform> transform,
+                         std::optional<Transform> target_transform, Loader loader,
+                         const std::optional<IsValidFile>& is_valid_file)
     : DatasetFolder(
           root, std::move(loader),
           is_valid_file && *is_valid_file ? std::nullopt : std::optional<std::vector<std::string>>(IMG_EXTENSIONS()),

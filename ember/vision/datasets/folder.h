@@ -2,9 +2,9 @@
 // torchvision.datasets.DatasetFolder and ImageFolder as torch::data
 // datasets: root/<class>/**/<file>, classes sorted by name, files in sorted
 // walk order, each sample the loader's tensor and its int64 class index.
-// The loader is a parameter: ImageFolder's default (torchvision's PIL
-// loader) corresponds to ember::vision::io::read_image, which the io part
-// provides; pass it (or any std::function<Tensor(const std::string&)>).
+// The loader is torchvision's parameter: default_loader decodes the file
+// with ember::vision::io::read_image in RGB (torchvision's PIL loader
+// converts to RGB), giving a uint8 [3, H, W] tensor.
 #include <functional>
 #include <map>
 #include <optional>
@@ -20,6 +20,9 @@ namespace torch::vision::datasets {
 
 using Loader = std::function<Tensor(const std::string&)>;
 using IsValidFile = std::function<bool(const std::string&)>;
+
+// torchvision.datasets.folder.default_loader: the image at path as uint8 [3, H, W] (RGB).
+Tensor default_loader(const std::string& path);
 
 // torchvision's IMG_EXTENSIONS.
 const std::vector<std::string>& IMG_EXTENSIONS();
@@ -60,13 +63,12 @@ class DatasetFolder : public data::datasets::Dataset<DatasetFolder> {
   std::optional<Transform> transform_, target_transform_;
 };
 
-// A DatasetFolder of the image extensions; loader comes before the
-// transforms here because Ember has no default image loader in this part.
+// A DatasetFolder of the image extensions, with Python's parameter order.
 class ImageFolder : public DatasetFolder {
  public:
-  ImageFolder(const std::string& root, Loader loader, std::optional<Transform> transform = std::nullopt,
-              std::optional<Transform> target_transform = std::nullopt,
-              const std::optional<IsValidFile>& is_valid_file = std::nullopt);
+  explicit ImageFolder(const std::string& root, std::optional<Transform> transform = std::nullopt,
+                       std::optional<Transform> target_transform = std::nullopt, Loader loader = default_loader,
+                       const std::optional<IsValidFile>& is_valid_file = std::nullopt);
 };
 
 }  // namespace torch::vision::datasets

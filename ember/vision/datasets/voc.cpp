@@ -4,13 +4,17 @@
 #include <filesystem>
 #include <fstream>
 
+#include "ember/vision/io/image.h"
+
 namespace torch::vision::datasets {
 
 namespace fs = std::filesystem;
 
-VOCSegmentation::VOCSegmentation(const std::string& root, Loader image_loader, Loader target_loader,
-                                 const std::string& year, const std::string& image_set, bool download,
-                                 std::optional<Transform> transform, std::optional<Transform> target_transform)
+Tensor default_mask_loader(const std::string& path) { return io::read_image(path, io::ImageReadMode::UNCHANGED); }
+
+VOCSegmentation::VOCSegmentation(const std::string& root, const std::string& year, const std::string& image_set,
+                                 bool download, std::optional<Transform> transform,
+                                 std::optional<Transform> target_transform, Loader image_loader, Loader target_loader)
     : year(year),
       image_set(image_set),
       image_loader_(std::move(image_loader)),

@@ -2,8 +2,9 @@
 // torchvision.datasets.VOCSegmentation as a torch::data dataset:
 // <root>/VOCdevkit/VOC<year> (2011: TrainVal/VOCdevkit/VOC2011), the ids of
 // ImageSets/Segmentation/<image_set>.txt, images JPEGImages/<id>.jpg and
-// masks SegmentationClass/<id>.png. The loaders are parameters (the io part
-// decodes; a palette mask must be read as its indices, not expanded to RGB).
+// masks SegmentationClass/<id>.png. Python's parameters, then the two
+// loaders: images as RGB (default_loader), masks as stored (a palette mask
+// read as its indices, not expanded to RGB: default_mask_loader).
 // VOCDetection is not provided: its XML annotations need a parser library
 // the vision library does not link.
 #include <optional>
@@ -16,12 +17,16 @@
 
 namespace torch::vision::datasets {
 
+// A segmentation mask as stored: uint8 [1, H, W] palette indices for a palette PNG.
+Tensor default_mask_loader(const std::string& path);
+
 class VOCSegmentation : public data::datasets::Dataset<VOCSegmentation> {
  public:
-  VOCSegmentation(const std::string& root, Loader image_loader, Loader target_loader, const std::string& year = "2012",
-                  const std::string& image_set = "train", bool download = false,
-                  std::optional<Transform> transform = std::nullopt,
-                  std::optional<Transform> target_transform = std::nullopt);
+  explicit VOCSegmentation(const std::string& root, const std::string& year = "2012",
+                           const std::string& image_set = "train", bool download = false,
+                           std::optional<Transform> transform = std::nullopt,
+                           std::optional<Transform> target_transform = std::nullopt,
+                           Loader image_loader = default_loader, Loader target_loader = default_mask_loader);
 
   data::Example<> get(size_t index) override;
   std::optional<size_t> size() const override;
