@@ -11,7 +11,8 @@ cmake -S tests/install -B "$prefix/consumer-build" -G Ninja -DCMAKE_PREFIX_PATH=
 cmake --build "$prefix/consumer-build" >/dev/null
 "$prefix/consumer-build/consumer" >/dev/null
 "$prefix/consumer-build/compat_consumer" >/dev/null
+"$prefix/consumer-build/domain_consumer" >/dev/null
 PKG_CONFIG_PATH="$prefix/lib/pkgconfig" g++ tests/install/consumer.cpp -o "$prefix/consumer-pc" \
   $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs ember) -Wl,-rpath,"$prefix/lib"
 "$prefix/consumer-pc" >/dev/null
-echo "check-install: find_package(Ember) (plain and torch_compat) and pkg-config consumers build and run"
+echo "check-install: find_package(Ember) (plain, torch_compat, the domain components) and pkg-config consumers build and run"
