@@ -34,6 +34,13 @@ Tensor lfilter_core(const Tensor& waveform, const Tensor& a_coeffs, const Tensor
   return detail::iir(windows, a_coeffs.flip({1}) / a0);
 }
 
+// torchaudio computes most biquad coefficients as 0-d tensors in the
+// waveform's dtype; doing the same keeps float32 filters bit-compatible.
+Tensor scalar(const Tensor& like, double v) { return scalar_tensor(v, TensorOptions(like.scalar_type())); }
+
+Tensor biquad_t(const Tensor& waveform, const Tensor& b0, const Tensor& b1, const Tensor& b2, const Tensor& a0,
+                const Tensor& a1, const Tensor& a2);
+
 Tensor wave_table(bool sine, bool as_int, int64_t table_size, double min, double max, double phase) {
   const auto phase_offset = static_cast<int64_t>(phase / kPi / 2 * static_cast<double>(table_size) + 0.5);
   Tensor point = fmod(arange(table_size, TensorOptions(kLong)) + phase_offset, table_size);
@@ -93,50 +100,64 @@ Tensor biquad(const Tensor& waveform, double b0, double b1, double b2, double a0
   return lfilter(waveform, tensor({a0, a1, a2}, opts), tensor({b0, b1, b2}, opts));
 }
 
+namespace {
+Tensor biquad_t(const Tensor& waveform, const Tensor& b0, const Tensor& b1, const Tensor& b2, const Tensor& a0,
+                const Tensor& a1, const Tensor& a2) {
+  return lfilter(waveform, stack({a0, a1, a2}), stack({b0, b1, b2}));
+}
+}  // namespace
+
 Tensor allpass_biquad(const Tensor& waveform, int64_t sample_rate, double central_freq, double Q) {
   check_rate("allpass_biquad", sample_rate);
-  const double w0 = 2 * kPi * central_freq / static_cast<double>(sample_rate);
-  const double alpha = std::sin(w0) / 2 / Q;
-  return biquad(waveform, 1 - alpha, -2 * std::cos(w0), 1 + alpha, 1 + alpha, -2 * std::cos(w0), 1 - alpha);
+  check_wave("allpass_biquad", waveform);
+  Tensor w0 = 2 * kPi * scalar(waveform, central_freq) / static_cast<double>(sample_rate);
+  Tensor alpha = sin(w0) / 2 / scalar(waveform, Q);
+  return biquad_t(waveform, 1 - alpha, -2 * cos(w0), 1 + alpha, 1 + alpha, -2 * cos(w0), 1 - alpha);
 }
 
 Tensor band_biquad(const Tensor& waveform, int64_t sample_rate, double central_freq, double Q, bool noise) {
   check_rate("band_biquad", sample_rate);
+  check_wave("band_biquad", waveform);
   const auto sr = static_cast<double>(sample_rate);
-  const double w0 = 2 * kPi * central_freq / sr;
-  const double bw_hz = central_freq / Q;
-  const double a2 = std::exp(-2 * kPi * bw_hz / sr);
-  const double a1 = -4 * a2 / (1 + a2) * std::cos(w0);
-  double b0 = std::sqrt(1 - a1 * a1 / (4 * a2)) * (1 - a2);
-  if (noise) b0 *= std::sqrt(((1 + a2) * (1 + a2) - a1 * a1) * (1 - a2) / (1 + a2)) / b0;
-  return biquad(waveform, b0, 0.0, 0.0, 1.0, a1, a2);
+  Tensor cf = scalar(waveform, central_freq);
+  Tensor w0 = 2 * kPi * cf / sr;
+  Tensor bw_hz = cf / scalar(waveform, Q);
+  Tensor a2 = exp(-2 * kPi * bw_hz / sr);
+  Tensor a1 = -4 * a2 / (1 + a2) * cos(w0);
+  Tensor b0 = sqrt(1 - a1 * a1 / (4 * a2)) * (1 - a2);
+  if (noise) b0 = sqrt(((1 + a2) * (1 + a2) - a1 * a1) * (1 - a2) / (1 + a2)) / b0 * b0;
+  return biquad_t(waveform, b0, scalar(waveform, 0.0), scalar(waveform, 0.0), scalar(waveform, 1.0), a1, a2);
 }
 
 Tensor bandpass_biquad(const Tensor& waveform, int64_t sample_rate, double central_freq, double Q,
                        bool const_skirt_gain) {
   check_rate("bandpass_biquad", sample_rate);
-  const double w0 = 2 * kPi * central_freq / static_cast<double>(sample_rate);
-  const double alpha = std::sin(w0) / 2 / Q;
-  const double temp = const_skirt_gain ? std::sin(w0) / 2 : alpha;
-  return biquad(waveform, temp, 0.0, -temp, 1 + alpha, -2 * std::cos(w0), 1 - alpha);
+  check_wave("bandpass_biquad", waveform);
+  Tensor w0 = 2 * kPi * scalar(waveform, central_freq) / static_cast<double>(sample_rate);
+  Tensor alpha = sin(w0) / 2 / scalar(waveform, Q);
+  Tensor temp = const_skirt_gain ? sin(w0) / 2 : alpha;
+  return biquad_t(waveform, temp, scalar(waveform, 0.0), -temp, 1 + alpha, -2 * cos(w0), 1 - alpha);
 }
 
 Tensor bandreject_biquad(const Tensor& waveform, int64_t sample_rate, double central_freq, double Q) {
   check_rate("bandreject_biquad", sample_rate);
-  const double w0 = 2 * kPi * central_freq / static_cast<double>(sample_rate);
-  const double alpha = std::sin(w0) / 2 / Q;
-  return biquad(waveform, 1.0, -2 * std::cos(w0), 1.0, 1 + alpha, -2 * std::cos(w0), 1 - alpha);
+  check_wave("bandreject_biquad", waveform);
+  Tensor w0 = 2 * kPi * scalar(waveform, central_freq) / static_cast<double>(sample_rate);
+  Tensor alpha = sin(w0) / 2 / scalar(waveform, Q);
+  return biquad_t(waveform, scalar(waveform, 1.0), -2 * cos(w0), scalar(waveform, 1.0), 1 + alpha, -2 * cos(w0),
+                  1 - alpha);
 }
 
 Tensor bass_biquad(const Tensor& waveform, int64_t sample_rate, double gain, double central_freq, double Q) {
   check_rate("bass_biquad", sample_rate);
-  const double w0 = 2 * kPi * central_freq / static_cast<double>(sample_rate);
-  const double alpha = std::sin(w0) / 2 / Q;
-  const double A = std::exp(gain / 40 * std::log(10.0));
-  const double t1 = 2 * std::sqrt(A) * alpha, t2 = (A - 1) * std::cos(w0), t3 = (A + 1) * std::cos(w0);
-  const double b0 = A * ((A + 1) - t2 + t1), b1 = 2 * A * ((A - 1) - t3), b2 = A * ((A + 1) - t2 - t1);
-  const double a0 = (A + 1) + t2 + t1, a1 = -2 * ((A - 1) + t3), a2 = (A + 1) + t2 - t1;
-  return biquad(waveform, b0 / a0, b1 / a0, b2 / a0, 1.0, a1 / a0, a2 / a0);
+  check_wave("bass_biquad", waveform);
+  Tensor w0 = 2 * kPi * scalar(waveform, central_freq) / static_cast<double>(sample_rate);
+  Tensor alpha = sin(w0) / 2 / scalar(waveform, Q);
+  Tensor A = exp(scalar(waveform, gain) / 40 * std::log(10.0));
+  Tensor t1 = 2 * sqrt(A) * alpha, t2 = (A - 1) * cos(w0), t3 = (A + 1) * cos(w0);
+  Tensor b0 = A * ((A + 1) - t2 + t1), b1 = 2 * A * ((A - 1) - t3), b2 = A * ((A + 1) - t2 - t1);
+  Tensor a0 = (A + 1) + t2 + t1, a1 = -2 * ((A - 1) + t3), a2 = (A + 1) + t2 - t1;
+  return biquad_t(waveform, b0 / a0, b1 / a0, b2 / a0, a0 / a0, a1 / a0, a2 / a0);
 }
 
 Tensor deemph_biquad(const Tensor& waveform, int64_t sample_rate) {
@@ -158,27 +179,29 @@ Tensor deemph_biquad(const Tensor& waveform, int64_t sample_rate) {
 
 Tensor equalizer_biquad(const Tensor& waveform, int64_t sample_rate, double center_freq, double gain, double Q) {
   check_rate("equalizer_biquad", sample_rate);
-  const double w0 = 2 * kPi * center_freq / static_cast<double>(sample_rate);
-  const double A = std::exp(gain / 40.0 * std::log(10.0));
-  const double alpha = std::sin(w0) / 2 / Q;
-  return biquad(waveform, 1 + alpha * A, -2 * std::cos(w0), 1 - alpha * A, 1 + alpha / A, -2 * std::cos(w0),
-                1 - alpha / A);
+  check_wave("equalizer_biquad", waveform);
+  Tensor w0 = 2 * kPi * scalar(waveform, center_freq) / static_cast<double>(sample_rate);
+  Tensor A = exp(scalar(waveform, gain) / 40.0 * std::log(10.0));
+  Tensor alpha = sin(w0) / 2 / scalar(waveform, Q);
+  return biquad_t(waveform, 1 + alpha * A, -2 * cos(w0), 1 - alpha * A, 1 + alpha / A, -2 * cos(w0), 1 - alpha / A);
 }
 
 Tensor highpass_biquad(const Tensor& waveform, int64_t sample_rate, double cutoff_freq, double Q) {
   check_rate("highpass_biquad", sample_rate);
-  const double w0 = 2 * kPi * cutoff_freq / static_cast<double>(sample_rate);
-  const double alpha = std::sin(w0) / 2.0 / Q;
-  const double b0 = (1 + std::cos(w0)) / 2;
-  return biquad(waveform, b0, -1 - std::cos(w0), b0, 1 + alpha, -2 * std::cos(w0), 1 - alpha);
+  check_wave("highpass_biquad", waveform);
+  Tensor w0 = 2 * kPi * scalar(waveform, cutoff_freq) / static_cast<double>(sample_rate);
+  Tensor alpha = sin(w0) / 2.0 / scalar(waveform, Q);
+  Tensor b0 = (1 + cos(w0)) / 2;
+  return biquad_t(waveform, b0, -1 - cos(w0), b0, 1 + alpha, -2 * cos(w0), 1 - alpha);
 }
 
 Tensor lowpass_biquad(const Tensor& waveform, int64_t sample_rate, double cutoff_freq, double Q) {
   check_rate("lowpass_biquad", sample_rate);
-  const double w0 = 2 * kPi * cutoff_freq / static_cast<double>(sample_rate);
-  const double alpha = std::sin(w0) / 2 / Q;
-  const double b0 = (1 - std::cos(w0)) / 2;
-  return biquad(waveform, b0, 1 - std::cos(w0), b0, 1 + alpha, -2 * std::cos(w0), 1 - alpha);
+  check_wave("lowpass_biquad", waveform);
+  Tensor w0 = 2 * kPi * scalar(waveform, cutoff_freq) / static_cast<double>(sample_rate);
+  Tensor alpha = sin(w0) / 2 / scalar(waveform, Q);
+  Tensor b0 = (1 - cos(w0)) / 2;
+  return biquad_t(waveform, b0, 1 - cos(w0), b0, 1 + alpha, -2 * cos(w0), 1 - alpha);
 }
 
 Tensor riaa_biquad(const Tensor& waveform, int64_t sample_rate) {
@@ -209,12 +232,13 @@ Tensor riaa_biquad(const Tensor& waveform, int64_t sample_rate) {
 
 Tensor treble_biquad(const Tensor& waveform, int64_t sample_rate, double gain, double central_freq, double Q) {
   check_rate("treble_biquad", sample_rate);
-  const double w0 = 2 * kPi * central_freq / static_cast<double>(sample_rate);
-  const double alpha = std::sin(w0) / 2 / Q;
-  const double A = std::exp(gain / 40 * std::log(10.0));
-  const double t1 = 2 * std::sqrt(A) * alpha, t2 = (A - 1) * std::cos(w0), t3 = (A + 1) * std::cos(w0);
-  return biquad(waveform, A * ((A + 1) + t2 + t1), -2 * A * ((A - 1) + t3), A * ((A + 1) + t2 - t1), (A + 1) - t2 + t1,
-                2 * ((A - 1) - t3), (A + 1) - t2 - t1);
+  check_wave("treble_biquad", waveform);
+  Tensor w0 = 2 * kPi * scalar(waveform, central_freq) / static_cast<double>(sample_rate);
+  Tensor alpha = sin(w0) / 2 / scalar(waveform, Q);
+  Tensor A = exp(scalar(waveform, gain) / 40 * std::log(10.0));
+  Tensor t1 = 2 * sqrt(A) * alpha, t2 = (A - 1) * cos(w0), t3 = (A + 1) * cos(w0);
+  return biquad_t(waveform, A * ((A + 1) + t2 + t1), -2 * A * ((A - 1) + t3), A * ((A + 1) + t2 - t1),
+                  (A + 1) - t2 + t1, 2 * ((A - 1) - t3), (A + 1) - t2 - t1);
 }
 
 Tensor contrast(const Tensor& waveform, double enhancement_amount) {
