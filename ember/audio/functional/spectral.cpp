@@ -266,33 +266,49 @@ Tensor compute_deltas(const Tensor& specgram, int64_t win_length, const std::str
   return (conv1d(x, kernel, {}, 1, 0, 1, x.size(1)) / denom).reshape(shape);
 }
 
+namespace detail {
+
+Tensor stretch_waveform(const Tensor& waveform, int64_t n_steps, int64_t bins_per_octave, int64_t n_fft,
+                        int64_t win_length, int64_t hop_length, const Tensor& window) {
+  EMBER_CHECK(waveform.dim() >= 1 && waveform.is_floating_point(),
+              "pitch_shift: expected a floating-point waveform of shape [..., time]");
+  EMBER_CHECK(bins_per_octave != 0, "pitch_shift: bins_per_octave must be non-zero");
+  check_stft_args("pitch_shift", n_fft, hop_length, win_length, window);
+  const int64_t ori_len = waveform.size(-1);
+  EMBER_CHECK(n_fft / 2 < ori_len, "pitch_shift: n_fft = ", n_fft, " is too large for a signal of ", ori_len,
+              " samples");
+  Tensor x = waveform.reshape({-1, ori_len});
+  const double rate = std::pow(2.0, -static_cast<double>(n_steps) / static_cast<double>(bins_per_octave));
+  Tensor spec = stft(x, n_fft, hop_length, win_length, window, true, "reflect", false, true, true);
+  Tensor phase_advance =
+      torch_linspace_f32(0, std::numbers::pi * static_cast<double>(hop_length), spec.size(-2)).unsqueeze(-1);
+  Tensor stretched = phase_vocoder(spec, rate, phase_advance);
+  // Python's round() rounds half to even, as nearbyint does by default.
+  const auto len_stretch = static_cast<int64_t>(std::nearbyint(static_cast<double>(ori_len) / rate));
+  return istft(stretched, n_fft, hop_length, win_length, window, true, false, std::nullopt, len_stretch);
+}
+
+Tensor fix_waveform_shape(const Tensor& shifted, IntArrayRef shape) {
+  const int64_t ori_len = shape.back(), shift_len = shifted.size(-1);
+  Tensor out = shift_len > ori_len ? shifted.slice(-1, 0, ori_len) : constant_pad_nd(shifted, {0, ori_len - shift_len});
+  return out.reshape(shape);
+}
+
+}  // namespace detail
+
 Tensor pitch_shift(const Tensor& waveform, int64_t sample_rate, int64_t n_steps, int64_t bins_per_octave, int64_t n_fft,
                    std::optional<int64_t> win_length, std::optional<int64_t> hop_length,
                    const std::optional<Tensor>& window) {
   EMBER_CHECK(sample_rate > 0, "pitch_shift: sample_rate must be positive, got ", sample_rate);
   EMBER_CHECK(bins_per_octave != 0, "pitch_shift: bins_per_octave must be non-zero");
-  EMBER_CHECK(waveform.dim() >= 1, "pitch_shift: expected a waveform of shape [..., time], got a 0-d tensor");
+  EMBER_CHECK(n_fft > 0, "pitch_shift: n_fft must be positive, got ", n_fft);
   const int64_t hop = hop_length.value_or(n_fft / 4);
   const int64_t win = win_length.value_or(n_fft);
   Tensor w = window ? *window : hann_window(win);
-  check_stft_args("pitch_shift", n_fft, hop, win, w);
-  const auto shape = waveform.sizes().vec();
-  Tensor x = waveform.reshape({-1, waveform.size(-1)});
-  const int64_t ori_len = shape.back();
-  EMBER_CHECK(n_fft / 2 < ori_len, "pitch_shift: n_fft = ", n_fft, " is too large for a signal of ", ori_len,
-              " samples");
+  Tensor stretched = detail::stretch_waveform(waveform, n_steps, bins_per_octave, n_fft, win, hop, w);
   const double rate = std::pow(2.0, -static_cast<double>(n_steps) / static_cast<double>(bins_per_octave));
-  Tensor spec = stft(x, n_fft, hop, win, w, true, "reflect", false, true, true);
-  Tensor phase_advance =
-      detail::torch_linspace_f32(0, std::numbers::pi * static_cast<double>(hop), spec.size(-2)).unsqueeze(-1);
-  Tensor stretched = phase_vocoder(spec, rate, phase_advance);
-  // Python's round() rounds half to even, as nearbyint does by default.
-  const auto len_stretch = static_cast<int64_t>(std::nearbyint(static_cast<double>(ori_len) / rate));
-  Tensor wave = istft(stretched, n_fft, hop, win, w, true, false, std::nullopt, len_stretch);
-  Tensor shifted = resample(wave, static_cast<int64_t>(static_cast<double>(sample_rate) / rate), sample_rate);
-  const int64_t shift_len = shifted.size(-1);
-  shifted = shift_len > ori_len ? shifted.slice(-1, 0, ori_len) : constant_pad_nd(shifted, {0, ori_len - shift_len});
-  return shifted.reshape(shape);
+  Tensor shifted = resample(stretched, static_cast<int64_t>(static_cast<double>(sample_rate) / rate), sample_rate);
+  return detail::fix_waveform_shape(shifted, waveform.sizes());
 }
 
 }  // namespace torch::audio::functional

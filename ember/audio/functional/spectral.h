@@ -65,4 +65,13 @@ Tensor pitch_shift(const Tensor& waveform, int64_t sample_rate, int64_t n_steps,
                    std::optional<int64_t> hop_length = std::nullopt,
                    const std::optional<Tensor>& window = std::nullopt);
 
+namespace detail {
+// pitch_shift's two halves, shared with transforms::PitchShift: the phase-vocoder
+// stretch by 2^(-n_steps / bins_per_octave), and trimming/padding the resampled
+// result back to `shape`.
+Tensor stretch_waveform(const Tensor& waveform, int64_t n_steps, int64_t bins_per_octave, int64_t n_fft,
+                        int64_t win_length, int64_t hop_length, const Tensor& window);
+Tensor fix_waveform_shape(const Tensor& shifted, IntArrayRef shape);
+}  // namespace detail
+
 }  // namespace torch::audio::functional
