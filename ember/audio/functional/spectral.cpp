@@ -240,7 +240,9 @@ Tensor phase_vocoder(const Tensor& complex_specgrams, double rate, const Tensor&
   phase = phase - 2 * std::numbers::pi * round(phase / (2 * std::numbers::pi));
   phase = phase + phase_advance;
   phase = cat({phase_0, phase.slice(-1, 0, phase.size(-1) - 1)}, -1);
-  Tensor phase_acc = cumsum(phase, -1);
+  // torch's CPU cumsum accumulates float32 in double; the accumulated phase
+  // reaches thousands of radians, where float32 accumulation loses ~1e-4.
+  Tensor phase_acc = phase.scalar_type() == kFloat ? cumsum(phase.to(kDouble), -1).to(kFloat) : cumsum(phase, -1);
   Tensor mag = alphas * s1.abs() + (1 - alphas) * s0.abs();
   Tensor out = polar(mag, phase_acc);
   return out.reshape(concat(batch, {out.size(-2), out.size(-1)}));
