@@ -7,3 +7,4 @@
 #include "ember/audio/functional/mu_law.h"
 #include "ember/audio/functional/resample.h"
 #include "ember/audio/functional/spectral.h"
+#include "ember/audio/functional/vad.h"

@@ -90,5 +90,18 @@ TEST(AudioFunctionalEffects, MatchesTorchaudio) {
   EXPECT_EMBER_ERROR(AF::dither(x, "XPDF"), "dither", "XPDF");
 }
 
+TEST(AudioFunctionalVad, TrimsLeadingSilence) {
+  Tensor x = G("vad.x");
+  EXPECT_CLOSE(AF::vad(x, 8000), "vad.default", 0, 0);
+  EXPECT_CLOSE(AF::vad(stack({x, x.roll(800)}), 8000, 5.0, 0.1, 1.0, 0.25, 0.1, 0.35, 0.1, 0.01, 1.35, 25.0,
+                       std::nullopt, 0.4, 80.0, 3000.0),
+               "vad.opts", 0, 0);
+  EXPECT_EQ(AF::vad(zeros({2, 4000}), 8000).sizes(), (std::vector<int64_t>{2, 4000}));
+  EXPECT_EMBER_ERROR(AF::vad(x, 0), "vad", "sample_rate");
+  EXPECT_EMBER_ERROR(AF::vad(x, 8000, 7.0, 0.25, 1.0, 0.25, 0.0, 0.35, 0.1, 0.01, 1.35, 20.0, std::nullopt, 0.4, 50.0,
+                             6000.0, 3000.0, 2000.0),
+                     "vad", "cepstrum");
+}
+
 }  // namespace
 }  // namespace torch::testing

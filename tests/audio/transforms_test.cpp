@@ -173,6 +173,12 @@ TEST(AudioTransformsMisc, MatchesTorchaudio) {
                1e-4);
 }
 
+TEST(AudioTransformsMisc, VadTrimsLikeTheFunction) {
+  Tensor x = torch::testing::Golden("audio_functional.golden")["vad.x"];
+  Tensor expected = torch::testing::Golden("audio_functional.golden")["vad.default"];
+  EXPECT_TENSOR_EQ(AT::Vad(8000)(x), expected);
+}
+
 TEST(AudioTransformsMisc, MaskingShapes) {
   manual_seed(1);
   Tensor spec = ones({2, 3, 20, 30});
@@ -207,6 +213,7 @@ TEST(AudioTransforms, BadConstructionAndInput) {
   EXPECT_EMBER_ERROR(AT::PitchShift(0, 2), "PitchShift", "sample_rate");
   EXPECT_EMBER_ERROR(AT::ComputeDeltas(AT::ComputeDeltasOptions().win_length(1)), "ComputeDeltas", "1");
   EXPECT_EMBER_ERROR(AT::MuLawEncoding(1), "MuLawEncoding", "1");
+  EXPECT_EMBER_ERROR(AT::Vad(0), "Vad", "sample_rate");
 }
 
 }  // namespace

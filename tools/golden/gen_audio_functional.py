@@ -149,4 +149,14 @@ w.add("fx.flanger_tri_quad", F.flanger(wave_st, 8000, 1.0, 3.0, 20.0, 50.0, 2.0,
 w.add("fx.phaser", F.phaser(wave, 8000))
 w.add("fx.phaser_tri", F.phaser(wave, 8000, 0.6, 0.8, 2.0, 0.5, 1.5, False))
 
+# ---- vad (appended last so the earlier cases keep their random draws) ---------------------
+tv = torch.arange(16000, dtype=torch.float64) / 8000
+burst = (tv > 0.8).double() * 0.5 * torch.sin(2 * math.pi * 300 * tv) * (1 + 0.3 * torch.sin(2 * math.pi * 3 * tv))
+speechy = (burst + 0.002 * torch.randn(16000, dtype=torch.float64)).float()
+w.add("vad.x", speechy)
+w.add("vad.default", F.vad(speechy, 8000))
+w.add("vad.opts", F.vad(torch.stack([speechy, speechy.roll(800)]), 8000, trigger_level=5.0, trigger_time=0.1,
+                        pre_trigger_time=0.1, measure_freq=25.0, hp_filter_freq=80.0, lp_filter_freq=3000.0))
+w.add("vad.silence", F.vad(0.001 * torch.randn(2, 4000), 8000))
+
 w.save()

@@ -9,6 +9,7 @@
 #include "ember/audio/functional/mu_law.h"
 #include "ember/audio/functional/spectral.h"
 #include "ember/audio/functional/torch_linspace.h"
+#include "ember/audio/functional/vad.h"
 #include "ember/core/error.h"
 #include "ember/ops/all_ops.h"
 
@@ -136,6 +137,17 @@ void SpectralCentroidImpl::reset() {
 Tensor SpectralCentroidImpl::forward(const Tensor& waveform) {
   return functional::spectral_centroid(waveform, options.sample_rate(), options.pad(), window, options.n_fft(),
                                        hop_length, win_length);
+}
+
+void VadImpl::reset() {
+  EMBER_CHECK(options.sample_rate() > 0, "Vad: sample_rate must be positive, got ", options.sample_rate());
+}
+Tensor VadImpl::forward(const Tensor& waveform) {
+  const VadOptions& o = options;
+  return functional::vad(waveform, o.sample_rate(), o.trigger_level(), o.trigger_time(), o.search_time(),
+                         o.allowed_gap(), o.pre_trigger_time(), o.boot_time(), o.noise_up_time(), o.noise_down_time(),
+                         o.noise_reduction_amount(), o.measure_freq(), o.measure_duration(), o.measure_smooth_time(),
+                         o.hp_filter_freq(), o.lp_filter_freq(), o.hp_lifter_freq(), o.lp_lifter_freq());
 }
 
 }  // namespace torch::audio::transforms

@@ -1,7 +1,7 @@
 #pragma once
 // torchaudio.transforms MuLawEncoding, MuLawDecoding, ComputeDeltas,
 // TimeStretch (buffer "phase_advance"), Fade, FrequencyMasking, TimeMasking,
-// Vol, SlidingWindowCmn and SpectralCentroid (buffer "window").
+// Vol, SlidingWindowCmn, SpectralCentroid (buffer "window") and Vad.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -171,5 +171,36 @@ class SpectralCentroidImpl : public nn::Cloneable<SpectralCentroidImpl> {
   Tensor window;
 };
 TORCH_MODULE(SpectralCentroid);
+
+struct VadOptions {
+  VadOptions(int64_t sample_rate) : sample_rate_(sample_rate) {}  // NOLINT(google-explicit-constructor)
+  TORCH_ARG(int64_t, sample_rate);
+  TORCH_ARG(double, trigger_level) = 7.0;
+  TORCH_ARG(double, trigger_time) = 0.25;
+  TORCH_ARG(double, search_time) = 1.0;
+  TORCH_ARG(double, allowed_gap) = 0.25;
+  TORCH_ARG(double, pre_trigger_time) = 0.0;
+  TORCH_ARG(double, boot_time) = 0.35;
+  TORCH_ARG(double, noise_up_time) = 0.1;
+  TORCH_ARG(double, noise_down_time) = 0.01;
+  TORCH_ARG(double, noise_reduction_amount) = 1.35;
+  TORCH_ARG(double, measure_freq) = 20.0;
+  TORCH_ARG(std::optional<double>, measure_duration) = std::nullopt;
+  TORCH_ARG(double, measure_smooth_time) = 0.4;
+  TORCH_ARG(double, hp_filter_freq) = 50.0;
+  TORCH_ARG(double, lp_filter_freq) = 6000.0;
+  TORCH_ARG(double, hp_lifter_freq) = 150.0;
+  TORCH_ARG(double, lp_lifter_freq) = 2000.0;
+};
+// Trims leading silence: functional::vad with these options.
+class VadImpl : public nn::Cloneable<VadImpl> {
+ public:
+  explicit VadImpl(const VadOptions& options_) : options(options_) { reset(); }
+  explicit VadImpl(int64_t sample_rate) : VadImpl(VadOptions(sample_rate)) {}
+  void reset() override;
+  Tensor forward(const Tensor& waveform);
+  VadOptions options;
+};
+TORCH_MODULE(Vad);
 
 }  // namespace torch::audio::transforms
