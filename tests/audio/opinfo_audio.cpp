@@ -106,6 +106,18 @@ RegisterOps reg({
                      [](const variable_list& x) { return AF::lowpass_biquad(x[0] * 0.3, 8000, 1000.0); }, {{1, 8}})),
     no_forward_ad(op("audio::functional::overdrive",
                      [](const variable_list& x) { return AF::overdrive(x[0] * 0.01, 10, 20); }, {{1, 8}})),
+    op("audio::functional::convolve(same)", [](const variable_list& x) { return AF::convolve(x[0], x[1], "same"); },
+       {{2, 7}, {1, 3}}),
+    op("audio::functional::fftconvolve", [](const variable_list& x) { return AF::fftconvolve(x[0], x[1]); },
+       {{2, 6}, {2, 4}}),
+    op("audio::functional::add_noise",
+       [](const variable_list& x) {
+         return AF::add_noise(x[0], x[1], x[2], tensor({5, 4}));
+       },
+       {{2, 5}, {2, 5}, {2}}),
+    op("audio::functional::preemphasis", [](const variable_list& x) { return AF::preemphasis(x[0], 0.9); }, {{2, 6}}),
+    no_forward_ad(op("audio::functional::deemphasis",
+                     [](const variable_list& x) { return AF::deemphasis(x[0] * 0.1, 0.8); }, {{1, 6}})),
     op("audio::transforms::MelScale", [](const variable_list& x) { return mel_scale()(x[0]); }, {{1, 9, 3}}),
     op("audio::transforms::MelSpectrogram", [](const variable_list& x) { return mel_spectrogram()(x[0]); }, {{1, 16}}),
     op("audio::transforms::MFCC", [](const variable_list& x) { return mfcc()(x[0]); }, {{1, 16}}),

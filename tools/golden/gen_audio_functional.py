@@ -159,4 +159,44 @@ w.add("vad.opts", F.vad(torch.stack([speechy, speechy.roll(800)]), 8000, trigger
                         pre_trigger_time=0.1, measure_freq=25.0, hp_filter_freq=80.0, lp_filter_freq=3000.0))
 w.add("vad.silence", F.vad(0.001 * torch.randn(2, 4000), 8000))
 
+# ---- torchaudio 2's convolve / fftconvolve / add_noise / speed / pre- and de-emphasis -----
+# (not in Debian's torchaudio 0.13: the expected values come from numpy's convolve and
+# from torchaudio 2.0's formulas written out with torch ops)
+import numpy as np  # noqa: E402
+
+cx = torch.randn(2, 3, 40, dtype=torch.float64)
+cy = torch.randn(1, 3, 9, dtype=torch.float64)
+w.add("conv.x", cx)
+w.add("conv.y", cy)
+full = torch.tensor(np.stack([[np.convolve(cx[b, c].numpy(), cy[0, c].numpy()) for c in range(3)] for b in range(2)]))
+w.add("conv.full", full)
+w.add("conv.valid", full[..., (full.shape[-1] - 32) // 2:(full.shape[-1] - 32) // 2 + 32])
+w.add("conv.same", full[..., (full.shape[-1] - 40) // 2:(full.shape[-1] - 40) // 2 + 40])
+sig = torch.randn(3, 200, dtype=torch.float64)
+noi = torch.randn(3, 200, dtype=torch.float64)
+snr = torch.tensor([10.0, 0.0, -5.0], dtype=torch.float64)
+lens = torch.tensor([200, 150, 80])
+w.add("noise.x", sig)
+w.add("noise.n", noi)
+w.add("noise.snr", snr)
+w.add("noise.lengths", lens)
+def add_noise(x, n, s, lengths=None):
+    if lengths is not None:
+        m = torch.arange(x.size(-1)) < lengths.unsqueeze(-1)
+        xm, nm = x * m, n * m
+    else:
+        xm, nm = x, n
+    es = torch.linalg.vector_norm(xm, ord=2, dim=-1) ** 2
+    en = torch.linalg.vector_norm(nm, ord=2, dim=-1) ** 2
+    scale = 10 ** ((10 * (torch.log10(es) - torch.log10(en)) - s) / 20.0)
+    return x + scale.unsqueeze(-1) * n
+w.add("noise.out", add_noise(sig, noi, snr))
+w.add("noise.masked", add_noise(sig, noi, snr, lens))
+w.add("speed.out", F.resample(wave, 3, 2))  # speed(wave, 16000, 1.5): 24000 -> 16000
+w.add("speed.lengths", torch.ceil(torch.tensor([600, 451]) * 2 / 3).to(torch.int64))
+pre = wave.clone()
+pre[..., 1:] -= 0.9 * pre[..., :-1].clone()
+w.add("emph.pre", pre)
+w.add("emph.de", F.lfilter(wave, torch.tensor([1.0, -0.9]), torch.tensor([1.0, 0.0])))
+
 w.save()
