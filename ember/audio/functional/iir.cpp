@@ -9,6 +9,7 @@
 // itself differentiable (gradgradcheck covers it).
 #include "ember/audio/functional/iir.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "ember/autograd/custom_function.h"
@@ -22,7 +23,9 @@ namespace {
 template <typename T>
 void iir_rows(const T* x, const T* a, T* y, int64_t rows, int64_t channels, int64_t n, int64_t order) {
   // Each row gets `order` zeros of history in front, so the inner loop needs no bounds test.
-  parallel_for(0, rows, 1, [&](int64_t begin, int64_t end) {
+  // Rows are independent; a grain of ~64k multiply-adds keeps short signals on one thread.
+  const int64_t grain = std::max<int64_t>(1, (int64_t{1} << 16) / std::max<int64_t>(n * order, 1));
+  parallel_for(0, rows, grain, [&](int64_t begin, int64_t end) {
     std::vector<T> padded(static_cast<size_t>(n + order), T(0));
     for (int64_t r = begin; r < end; ++r) {
       const T* xr = x + r * n;
