@@ -66,7 +66,8 @@ Tensor detect_pitch_frequency(const Tensor& waveform, int64_t sample_rate, doubl
   EMBER_CHECK(sample_rate > 0, "detect_pitch_frequency: sample_rate must be positive, got ", sample_rate);
   EMBER_CHECK(freq_low > 0 && freq_high > 0, "detect_pitch_frequency: freq_low and freq_high must be positive, got ",
               freq_low, " and ", freq_high);
-  EMBER_CHECK(frame_time > 0, "detect_pitch_frequency: frame_time must be positive, got ", frame_time);
+  EMBER_CHECK(frame_time > 0 && frame_time * static_cast<double>(sample_rate) < 1e8,
+              "detect_pitch_frequency: frame_time must be positive and below 1e8 samples, got ", frame_time);
   EMBER_CHECK(win_length >= 1, "detect_pitch_frequency: win_length must be positive, got ", win_length);
   const double eps = 1e-9;
   const auto sr = static_cast<double>(sample_rate);

@@ -65,10 +65,11 @@ Tensor fftconvolve(const Tensor& x, const Tensor& y, const std::string& mode) {
 Tensor add_noise(const Tensor& waveform, const Tensor& noise, const Tensor& snr, const std::optional<Tensor>& lengths) {
   EMBER_CHECK(waveform.dim() >= 1 && noise.dim() == waveform.dim() && snr.dim() == waveform.dim() - 1 &&
                   (!lengths || lengths->dim() == snr.dim()),
-              "add_noise: input leading dimensions don't match: waveform ", waveform.sizes(), ", noise ",
-              noise.sizes(), ", snr ", snr.sizes());
-  EMBER_CHECK(waveform.size(-1) == noise.size(-1), "add_noise: length dimensions of waveform and noise don't match: ",
-              waveform.size(-1), " and ", noise.size(-1));
+              "add_noise: input leading dimensions don't match: waveform ", waveform.sizes(), ", noise ", noise.sizes(),
+              ", snr ", snr.sizes());
+  EMBER_CHECK(waveform.size(-1) == noise.size(-1),
+              "add_noise: length dimensions of waveform and noise don't match: ", waveform.size(-1), " and ",
+              noise.size(-1));
   Tensor masked_w = waveform, masked_n = noise;
   if (lengths) {
     Tensor mask = arange(waveform.size(-1), TensorOptions(kLong)) < lengths->unsqueeze(-1);
@@ -86,7 +87,8 @@ Tensor add_noise(const Tensor& waveform, const Tensor& noise, const Tensor& snr,
 std::tuple<Tensor, std::optional<Tensor>> speed(const Tensor& waveform, int64_t orig_freq, double factor,
                                                 const std::optional<Tensor>& lengths) {
   EMBER_CHECK(orig_freq > 0, "speed: orig_freq must be positive, got ", orig_freq);
-  EMBER_CHECK(factor > 0 && std::isfinite(factor), "speed: factor must be positive, got ", factor);
+  EMBER_CHECK(factor > 0 && factor * static_cast<double>(orig_freq) < 9e18,
+              "speed: factor must be positive and finite, got ", factor);
   const auto source = static_cast<int64_t>(factor * static_cast<double>(orig_freq));
   EMBER_CHECK(source > 0, "speed: factor ", factor, " is too small for orig_freq ", orig_freq);
   const int64_t gcd = std::gcd(source, orig_freq);

@@ -43,7 +43,7 @@ Tensor biquad_t(const Tensor& waveform, const Tensor& b0, const Tensor& b1, cons
 
 Tensor wave_table(bool sine, bool as_int, int64_t table_size, double min, double max, double phase) {
   const auto phase_offset = static_cast<int64_t>(phase / kPi / 2 * static_cast<double>(table_size) + 0.5);
-  Tensor point = fmod(arange(table_size, TensorOptions(kLong)) + phase_offset, table_size);
+  Tensor point = remainder(arange(table_size, TensorOptions(kLong)) + phase_offset, table_size);
   Tensor pf = point.to(kDouble);
   Tensor d;
   if (sine) {
@@ -324,6 +324,8 @@ Tensor flanger(const Tensor& waveform, int64_t sample_rate, double delay, double
   EMBER_CHECK(waveform.dim() >= 2 && waveform.size(-2) <= 4, "flanger: expected [..., channels <= 4, time], got ",
               waveform.sizes());
   EMBER_CHECK(speed > 0 && delay >= 0 && depth >= 0, "flanger: speed must be positive and delay, depth non-negative");
+  EMBER_CHECK(std::isfinite(phase) && std::abs(phase) < 1e6 && std::isfinite(regen) && std::isfinite(width),
+              "flanger: phase, regen and width must be finite, got ", phase, ", ", regen, " and ", width);
   const auto sr = static_cast<double>(sample_rate);
   EMBER_CHECK(static_cast<double>(sample_rate) / speed < 1e9 && (delay + depth) / 1000 * sr < 1e9, "flanger: speed ",
               speed, " or delay ", delay + depth, " ms gives too large a buffer");
@@ -357,7 +359,8 @@ Tensor flanger(const Tensor& waveform, int64_t sample_rate, double delay, double
       double* orow = op + (b * n_channels + c) * n;
       for (int64_t i = 0; i < n; ++i) {
         pos = (pos + buf_len - 1) % buf_len;
-        const float d = lfo[(lfo_pos + chan_phase) % lfo_length];
+        // A negative channel phase wraps around, as Python's negative indices do.
+        const float d = lfo[((lfo_pos + chan_phase) % lfo_length + lfo_length) % lfo_length];
         const double frac = static_cast<double>(d - std::floor(d));
         const auto idelay = static_cast<int64_t>(std::floor(d));
         buf[static_cast<size_t>(pos)] = xr[i] + last * feedback_gain;

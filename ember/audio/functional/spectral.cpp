@@ -287,6 +287,8 @@ Tensor stretch_waveform(const Tensor& waveform, int64_t n_steps, int64_t bins_pe
               " samples");
   Tensor x = waveform.reshape({-1, ori_len});
   const double rate = std::pow(2.0, -static_cast<double>(n_steps) / static_cast<double>(bins_per_octave));
+  EMBER_CHECK(rate > 0 && static_cast<double>(ori_len) / rate < 1e12, "pitch_shift: n_steps ", n_steps,
+              " is out of range for bins_per_octave ", bins_per_octave);
   Tensor spec = stft(x, n_fft, hop_length, win_length, window, true, "reflect", false, true, true);
   Tensor phase_advance =
       torch_linspace_f32(0, std::numbers::pi * static_cast<double>(hop_length), spec.size(-2)).unsqueeze(-1);
@@ -315,6 +317,7 @@ Tensor pitch_shift(const Tensor& waveform, int64_t sample_rate, int64_t n_steps,
   Tensor w = window ? *window : hann_window(win);
   Tensor stretched = detail::stretch_waveform(waveform, n_steps, bins_per_octave, n_fft, win, hop, w);
   const double rate = std::pow(2.0, -static_cast<double>(n_steps) / static_cast<double>(bins_per_octave));
+  EMBER_CHECK(static_cast<double>(sample_rate) / rate < 9e18, "pitch_shift: n_steps ", n_steps, " is out of range");
   Tensor shifted = resample(stretched, static_cast<int64_t>(static_cast<double>(sample_rate) / rate), sample_rate);
   return detail::fix_waveform_shape(shifted, waveform.sizes());
 }

@@ -71,10 +71,20 @@ Tensor vad(const Tensor& waveform, int64_t sample_rate, double trigger_level, do
   EMBER_CHECK(measure_freq > 0 && search_time >= 0 && allowed_gap >= 0 && pre_trigger_time >= 0 && trigger_time > 0 &&
                   noise_up_time > 0 && noise_down_time > 0 && measure_smooth_time > 0,
               "vad: measure_freq and the time constants must be positive, got measure_freq ", measure_freq);
+  for (double v : {trigger_level, trigger_time, search_time, allowed_gap, pre_trigger_time, boot_time, noise_up_time,
+                   noise_down_time, noise_reduction_amount, measure_freq, measure_smooth_time, hp_filter_freq,
+                   lp_filter_freq, hp_lifter_freq, lp_lifter_freq})
+    EMBER_CHECK(std::isfinite(v), "vad: every parameter must be finite, got ", v);
+  EMBER_CHECK(hp_filter_freq >= 0 && lp_filter_freq > 0 && hp_lifter_freq > 0 && lp_lifter_freq > 0 && boot_time >= 0,
+              "vad: filter and lifter frequencies must be positive, got ", hp_filter_freq, ", ", lp_filter_freq, ", ",
+              hp_lifter_freq, " and ", lp_lifter_freq);
   const auto sr = static_cast<double>(sample_rate);
+  EMBER_CHECK(hp_filter_freq < 1e6 * sr && lp_filter_freq < 1e6 * sr && sr / hp_lifter_freq < 1e12 &&
+                  sr / lp_lifter_freq < 1e12 && boot_time * measure_freq < 1e12,
+              "vad: filter, lifter or boot parameters out of range");
   const double duration = measure_duration.value_or(2.0 / measure_freq);
-  EMBER_CHECK(duration > 0 && sr * duration < 1e8 && sr / measure_freq < 1e9 && search_time * measure_freq < 1e7 &&
-                  pre_trigger_time * sr < 1e9,
+  EMBER_CHECK(std::isfinite(duration) && duration > 0 && sr * duration < 1e8 && sr / measure_freq < 1e9 &&
+                  search_time * measure_freq < 1e7 && pre_trigger_time * sr < 1e9,
               "vad: measure_duration, search_time or pre_trigger_time too large");
   VadParams p;
   p.measure_len_ws = static_cast<int64_t>(sr * duration + 0.5);
