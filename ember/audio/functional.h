@@ -4,6 +4,7 @@
 #include "ember/audio/functional/cmn_pitch.h"
 #include "ember/audio/functional/convolution.h"
 #include "ember/audio/functional/filtering.h"
+#include "ember/audio/functional/loudness.h"
 #include "ember/audio/functional/masking.h"
 #include "ember/audio/functional/mu_law.h"
 #include "ember/audio/functional/resample.h"

@@ -90,6 +90,15 @@ TEST(AudioFunctionalEffects, MatchesTorchaudio) {
   EXPECT_EMBER_ERROR(AF::dither(x, "XPDF"), "dither", "XPDF");
 }
 
+TEST(AudioFunctionalLoudness, MatchesTorchaudio) {
+  Tensor x = G("loudness.x");
+  EXPECT_CLOSE(AF::loudness(x, 16000), "loudness.out", 1e-4, 1e-3);
+  Tensor five = cat({x.select(0, 0), x.select(0, 1), x.select(0, 0).slice(0, 0, 1) * 0.3});
+  EXPECT_CLOSE(AF::loudness(five, 16000), "loudness.5ch", 1e-4, 1e-3);
+  EXPECT_EMBER_ERROR(AF::loudness(zeros({6, 20000}), 16000), "loudness", "5 channels");
+  EXPECT_EMBER_ERROR(AF::loudness(zeros({1, 100}), 16000), "loudness", "100");
+}
+
 TEST(AudioFunctionalVad, TrimsLeadingSilence) {
   Tensor x = G("vad.x");
   EXPECT_CLOSE(AF::vad(x, 8000), "vad.default", 0, 0);

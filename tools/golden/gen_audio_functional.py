@@ -199,4 +199,10 @@ pre[..., 1:] -= 0.9 * pre[..., :-1].clone()
 w.add("emph.pre", pre)
 w.add("emph.de", F.lfilter(wave, torch.tensor([1.0, -0.9]), torch.tensor([1.0, 0.0])))
 
+# ---- loudness (appended last, as above) -------------------------------------------------------
+lw = (torch.randn(2, 2, 20000) * torch.linspace(0.01, 0.5, 20000)).float()
+w.add("loudness.x", lw)
+w.add("loudness.out", F.loudness(lw, 16000))
+w.add("loudness.5ch", F.loudness(torch.cat([lw[0], lw[1], lw[0, :1] * 0.3]), 16000))
+
 w.save()

@@ -5,6 +5,7 @@
 
 #include "ember/audio/functional/cmn_pitch.h"
 #include "ember/audio/functional/filtering.h"
+#include "ember/audio/functional/loudness.h"
 #include "ember/audio/functional/masking.h"
 #include "ember/audio/functional/mu_law.h"
 #include "ember/audio/functional/spectral.h"
@@ -149,5 +150,10 @@ Tensor VadImpl::forward(const Tensor& waveform) {
                          o.noise_reduction_amount(), o.measure_freq(), o.measure_duration(), o.measure_smooth_time(),
                          o.hp_filter_freq(), o.lp_filter_freq(), o.hp_lifter_freq(), o.lp_lifter_freq());
 }
+
+void LoudnessImpl::reset() {
+  EMBER_CHECK(options.sample_rate() > 0, "Loudness: sample_rate must be positive, got ", options.sample_rate());
+}
+Tensor LoudnessImpl::forward(const Tensor& waveform) { return functional::loudness(waveform, options.sample_rate()); }
 
 }  // namespace torch::audio::transforms

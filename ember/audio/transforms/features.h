@@ -1,7 +1,7 @@
 #pragma once
 // torchaudio.transforms MuLawEncoding, MuLawDecoding, ComputeDeltas,
 // TimeStretch (buffer "phase_advance"), Fade, FrequencyMasking, TimeMasking,
-// Vol, SlidingWindowCmn, SpectralCentroid (buffer "window") and Vad.
+// Vol, SlidingWindowCmn, SpectralCentroid (buffer "window"), Vad and Loudness.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -202,5 +202,20 @@ class VadImpl : public nn::Cloneable<VadImpl> {
   VadOptions options;
 };
 TORCH_MODULE(Vad);
+
+struct LoudnessOptions {
+  LoudnessOptions(int64_t sample_rate) : sample_rate_(sample_rate) {}  // NOLINT(google-explicit-constructor)
+  TORCH_ARG(int64_t, sample_rate);
+};
+// [..., channels <= 5, time] -> [...] integrated loudness in LKFS.
+class LoudnessImpl : public nn::Cloneable<LoudnessImpl> {
+ public:
+  explicit LoudnessImpl(const LoudnessOptions& options_) : options(options_) { reset(); }
+  explicit LoudnessImpl(int64_t sample_rate) : LoudnessImpl(LoudnessOptions(sample_rate)) {}
+  void reset() override;
+  Tensor forward(const Tensor& waveform);
+  LoudnessOptions options;
+};
+TORCH_MODULE(Loudness);
 
 }  // namespace torch::audio::transforms
