@@ -192,7 +192,14 @@ TEST(AudioTransformsMisc, MaskingShapes) {
 TEST(AudioTransforms, BadConstructionAndInput) {
   EXPECT_EMBER_ERROR(AT::Spectrogram(AT::SpectrogramOptions().n_fft(0)), "Spectrogram", "n_fft");
   EXPECT_EMBER_ERROR(AT::Spectrogram(AT::SpectrogramOptions().n_fft(64).win_length(80)), "Spectrogram", "80");
-  EXPECT_EMBER_ERROR(AT::Spectrogram(AT::SpectrogramOptions().n_fft(400))(zeros({1, 100})), "spectrogram", "n_fft");
+  EXPECT_EMBER_ERROR(AT::Spectrogram(AT::SpectrogramOptions().n_fft(400))(zeros({1, 100})), "Spectrogram", "n_fft");
+  EXPECT_EMBER_ERROR(AT::Spectrogram()(zeros({})), "Spectrogram", "[..., time]");
+  EXPECT_EMBER_ERROR(AT::Spectrogram()(ones({1, 1000}, kLong)), "Spectrogram", "floating");
+  EXPECT_EMBER_ERROR(AT::MelSpectrogram()(zeros({2, 150})), "MelSpectrogram", "n_fft");
+  EXPECT_EMBER_ERROR(AT::MFCC()(zeros({2, 150})), "MFCC", "n_fft");
+  EXPECT_EMBER_ERROR(AT::LFCC()(zeros({2, 150})), "LFCC", "n_fft");
+  EXPECT_EMBER_ERROR(AT::SpectralCentroid(16000)(zeros({2, 150})), "SpectralCentroid", "n_fft");
+  EXPECT_EMBER_ERROR(AT::Spectrogram(AT::SpectrogramOptions().center(false))(zeros({1, 399})), "Spectrogram", "399");
   EXPECT_EMBER_ERROR(AT::MelScale(AT::MelScaleOptions().sample_rate(0)), "MelScale", "sample_rate");
   EXPECT_EMBER_ERROR(AT::MelScale(AT::MelScaleOptions().f_min(9000.0)), "MelScale", "f_min");
   EXPECT_EMBER_ERROR(AT::MelScale(AT::MelScaleOptions().n_stft(65))(zeros({2, 33, 4})), "MelScale", "65");
@@ -201,7 +208,7 @@ TEST(AudioTransforms, BadConstructionAndInput) {
   EXPECT_EMBER_ERROR(AT::MFCC(AT::MFCCOptions().dct_type(3)), "MFCC", "3");
   EXPECT_EMBER_ERROR(AT::LFCC(AT::LFCCOptions().n_lfcc(500)), "LFCC", "500");
   EXPECT_EMBER_ERROR(AT::Resample(0, 16000), "Resample", "0");
-  EXPECT_EMBER_ERROR(AT::Resample(16000, 8000)(zeros({4}, kLong)), "resample", "floating");
+  EXPECT_EMBER_ERROR(AT::Resample(16000, 8000)(zeros({4}, kLong)), "Resample", "floating");
   EXPECT_EMBER_ERROR(AT::GriffinLim(AT::GriffinLimOptions().momentum(1.5)), "GriffinLim", "momentum");
   EXPECT_EMBER_ERROR(AT::Vol(-1.0), "Vol", "gain");
   EXPECT_EMBER_ERROR(AT::Fade(AT::FadeOptions().fade_shape("cosine")), "Fade", "cosine");
@@ -214,6 +221,9 @@ TEST(AudioTransforms, BadConstructionAndInput) {
   EXPECT_EMBER_ERROR(AT::ComputeDeltas(AT::ComputeDeltasOptions().win_length(1)), "ComputeDeltas", "1");
   EXPECT_EMBER_ERROR(AT::MuLawEncoding(1), "MuLawEncoding", "1");
   EXPECT_EMBER_ERROR(AT::Vad(0), "Vad", "sample_rate");
+  EXPECT_EMBER_ERROR(AT::Resample(16000, 8000)(zeros({})), "Resample");
+  EXPECT_EMBER_ERROR(AT::InverseSpectrogram()(zeros({201, 3})), "InverseSpectrogram", "complex");
+  EXPECT_EMBER_ERROR(AT::GriffinLim()(zeros({100, 3})), "GriffinLim", "201");
 }
 
 }  // namespace

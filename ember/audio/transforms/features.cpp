@@ -136,6 +136,7 @@ void SpectralCentroidImpl::reset() {
   window = register_buffer("window", options.window_fn()(win_length));
 }
 Tensor SpectralCentroidImpl::forward(const Tensor& waveform) {
+  detail::check_stft_input("SpectralCentroid", waveform, options.n_fft(), options.pad(), true, "reflect");
   return functional::spectral_centroid(waveform, options.sample_rate(), options.pad(), window, options.n_fft(),
                                        hop_length, win_length);
 }

@@ -112,7 +112,11 @@ void MelSpectrogramImpl::reset() {
                                                         .mel_scale(options.mel_scale())));
 }
 
-Tensor MelSpectrogramImpl::forward(const Tensor& waveform) { return mel_scale(spectrogram(waveform)); }
+Tensor MelSpectrogramImpl::forward(const Tensor& waveform) {
+  detail::check_stft_input("MelSpectrogram", waveform, options.n_fft(), options.pad(), options.center(),
+                           options.pad_mode());
+  return mel_scale(spectrogram(waveform));
+}
 
 MFCCImpl::MFCCImpl(const MFCCOptions& options_) : options(options_) { reset(); }
 
@@ -128,6 +132,9 @@ void MFCCImpl::reset() {
 }
 
 Tensor MFCCImpl::forward(const Tensor& waveform) {
+  const MelSpectrogramOptions& mel_options = MelSpectrogram->options;
+  detail::check_stft_input("MFCC", waveform, mel_options.n_fft(), mel_options.pad(), mel_options.center(),
+                           mel_options.pad_mode());
   Tensor mel = MelSpectrogram(waveform);
   mel = options.log_mels() ? log(mel + 1e-6) : amplitude_to_DB(mel);
   return apply_matrix(mel, dct_mat.to(mel.scalar_type()));
@@ -149,6 +156,9 @@ void LFCCImpl::reset() {
 }
 
 Tensor LFCCImpl::forward(const Tensor& waveform) {
+  const SpectrogramOptions& spec_options = Spectrogram->options;
+  detail::check_stft_input("LFCC", waveform, spec_options.n_fft(), spec_options.pad(), spec_options.center(),
+                           spec_options.pad_mode());
   Tensor spec = apply_matrix(Spectrogram(waveform), filter_mat.to(waveform.scalar_type()));
   spec = options.log_lf() ? log(spec + 1e-6) : amplitude_to_DB(spec);
   return apply_matrix(spec, dct_mat.to(spec.scalar_type()));

@@ -25,6 +25,8 @@ void ResampleImpl::reset() {
 }
 
 Tensor ResampleImpl::forward(const Tensor& waveform) {
+  EMBER_CHECK(waveform.defined() && waveform.dim() >= 1 && waveform.is_floating_point(),
+              "Resample: expected a floating-point waveform of shape [..., time]");
   if (options.orig_freq() == options.new_freq()) return waveform;
   return functional::detail::apply_sinc_resample_kernel(waveform, options.orig_freq(), options.new_freq(), gcd, kernel,
                                                         width);

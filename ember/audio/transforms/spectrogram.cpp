@@ -27,6 +27,23 @@ Tensor make_window(const char* name, const WindowFunction& fn, int64_t win_lengt
 
 }  // namespace
 
+namespace detail {
+
+void check_stft_input(const char* name, const Tensor& waveform, int64_t n_fft, int64_t pad, bool center,
+                      const std::string& pad_mode) {
+  EMBER_CHECK(waveform.defined() && waveform.dim() >= 1, name, ": expected a waveform of shape [..., time], got ",
+              waveform.defined() ? waveform.sizes() : IntArrayRef{});
+  EMBER_CHECK(waveform.is_floating_point(), name, ": expected a floating-point waveform, got ", waveform.scalar_type());
+  const int64_t padded = waveform.size(-1) + 2 * pad;
+  if (center && pad_mode != "constant")
+    EMBER_CHECK(n_fft / 2 < padded, name, ": n_fft = ", n_fft, " is larger than the padded signal (", padded,
+                " samples; \"", pad_mode, "\" padding needs more than n_fft / 2)");
+  else if (!center)
+    EMBER_CHECK(n_fft <= padded, name, ": n_fft = ", n_fft, " is larger than the padded signal (", padded, " samples)");
+}
+
+}  // namespace detail
+
 WindowFunction default_window_fn() {
   return [](int64_t n) { return hann_window(n); };
 }
@@ -41,6 +58,8 @@ void SpectrogramImpl::reset() {
 }
 
 Tensor SpectrogramImpl::forward(const Tensor& waveform) {
+  detail::check_stft_input("Spectrogram", waveform, options.n_fft(), options.pad(), options.center(),
+                           options.pad_mode());
   return functional::spectrogram(waveform, options.pad(), window, options.n_fft(), hop_length, win_length,
                                  options.power(), options.normalized(), options.center(), options.pad_mode(),
                                  options.onesided());
@@ -58,6 +77,8 @@ void InverseSpectrogramImpl::reset() {
 }
 
 Tensor InverseSpectrogramImpl::forward(const Tensor& spectrogram, std::optional<int64_t> length) {
+  EMBER_CHECK(spectrogram.defined() && spectrogram.dim() >= 2 && spectrogram.is_complex(),
+              "InverseSpectrogram: expected a complex spectrogram of shape [..., freq, time]");
   return functional::inverse_spectrogram(spectrogram, length, options.pad(), window, options.n_fft(), hop_length,
                                          win_length, options.normalized(), options.center(), options.pad_mode(),
                                          options.onesided());
@@ -75,6 +96,10 @@ void GriffinLimImpl::reset() {
 }
 
 Tensor GriffinLimImpl::forward(const Tensor& specgram) {
+  EMBER_CHECK(specgram.defined() && specgram.dim() >= 2 && specgram.is_floating_point() &&
+                  specgram.size(-2) == options.n_fft() / 2 + 1,
+              "GriffinLim: expected a real spectrogram of shape [..., ", options.n_fft() / 2 + 1, ", time], got ",
+              specgram.defined() ? specgram.sizes() : IntArrayRef{});
   return functional::griffinlim(specgram, window, options.n_fft(), hop_length, win_length, options.power(),
                                 options.n_iter(), options.momentum(), options.length(), options.rand_init());
 }

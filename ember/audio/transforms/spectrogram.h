@@ -19,6 +19,13 @@ namespace torch::audio::transforms {
 using WindowFunction = std::function<Tensor(int64_t)>;
 WindowFunction default_window_fn();
 
+namespace detail {
+// Raises, naming the transform `name`, unless `waveform` is a floating-point
+// [..., time] signal long enough for an n_fft frame after padding.
+void check_stft_input(const char* name, const Tensor& waveform, int64_t n_fft, int64_t pad, bool center,
+                      const std::string& pad_mode);
+}  // namespace detail
+
 struct SpectrogramOptions {
   TORCH_ARG(int64_t, n_fft) = 400;
   TORCH_ARG(std::optional<int64_t>, win_length) = std::nullopt;
