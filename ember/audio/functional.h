@@ -3,6 +3,7 @@
 // rule; torchaudio 0.13's numerics).
 #include "ember/audio/functional/cmn_pitch.h"
 #include "ember/audio/functional/convolution.h"
+#include "ember/audio/functional/edit_distance.h"
 #include "ember/audio/functional/filtering.h"
 #include "ember/audio/functional/loudness.h"
 #include "ember/audio/functional/masking.h"

@@ -132,6 +132,18 @@ TEST(AudioFunctionalFeatures, PitchAndSlidingCmn) {
   EXPECT_EMBER_ERROR(AF::sliding_window_cmn(zeros({5}), 10, 5), "sliding_window_cmn");
 }
 
+TEST(AudioFunctionalEditDistance, MatchesTorchaudio) {
+  Tensor d = G("edit.distances");
+  EXPECT_EQ(AF::edit_distance(std::string("kitten"), std::string("sitting")), d[0].item<int64_t>());
+  EXPECT_EQ(AF::edit_distance(std::vector<std::string>{"a", "b", "c", "d"},
+                              std::vector<std::string>{"a", "c", "d", "e", "f"}),
+            d[1].item<int64_t>());
+  EXPECT_EQ(AF::edit_distance(std::vector<int64_t>{1, 2, 3}, std::vector<int64_t>{}), d[2].item<int64_t>());
+  EXPECT_EQ(AF::edit_distance(std::vector<int64_t>{}, std::vector<int64_t>{4, 5}), d[3].item<int64_t>());
+  EXPECT_EQ(AF::edit_distance(std::vector<int64_t>{1, 2, 3, 4}, std::vector<int64_t>{4, 3, 2, 1}),
+            d[4].item<int64_t>());
+}
+
 TEST(AudioFunctionalMasking, MasksOneBand) {
   manual_seed(3);
   Tensor spec = ones({2, 3, 20, 30});

@@ -205,4 +205,10 @@ w.add("loudness.x", lw)
 w.add("loudness.out", F.loudness(lw, 16000))
 w.add("loudness.5ch", F.loudness(torch.cat([lw[0], lw[1], lw[0, :1] * 0.3]), 16000))
 
+# ---- edit_distance ---------------------------------------------------------------------------
+w.add("edit.distances", torch.tensor([F.edit_distance("kitten", "sitting"),
+                                      F.edit_distance(["a", "b", "c", "d"], ["a", "c", "d", "e", "f"]),
+                                      F.edit_distance([1, 2, 3], []), F.edit_distance([], [4, 5]),
+                                      F.edit_distance([1, 2, 3, 4], [4, 3, 2, 1])]))
+
 w.save()
