@@ -53,5 +53,16 @@ TEST(AudioTransformsDefaults, ShapesAndClone) {
   EXPECT_EQ(copy->state_dict().size(), 2u);
 }
 
+TEST(AudioTransformsDefaults, Float64InputsWithFloat32Windows) {
+  Tensor x = randn({1, 2000}, kDouble) * 0.1;
+  Tensor spec = AT::Spectrogram()(x);
+  EXPECT_EQ(spec.scalar_type(), kDouble);
+  EXPECT_EQ(AT::GriffinLim(AT::GriffinLimOptions().n_iter(1))(spec).scalar_type(), kDouble);
+  Tensor cspec = AT::Spectrogram(AT::SpectrogramOptions().power(std::nullopt))(x);
+  EXPECT_EQ(AT::InverseSpectrogram()(cspec).scalar_type(), kDouble);
+  EXPECT_EQ(AT::PitchShift(16000, 12)(x).scalar_type(), kDouble);
+  EXPECT_EQ(AT::MFCC()(x).scalar_type(), kDouble);
+}
+
 }  // namespace
 }  // namespace torch::testing

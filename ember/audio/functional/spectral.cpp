@@ -38,6 +38,12 @@ void check_stft_args(const char* fn, int64_t n_fft, int64_t hop_length, int64_t 
               window.defined() ? window.sizes() : IntArrayRef{});
 }
 
+// torch.stft wants the window in the signal's real dtype; a float32 window (a
+// module's buffer, hann_window's default) follows a float64 signal.
+Tensor window_like(const Tensor& window, ScalarType real_dtype) {
+  return window.scalar_type() == real_dtype ? window : window.to(real_dtype);
+}
+
 double hz_to_mel(double freq, const std::string& mel_scale) {
   if (mel_scale == "htk") return 2595.0 * std::log10(1.0 + freq / 700.0);
   const double f_sp = 200.0 / 3, min_log_hz = 1000.0, min_log_mel = min_log_hz / f_sp;
@@ -95,8 +101,8 @@ Tensor spectrogram(const Tensor& waveform, int64_t pad, const Tensor& window, in
   Tensor x = pad > 0 ? torch::pad(waveform, {pad, pad}) : waveform;
   const auto batch = leading(x, 1);
   x = x.reshape({-1, x.size(-1)});
-  Tensor spec =
-      stft(x, n_fft, hop_length, win_length, window, center, pad_mode, normalized.frame_length(), onesided, true);
+  Tensor spec = stft(x, n_fft, hop_length, win_length, window_like(window, x.scalar_type()), center, pad_mode,
+                     normalized.frame_length(), onesided, true);
   spec = spec.reshape(concat(batch, {spec.size(-2), spec.size(-1)}));
   if (normalized.window()) spec = spec / window.pow(2.0).sum().sqrt();
   if (!power) return spec;
@@ -126,8 +132,8 @@ Tensor inverse_spectrogram(const Tensor& spectrogram, std::optional<int64_t> len
   spec = spec.reshape({-1, spec.size(-2), spec.size(-1)});
   std::optional<int64_t> full_length;
   if (length) full_length = *length + 2 * pad;
-  Tensor wave = istft(spec, n_fft, hop_length, win_length, window, center, normalized.frame_length(), onesided,
-                      full_length, false);
+  Tensor wave = istft(spec, n_fft, hop_length, win_length, window_like(window, to_real_type(spec.scalar_type())),
+                      center, normalized.frame_length(), onesided, full_length, false);
   if (length && pad > 0) wave = wave.slice(1, pad, wave.size(1) - pad);
   return wave.reshape(concat(batch, {wave.size(-1)}));
 }
@@ -145,17 +151,18 @@ Tensor griffinlim(const Tensor& specgram, const Tensor& window, int64_t n_fft, i
   const auto batch = leading(specgram, 2);
   Tensor mag = specgram.reshape({-1, specgram.size(-2), specgram.size(-1)}).pow(1.0 / power);
   const auto cdtype = to_complex_type(mag.scalar_type());
+  const Tensor w = window_like(window, mag.scalar_type());
   Tensor angles = rand_init ? rand(mag.sizes(), TensorOptions(cdtype)) : ones(mag.sizes(), TensorOptions(cdtype));
   Tensor tprev;
   for (int64_t i = 0; i < n_iter; ++i) {
-    Tensor inverse = istft(mag * angles, n_fft, hop_length, win_length, window, true, false, std::nullopt, length);
-    Tensor rebuilt = stft(inverse, n_fft, hop_length, win_length, window, true, "reflect", false, true, true);
+    Tensor inverse = istft(mag * angles, n_fft, hop_length, win_length, w, true, false, std::nullopt, length);
+    Tensor rebuilt = stft(inverse, n_fft, hop_length, win_length, w, true, "reflect", false, true, true);
     angles = rebuilt;
     if (momentum != 0 && tprev.defined()) angles = angles - tprev * momentum;
     angles = angles / (angles.abs() + 1e-16);
     tprev = rebuilt;
   }
-  Tensor wave = istft(mag * angles, n_fft, hop_length, win_length, window, true, false, std::nullopt, length);
+  Tensor wave = istft(mag * angles, n_fft, hop_length, win_length, w, true, false, std::nullopt, length);
   return wave.reshape(concat(batch, {wave.size(-1)}));
 }
 
@@ -289,13 +296,14 @@ Tensor stretch_waveform(const Tensor& waveform, int64_t n_steps, int64_t bins_pe
   const double rate = std::pow(2.0, -static_cast<double>(n_steps) / static_cast<double>(bins_per_octave));
   EMBER_CHECK(rate > 0 && static_cast<double>(ori_len) / rate < 1e12, "pitch_shift: n_steps ", n_steps,
               " is out of range for bins_per_octave ", bins_per_octave);
-  Tensor spec = stft(x, n_fft, hop_length, win_length, window, true, "reflect", false, true, true);
+  const Tensor w = window_like(window, x.scalar_type());
+  Tensor spec = stft(x, n_fft, hop_length, win_length, w, true, "reflect", false, true, true);
   Tensor phase_advance =
       torch_linspace_f32(0, std::numbers::pi * static_cast<double>(hop_length), spec.size(-2)).unsqueeze(-1);
   Tensor stretched = phase_vocoder(spec, rate, phase_advance);
   // Python's round() rounds half to even, as nearbyint does by default.
   const auto len_stretch = static_cast<int64_t>(std::nearbyint(static_cast<double>(ori_len) / rate));
-  return istft(stretched, n_fft, hop_length, win_length, window, true, false, std::nullopt, len_stretch);
+  return istft(stretched, n_fft, hop_length, win_length, w, true, false, std::nullopt, len_stretch);
 }
 
 Tensor fix_waveform_shape(const Tensor& shifted, IntArrayRef shape) {
