@@ -107,7 +107,7 @@ TEST(VisionTransformsErrors, SpellingsAndShapes) {
   EXPECT_EQ(to_tensor(randint(0, 256, {4, 5, 3}, kByte)).scalar_type(), kFloat);
   EXPECT_TENSOR_EQ(F::convert_image_dtype(tensor({true, false}).view({1, 1, 2}), kByte),
                    tensor({128, 0}, kByte).view({1, 1, 2}));
-  EXPECT_EMBER_ERROR(T::Lambda(T::TransformFunction()), "Lambda", "empty");
+  EXPECT_EMBER_ERROR(T::Lambda(T::TransformFunction{}), "Lambda", "empty");
   T::LinearTransformation lt(eye(3 * 6 * 7), zeros({3 * 6 * 7}));
   EXPECT_TENSOR_CLOSE(lt(x.to(kFloat)), x.to(kFloat));
 }
