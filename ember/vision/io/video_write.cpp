@@ -83,25 +83,6 @@ void encode(AVFormatContext* out, EncodedStream& s, const AVFrame* frame, AVPack
   EMBER_CHECK(err == AVERROR(EAGAIN) || err == AVERROR_EOF, kOp, ": encoding failed: ", av_error_text(err));
 }
 
-ScalarType dtype_of_sample_format(AVSampleFormat fmt) {
-  switch (av_get_packed_sample_fmt(fmt)) {
-    case AV_SAMPLE_FMT_U8:
-      return kUInt8;
-    case AV_SAMPLE_FMT_S16:
-      return kInt16;
-    case AV_SAMPLE_FMT_S32:
-      return kInt32;
-    case AV_SAMPLE_FMT_S64:
-      return kInt64;
-    case AV_SAMPLE_FMT_FLT:
-      return kFloat;
-    case AV_SAMPLE_FMT_DBL:
-      return kDouble;
-    default:
-      EMBER_ERROR(kOp, ": unsupported audio sample format ", av_get_sample_fmt_name(fmt));
-  }
-}
-
 }  // namespace
 
 void write_video(const std::string& filename, const Tensor& video_array, double fps, const std::string& video_codec,
@@ -173,7 +154,7 @@ void write_video(const std::string& filename, const Tensor& video_array, double 
   // torchvision encodes all the audio first, then the video.
   if (with_audio) {
     AVCodecContext* ac = as.codec.get();
-    const Tensor samples = audio_array->to(dtype_of_sample_format(ac->sample_fmt)).contiguous();
+    const Tensor samples = audio_array->to(detail::sample_dtype(ac->sample_fmt, kOp)).contiguous();
     const int64_t channels = samples.size(0), total = samples.size(1);
     const int64_t bytes = av_get_bytes_per_sample(ac->sample_fmt);
     const bool planar = av_sample_fmt_is_planar(ac->sample_fmt) != 0;

@@ -67,8 +67,6 @@ Tensor RgbConverter::to_hwc(const AVFrame* frame, const char* op) {
   return out;
 }
 
-namespace {
-
 ScalarType sample_dtype(AVSampleFormat fmt, const char* op) {
   switch (av_get_packed_sample_fmt(fmt)) {
     case AV_SAMPLE_FMT_U8:
@@ -87,6 +85,8 @@ ScalarType sample_dtype(AVSampleFormat fmt, const char* op) {
       EMBER_ERROR(op, ": unsupported audio sample format ", av_get_sample_fmt_name(fmt));
   }
 }
+
+namespace {
 
 struct AudioShape {
   AVSampleFormat fmt;

@@ -110,4 +110,7 @@ FormatInputPtr open_input(const std::string& path, const char* op);
 // The stream index of the `index`-th stream of `type`, or -1.
 int find_stream(const AVFormatContext* format, AVMediaType type, int index);
 
+// The dtype of an FFmpeg sample format's samples (planar or packed); raises naming op otherwise.
+ScalarType sample_dtype(AVSampleFormat fmt, const char* op);
+
 }  // namespace torch::vision::io::detail
