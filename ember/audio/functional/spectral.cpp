@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "ember/audio/functional/resample.h"
-#include "ember/audio/functional/torch_linspace.h"
 #include "ember/core/error.h"
 #include "ember/fft/stft.h"
 #include "ember/fft/window.h"
@@ -195,8 +194,8 @@ Tensor melscale_fbanks(int64_t n_freqs, double f_min, double f_max, int64_t n_me
   EMBER_CHECK(n_freqs > 0 && n_mels > 0, "melscale_fbanks: n_freqs and n_mels must be positive, got ", n_freqs, " and ",
               n_mels);
   EMBER_CHECK(sample_rate > 0, "melscale_fbanks: sample_rate must be positive, got ", sample_rate);
-  Tensor all_freqs = detail::torch_linspace_f32(0, static_cast<double>(sample_rate / 2), n_freqs);
-  Tensor m_pts = detail::torch_linspace_f32(hz_to_mel(f_min, mel_scale), hz_to_mel(f_max, mel_scale), n_mels + 2);
+  Tensor all_freqs = linspace(0, static_cast<double>(sample_rate / 2), n_freqs, kFloat);
+  Tensor m_pts = linspace(hz_to_mel(f_min, mel_scale), hz_to_mel(f_max, mel_scale), n_mels + 2, kFloat);
   Tensor f_pts = mel_to_hz(m_pts, mel_scale);
   Tensor fb = triangular_filterbank(all_freqs, f_pts);
   if (norm) {
@@ -210,8 +209,8 @@ Tensor linear_fbanks(int64_t n_freqs, double f_min, double f_max, int64_t n_filt
   EMBER_CHECK(n_freqs > 0 && n_filter > 0, "linear_fbanks: n_freqs and n_filter must be positive, got ", n_freqs,
               " and ", n_filter);
   EMBER_CHECK(sample_rate > 0, "linear_fbanks: sample_rate must be positive, got ", sample_rate);
-  Tensor all_freqs = detail::torch_linspace_f32(0, static_cast<double>(sample_rate / 2), n_freqs);
-  Tensor f_pts = detail::torch_linspace_f32(f_min, f_max, n_filter + 2);
+  Tensor all_freqs = linspace(0, static_cast<double>(sample_rate / 2), n_freqs, kFloat);
+  Tensor f_pts = linspace(f_min, f_max, n_filter + 2, kFloat);
   return triangular_filterbank(all_freqs, f_pts);
 }
 
@@ -265,7 +264,7 @@ Tensor spectral_centroid(const Tensor& waveform, int64_t sample_rate, int64_t pa
                          int64_t hop_length, int64_t win_length) {
   EMBER_CHECK(sample_rate > 0, "spectral_centroid: sample_rate must be positive, got ", sample_rate);
   Tensor spec = spectrogram(waveform, pad, window, n_fft, hop_length, win_length, 1.0, false);
-  Tensor freqs = detail::torch_linspace_f32(0, static_cast<double>(sample_rate / 2), 1 + n_fft / 2).reshape({-1, 1});
+  Tensor freqs = linspace(0, static_cast<double>(sample_rate / 2), 1 + n_fft / 2, kFloat).reshape({-1, 1});
   return (freqs * spec).sum(-2) / spec.sum(-2);
 }
 
@@ -299,7 +298,7 @@ Tensor stretch_waveform(const Tensor& waveform, int64_t n_steps, int64_t bins_pe
   const Tensor w = window_like(window, x.scalar_type());
   Tensor spec = stft(x, n_fft, hop_length, win_length, w, true, "reflect", false, true, true);
   Tensor phase_advance =
-      torch_linspace_f32(0, std::numbers::pi * static_cast<double>(hop_length), spec.size(-2)).unsqueeze(-1);
+      linspace(0, std::numbers::pi * static_cast<double>(hop_length), spec.size(-2), kFloat).unsqueeze(-1);
   Tensor stretched = phase_vocoder(spec, rate, phase_advance);
   // Python's round() rounds half to even, as nearbyint does by default.
   const auto len_stretch = static_cast<int64_t>(std::nearbyint(static_cast<double>(ori_len) / rate));

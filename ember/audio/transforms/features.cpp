@@ -9,7 +9,6 @@
 #include "ember/audio/functional/masking.h"
 #include "ember/audio/functional/mu_law.h"
 #include "ember/audio/functional/spectral.h"
-#include "ember/audio/functional/torch_linspace.h"
 #include "ember/audio/functional/vad.h"
 #include "ember/core/error.h"
 #include "ember/ops/all_ops.h"
@@ -44,9 +43,9 @@ void TimeStretchImpl::reset() {
   EMBER_CHECK(options.n_freq() > 0, "TimeStretch: n_freq must be positive, got ", options.n_freq());
   const int64_t n_fft = (options.n_freq() - 1) * 2;
   const int64_t hop = options.hop_length().value_or(n_fft / 2);
-  phase_advance = register_buffer("phase_advance", functional::detail::torch_linspace_f32(
-                                                       0, std::numbers::pi * static_cast<double>(hop), options.n_freq())
-                                                       .unsqueeze(-1));
+  phase_advance =
+      register_buffer("phase_advance",
+                      linspace(0, std::numbers::pi * static_cast<double>(hop), options.n_freq(), kFloat).unsqueeze(-1));
 }
 Tensor TimeStretchImpl::forward(const Tensor& complex_specgrams, std::optional<double> overriding_rate) {
   EMBER_CHECK(overriding_rate || options.fixed_rate(),
@@ -73,12 +72,12 @@ Tensor FadeImpl::forward(const Tensor& waveform) {
               ", ", options.fade_out_len(), ") exceed the waveform's ", n, " samples");
   const std::string& s = options.fade_shape();
   constexpr double kPi = std::numbers::pi;
-  Tensor in = functional::detail::torch_linspace_f32(0, 1, options.fade_in_len());
+  Tensor in = linspace(0, 1, options.fade_in_len(), kFloat);
   if (s == "exponential") in = pow(2, in - 1) * in;
   if (s == "logarithmic") in = log10(0.1 + in) + 1;
   if (s == "quarter_sine") in = sin(in * kPi / 2);
   if (s == "half_sine") in = sin(in * kPi - kPi / 2) / 2 + 0.5;
-  Tensor out = functional::detail::torch_linspace_f32(0, 1, options.fade_out_len());
+  Tensor out = linspace(0, 1, options.fade_out_len(), kFloat);
   if (s == "linear") out = -out + 1;
   if (s == "exponential") out = pow(2, -out) * (1 - out);
   if (s == "logarithmic") out = log10(1.1 - out) + 1;

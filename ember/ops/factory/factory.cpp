@@ -1,11 +1,13 @@
 #include "ember/ops/factory/factory.h"
 
+#include <algorithm>
 #include <cmath>
 #include <iterator>
 
 #include "ember/autograd/autograd_meta.h"
 #include "ember/core/checked_arith.h"
 #include "ember/core/dispatch.h"
+#include "ember/core/parallel.h"
 #include "ember/core/record_scope.h"
 #include "ember/core/shape.h"
 #include "ember/kernels/cpu/convert.h"
@@ -197,6 +199,40 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, const 
   return finish(t, o);
 }
 
+namespace {
+
+// Note [linspace's rounding]
+// PyTorch computes a float or double linspace in the element type, and the way its CPU kernel
+// is vectorised decides the last bit of each point (Debian's build runs the AVX2 kernel): the
+// step is (end - start) / (steps - 1) in T; the range is cut into the chunks at::parallel_for
+// gives each thread (grain 32768); within a chunk, pairs of 32-byte vectors start at a base
+// computed with one rounding (start + step * i, or end - step * (steps - 1 - i) from the halfway
+// point on, contracted to an FMA), each lane adding lane * step rounded separately; the chunk's
+// tail is scalar, with the same fused base. torchaudio's filter banks divide differences of
+// these points, so one ulp shows as ~1e-4 in a filter weight: reproducing the bits matters.
+template <typename T>
+void fill_linspace(T* p, int64_t steps, T start, T end) {
+  const T step = (end - start) / static_cast<T>(steps - 1);
+  const int64_t half = steps / 2;
+  const auto fused_at = [&](int64_t i) -> T {
+    return i < half ? std::fma(step, static_cast<T>(i), start) : std::fma(-step, static_cast<T>(steps - i - 1), end);
+  };
+  constexpr int64_t kLanes = 32 / sizeof(T), kGrain = 32768;
+  const int64_t threads = steps > kGrain ? std::min<int64_t>(get_num_threads(), (steps + kGrain - 1) / kGrain) : 1;
+  const int64_t chunk = (steps + threads - 1) / threads;
+  for (int64_t begin = 0; begin < steps; begin += chunk) {
+    const int64_t end_i = std::min(steps, begin + chunk);
+    const int64_t vector_end = begin + (end_i - begin) / (2 * kLanes) * (2 * kLanes);
+    for (int64_t i = begin; i < vector_end; i += kLanes) {
+      const T base = fused_at(i);
+      for (int64_t j = 0; j < kLanes; ++j) p[i + j] = base + static_cast<T>(j) * step;  // not fused (-ffp-contract=off)
+    }
+    for (int64_t i = vector_end; i < end_i; ++i) p[i] = fused_at(i);
+  }
+}
+
+}  // namespace
+
 Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, const TensorOptions& o) {
   EMBER_RECORD_OP("linspace");
   EMBER_CHECK(steps >= 0, "linspace: number of steps must be non-negative, got ", steps);
@@ -210,7 +246,9 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, const Ten
   dispatch_numeric(dt, "linspace", [&](auto tag) {
     using T = EMBER_TYPE(tag);
     T* p = t.data_ptr<T>();
-    if constexpr (is_complex_v<T>) {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      fill_linspace<T>(p, steps, static_cast<T>(start.toDouble()), static_cast<T>(end.toDouble()));
+    } else if constexpr (is_complex_v<T>) {
       const complex128 a = start.toComplexDouble(), b = end.toComplexDouble();
       const complex128 step = steps > 1 ? (b - a) / double(steps - 1) : complex128(0);
       for (int64_t i = 0; i < steps; ++i) p[i] = T(a + step * double(i));
