@@ -50,6 +50,20 @@ OpInfo complex_binary(const char* name, Fn f) {
   return op;
 }
 
+// A complex operand with a real one: the real one is promoted for the kernel, and the double
+// backward must still reach it through the saved operand (the gradient of the complex side
+// depends on the real one).
+OpInfo mixed_complex_real(const char* name, Fn f) {
+  OpInfo op;
+  op.name = std::string(name) + "(complex, real)";
+  op.fn = [f](const variable_list& x) { return variable_list{f(x[0], x[1])}; };
+  op.samples = [] {
+    const Tensor c = ember::complex(sample({3}, 0.5, 2, 31).detach(), sample({3}, -1, 1, 32).detach()).requires_grad_();
+    return std::vector<variable_list>{{c, sample({3}, 0.5, 2, 33)}, {sample({3}, 0.5, 2, 34), c}};
+  };
+  return op;
+}
+
 #define B(name, ...) \
   binary(            \
       #name, [](const Tensor& a, const Tensor& b) { return ember::name(a, b); }, ##__VA_ARGS__)
@@ -114,6 +128,9 @@ RegisterOps reg({
     complex_binary("mul", [](const Tensor& a, const Tensor& b) { return a * b; }),
     complex_binary("div", [](const Tensor& a, const Tensor& b) { return a / b; }),
     complex_binary("add", [](const Tensor& a, const Tensor& b) { return a + b; }),
+    mixed_complex_real("mul", [](const Tensor& a, const Tensor& b) { return a * b; }),
+    mixed_complex_real("div", [](const Tensor& a, const Tensor& b) { return a / b; }),
+    mixed_complex_real("sub", [](const Tensor& a, const Tensor& b) { return a - b; }),
 });
 
 }  // namespace

@@ -180,6 +180,15 @@ Tensor binary(const BinarySpec& op, Operand a, Operand b, Tensor* out, bool inpl
   EMBER_CHECK(!(grad && !inplace && out != nullptr), op.name,
               "_out: functions with out=... arguments don't support automatic differentiation, but one of the "
               "arguments requires grad");
+  if (grad) {
+    // A promoted operand's cast copy has no history, so a formula that saved it would cut a
+    // double backward off from the user's tensor (d/dm of the gradient of complex(a, b) * m): an
+    // operand that needs a gradient is cast differentiably instead, before the kernel writes.
+    const Tensor* originals[2] = {&a_in, &b_in};
+    for (int i = 0; i < 2; ++i)
+      if (originals[i]->defined() && autograd::needs_grad(*originals[i]) && originals[i]->scalar_type() != ct)
+        inputs[i] = originals[i]->to(ct);
+  }
   if (grad && inplace) {
     autograd::check_inplace(a_in, op.name);
     // The formulas read self as it was before the update: a clone recorded
