@@ -1,8 +1,8 @@
 // geometric_, cauchy_, log_normal_, poisson and binomial: each draw's
 // distribution checked by its moments (or quantiles, for Cauchy) over many
 // seeded draws, with bounds several standard errors wide, and PyTorch's
-// argument errors. Ember's generator is not PyTorch's, so no test compares
-// individual draws with torch.
+// argument errors. Individual poisson and binomial draws are compared with
+// PyTorch's in distributions_test.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>

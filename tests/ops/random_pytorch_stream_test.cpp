@@ -37,6 +37,9 @@ TEST(PyTorchStream, NormalScalarPairsAndBlocksOf16) {
                           f32({1.5409960746765137, -0.293428897857666, -2.1787893772125244, 0.5684312582015991,
                                -1.0845223665237427, -1.3985954523086548}),
                           1e-6, 1e-6);
+  // A double pair where log(1 - u) and log1p(-u) round apart: ATen takes log(1 - u).
+  manual_seed(3);
+  EXPECT_TENSOR_EQ(randn({1}, kFloat64), f64({0.8032760780963506}));
   // 16 or more contiguous values: blocks of 16, the tail redone.
   manual_seed(0);
   EXPECT_TENSOR_CLOSE_TOL(

@@ -81,7 +81,7 @@ const std::map<std::string, std::string> kTopLevelOnly = {
     {"bernoulli",
      "PyTorch's bernoulli(Tensor) is empty_like + bernoulli_(Tensor); Ember draws uniforms and "
      "compares"},
-    {"multinomial", "PyTorch samples with exponential_ + div + topk/argmax; Ember walks the CDF"},
+    {"multinomial", "PyTorch checks the probabilities with max/min/sum/item; Ember in one loop before the same draws"},
     {"masked_select", "PyTorch's masked_select counts with sum and indexes; Ember expands + index"},
     {"nonzero",
      "PyTorch's nonzero kernel resizes its output (as_strided_); Ember's kernel allocates its output itself"},

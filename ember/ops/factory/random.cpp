@@ -50,6 +50,10 @@ void manual_seed(uint64_t seed) { default_generator().set_current_seed(seed); }
 Generator make_generator(uint64_t seed) { return Generator(seed); }
 
 namespace {
+using detail::normal_draw;
+using detail::uniform01;
+using detail::uniform_draw;
+
 Generator gen_or_default(const OptGen& g) { return g ? *g : default_generator(); }
 
 // Draws values into a contiguous buffer of T (self is filled via a contiguous temporary if needed).
@@ -62,44 +66,6 @@ Tensor& fill_random(Tensor& self, const char* op, Fill fill) {
   if (!dst.is_same(self)) self.copy_(dst);
   self.bump_version();
   return self;
-}
-
-// ATen's uniform_real_distribution<T>(from, to), draw for draw (Note [PyTorch's CPU stream]):
-// the low `digits` bits of one draw (a 64-bit draw for double) scaled to [0, 1), then
-// x * (to - from) + from in double, with from and to (and their difference) rounded to T.
-template <typename T>
-inline double uniform_draw(CpuEngine& e, double from, double to) {
-  if constexpr (std::is_same_v<T, double>) {
-    const double x = static_cast<double>(e.random64() & ((uint64_t{1} << 53) - 1)) * 0x1.0p-53;
-    return x * (to - from) + from;
-  } else {
-    constexpr int digits = std::numeric_limits<T>::digits;
-    const double x =
-        static_cast<double>(e.random() & ((uint32_t{1} << digits) - 1)) / static_cast<double>(uint64_t{1} << digits);
-    const auto in_t = [](double v) {
-      return static_cast<double>(static_cast<float>(static_cast<T>(static_cast<float>(v))));
-    };
-    const double f = in_t(from), t = in_t(to);
-    return x * in_t(t - f) + f;
-  }
-}
-// Uniform in [0, 1) as ATen's double samplers draw it (bernoulli, exponential, ...).
-inline double uniform01(CpuEngine& e) { return uniform_draw<double>(e, 0.0, 1.0); }
-
-// ATen's normal_distribution<double>: Box-Muller on two double uniforms, the sine branch kept
-// in the engine for the next scalar draw.
-inline double normal_draw(CpuEngine& e, double mean, double std) {
-  if (e.next_double_normal) {
-    const double z = *e.next_double_normal;
-    e.next_double_normal.reset();
-    return z * std + mean;
-  }
-  const double u1 = uniform01(e);
-  const double u2 = uniform01(e);
-  const double r = std::sqrt(-2.0 * std::log1p(-u2));
-  const double theta = 2.0 * M_PI * u1;
-  e.next_double_normal = r * std::sin(theta);
-  return r * std::cos(theta) * std + mean;
 }
 
 // ATen's normal_fill for contiguous tensors of 16 or more: uniforms first, then Box-Muller
@@ -326,57 +292,6 @@ Tensor& log_normal_(Tensor& self, double mean, double std, OptGen g) {
   EMBER_RECORD_OP("log_normal_", self);
   EMBER_CHECK(std > 0, "log_normal_ expects std > 0.0, but found std=", std);
   return fill_draws("log_normal_", self, g, false, [&](CpuEngine& e) { return std::exp(normal_draw(e, mean, std)); });
-}
-
-Tensor poisson(const Tensor& rates, OptGen g) {
-  EMBER_CHECK(rates.defined(), "poisson: expected a defined tensor");
-  EMBER_CHECK(rates.is_floating_point(), "poisson: not implemented for ", rates.dtype(), " (floating rates only)");
-  EMBER_CHECK(!batching::random_in_vmap(), "poisson: is not supported under vmap; draw outside it");
-  EMBER_RECORD_OP("poisson", rates);
-  const Tensor r = rates.to(kDouble).contiguous();
-  const double* pr = r.data_ptr<double>();
-  for (int64_t i = 0; i < r.numel(); ++i)
-    EMBER_CHECK(pr[i] >= 0 && std::isfinite(pr[i]),
-                "poisson: invalid Poisson rate, expected rate to be finite and non-negative (got ", pr[i], ")");
-  Tensor out = empty(r.sizes(), TensorOptions(kDouble));
-  double* po = out.data_ptr<double>();
-  gen_or_default(g).with_engine([&](CpuEngine& e) {
-    for (int64_t i = 0; i < r.numel(); ++i)
-      po[i] = pr[i] == 0 ? 0.0 : static_cast<double>(std::poisson_distribution<int64_t>(pr[i])(e));
-  });
-  return out.to(rates.scalar_type());
-}
-
-Tensor binomial(const Tensor& count, const Tensor& prob, OptGen g) {
-  EMBER_CHECK(count.defined() && prob.defined(), "binomial: expected defined tensors");
-  EMBER_CHECK(count.is_floating_point() && count.scalar_type() == prob.scalar_type(),
-              "binomial: expects count and prob of one floating dtype, got ", count.dtype(), " and ", prob.dtype());
-  EMBER_CHECK(!batching::random_in_vmap(), "binomial: is not supported under vmap; draw outside it");
-  EMBER_RECORD_OP("binomial", count, prob);
-  const DimVector shape = ember::broadcast_shapes(count.sizes(), prob.sizes(), "binomial");
-  const Tensor n = count.to(kDouble).expand(shape).contiguous(), p = prob.to(kDouble).expand(shape).contiguous();
-  const double* pn = n.data_ptr<double>();
-  const double* pp = p.data_ptr<double>();
-  Tensor out = empty(shape, TensorOptions(kDouble));
-  double* po = out.data_ptr<double>();
-  gen_or_default(g).with_engine([&](CpuEngine& e) {
-    for (int64_t i = 0; i < out.numel(); ++i) {
-      // NaN counts or probabilities give NaN; the trial count is truncated and capped at 2^62.
-      if (std::isnan(pn[i]) || std::isnan(pp[i])) {
-        po[i] = pn[i] + pp[i];
-        continue;
-      }
-      const double trials = std::floor(std::min(pn[i], 0x1.0p62));
-      if (trials <= 0 || pp[i] <= 0) {
-        po[i] = 0;
-      } else if (pp[i] >= 1) {
-        po[i] = trials;
-      } else {
-        po[i] = static_cast<double>(std::binomial_distribution<int64_t>(static_cast<int64_t>(trials), pp[i])(e));
-      }
-    }
-  });
-  return out.to(count.scalar_type());
 }
 
 namespace {
@@ -623,6 +538,12 @@ Tensor multinomial_vmap(const Tensor& probs, int64_t num_samples, bool replaceme
 }
 }  // namespace
 
+// Note [Multinomial draws]
+// As ATen 1.13's CPU multinomial, so a seed gives PyTorch's samples: without replacement the
+// Gumbel-top-k trick on the tensor's own dtype, q = probs / Exponential(1) draws
+// (exponential_ on a tensor like probs), then argmax or topk; with replacement, per row the
+// cumulative sums in the element type (float for the 16-bit types), normalised by the total,
+// the last set to 1, and one double uniform per sample located by binary search.
 Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement, OptGen g) {
   if (batching::random_in_vmap()) [[unlikely]]
     return multinomial_vmap(probs, num_samples, replacement, g);
@@ -631,32 +552,67 @@ Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement, O
   EMBER_CHECK(probs.is_floating_point(), "multinomial: only supports floating-point dtypes for input, got ",
               probs.dtype());
   EMBER_CHECK(num_samples > 0, "multinomial: cannot sample n_sample <= 0 samples");
-  Tensor p2 = (probs.dim() == 1 ? probs.unsqueeze(0) : probs).to(kDouble).contiguous();
+  const Tensor p = probs.detach();
+  const Tensor p2 = (p.dim() == 1 ? p.unsqueeze(0) : p).contiguous();
   const int64_t rows = p2.size(0), cats = p2.size(1);
   EMBER_CHECK(replacement || num_samples <= cats,
               "multinomial: cannot sample n_sample > prob_dist.size(-1) samples without replacement");
-  Tensor out = empty({rows, num_samples}, TensorOptions(kLong));
-  int64_t* po = out.data_ptr<int64_t>();
-  Generator gen = gen_or_default(g);
-  for (int64_t r = 0; r < rows; ++r) {
-    std::vector<double> w(p2.data_ptr<double>() + r * cats, p2.data_ptr<double>() + (r + 1) * cats);
-    for (double x : w)
-      EMBER_CHECK(std::isfinite(x) && x >= 0,
-                  "multinomial: probability tensor contains either `inf`, `nan` or element < 0");
-    for (int64_t s = 0; s < num_samples; ++s) {
-      double total = std::accumulate(w.begin(), w.end(), 0.0);
-      EMBER_CHECK(total > 0, "multinomial: invalid multinomial distribution (sum of probabilities <= 0)");
-      double u = gen.with_engine([&](CpuEngine& e) { return uniform01(e); }) * total;
-      int64_t k = 0;
-      for (double acc = 0; k < cats - 1; ++k) {
-        acc += w[k];
-        if (u < acc) break;
+  EMBER_CHECK(cats <= (int64_t{1} << 24), "multinomial: number of categories cannot exceed 2^24");
+  {
+    const Tensor d = p2.to(kDouble);
+    const double* pd = d.data_ptr<double>();
+    for (int64_t r = 0; r < rows; ++r) {
+      double total = 0;
+      for (int64_t k = 0; k < cats; ++k) {
+        const double x = pd[r * cats + k];
+        EMBER_CHECK(std::isfinite(x) && x >= 0,
+                    "multinomial: probability tensor contains either `inf`, `nan` or element < 0");
+        total += x;
       }
-      while (w[k] == 0 && k > 0) --k;
-      po[r * num_samples + s] = k;
-      if (!replacement) w[k] = 0;
+      EMBER_CHECK(total > 0, "multinomial: invalid multinomial distribution (sum of probabilities <= 0)");
     }
   }
+  if (!replacement) {
+    Tensor q = empty_like(p);
+    exponential_(q, 1.0, g);
+    q = p / q;
+    if (num_samples == 1) return argmax(q, -1, /*keepdim=*/true);
+    return std::get<1>(topk(q, num_samples));
+  }
+  Tensor out = empty({rows, num_samples}, TensorOptions(kLong));
+  int64_t* po = out.data_ptr<int64_t>();
+  const ScalarType acc = p2.scalar_type() == kDouble ? kDouble : kFloat;
+  const Tensor pa = p2.to(acc);
+  Generator gen = gen_or_default(g);
+  const auto draw = [&](auto zero) {
+    using T = decltype(zero);
+    const T* pp = pa.data_ptr<T>();
+    std::vector<T> cdf(static_cast<size_t>(cats));
+    gen.with_engine([&](CpuEngine& e) {
+      for (int64_t r = 0; r < rows; ++r) {
+        T sum = 0;
+        for (int64_t k = 0; k < cats; ++k) cdf[k] = sum += pp[r * cats + k];
+        for (int64_t k = 0; k < cats; ++k) cdf[k] /= sum;
+        cdf[cats - 1] = 1;
+        for (int64_t s = 0; s < num_samples; ++s) {
+          const double u = uniform01(e);
+          int64_t lo = 0, hi = cats;
+          while (hi > lo) {
+            const int64_t mid = lo + (hi - lo) / 2;
+            if (cdf[mid] < u)
+              lo = mid + 1;
+            else
+              hi = mid;
+          }
+          po[r * num_samples + s] = lo;
+        }
+      }
+    });
+  };
+  if (acc == kDouble)
+    draw(double{});
+  else
+    draw(float{});
   return probs.dim() == 1 ? out.squeeze(0) : out;
 }
 
