@@ -9,5 +9,6 @@
 #include "ember/audio/functional/masking.h"
 #include "ember/audio/functional/mu_law.h"
 #include "ember/audio/functional/resample.h"
+#include "ember/audio/functional/rnnt.h"
 #include "ember/audio/functional/spectral.h"
 #include "ember/audio/functional/vad.h"

@@ -5,4 +5,5 @@
 #include "ember/audio/transforms/features.h"
 #include "ember/audio/transforms/mel.h"
 #include "ember/audio/transforms/resample.h"
+#include "ember/audio/transforms/rnnt.h"
 #include "ember/audio/transforms/spectrogram.h"
