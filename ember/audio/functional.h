@@ -1,6 +1,7 @@
 #pragma once
 // torchaudio.functional as ember::audio::functional (DOMAIN_API.md's spelling
 // rule; torchaudio 0.13's numerics).
+#include "ember/audio/functional/beamforming.h"
 #include "ember/audio/functional/cmn_pitch.h"
 #include "ember/audio/functional/convolution.h"
 #include "ember/audio/functional/edit_distance.h"

@@ -1,6 +1,7 @@
 #pragma once
 // torchaudio.transforms as ember::audio::transforms: LibTorch-style module
 // holders whose buffers carry torchaudio's state_dict names.
+#include "ember/audio/transforms/beamforming.h"
 #include "ember/audio/transforms/convolution.h"
 #include "ember/audio/transforms/features.h"
 #include "ember/audio/transforms/mel.h"

@@ -4,6 +4,7 @@
 // (Note [RNN-T gradient]), so it is differentiable once: gradgrad = false, as
 // torchaudio's (whose backward is not differentiable either).
 #include "autograd/opinfo.h"
+#include "ember/audio/functional/beamforming.h"
 #include "ember/audio/functional/rnnt.h"
 
 namespace torch::testing {
@@ -28,10 +29,48 @@ OpInfo rnnt(const char* name, double clamp, bool fused, const char* reduction) {
   return info;
 }
 
+// Beamforming entries take real and imaginary parts (and a real mask) and
+// return view_as_real of the complex result; the PSD matrices are built from
+// the inputs so they are Hermitian positive definite.
+Tensor cplx(const variable_list& x) { return complex(x[0], x[1]); }
+Tensor psd_s(const Tensor& spec, const Tensor& m) { return AF::psd(spec, m); }
+Tensor psd_n(const Tensor& spec, const Tensor& m) { return AF::psd(spec, 1 - m); }
+
+OpInfo beam(const char* name, std::function<Tensor(const Tensor&, const Tensor&)> f) {
+  return single_output_op(
+      name,
+      [f](const variable_list& x) {
+        // mask in (0.1, 0.9) from the third input in [-1, 1).
+        return view_as_real(f(cplx(x), x[2] * 0.4 + 0.5));
+      },
+      {{1, 2, 2, 5}, {1, 2, 2, 5}, {1, 2, 5}}, -1, 1, 5201);
+}
+
 RegisterOps reg({
     rnnt("audio::functional::rnnt_loss(none)", -1, true, "none"),
     rnnt("audio::functional::rnnt_loss(mean)", -1, true, "mean"),
     rnnt("audio::functional::rnnt_loss(fused_log_softmax=false, sum)", -1, false, "sum"),
+    beam("audio::functional::psd(mask)", [](const Tensor& x, const Tensor& m) { return AF::psd(x, m); }),
+    beam("audio::functional::psd(mask, normalize=false)",
+         [](const Tensor& x, const Tensor& m) { return AF::psd(x, m, false); }),
+    beam("audio::functional::mvdr_weights_souden",
+         [](const Tensor& x, const Tensor& m) { return AF::mvdr_weights_souden(psd_s(x, m), psd_n(x, m), 1); }),
+    beam("audio::functional::mvdr_weights_rtf(rtf_power)",
+         [](const Tensor& x, const Tensor& m) {
+           Tensor n = psd_n(x, m);
+           return AF::mvdr_weights_rtf(AF::rtf_power(psd_s(x, m), n, 0), n, 0);
+         }),
+    beam("audio::functional::rtf_power(n_iter=1)",
+         [](const Tensor& x, const Tensor& m) { return AF::rtf_power(psd_s(x, m), psd_n(x, m), 1, 1); }),
+    // Eigenvectors are defined up to a phase: |v| is the gauge-free part.
+    beam("audio::functional::rtf_evd(abs)",
+         [](const Tensor& x, const Tensor& m) {
+           return complex(AF::rtf_evd(psd_s(x, m)).abs(), zeros({1, 2, 2}, TensorOptions(kDouble)));
+         }),
+    beam("audio::functional::apply_beamforming",
+         [](const Tensor& x, const Tensor& m) {
+           return AF::apply_beamforming(AF::mvdr_weights_souden(psd_s(x, m), psd_n(x, m), 0), x);
+         }),
 });
 
 }  // namespace
