@@ -3,6 +3,7 @@
 // rule; torchaudio 0.13's numerics).
 #include "ember/audio/functional/beamforming.h"
 #include "ember/audio/functional/cmn_pitch.h"
+#include "ember/audio/functional/codec.h"
 #include "ember/audio/functional/convolution.h"
 #include "ember/audio/functional/edit_distance.h"
 #include "ember/audio/functional/filtering.h"
