@@ -5,12 +5,14 @@
 // torchaudio's (whose backward is not differentiable either).
 #include "autograd/opinfo.h"
 #include "ember/audio/functional/beamforming.h"
+#include "ember/audio/functional/filtering.h"
 #include "ember/audio/functional/rnnt.h"
 
 namespace torch::testing {
 namespace {
 
 namespace AF = ::torch::audio::functional;
+using Shapes = std::vector<std::vector<int64_t>>;
 
 Tensor ints(std::vector<int64_t> v, std::vector<int64_t> shape) {
   return tensor(v, TensorOptions(kInt)).reshape(shape);
@@ -46,10 +48,31 @@ OpInfo beam(const char* name, std::function<Tensor(const Tensor&, const Tensor&)
       {{1, 2, 2, 5}, {1, 2, 2, 5}, {1, 2, 5}}, -1, 1, 5201);
 }
 
+// flanger and phaser: delay lines whose backward is the transposed line
+// (Note [Delay-line gradients] in filtering.cpp); no forward-mode rule.
+OpInfo delay_line(const char* name, std::function<Tensor(const variable_list&)> f, Shapes shapes) {
+  OpInfo info = single_output_op(name, std::move(f), std::move(shapes), -0.3, 0.3, 5301);
+  info.forward_ad = false;
+  return info;
+}
+
 RegisterOps reg({
     rnnt("audio::functional::rnnt_loss(none)", -1, true, "none"),
     rnnt("audio::functional::rnnt_loss(mean)", -1, true, "mean"),
     rnnt("audio::functional::rnnt_loss(fused_log_softmax=false, sum)", -1, false, "sum"),
+    delay_line("audio::functional::flanger",
+               [](const variable_list& x) { return AF::flanger(x[0], 4000, 0.5, 1.0, 30.0, 71.0, 60.0); },
+               {{1, 2, 16}}),
+    delay_line("audio::functional::flanger(triangular, quadratic, negative regen)",
+               [](const variable_list& x) {
+                 return AF::flanger(x[0], 4000, 0.0, 1.5, -40.0, 50.0, 90.0, 60.0, "triangular", "quadratic");
+               },
+               {{2, 1, 14}}),
+    delay_line("audio::functional::phaser",
+               [](const variable_list& x) { return AF::phaser(x[0], 2000, 0.6, 0.9, 3.0, 0.6, 40.0); }, {{2, 20}}),
+    delay_line("audio::functional::phaser(triangular)",
+               [](const variable_list& x) { return AF::phaser(x[0], 2000, 0.6, 0.9, 2.0, 0.5, 60.0, false); },
+               {{1, 18}}),
     beam("audio::functional::psd(mask)", [](const Tensor& x, const Tensor& m) { return AF::psd(x, m); }),
     beam("audio::functional::psd(mask, normalize=false)",
          [](const Tensor& x, const Tensor& m) { return AF::psd(x, m, false); }),
