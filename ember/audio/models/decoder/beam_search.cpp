@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numeric>
 
@@ -40,11 +41,12 @@ struct Hyp {
 bool same_state(const Hyp& a, const Hyp& b) {
   return a.lm_state == b.lm_state && a.lex == b.lex && a.token == b.token && a.prev_blank == b.prev_blank;
 }
-bool state_less(const Hyp* a, const Hyp* b) {
-  if (a->lm_state != b->lm_state) return std::less<const void*>()(a->lm_state.get(), b->lm_state.get());
-  if (a->lex != b->lex) return a->lex < b->lex;
-  if (a->token != b->token) return a->token < b->token;
-  return a->prev_blank < b->prev_blank;
+size_t state_hash(const Hyp& h) {
+  uint64_t x = reinterpret_cast<uintptr_t>(h.lm_state.get());
+  x ^= (static_cast<uint64_t>(static_cast<uint32_t>(h.lex)) << 32) ^ (static_cast<uint64_t>(h.token) << 1) ^
+       static_cast<uint64_t>(h.prev_blank);
+  x *= 0x9E3779B97F4A7C15ull;
+  return static_cast<size_t>(x ^ (x >> 31));
 }
 
 // The candidates of one step and the beam they are pruned into.
@@ -68,20 +70,27 @@ class Candidates {
     ptrs_.clear();
     for (Hyp& h : list_)
       if (h.score > cut) ptrs_.push_back(&h);
-    std::sort(ptrs_.begin(), ptrs_.end(), state_less);
+    // Equal states merge through an open-addressing table (linear in the
+    // candidates, where flashlight sorts them).
+    size_t cap = 16;
+    while (cap < 2 * ptrs_.size()) cap *= 2;
+    slots_.assign(cap, -1);
     size_t n = 0;
     for (size_t i = 0; i < ptrs_.size(); ++i) {
-      if (n > 0 && same_state(*ptrs_[n - 1], *ptrs_[i])) {
-        Hyp& kept = *ptrs_[n - 1];
-        const Hyp& other = *ptrs_[i];
-        const double hi = std::max(kept.score, other.score), lo = std::min(kept.score, other.score);
-        const double merged = log_add ? hi + std::log1p(std::exp(lo - hi)) : hi;
-        // The better history survives the merge.
-        if (other.score > kept.score) kept = other;
-        kept.score = merged;
-      } else {
-        ptrs_[n++] = ptrs_[i];
+      Hyp& other = *ptrs_[i];
+      size_t slot = state_hash(other) & (cap - 1);
+      while (slots_[slot] >= 0 && !same_state(*ptrs_[slots_[slot]], other)) slot = (slot + 1) & (cap - 1);
+      if (slots_[slot] < 0) {
+        slots_[slot] = static_cast<int32_t>(n);
+        ptrs_[n++] = &other;
+        continue;
       }
+      Hyp& kept = *ptrs_[slots_[slot]];
+      const double hi = std::max(kept.score, other.score), lo = std::min(kept.score, other.score);
+      const double merged = log_add ? hi + std::log1p(std::exp(lo - hi)) : hi;
+      // The better history survives the merge.
+      if (other.score > kept.score) kept = other;
+      kept.score = merged;
     }
     ptrs_.resize(n);
     const size_t keep = std::min<size_t>(n, static_cast<size_t>(beam_size));
@@ -99,6 +108,7 @@ class Candidates {
   double best_ = kNegInf;
   std::vector<Hyp> list_;
   std::vector<Hyp*> ptrs_;
+  std::vector<int32_t> slots_;
 };
 
 // The beam_size_token best tokens of one frame.
@@ -142,17 +152,22 @@ std::vector<SearchResult> lexicon_search(const float* emissions, int64_t frames,
   Candidates cand(opt.beam_threshold);
   std::vector<int64_t> idx;
   const int64_t k = std::min(opt.beam_size_token, num_tokens);
+  std::vector<char> in_top(num_tokens);
   for (int64_t t = 0; t < frames; ++t) {
     const float* frame = emissions + t * num_tokens;
     best_tokens(frame, num_tokens, k, idx);
+    std::fill(in_top.begin(), in_top.end(), 0);
+    for (int64_t n : idx) in_top[n] = 1;
     cand.reset();
     for (const Hyp& prev : hyps[t]) {
       const LexiconTrie::Node& prev_node = lexicon.node(prev.lex);
       const double lex_max = prev.lex == root ? 0.0 : prev_node.max_score;
-      // (1) children of the trie node.
-      for (int64_t n : idx) {
-        const int32_t child = lexicon.child(prev.lex, n);
-        if (child < 0) continue;
+      // (1) children of the trie node along the frame's best tokens (the
+      // children are walked, which gives the same candidates as flashlight's
+      // walk over the tokens: the order of adding them does not matter).
+      for (const auto& [token, child] : prev_node.children) {
+        if (!in_top[token]) continue;
+        const int64_t n = token;
         const LexiconTrie::Node& node = lexicon.node(child);
         double score = prev.score + frame[n];
         if (n == sil) score += opt.sil_score;
