@@ -66,6 +66,10 @@ TEST(AudioRnntLoss, Module) {
   loss.backward();
   EXPECT_TENSOR_CLOSE_TOL(x.grad(), G("clamp_mean.grad"), 1e-4, 1e-5);
   EXPECT_EMBER_ERROR(AT::RNNTLoss(AT::RNNTLossOptions().reduction("avg")), "RNNTLoss", "avg");
+  // Python's positional form: RNNTLoss(blank, clamp, reduction).
+  AT::RNNTLoss positional(0, -1, "sum");
+  Tensor b = positional(G("blank0.logits"), G("blank0.targets"), G("blank0.logit_lengths"), G("blank0.target_lengths"));
+  EXPECT_TENSOR_CLOSE_TOL(b, G("blank0.loss"), 1e-4, 1e-4);
 }
 
 TEST(AudioRnntLoss, BadArguments) {

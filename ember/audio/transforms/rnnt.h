@@ -2,6 +2,7 @@
 // torchaudio.transforms.RNNTLoss: the module form of functional::rnnt_loss.
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "ember/core/arg.h"
 #include "ember/core/tensor.h"
@@ -20,6 +21,8 @@ struct RNNTLossOptions {
 class RNNTLossImpl : public nn::Cloneable<RNNTLossImpl> {
  public:
   explicit RNNTLossImpl(const RNNTLossOptions& options_ = {});
+  explicit RNNTLossImpl(int64_t blank, double clamp = -1, std::string reduction = "mean")
+      : RNNTLossImpl(RNNTLossOptions().blank(blank).clamp(clamp).reduction(std::move(reduction))) {}
   void reset() override {}
   Tensor forward(const Tensor& logits, const Tensor& targets, const Tensor& logit_lengths,
                  const Tensor& target_lengths);
