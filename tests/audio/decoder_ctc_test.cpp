@@ -87,6 +87,11 @@ TEST(AudioDecoderCtc, LexiconNgram) {
   auto dec = D::ctc_decoder(fixture("lexicon.txt"), fixture("tokens.txt"), fixture("words.arpa"), std::nullopt, 5,
                             kHugeBeam, std::nullopt, kHugeThreshold, 0.7, -0.3, -INFINITY, -0.2);
   expect_hypotheses(dec(batch_of("lex.ngram"))[0], "lex.ngram", 5);
+  // The LM's word list in its own order changes indices, not results.
+  auto with_dict =
+      D::ctc_decoder(fixture("lexicon.txt"), fixture("tokens.txt"), fixture("words.arpa"), fixture("lm_dict.txt"), 5,
+                     kHugeBeam, std::nullopt, kHugeThreshold, 0.7, -0.3, -INFINITY, -0.2);
+  expect_hypotheses(with_dict(batch_of("lex.ngram"))[0], "lex.ngram", 5);
   auto unk = D::ctc_decoder(fixture("lexicon.txt"), fixture("tokens.txt"), fixture("words.arpa"), std::nullopt, 5,
                             kHugeBeam, std::nullopt, kHugeThreshold, 0.5, 0.4, -1.5, 0.0);
   expect_hypotheses(unk(batch_of("lex.unk"))[0], "lex.unk", 5);
@@ -188,6 +193,7 @@ TEST(AudioDecoderCtc, HostileArpa) {
   const std::string ok = "\\data\\\nngram 1=3\n\n\\1-grams:\n-1 <s>\n-1 </s>\n-1 a\n\n\\end\\\n";
   EXPECT_EQ(ArpaModel::parse(ok).order(), 1);
   EXPECT_EMBER_ERROR(ArpaModel::parse(""), "ARPA", "\\data\\");
+  EXPECT_EMBER_ERROR(ArpaModel::parse("mmap lm http://kheafield.com/code format version 5\n"), "ARPA", "KenLM binary");
   EXPECT_EMBER_ERROR(ArpaModel::parse("\\data\\\nngram 1=99999999999\n\\1-grams:\n-1 <s>\n\\end\\\n"), "ARPA",
                      "declared 99999999999");
   EXPECT_EMBER_ERROR(ArpaModel::parse("\\data\\\nngram 1=1\n\\1-grams:\n-1 <s>\n-1 a\n\\end\\\n"), "ARPA",

@@ -15,7 +15,7 @@ define it, computed two independent ways:
     the n-gram model.
 The n-gram LM is scored with back-off as KenLM does, in log10 as flashlight
 uses it. Writes tests/golden/audio/decoder/{tokens.txt,lexicon.txt,words.arpa,
-tokens.arpa} and tests/golden/audio_decoder.golden.
+tokens.arpa,lm_dict.txt} and tests/golden/audio_decoder.golden.
 """
 import itertools
 import math
@@ -50,6 +50,9 @@ UNK = len(WORDS) - 1
 
 with open(os.path.join(FIX, "tokens.txt"), "w") as f:
     f.write("\n".join(TOKENS) + "\n")
+# The LM's own word list (lm_dict), in another order than the lexicon's.
+with open(os.path.join(FIX, "lm_dict.txt"), "w") as f:
+    f.write("\n".join(reversed(WORDS)) + "\n")
 with open(os.path.join(FIX, "lexicon.txt"), "w") as f:
     for wd, sps in LEXICON:
         for sp in sps:

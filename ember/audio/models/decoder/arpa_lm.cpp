@@ -99,6 +99,8 @@ ArpaModel ArpaModel::parse(std::string_view text, const std::string& source) {
   auto fail = [&](const auto&... what) {
     EMBER_ERROR("ctc_decoder: ARPA file '", source, "' line ", reader.number(), ": ", what...);
   };
+  // KenLM's binary format starts with this magic; it needs KenLM itself.
+  if (text.substr(0, 12) == "mmap lm http") fail("this is a KenLM binary file, only ARPA text is supported");
   // Anything before \data\ is a comment.
   bool found = false;
   while (reader.next(line))
