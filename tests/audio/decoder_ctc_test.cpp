@@ -125,6 +125,17 @@ TEST(AudioDecoderCtc, CustomLm) {
   expect_hypotheses(dec(batch_of("lex.custom"))[0], "lex.custom", 5);
 }
 
+TEST(AudioDecoderCtc, Pruning) {
+  auto run = [](int64_t beam, std::optional<int64_t> tok, double thr, const std::string& name) {
+    auto dec = D::ctc_decoder(fixture("lexicon.txt"), fixture("tokens.txt"), fixture("words.arpa"), std::nullopt, 3,
+                              beam, tok, thr, 0.7, -0.3, -INFINITY, -0.2);
+    expect_hypotheses(dec(batch_of(name))[0], name, 3);
+  };
+  run(3, std::nullopt, 50, "lex.beam3");
+  run(8, 3, 50, "lex.beam8_tok3");
+  run(100, std::nullopt, 2, "lex.thr2");
+}
+
 TEST(AudioDecoderCtc, DefaultBeamFindsTheBest) {
   // torchaudio's defaults (beam 50, threshold 50) on these tiny cases keep the best path.
   auto dec = D::ctc_decoder(fixture("lexicon.txt"), fixture("tokens.txt"), fixture("words.arpa"), std::nullopt, 1, 50,

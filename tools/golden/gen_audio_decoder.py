@@ -186,9 +186,27 @@ class Trie:
         rec(0)
 
 
-def lexicon_reference(em, word_score_fn, finish_fn, lm_weight, word_score, sil_score, unk_score, nbest):
-    """Every hypothesis path (no beam, no merging); the final ones grouped by
-    their word history, keeping the best (the decoder's max-merge)."""
+def prune(cands, beam_size, beam_threshold):
+    """flashlight's candidatesAdd/candidatesStore: the threshold against the best
+    score, equal states merged (max; the better history kept), the beam_size best."""
+    if not cands:
+        return []
+    best = max(c[0] for c in cands)
+    merged = {}
+    for c in cands:
+        if c[0] <= best - beam_threshold:
+            continue
+        key = (c[1], c[2], c[3], c[4])
+        if key not in merged or c[0] > merged[key][0]:
+            merged[key] = c
+    return sorted(merged.values(), key=lambda c: -c[0])[:beam_size]
+
+
+def lexicon_reference(em, word_score_fn, finish_fn, lm_weight, word_score, sil_score, unk_score, nbest,
+                      beam_size=None, beam_size_token=None, beam_threshold=None):
+    """Without a beam: every hypothesis path (no pruning, no merging); the final
+    ones grouped by their word history, keeping the best (the decoder's
+    max-merge). With one: the decoder's pruning after every frame."""
     trie = Trie()
     for wi, (wd, sps) in enumerate(LEXICON):
         for sp in sps:
@@ -202,7 +220,10 @@ def lexicon_reference(em, word_score_fn, finish_fn, lm_weight, word_score, sil_s
         for score0, words, lex, tok, pb, toks, wsteps in hyps:
             node = trie.nodes[lex]
             lex_max = 0.0 if lex == 0 else node["max"]
-            for n in range(V):
+            top = range(V)
+            if beam_size_token is not None:
+                top = sorted(range(V), key=lambda n: -float(em[t, n]))[:beam_size_token]
+            for n in top:
                 if n not in node["children"]:
                     continue
                 child = trie.nodes[node["children"][n]]
@@ -225,7 +246,7 @@ def lexicon_reference(em, word_score_fn, finish_fn, lm_weight, word_score, sil_s
                 s = score0 + float(em[t, n]) + (sil_score if n == SIL else 0.0)
                 nxt.append((s, words, lex, n, False, toks + [n], wsteps + [-1]))
             nxt.append((score0 + float(em[t, BLANK]), words, lex, BLANK, True, toks + [BLANK], wsteps + [-1]))
-        hyps = nxt
+        hyps = nxt if beam_size is None else prune(nxt, beam_size, beam_threshold)
     nice = any(h[2] == 0 for h in hyps)
     groups = {}
     for score0, words, lex, tok, pb, toks, wsteps in hyps:
@@ -235,8 +256,10 @@ def lexicon_reference(em, word_score_fn, finish_fn, lm_weight, word_score, sil_s
         key = (words, lex)
         if key not in groups or s > groups[key][0]:
             groups[key] = (s, toks + [SIL], wsteps + [-1])
-    ranked = sorted(groups.values(), key=lambda v: -v[0])[:nbest]
-    return ranked
+    ranked = sorted(groups.values(), key=lambda v: -v[0])
+    if beam_size is not None:
+        ranked = [r for r in ranked if r[0] > ranked[0][0] - beam_threshold][:beam_size]
+    return ranked[:nbest]
 
 
 def ngram_word_score(words, label):
@@ -315,6 +338,11 @@ kw = dict(word_score_fn=ngram_word_score, finish_fn=ngram_finish, lm_weight=0.7,
           unk_score=NEG)
 store("lex.len5", em2[:5], lexicon_reference(em2[:5], nbest=3, **kw))
 w.add("lex.len5.padded", em2)
+
+# Pruned searches: a narrow beam, few tokens per frame, a tight threshold.
+em3 = emissions(9, 1.0)
+for name, beam, tok, thr in [("lex.beam3", 3, None, 50.0), ("lex.beam8_tok3", 8, 3, 50.0), ("lex.thr2", 100, None, 2.0)]:
+    store(name, em3, lexicon_reference(em3, nbest=3, beam_size=beam, beam_size_token=tok, beam_threshold=thr, **kw))
 
 # Sentence scores of the n-gram model (back-off exercised by unseen trigrams and OOV words).
 SENTENCES = [["a"], ["ab", "ba", "cab"], ["abc", "zzz", "a", "bee"], ["ac", "ac", "ac", "b"], []]
