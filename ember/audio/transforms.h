@@ -5,6 +5,7 @@
 #include "ember/audio/transforms/convolution.h"
 #include "ember/audio/transforms/features.h"
 #include "ember/audio/transforms/mel.h"
+#include "ember/audio/transforms/mvdr.h"
 #include "ember/audio/transforms/resample.h"
 #include "ember/audio/transforms/rnnt.h"
 #include "ember/audio/transforms/spectrogram.h"

@@ -9,6 +9,7 @@
 #include "common/test_util.h"
 #include "ember/audio/functional/beamforming.h"
 #include "ember/audio/transforms/beamforming.h"
+#include "ember/audio/transforms/mvdr.h"
 #include "ember/torch.h"
 
 namespace torch::testing {
@@ -67,6 +68,30 @@ TEST(AudioBeamforming, Modules) {
   EXPECT_GOLDEN(AT::SoudenMVDR()(spec, s, n, ref, false), "SoudenMVDR.tensor");
   EXPECT_GOLDEN(AT::RTFMVDR()(spec, rtf, n, 0), "RTFMVDR");
   EXPECT_GOLDEN(AT::RTFMVDR()(spec, rtf, n, ref, true, 1e-6, 1e-7), "RTFMVDR.tensor");
+}
+
+TEST(AudioBeamforming, MvdrModule) {
+  Tensor spec32 = G("spec32"), mask32 = G("mask32"), spec = G("spec"), ms = G("mask_s");
+  for (const char* sol : {"ref_channel", "stv_evd", "stv_power"}) {
+    SCOPED_TRACE(sol);
+    Tensor y = AT::MVDR(AT::MVDROptions().ref_channel(1).solution(sol))(spec32, mask32);
+    EXPECT_EQ(y.scalar_type(), kComplexFloat);
+    EXPECT_TENSOR_CLOSE_TOL(y, G(std::string("MVDR.") + sol), 1e-4, 1e-5);
+  }
+  Tensor mm = G("mask_multi");
+  EXPECT_GOLDEN(AT::MVDR(AT::MVDROptions().solution("stv_power").multi_mask(true))(spec, mm, 1 - mm), "MVDR.multi");
+  EXPECT_GOLDEN(AT::MVDR(AT::MVDROptions().diag_loading(false))(spec, ms, G("mask_n")), "MVDR.noload");
+  AT::MVDR online(AT::MVDROptions().ref_channel(2).solution("stv_power").online(true));
+  EXPECT_GOLDEN(online(spec.slice(-1, 0, 4), ms.slice(-1, 0, 4)), "MVDR.online1");
+  EXPECT_GOLDEN(online(spec.slice(-1, 4, 8), ms.slice(-1, 4, 8)), "MVDR.online2");
+  auto state = online->named_buffers();
+  ASSERT_EQ(state.size(), 4u);
+  for (const char* k : {"psd_s", "psd_n", "mask_sum_s", "mask_sum_n"}) {
+    SCOPED_TRACE(k);
+    EXPECT_GOLDEN(state[k], std::string("MVDR.online.state.") + k);
+  }
+  EXPECT_EMBER_ERROR(AT::MVDR(AT::MVDROptions().solution("evd")), "MVDR", "evd");
+  EXPECT_EMBER_ERROR(AT::MVDR(AT::MVDROptions().ref_channel(3))(spec, ms), "MVDR", "ref_channel 3");
 }
 
 TEST(AudioBeamforming, Gradients) {

@@ -65,6 +65,21 @@ w.add("SoudenMVDR.tensor", T.SoudenMVDR()(spec, psd_s, psd_n, ref, False))
 w.add("RTFMVDR", T.RTFMVDR()(spec, rtf, psd_n, 0))
 w.add("RTFMVDR.tensor", T.RTFMVDR()(spec, rtf, psd_n, ref, True, 1e-6, 1e-7))
 
+# The legacy MVDR module: each solution, multi_mask, online over two calls.
+spec32 = spec.to(torch.cfloat)
+mask32 = mask_s.float()
+w.add("spec32", spec32)
+w.add("mask32", mask32)
+for sol in ["ref_channel", "stv_evd", "stv_power"]:
+    w.add("MVDR." + sol, T.MVDR(ref_channel=1, solution=sol)(spec32, mask32))
+w.add("MVDR.multi", T.MVDR(solution="stv_power", multi_mask=True)(spec, mask_multi, 1 - mask_multi))
+w.add("MVDR.noload", T.MVDR(diag_loading=False)(spec, mask_s, mask_n))
+online = T.MVDR(ref_channel=2, solution="stv_power", online=True)
+w.add("MVDR.online1", online(spec[..., :4], mask_s[..., :4]))
+w.add("MVDR.online2", online(spec[..., 4:], mask_s[..., 4:]))
+for k, v in online.state_dict().items():
+    w.add("MVDR.online.state." + k, v)
+
 # Gradients: the full chain psd -> souden -> apply on real/imag parts.
 def chain(re, im, m):
     x = torch.complex(re, im)
