@@ -4,6 +4,7 @@
 
 #include "ember/audio/models/decoder/arpa_lm.h"
 #include "ember/core/error.h"
+#include "ember/core/parallel.h"
 #include "ember/ops/all_ops.h"
 
 namespace torch::audio::models::decoder {
@@ -87,9 +88,8 @@ std::vector<std::vector<CTCHypothesis>> CTCDecoder::operator()(const Tensor& emi
   }
   Tensor em = emissions.contiguous();
   const float* data = em.data_ptr<float>();
-  std::vector<std::vector<CTCHypothesis>> out;
-  out.reserve(batch);
-  for (int64_t b = 0; b < batch; ++b) {
+  std::vector<std::vector<CTCHypothesis>> out(static_cast<size_t>(batch));
+  auto decode = [&](int64_t b) {
     const float* e = data + b * frames * n;
     std::vector<detail::SearchResult> results =
         lexicon_mode_ ? detail::lexicon_search(e, lens[b], n, options_, *trie_, *lm_, sil_, blank_, unk_)
@@ -97,7 +97,19 @@ std::vector<std::vector<CTCHypothesis>> CTCDecoder::operator()(const Tensor& emi
     std::vector<CTCHypothesis> hyps;
     for (size_t i = 0; i < results.size() && static_cast<int64_t>(i) < nbest_; ++i)
       hyps.push_back(hypothesis(results[i]));
-    out.push_back(std::move(hyps));
+    out[static_cast<size_t>(b)] = std::move(hyps);
+  };
+  // Utterances decode in parallel only with Ember's own LMs: each utterance
+  // grows its own state tree from its own start() and the n-gram tables are
+  // read-only. A user's CTCDecoderLM may not be thread-safe, so it runs serially.
+  const bool own_lm =
+      dynamic_cast<detail::ArpaLM*>(lm_.get()) != nullptr || dynamic_cast<detail::ZeroLM*>(lm_.get()) != nullptr;
+  if (own_lm) {
+    parallel_for(0, batch, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t b = begin; b < end; ++b) decode(b);
+    });
+  } else {
+    for (int64_t b = 0; b < batch; ++b) decode(b);
   }
   return out;
 }
