@@ -4,8 +4,10 @@
 
 #include <cmath>
 #include <numbers>
+#include <vector>
 
 #include "ember/audio/functional/iir.h"
+#include "ember/autograd/custom_function.h"
 #include "ember/core/error.h"
 #include "ember/fft/window.h"
 #include "ember/ops/all_ops.h"
@@ -313,6 +315,200 @@ Tensor dither(const Tensor& waveform, const std::string& density_function, bool 
   return dithered.reshape(shape);
 }
 
+// Note [Delay-line gradients]: flanger's and phaser's delay lines are linear,
+// time-varying maps of the input (the LFO only picks taps and weights), so the
+// gradient is the transposed map: the same taps walked backwards in time,
+// adjoint writes before adjoint reads. Each direction is a custom function
+// whose backward is the other one, so gradgradcheck holds too. Rows are
+// [batch * channels, time] float64; the forward loops are torchaudio's.
+namespace {
+
+struct FlangerTaps {
+  const int64_t* idelay;  // [channels, n]
+  const double* frac;
+  int64_t channels, n, buf_len;
+  double feedback, in_gain, delay_gain;
+  bool quadratic;
+};
+
+// Tap weights of the linear or quadratic interpolation between taps 0, 1, 2.
+void tap_weights(const FlangerTaps& p, double f, double w[3]) {
+  if (!p.quadratic) {
+    w[0] = 1 - f, w[1] = f, w[2] = 0;
+  } else {
+    w[0] = 1 + f * f / 2 - 1.5 * f, w[1] = 2 * f - f * f, w[2] = (f * f - f) / 2;
+  }
+}
+
+void flanger_forward(const FlangerTaps& p, const double* x, double* out, int64_t rows) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t c = r % p.channels;
+    std::vector<double> buf(static_cast<size_t>(p.buf_len), 0.0);
+    double last = 0.0;
+    int64_t pos = 0;
+    for (int64_t i = 0; i < p.n; ++i) {
+      pos = (pos + p.buf_len - 1) % p.buf_len;
+      const double frac = p.frac[c * p.n + i];
+      const int64_t idelay = p.idelay[c * p.n + i];
+      buf[static_cast<size_t>(pos)] = x[r * p.n + i] + last * p.feedback;
+      const double d0 = buf[static_cast<size_t>((pos + idelay) % p.buf_len)];
+      double d1 = buf[static_cast<size_t>((pos + idelay + 1) % p.buf_len)];
+      double delayed;
+      if (!p.quadratic) {
+        delayed = d0 + (d1 - d0) * frac;
+      } else {
+        double d2 = buf[static_cast<size_t>((pos + idelay + 2) % p.buf_len)] - d0;
+        d1 = d1 - d0;
+        const double qa = d2 * 0.5 - d1, qb = d1 * 2 - d2 * 0.5;
+        delayed = d0 + (qa * frac + qb) * frac;
+      }
+      last = delayed;
+      out[r * p.n + i] = x[r * p.n + i] * p.in_gain + delayed * p.delay_gain;
+    }
+  }
+}
+
+void flanger_adjoint(const FlangerTaps& p, const double* g, double* gx, int64_t rows) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t c = r % p.channels;
+    std::vector<double> gbuf(static_cast<size_t>(p.buf_len), 0.0);
+    double glast = 0.0;
+    // The write position of sample i is (-(i + 1)) mod buf_len.
+    for (int64_t i = p.n - 1; i >= 0; --i) {
+      const int64_t pos = ((-(i + 1)) % p.buf_len + p.buf_len) % p.buf_len;
+      const int64_t idelay = p.idelay[c * p.n + i];
+      double w[3];
+      tap_weights(p, p.frac[c * p.n + i], w);
+      const double gdelayed = g[r * p.n + i] * p.delay_gain + glast;
+      for (int k = 0; k < (p.quadratic ? 3 : 2); ++k)
+        gbuf[static_cast<size_t>((pos + idelay + k) % p.buf_len)] += w[k] * gdelayed;
+      const double gwritten = gbuf[static_cast<size_t>(pos)];
+      gbuf[static_cast<size_t>(pos)] = 0;
+      gx[r * p.n + i] = g[r * p.n + i] * p.in_gain + gwritten;
+      glast = gwritten * p.feedback;
+    }
+  }
+}
+
+FlangerTaps flanger_taps(const Tensor& idelay, const Tensor& frac, int64_t buf_len, double feedback, double in_gain,
+                         double delay_gain, bool quadratic) {
+  return {idelay.data_ptr<int64_t>(),
+          frac.data_ptr<double>(),
+          idelay.size(0),
+          idelay.size(1),
+          buf_len,
+          feedback,
+          in_gain,
+          delay_gain,
+          quadratic};
+}
+
+struct DelayLineAdjoint;
+
+// x: [batch, channels, n] float64 -> the delay line's output (before clamping).
+struct DelayLine : autograd::Function<DelayLine> {
+  static Tensor forward(autograd::AutogradContext* ctx, const Tensor& x, const Tensor& idelay, const Tensor& frac,
+                        int64_t buf_len, double feedback, double in_gain, double delay_gain, bool quadratic);
+  static autograd::variable_list backward(autograd::AutogradContext* ctx, autograd::variable_list grads);
+};
+struct DelayLineAdjoint : autograd::Function<DelayLineAdjoint> {
+  static Tensor forward(autograd::AutogradContext* ctx, const Tensor& g, const Tensor& idelay, const Tensor& frac,
+                        int64_t buf_len, double feedback, double in_gain, double delay_gain, bool quadratic);
+  static autograd::variable_list backward(autograd::AutogradContext* ctx, autograd::variable_list grads);
+};
+
+void save_flanger(autograd::AutogradContext* ctx, const Tensor& idelay, const Tensor& frac, int64_t buf_len,
+                  double feedback, double in_gain, double delay_gain, bool quadratic) {
+  ctx->saved_data["idelay"] = idelay;
+  ctx->saved_data["frac"] = frac;
+  ctx->saved_data["buf_len"] = buf_len;
+  ctx->saved_data["feedback"] = feedback;
+  ctx->saved_data["in_gain"] = in_gain;
+  ctx->saved_data["delay_gain"] = delay_gain;
+  ctx->saved_data["quadratic"] = quadratic;
+}
+
+template <class Fn>
+Tensor apply_saved_flanger(autograd::AutogradContext* ctx, const Tensor& g) {
+  auto& d = ctx->saved_data;
+  return Fn::apply(g, d["idelay"].toTensor(), d["frac"].toTensor(), d["buf_len"].toInt(), d["feedback"].toDouble(),
+                   d["in_gain"].toDouble(), d["delay_gain"].toDouble(), d["quadratic"].toBool());
+}
+
+Tensor DelayLine::forward(autograd::AutogradContext* ctx, const Tensor& x, const Tensor& idelay, const Tensor& frac,
+                          int64_t buf_len, double feedback, double in_gain, double delay_gain, bool quadratic) {
+  save_flanger(ctx, idelay, frac, buf_len, feedback, in_gain, delay_gain, quadratic);
+  Tensor xc = x.contiguous(), out = empty_like(xc);
+  flanger_forward(flanger_taps(idelay, frac, buf_len, feedback, in_gain, delay_gain, quadratic), xc.data_ptr<double>(),
+                  out.data_ptr<double>(), xc.size(0) * xc.size(1));
+  return out;
+}
+autograd::variable_list DelayLine::backward(autograd::AutogradContext* ctx, autograd::variable_list grads) {
+  return {apply_saved_flanger<DelayLineAdjoint>(ctx, grads[0]), {}, {}, {}, {}, {}, {}, {}};
+}
+Tensor DelayLineAdjoint::forward(autograd::AutogradContext* ctx, const Tensor& g, const Tensor& idelay,
+                                 const Tensor& frac, int64_t buf_len, double feedback, double in_gain,
+                                 double delay_gain, bool quadratic) {
+  save_flanger(ctx, idelay, frac, buf_len, feedback, in_gain, delay_gain, quadratic);
+  Tensor gc = g.contiguous(), gx = empty_like(gc);
+  flanger_adjoint(flanger_taps(idelay, frac, buf_len, feedback, in_gain, delay_gain, quadratic), gc.data_ptr<double>(),
+                  gx.data_ptr<double>(), gc.size(0) * gc.size(1));
+  return gx;
+}
+autograd::variable_list DelayLineAdjoint::backward(autograd::AutogradContext* ctx, autograd::variable_list grads) {
+  return {apply_saved_flanger<DelayLine>(ctx, grads[0]), {}, {}, {}, {}, {}, {}, {}};
+}
+
+// phaser's line: temp = x + buf[tap]; buf[next] = temp * decay; out = temp.
+void phaser_forward(const int64_t* taps, int64_t delay_len, double decay, const double* x, double* out, int64_t rows,
+                    int64_t n) {
+  for (int64_t r = 0; r < rows; ++r) {
+    std::vector<double> buf(static_cast<size_t>(delay_len), 0.0);
+    for (int64_t i = 0; i < n; ++i) {
+      const double temp = x[r * n + i] + buf[static_cast<size_t>(taps[i])];
+      buf[static_cast<size_t>((i + 1) % delay_len)] = temp * decay;
+      out[r * n + i] = temp;
+    }
+  }
+}
+void phaser_adjoint(const int64_t* taps, int64_t delay_len, double decay, const double* g, double* gx, int64_t rows,
+                    int64_t n) {
+  for (int64_t r = 0; r < rows; ++r) {
+    std::vector<double> gbuf(static_cast<size_t>(delay_len), 0.0);
+    for (int64_t i = n - 1; i >= 0; --i) {
+      const auto w = static_cast<size_t>((i + 1) % delay_len);
+      const double gtemp = g[r * n + i] + gbuf[w] * decay;
+      gbuf[w] = 0;
+      gbuf[static_cast<size_t>(taps[i])] += gtemp;
+      gx[r * n + i] = gtemp;
+    }
+  }
+}
+
+template <bool Adjoint>
+struct PhaserLineT : autograd::Function<PhaserLineT<Adjoint>> {
+  static Tensor forward(autograd::AutogradContext* ctx, const Tensor& x, const Tensor& taps, int64_t delay_len,
+                        double decay) {
+    ctx->saved_data["taps"] = taps;
+    ctx->saved_data["delay_len"] = delay_len;
+    ctx->saved_data["decay"] = decay;
+    Tensor xc = x.contiguous(), out = empty_like(xc);
+    (Adjoint ? phaser_adjoint : phaser_forward)(taps.data_ptr<int64_t>(), delay_len, decay, xc.data_ptr<double>(),
+                                                out.data_ptr<double>(), xc.size(0), xc.size(1));
+    return out;
+  }
+  static autograd::variable_list backward(autograd::AutogradContext* ctx, autograd::variable_list grads) {
+    auto& d = ctx->saved_data;
+    return {PhaserLineT<!Adjoint>::apply(grads[0], d["taps"].toTensor(), d["delay_len"].toInt(), d["decay"].toDouble()),
+            {},
+            {},
+            {}};
+  }
+};
+using PhaserLine = PhaserLineT<false>;
+
+}  // namespace
+
 Tensor flanger(const Tensor& waveform, int64_t sample_rate, double delay, double depth, double regen, double width,
                double speed, double phase, const std::string& modulation, const std::string& interpolation) {
   check_wave("flanger", waveform);
@@ -331,7 +527,7 @@ Tensor flanger(const Tensor& waveform, int64_t sample_rate, double delay, double
               speed, " or delay ", delay + depth, " ms gives too large a buffer");
   const auto shape = waveform.sizes().vec();
   Tensor x = waveform.reshape({-1, shape[shape.size() - 2], shape.back()}).to(kDouble).contiguous();
-  const int64_t batch = x.size(0), n_channels = x.size(1), n = x.size(2);
+  const int64_t n_channels = x.size(1), n = x.size(2);
   const double feedback_gain = regen / 100, channel_phase = phase / 100;
   double delay_gain = width / 100;
   const double delay_min = delay / 1000, delay_depth = depth / 1000;
@@ -343,44 +539,23 @@ Tensor flanger(const Tensor& waveform, int64_t sample_rate, double delay, double
   const double table_min = std::floor(delay_min * sr + 0.5), table_max = static_cast<double>(buf_len) - 2.0;
   Tensor lfo_t = wave_table(modulation == "sinusoidal", false, lfo_length, table_min, table_max, 3 * kPi / 2);
   const float* lfo = lfo_t.data_ptr<float>();
-  const bool quadratic = interpolation == "quadratic";
-  Tensor out_t = empty_like(x);
-  const double* xp = x.data_ptr<double>();
-  double* op = out_t.data_ptr<double>();
-  // Each (batch, channel) runs its own delay line; channels differ only in LFO phase.
-  for (int64_t b = 0; b < batch; ++b) {
-    for (int64_t c = 0; c < n_channels; ++c) {
-      std::vector<double> buf(static_cast<size_t>(buf_len), 0.0);
-      double last = 0.0;
-      int64_t pos = 0, lfo_pos = 0;
-      const auto chan_phase = static_cast<int64_t>(
-          static_cast<float>(static_cast<float>(c * lfo_length) * static_cast<float>(channel_phase)) + 0.5f);
-      const double* xr = xp + (b * n_channels + c) * n;
-      double* orow = op + (b * n_channels + c) * n;
-      for (int64_t i = 0; i < n; ++i) {
-        pos = (pos + buf_len - 1) % buf_len;
-        // A negative channel phase wraps around, as Python's negative indices do.
-        const float d = lfo[((lfo_pos + chan_phase) % lfo_length + lfo_length) % lfo_length];
-        const double frac = static_cast<double>(d - std::floor(d));
-        const auto idelay = static_cast<int64_t>(std::floor(d));
-        buf[static_cast<size_t>(pos)] = xr[i] + last * feedback_gain;
-        const double d0 = buf[static_cast<size_t>((pos + idelay) % buf_len)];
-        double d1 = buf[static_cast<size_t>((pos + idelay + 1) % buf_len)];
-        double delayed;
-        if (!quadratic) {
-          delayed = d0 + (d1 - d0) * frac;
-        } else {
-          double d2 = buf[static_cast<size_t>((pos + idelay + 2) % buf_len)] - d0;
-          d1 = d1 - d0;
-          const double qa = d2 * 0.5 - d1, qb = d1 * 2 - d2 * 0.5;
-          delayed = d0 + (qa * frac + qb) * frac;
-        }
-        last = delayed;
-        orow[i] = xr[i] * in_gain + delayed * delay_gain;
-        lfo_pos = (lfo_pos + 1) % lfo_length;
-      }
+  // The LFO's integer delay and fraction per (channel, sample); channels differ only in phase.
+  Tensor idelay_t = empty({n_channels, n}, TensorOptions(kLong));
+  Tensor frac_t = empty({n_channels, n}, TensorOptions(kDouble));
+  int64_t* idelay = idelay_t.data_ptr<int64_t>();
+  double* frac = frac_t.data_ptr<double>();
+  for (int64_t c = 0; c < n_channels; ++c) {
+    const auto chan_phase = static_cast<int64_t>(
+        static_cast<float>(static_cast<float>(c * lfo_length) * static_cast<float>(channel_phase)) + 0.5f);
+    for (int64_t i = 0, lfo_pos = 0; i < n; ++i, lfo_pos = (lfo_pos + 1) % lfo_length) {
+      // A negative channel phase wraps around, as Python's negative indices do.
+      const float d = lfo[((lfo_pos + chan_phase) % lfo_length + lfo_length) % lfo_length];
+      frac[c * n + i] = static_cast<double>(d - std::floor(d));
+      idelay[c * n + i] = static_cast<int64_t>(std::floor(d));
     }
   }
+  Tensor out_t =
+      DelayLine::apply(x, idelay_t, frac_t, buf_len, feedback_gain, in_gain, delay_gain, interpolation == "quadratic");
   return out_t.clamp(-1, 1).to(waveform.scalar_type()).reshape(shape);
 }
 
@@ -399,22 +574,16 @@ Tensor phaser(const Tensor& waveform, int64_t sample_rate, double gain_in, doubl
   EMBER_CHECK(delay_len > 0 && mod_len > 0, "phaser: delay_ms ", delay_ms, " is shorter than one sample");
   Tensor mod_t = wave_table(sinusoidal, true, mod_len, 1.0, static_cast<double>(delay_len), kPi / 2);
   const int32_t* mod = mod_t.data_ptr<int32_t>();
-  const int64_t rows = x.size(0), n = x.size(1);
-  Tensor out_t = empty_like(x);
-  const double* xp = x.data_ptr<double>();
-  double* op = out_t.data_ptr<double>();
-  for (int64_t r = 0; r < rows; ++r) {
-    std::vector<double> buf(static_cast<size_t>(delay_len), 0.0);
-    int64_t delay_pos = 0, mod_pos = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      const int64_t idx = (delay_pos + mod[mod_pos]) % delay_len;
-      mod_pos = (mod_pos + 1) % mod_len;
-      delay_pos = (delay_pos + 1) % delay_len;
-      const double temp = xp[r * n + i] + buf[static_cast<size_t>(idx)];
-      buf[static_cast<size_t>(delay_pos)] = temp * decay;
-      op[r * n + i] = temp;
-    }
+  const int64_t n = x.size(1);
+  // The tap read at each sample (the same for every row).
+  Tensor taps_t = empty({n}, TensorOptions(kLong));
+  int64_t* taps = taps_t.data_ptr<int64_t>();
+  for (int64_t i = 0, delay_pos = 0, mod_pos = 0; i < n; ++i) {
+    taps[i] = (delay_pos + mod[mod_pos]) % delay_len;
+    mod_pos = (mod_pos + 1) % mod_len;
+    delay_pos = (delay_pos + 1) % delay_len;
   }
+  Tensor out_t = PhaserLine::apply(x, taps_t, delay_len, decay);
   return (out_t * gain_out).clamp(-1, 1).to(waveform.scalar_type()).reshape(shape);
 }
 
