@@ -1,0 +1,7 @@
+#pragma once
+// ember::audio::models: torchaudio.models with torchaudio's module trees, so
+// torchaudio's state_dicts load through ember::serialize::load_pytorch_state_dict.
+// (The CTC decoder, ember::audio::models::decoder, has its own header.)
+#include "ember/audio/models/conv_tasnet.h"
+#include "ember/audio/models/wav2letter.h"
+#include "ember/audio/models/wavernn.h"
