@@ -4,4 +4,5 @@
 // (The CTC decoder, ember::audio::models::decoder, has its own header.)
 #include "ember/audio/models/conv_tasnet.h"
 #include "ember/audio/models/wav2letter.h"
+#include "ember/audio/models/wav2vec2/model.h"
 #include "ember/audio/models/wavernn.h"
