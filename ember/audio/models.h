@@ -3,6 +3,8 @@
 // torchaudio's state_dicts load through ember::serialize::load_pytorch_state_dict.
 // (The CTC decoder, ember::audio::models::decoder, has its own header.)
 #include "ember/audio/models/conv_tasnet.h"
+#include "ember/audio/models/emformer.h"
+#include "ember/audio/models/rnnt.h"
 #include "ember/audio/models/wav2letter.h"
 #include "ember/audio/models/wav2vec2/model.h"
 #include "ember/audio/models/wavernn.h"
