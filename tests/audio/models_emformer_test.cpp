@@ -10,6 +10,7 @@
 #include "common/test_util.h"
 #include "ember/audio/models/emformer.h"
 #include "ember/audio/models/rnnt.h"
+#include "ember/audio/models/rnnt_decoder.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/torch.h"
 
@@ -88,7 +89,7 @@ TEST(AudioModelsEmformer, BadInput) {
   AM::Emformer em = emformer_mem();
   EXPECT_EMBER_ERROR(em(zeros({2, 15, 7}), ints({13, 10})), "Emformer", "input_dim=8");
   EXPECT_EMBER_ERROR(em(zeros({2, 15, 8}), ints({13})), "Emformer", "lengths");
-  EXPECT_EMBER_ERROR(em(zeros({2, 15, 8}), ints({14, 10})), "Emformer", "lengths");
+  EXPECT_EMBER_ERROR(em(zeros({2, 15, 8}), ints({16, 10})), "Emformer", "lengths");
   EXPECT_EMBER_ERROR(em(zeros({2, 2, 8}), ints({0, 0})), "Emformer", "right_context_length");
   EXPECT_EMBER_ERROR(em->infer(zeros({2, 5, 8}), ints({5, 5})), "Emformer.infer", "expected size of 6");
   EXPECT_EMBER_ERROR(em->infer(zeros({2, 6, 8}), ints({6, 6}), std::vector<AM::emformer::LayerState>(1)),
@@ -147,6 +148,53 @@ TEST(AudioModelsRNNT, BadInput) {
   EXPECT_EMBER_ERROR(m->predict(ints({1, 7}).unsqueeze(0), ints({2}), std::nullopt), "RNNT.predict", "[0, 7)");
   EXPECT_EMBER_ERROR(m->predict(zeros({1, 2}), ints({2}), std::nullopt), "RNNT.predict", "integer");
   EXPECT_EMBER_ERROR(m->join(zeros({2, 3, 8}), ints({3, 3}), zeros({2, 2, 5}), ints({2, 2})), "RNNT.join");
+}
+
+void expect_hypos(const std::vector<AM::Hypothesis>& hypos, const std::string& prefix) {
+  ASSERT_EQ(static_cast<int64_t>(hypos.size()), G(prefix + ".count").item<int64_t>()) << prefix;
+  for (size_t i = 0; i < hypos.size(); ++i) {
+    const std::string p = prefix + "." + std::to_string(i);
+    const auto& tokens = std::get<0>(hypos[i]);
+    EXPECT_TENSOR_EQ(tensor(tokens), G(p + ".tokens"));
+    EXPECT_NEAR(std::get<3>(hypos[i]), G(p + ".score").item<double>(), 1e-3) << p;
+    EXPECT_GOLDEN(std::get<1>(hypos[i]), p + ".pred");
+  }
+}
+
+TEST(AudioModelsRNNTBeamSearch, MatchesTorchaudio) {
+  AM::RNNT m = rnnt_small();
+  m->eval();
+  fill_deterministic(*m);
+  Tensor src = G("bs.src");
+  AM::RNNTBeamSearch search(m, 6);
+  expect_hypos(search(src, ints({20}), 3), "bs.fwd");
+  AM::RNNTBeamSearch search_t(m, 0, 2.0, std::nullopt, 2);
+  expect_hypos(search_t(src.unsqueeze(0), tensor(int64_t{18}), 4), "bs.temp");
+  std::optional<AM::RNNTState> state;
+  std::optional<AM::Hypothesis> hypo;
+  for (int i = 0; i < 2; ++i) {
+    auto [hypos, next] = search->infer(G("bs.stream.seg" + std::to_string(i)), ints({6}), 2, state, hypo);
+    expect_hypos(hypos, "bs.stream" + std::to_string(i));
+    ASSERT_FALSE(hypos.empty());
+    hypo = hypos[0];
+    state = next;
+  }
+}
+
+TEST(AudioModelsRNNTBeamSearch, CustomSortKeyAndBadInput) {
+  AM::RNNT m = rnnt_small();
+  fill_deterministic(*m);
+  m->eval();
+  // A custom hypo_sort_key ranks the final beam: by raw score here, so scores come out descending.
+  auto by_score = [](const AM::Hypothesis& h) { return std::get<3>(h); };
+  auto hypos = AM::RNNTBeamSearch(m, 6, 1.0, by_score)(G("bs.src"), ints({20}), 3);
+  ASSERT_EQ(hypos.size(), 3u);
+  for (size_t i = 1; i < hypos.size(); ++i) EXPECT_GE(std::get<3>(hypos[i - 1]), std::get<3>(hypos[i]));
+  AM::RNNTBeamSearch search(m, 6);
+  EXPECT_EMBER_ERROR(search(zeros({2, 20, 6}), ints({20}), 3), "RNNTBeamSearch", "(T, D)");
+  EXPECT_EMBER_ERROR(search(zeros({20, 6}), ints({20, 20}), 3), "RNNTBeamSearch", "length");
+  EXPECT_EMBER_ERROR(search(zeros({20, 6}), ints({20}), 0), "RNNTBeamSearch", "beam_width");
+  EXPECT_EMBER_ERROR(AM::RNNTBeamSearch(m, 7), "RNNTBeamSearch", "blank 7");
 }
 
 }  // namespace

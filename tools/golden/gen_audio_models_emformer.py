@@ -126,4 +126,29 @@ with torch.no_grad():
 
 add_keys(w, "emformer_rnnt_base", M.emformer_rnnt_base(4097))
 
+
+# RNNTBeamSearch over the small model: whole utterance, temperature, streaming.
+def add_hypos(prefix, hypos):
+    w.add(prefix + ".count", torch.tensor([len(hypos)], dtype=torch.int64))
+    for i, h in enumerate(hypos):
+        w.add("%s.%d.tokens" % (prefix, i), torch.tensor(h[0], dtype=torch.int64))
+        w.add("%s.%d.score" % (prefix, i), torch.tensor([h[3]], dtype=torch.float64))
+        w.add("%s.%d.pred" % (prefix, i), h[1])
+
+
+bs_src = torch.randn(20, 6) * 2
+w.add("bs.src", bs_src)
+with torch.no_grad():
+    search = M.RNNTBeamSearch(m, blank=6)
+    add_hypos("bs.fwd", search(bs_src, torch.tensor([20]), 3))
+    search_t = M.RNNTBeamSearch(m, blank=0, temperature=2.0, step_max_tokens=2)
+    add_hypos("bs.temp", search_t(bs_src.unsqueeze(0), torch.tensor(18), 4))
+    state, hypo = None, None
+    for i in range(2):
+        seg = torch.randn(6, 6) * 2
+        w.add("bs.stream.seg%d" % i, seg)
+        hypos, state = search.infer(seg, torch.tensor([6]), 2, state, hypo)
+        hypo = hypos[0]
+        add_hypos("bs.stream%d" % i, hypos)
+
 w.save()

@@ -317,8 +317,8 @@ std::tuple<Tensor, Tensor> EmformerImpl::forward(const Tensor& input_bt, const T
   EMBER_CHECK(lengths.dim() == 1 && lengths.size(0) == input_bt.size(0), "Emformer: expected lengths of shape [",
               input_bt.size(0), "], got ", lengths.sizes());
   EMBER_CHECK(!lengths.is_floating_point() && lengths.min().item<int64_t>() >= 0 &&
-                  lengths.max().item<int64_t>() <= input_bt.size(1) - R,
-              "Emformer: lengths must be integers in [0, ", input_bt.size(1) - R, "]");
+                  lengths.max().item<int64_t>() <= input_bt.size(1),
+              "Emformer: lengths must be integers in [0, ", input_bt.size(1), "]");
   Tensor input = input_bt.permute({1, 0, 2});
   Tensor right_context = gen_right_context(input);
   Tensor utterance = input.narrow(0, 0, input.size(0) - R);

@@ -158,7 +158,8 @@ JoinerImpl::JoinerImpl(int64_t input_dim, int64_t output_dim, const std::string&
 std::tuple<Tensor, Tensor, Tensor> JoinerImpl::forward(const Tensor& source_encodings, const Tensor& source_lengths,
                                                        const Tensor& target_encodings, const Tensor& target_lengths) {
   EMBER_CHECK(source_encodings.dim() == 3 && target_encodings.dim() == 3 &&
-                  source_encodings.size(0) == target_encodings.size(0) &&
+                  (source_encodings.size(0) == target_encodings.size(0) || source_encodings.size(0) == 1 ||
+                   target_encodings.size(0) == 1) &&
                   source_encodings.size(2) == target_encodings.size(2),
               "RNNT.join: expected source [B, T, D] and target [B, U, D] encodings, got ", source_encodings.sizes(),
               " and ", target_encodings.sizes());
