@@ -55,6 +55,7 @@ TEST(AudioModelsWav2Letter, BadInput) {
   EXPECT_EMBER_ERROR(m(zeros({2, 3, 20})), "Wav2Letter", "num_features=4");
   EXPECT_EMBER_ERROR(m(zeros({4, 20})), "Wav2Letter");
   EXPECT_EMBER_ERROR(m(zeros({1, 4, 20}, TensorOptions(kInt64))), "Wav2Letter", "floating");
+  EXPECT_EMBER_ERROR(m(zeros({1, 4, 1})), "Wav2Letter", "fewer than the 2");
 }
 
 AM::ConvTasNetOptions small_tasnet() {

@@ -42,6 +42,10 @@ Tensor Wav2LetterImpl::forward(const Tensor& x) {
               "Wav2Letter: expected an input of shape [batch, num_features=", options.num_features(), ", time], got ",
               x.sizes());
   EMBER_CHECK(x.is_floating_point(), "Wav2Letter: expected a floating-point input, got ", x.scalar_type());
+  // The first strided convolutions need at least this many input frames.
+  const int64_t min_frames = options.input_type() == "waveform" ? 320 : 2;
+  EMBER_CHECK(x.size(2) >= min_frames, "Wav2Letter: the input has ", x.size(2), " frames, fewer than the ", min_frames,
+              " the network needs");
   return log_softmax(acoustic_model->forward(x), 1);
 }
 
