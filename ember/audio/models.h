@@ -8,6 +8,7 @@
 #include "ember/audio/models/emformer.h"
 #include "ember/audio/models/rnnt.h"
 #include "ember/audio/models/rnnt_decoder.h"
+#include "ember/audio/models/tacotron2.h"
 #include "ember/audio/models/wav2letter.h"
 #include "ember/audio/models/wav2vec2/model.h"
 #include "ember/audio/models/wavernn.h"
