@@ -3,6 +3,7 @@
 // and the comparison of a model's state_dict with the one torchaudio built.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -22,17 +23,25 @@ void fill_deterministic(nn::Module& model) {
     const double kk = static_cast<double>(k++);
     if (!t.is_floating_point()) continue;
     const int64_t n = t.numel();
-    Tensor base = (arange(n, TensorOptions(kFloat64)) * 0.37 + kk).sin();
-    Tensor v;
-    if (name.size() >= 11 && name.compare(name.size() - 11, 11, "running_var") == 0) {
-      v = base * base * 0.5 + 1.0;
-    } else if (t.dim() >= 2) {
-      v = base / std::sqrt(static_cast<double>(n) / static_cast<double>(t.size(0)));
-    } else {
-      const bool weight = name.size() >= 6 && name.compare(name.size() - 6, 6, "weight") == 0;
-      v = base * 0.1 + (weight ? 1.0 : 0.0);
+    const bool running_var = name.size() >= 11 && name.compare(name.size() - 11, 11, "running_var") == 0;
+    const bool weight = name.size() >= 6 && name.compare(name.size() - 6, 6, "weight") == 0;
+    const double fan = t.dim() >= 2 ? std::sqrt(static_cast<double>(n) / static_cast<double>(t.size(0))) : 1.0;
+    Tensor flat = t.view({-1});
+    // In chunks: a whole 16M-element weight in float64 temporaries costs more in page faults than in math.
+    constexpr int64_t kChunk = int64_t{1} << 18;
+    for (int64_t off = 0; off < n; off += kChunk) {
+      const int64_t len = std::min(kChunk, n - off);
+      Tensor base = (arange(off, off + len, TensorOptions(kFloat64)) * 0.37 + kk).sin();
+      Tensor v;
+      if (running_var) {
+        v = base * base * 0.5 + 1.0;
+      } else if (t.dim() >= 2) {
+        v = base / fan;
+      } else {
+        v = base * 0.1 + (weight ? 1.0 : 0.0);
+      }
+      flat.narrow(0, off, len).copy_(v.to(t.scalar_type()));
     }
-    t.copy_(v.reshape(t.sizes()).to(t.scalar_type()));
   }
 }
 
