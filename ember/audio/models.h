@@ -10,5 +10,6 @@
 #include "ember/audio/models/rnnt_decoder.h"
 #include "ember/audio/models/tacotron2.h"
 #include "ember/audio/models/wav2letter.h"
+#include "ember/audio/models/wav2vec2/hubert_pretrain.h"
 #include "ember/audio/models/wav2vec2/model.h"
 #include "ember/audio/models/wavernn.h"
