@@ -48,7 +48,7 @@ TEST(AudioModelsConformer, MatchesTorchaudio) {
 TEST(AudioModelsConformer, BadInput) {
   EXPECT_EMBER_ERROR(AM::Conformer(AM::ConformerOptions(8, 2, 12, 1, 4)), "Conformer", "odd");
   EXPECT_EMBER_ERROR(AM::Conformer(AM::ConformerOptions(8, 3, 12, 1, 3)), "Conformer", "divisible");
-  AM::Conformer m(AM::ConformerOptions(8, 2, 12, 1, 3));
+  AM::Conformer m(8, 2, 12, 1, 3);
   EXPECT_EMBER_ERROR(m(zeros({2, 5, 7}), tensor(std::vector<int64_t>{5, 5})), "Conformer", "input_dim=8");
   EXPECT_EMBER_ERROR(m(zeros({2, 5, 8}), tensor(std::vector<int64_t>{4, 3})), "Conformer", "longest length");
   EXPECT_EMBER_ERROR(m(zeros({2, 5, 8}), tensor(std::vector<int64_t>{5})), "Conformer", "lengths");

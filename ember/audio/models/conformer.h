@@ -84,6 +84,9 @@ struct ConformerOptions {
 class ConformerImpl : public nn::Module {
  public:
   explicit ConformerImpl(const ConformerOptions& options_);
+  ConformerImpl(int64_t input_dim, int64_t num_heads, int64_t ffn_dim, int64_t num_layers,
+                int64_t depthwise_conv_kernel_size)
+      : ConformerImpl(ConformerOptions(input_dim, num_heads, ffn_dim, num_layers, depthwise_conv_kernel_size)) {}
   // input [B, T, input_dim], lengths [B] valid frames -> ([B, T, input_dim], lengths)
   std::tuple<Tensor, Tensor> forward(const Tensor& input, const Tensor& lengths);
   ConformerOptions options;
