@@ -6,6 +6,7 @@
 #include "ember/audio/models/conv_tasnet.h"
 #include "ember/audio/models/deepspeech.h"
 #include "ember/audio/models/emformer.h"
+#include "ember/audio/models/hdemucs.h"
 #include "ember/audio/models/rnnt.h"
 #include "ember/audio/models/rnnt_decoder.h"
 #include "ember/audio/models/tacotron2.h"
