@@ -102,6 +102,10 @@ with torch.no_grad():
     up, aux = m.upsample(spec.squeeze(1))
     w.add("wavernn.upsample.up", up)
     w.add("wavernn.upsample.aux", aux)
+with torch.no_grad():
+    torch.manual_seed(3)
+    infer_wave, infer_len = m.infer(spec.squeeze(1), torch.tensor([9, 7]))
+    w.add("wavernn.infer.seed3", infer_wave)
 m.train()
 out = m(wav, spec)
 gy = torch.randn(out.shape)

@@ -158,7 +158,12 @@ std::tuple<Tensor, std::optional<Tensor>> WaveRNNImpl::infer(const Tensor& specg
     x = relu(fc1->forward(cat({x, aux_split[2].select(2, i)}, 1)));
     x = relu(fc2->forward(cat({x, aux_split[3].select(2, i)}, 1)));
     Tensor posterior = softmax(fc3->forward(x), 1);
-    x = multinomial(posterior, 1).to(spec.scalar_type());
+    // Note [WaveRNN sampling]: one draw from each row of `posterior` as the race of
+    // exponential clocks (argmax of p / Exp(1)), which is how torch.multinomial draws
+    // a single sample without replacement: with the default generator seeded alike,
+    // the samples equal torchaudio's.
+    Tensor clocks = empty_like(posterior).exponential_(1.0);
+    x = (posterior / clocks).argmax(1, true).to(spec.scalar_type());
     x = 2 * x / scale - 1.0;
     output.push_back(x);
   }

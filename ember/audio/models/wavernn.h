@@ -84,7 +84,8 @@ class WaveRNNImpl : public nn::Module {
   Tensor forward(const Tensor& waveform, const Tensor& specgram);
   // Autoregressive generation: specgram [batch, n_freq, time] (and valid lengths
   // [batch]) -> (waveform [batch, 1, time * hop_length] in [-1, 1], lengths * hop_length).
-  // Each step draws its class with multinomial() from Ember's default generator.
+  // Each step draws its class from Ember's default generator exactly as torchaudio's
+  // torch.multinomial does, so a seed gives torchaudio's waveform (Note [WaveRNN sampling]).
   std::tuple<Tensor, std::optional<Tensor>> infer(const Tensor& specgram,
                                                   const std::optional<Tensor>& lengths = std::nullopt);
 
