@@ -60,6 +60,12 @@ TEST(AudioModelsHDemucs, BadInput) {
   EXPECT_EMBER_ERROR(m(zeros({1, 1, 1000})), "HDemucs", "audio_channels");
   EXPECT_EMBER_ERROR(m(zeros({1, 2, 1000}, TensorOptions(kInt64))), "HDemucs", "floating");
   EXPECT_EMBER_ERROR(AM::HDemucs(AM::HDemucsOptions(std::vector<std::string>{})), "HDemucs", "sources");
+  EXPECT_EMBER_ERROR(m(zeros({1, 2, 0})), "HDemucs", "no frames");
+  // As in torchaudio, inputs shorter than the spectrogram's framing raise; 33 frames separate.
+  NoGradGuard no_grad;
+  EXPECT_EMBER_ERROR(m(zeros({1, 2, 1})), "HDemucs", "Spectrogram");
+  EXPECT_EMBER_ERROR(m(zeros({1, 2, 7})), "HDemucs", "Spectrogram");
+  EXPECT_EQ(m(zeros({1, 2, 33})).sizes().vec(), (std::vector<int64_t>{1, 2, 2, 33}));
 }
 
 }  // namespace
