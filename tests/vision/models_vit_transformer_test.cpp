@@ -108,8 +108,8 @@ TEST(VisionModelsViT, InterpolateEmbeddingsMatchesTorchvision) {
   }
   const auto reset = models::interpolate_embeddings(48, 8, model->state_dict(), "bicubic", true);
   EXPECT_FALSE(reset.contains("heads.head.weight"));
-  EXPECT_EMBER_ERROR(models::interpolate_embeddings(48, 8, model->state_dict(), "area"), "interpolate_embeddings",
-                     "area");
+  EXPECT_EMBER_ERROR(models::interpolate_embeddings(48, 8, model->state_dict(), "nearest"), "interpolate_embeddings",
+                     "nearest");
   EXPECT_EMBER_ERROR(models::interpolate_embeddings(48, 8, ember::OrderedDict<std::string, Tensor>{}),
                      "interpolate_embeddings", "encoder.pos_embedding");
 }
@@ -133,6 +133,30 @@ TEST(VisionModelsViT, LoadsLegacyMlpKeys) {
   loaded->eval();
   ember::NoGradGuard no_grad;
   EXPECT_TENSOR_EQ(loaded->forward(golden()["vit.x"]), model->forward(golden()["vit.x"]));
+}
+
+TEST(VisionModelsViT, CloneKeepsTheFunction) {
+  models::VisionTransformer model(small_options().representation_size(6));
+  fill_deterministic(*model);
+  model->eval();
+  auto copy = std::dynamic_pointer_cast<models::VisionTransformerImpl>(model->clone());
+  ASSERT_TRUE(copy != nullptr);
+  ember::NoGradGuard no_grad;
+  const Tensor y = copy->forward(golden()["vit.x"]);
+  EXPECT_TENSOR_EQ(y, model->forward(golden()["vit.x"]));
+  EXPECT_TENSOR_CLOSE_TOL(y, golden()["vit_repr.y"], 1e-4, 1e-5);
+  // The copy owns its parameters.
+  copy->class_token.add_(1.0);
+  EXPECT_FALSE(ember::equal(copy->class_token, model->class_token));
+}
+
+TEST(VisionModelsViT, TrainModeDropoutKeepsShape) {
+  models::VisionTransformer model(small_options().dropout(0.5).attention_dropout(0.5));
+  model->train();
+  const Tensor y = model->forward(golden()["vit.x"]);
+  EXPECT_EQ(y.sizes(), (std::vector<int64_t>{2, 5}));
+  y.sum().backward();
+  EXPECT_TRUE(model->class_token.grad().defined());
 }
 
 TEST(VisionModelsViT, BadInputRaisesNamingTheModel) {

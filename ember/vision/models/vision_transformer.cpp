@@ -220,8 +220,8 @@ Tensor VisionTransformerImpl::forward(const Tensor& x) {
   return heads->forward(y);
 }
 
-nn::Module::LoadStateDictResult VisionTransformerImpl::load_state_dict(const OrderedDict<std::string, Tensor>& state_dict,
-                                                                   bool strict) {
+nn::Module::LoadStateDictResult VisionTransformerImpl::load_state_dict(
+    const OrderedDict<std::string, Tensor>& state_dict, bool strict) {
   OrderedDict<std::string, Tensor> remapped;
   for (const auto& item : state_dict) remapped.insert(remap_legacy_mlp_key(item.key()), item.value());
   return nn::Module::load_state_dict(remapped, strict);
@@ -317,12 +317,10 @@ OrderedDict<std::string, Tensor> interpolate_embeddings(int64_t image_size, int6
     opts.mode(kBicubic);
   } else if (interpolation_mode == "bilinear") {
     opts.mode(kBilinear);
-    // PyTorch rejects align_corners for nearest; it has no effect there.
-  } else if (interpolation_mode == "nearest") {
-    opts.mode(kNearest).align_corners(std::nullopt);
   } else {
+    // torchvision passes align_corners=True, which PyTorch rejects for the other modes.
     EMBER_CHECK(false, "interpolate_embeddings: unsupported interpolation_mode '", interpolation_mode,
-                "' (expected nearest, bilinear or bicubic)");
+                "' (align_corners=True needs bilinear or bicubic)");
   }
   const Tensor token = pos_embedding.narrow(1, 0, 1);
   Tensor img = pos_embedding.narrow(1, 1, seq_length).permute({0, 2, 1}).reshape({1, hidden_dim, grid, grid});

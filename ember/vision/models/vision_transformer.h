@@ -190,8 +190,9 @@ VisionTransformerOptions vision_transformer_config(const std::string& name, cons
 
 // Resizes encoder.pos_embedding of `model_state` to the grid of a model for
 // image_size / patch_size (the class token's embedding is kept), as
-// torchvision's interpolate_embeddings. interpolation_mode: "nearest",
-// "bilinear" or "bicubic". reset_heads drops the heads.* entries.
+// torchvision's interpolate_embeddings. interpolation_mode: "bilinear" or
+// "bicubic" (with align_corners, as torchvision). reset_heads drops the
+// heads.* entries.
 OrderedDict<std::string, Tensor> interpolate_embeddings(int64_t image_size, int64_t patch_size,
                                                         const OrderedDict<std::string, Tensor>& model_state,
                                                         const std::string& interpolation_mode = "bicubic",
