@@ -58,6 +58,18 @@ TEST(VisionModelsRaft, RaftLargeMatchesTorchvision) { expect_flows("raft_large",
 
 TEST(VisionModelsRaft, RaftSmallMatchesTorchvision) { expect_flows("raft_small", of::raft_small()); }
 
+TEST(VisionModelsRaft, CloneIsDeep) {
+  of::RAFT model = of::raft_small();
+  auto copy = std::dynamic_pointer_cast<of::RAFTImpl>(model->clone());
+  ASSERT_TRUE(copy != nullptr);
+  const auto a = model->state_dict(), b = copy->state_dict();
+  ASSERT_EQ(a.size(), b.size());
+  for (const auto& item : a) {
+    EXPECT_TRUE(ember::equal(item.value(), b[item.key()])) << item.key();
+    EXPECT_NE(item.value().data_ptr(), b[item.key()].data_ptr()) << item.key();
+  }
+}
+
 TEST(VisionModelsRaft, Helpers) {
   const Tensor grid = of::_utils::make_coords_grid(2, 3, 4);
   EXPECT_EQ(grid.sizes(), (std::vector<int64_t>{2, 2, 3, 4}));

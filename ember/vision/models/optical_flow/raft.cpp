@@ -28,6 +28,20 @@ void RAFTImpl::reset() {
   if (!mask_predictor.is_empty()) register_module("mask_predictor", mask_predictor);
 }
 
+std::shared_ptr<nn::Module> RAFTImpl::clone(const std::optional<Device>& device) const {
+  auto cloned = [&](const auto& holder) {
+    using Impl = typename std::decay_t<decltype(holder)>::ContainedType;
+    return std::dynamic_pointer_cast<Impl>(holder->clone(device));
+  };
+  MaskPredictor mask = nullptr;
+  if (!mask_predictor.is_empty()) mask = MaskPredictor(cloned(mask_predictor));
+  auto copy =
+      std::make_shared<RAFTImpl>(FeatureEncoder(cloned(feature_encoder)), FeatureEncoder(cloned(context_encoder)),
+                                 CorrBlock(cloned(corr_block)), UpdateBlock(cloned(update_block)), mask);
+  copy->train(is_training());
+  return copy;
+}
+
 std::vector<Tensor> RAFTImpl::forward(const Tensor& image1, const Tensor& image2, int64_t num_flow_updates) {
   for (const Tensor* img : {&image1, &image2}) {
     EMBER_CHECK(img->defined() && img->dim() == 4, "RAFT: expected 4-D (N, 3, H, W) images, got shape ",

@@ -169,6 +169,8 @@ class UpdateBlockImpl : public nn::Cloneable<UpdateBlockImpl> {
  public:
   UpdateBlockImpl(MotionEncoder motion_encoder, RecurrentBlock recurrent_block, FlowHead flow_head);
   void reset() override;
+  // reset() re-registers the given blocks, so the deep copy clones them first.
+  std::shared_ptr<Module> clone(const std::optional<Device>& device = std::nullopt) const override;
   void pretty_print(std::ostream& stream) const override { stream << "UpdateBlock"; }
   // Returns (hidden_state, delta_flow).
   std::tuple<Tensor, Tensor> forward(const Tensor& hidden_state, const Tensor& context, const Tensor& corr_features,
@@ -217,6 +219,8 @@ class RAFTImpl : public nn::Cloneable<RAFTImpl> {
   RAFTImpl(FeatureEncoder feature_encoder, FeatureEncoder context_encoder, CorrBlock corr_block,
            UpdateBlock update_block, MaskPredictor mask_predictor = nullptr);
   void reset() override;
+  // reset() re-registers the given modules, so the deep copy clones them first.
+  std::shared_ptr<Module> clone(const std::optional<Device>& device = std::nullopt) const override;
   void pretty_print(std::ostream& stream) const override { stream << "RAFT"; }
   // image1, image2: [N, 3, H, W] float with H and W divisible by 8. Returns
   // the num_flow_updates flow predictions, each [N, 2, H, W].

@@ -143,6 +143,15 @@ void UpdateBlockImpl::reset() {
   hidden_state_size = recurrent_block->hidden_size;
 }
 
+std::shared_ptr<nn::Module> UpdateBlockImpl::clone(const std::optional<Device>& device) const {
+  auto copy = std::make_shared<UpdateBlockImpl>(
+      MotionEncoder(std::dynamic_pointer_cast<MotionEncoderImpl>(motion_encoder->clone(device))),
+      RecurrentBlock(std::dynamic_pointer_cast<RecurrentBlockImpl>(recurrent_block->clone(device))),
+      FlowHead(std::dynamic_pointer_cast<FlowHeadImpl>(flow_head->clone(device))));
+  copy->train(is_training());
+  return copy;
+}
+
 std::tuple<Tensor, Tensor> UpdateBlockImpl::forward(const Tensor& hidden_state, const Tensor& context,
                                                     const Tensor& corr_features, const Tensor& flow) {
   const Tensor motion_features = motion_encoder->forward(flow, corr_features);
