@@ -186,6 +186,28 @@ TEST(VisionModelsSwin, RelativePositionIndexMatchesTorchvision) {
   EXPECT_EQ(idx[15 * 16].item<int64_t>(), 6 * 7 + 6);
 }
 
+TEST(VisionModelsSwin, CloneKeepsTheFunction) {
+  for (bool v2 : {false, true}) {
+    SCOPED_TRACE(v2 ? "v2" : "v1");
+    models::SwinTransformer model(swin_small_cfg(v2));
+    fill_deterministic(*model);
+    model->eval();
+    auto copy = std::dynamic_pointer_cast<models::SwinTransformerImpl>(model->clone());
+    ASSERT_TRUE(copy != nullptr);
+    ember::NoGradGuard no_grad;
+    EXPECT_TENSOR_EQ(copy->forward(golden()["swin.x"]), model->forward(golden()["swin.x"]));
+  }
+}
+
+TEST(VisionModelsSwin, TrainModeBackwardReachesEveryParameter) {
+  models::SwinTransformer model(swin_small_cfg(true).stochastic_depth_prob(0.0));
+  model->train();
+  model->forward(golden()["swin.x"]).pow(2).sum().backward();
+  for (const auto& item : model->named_parameters()) {
+    EXPECT_TRUE(item.value().grad().defined()) << item.key();
+  }
+}
+
 TEST(VisionModelsSwin, BadInputRaisesNamingTheModel) {
   models::SwinTransformer model(swin_small_cfg(false));
   EXPECT_EMBER_ERROR(model->forward(ember::rand({1, 2, 32, 32})), "SwinTransformer", "channels", "2");
