@@ -107,6 +107,14 @@ Tensor shifted_window_attention(const Tensor& input, const Tensor& qkv_weight, c
               "shifted_window_attention: expected a [B, H, W, C] input, got shape ",
               input.defined() ? input.sizes() : IntArrayRef{});
   const int64_t b = input.size(0), h = input.size(1), w = input.size(2), c = input.size(3);
+  // An empty map has no windows to divide the batch into.
+  EMBER_CHECK(h > 0 && w > 0, "shifted_window_attention: expected a non-empty H and W, got shape ", input.sizes());
+  EMBER_CHECK(qkv_weight.defined() && qkv_weight.dim() == 2 && qkv_weight.size(0) == 3 * c && qkv_weight.size(1) == c,
+              "shifted_window_attention: expected qkv_weight of shape [", 3 * c, ", ", c, "], got ",
+              qkv_weight.defined() ? qkv_weight.sizes() : IntArrayRef{});
+  EMBER_CHECK(proj_weight.defined() && proj_weight.dim() == 2 && proj_weight.size(0) == c && proj_weight.size(1) == c,
+              "shifted_window_attention: expected proj_weight of shape [", c, ", ", c, "], got ",
+              proj_weight.defined() ? proj_weight.sizes() : IntArrayRef{});
   EMBER_CHECK(num_heads > 0 && c % num_heads == 0, "shifted_window_attention: C = ", c,
               " is not divisible by num_heads = ", num_heads);
   const auto& ws = window_size;
