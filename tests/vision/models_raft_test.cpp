@@ -84,6 +84,19 @@ TEST(VisionModelsRaft, Helpers) {
   EXPECT_EMBER_ERROR(of::_utils::upsample_flow(flow, ember::zeros({1, 5, 2, 3})), "upsample_flow", "up_mask");
 }
 
+// An empty batch either runs or raises ember::Error, never crashes.
+TEST(VisionModelsRaft, EmptyBatchRunsOrRaises) {
+  of::RAFT model = of::raft_small();
+  model->eval();
+  ember::NoGradGuard no_grad;
+  try {
+    const auto flows = model->forward(ember::rand({0, 3, 128, 128}), ember::rand({0, 3, 128, 128}), 1);
+    ASSERT_EQ(flows.size(), 1u);
+    EXPECT_EQ(flows[0].size(0), 0);
+  } catch (const ember::Error&) {
+  }
+}
+
 TEST(VisionModelsRaft, BadInputRaisesNamingTheModel) {
   of::RAFT model = of::raft_small();
   model->eval();

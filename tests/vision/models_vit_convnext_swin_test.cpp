@@ -208,6 +208,25 @@ TEST(VisionModelsSwin, TrainModeBackwardReachesEveryParameter) {
   }
 }
 
+// An empty batch either runs or raises ember::Error, never crashes.
+TEST(VisionModelsSwin, EmptyBatchRunsOrRaises) {
+  ember::NoGradGuard no_grad;
+  for (bool v2 : {false, true}) {
+    models::SwinTransformer model(swin_small_cfg(v2));
+    model->eval();
+    try {
+      EXPECT_EQ(model->forward(ember::rand({0, 3, 36, 36})).sizes(), (std::vector<int64_t>{0, 5}));
+    } catch (const ember::Error&) {
+    }
+  }
+  models::ConvNeXt convnext(convnext_small_cfg());
+  convnext->eval();
+  try {
+    EXPECT_EQ(convnext->forward(ember::rand({0, 3, 32, 32})).sizes(), (std::vector<int64_t>{0, 5}));
+  } catch (const ember::Error&) {
+  }
+}
+
 TEST(VisionModelsSwin, BadInputRaisesNamingTheModel) {
   models::SwinTransformer model(swin_small_cfg(false));
   EXPECT_EMBER_ERROR(model->forward(ember::rand({1, 2, 32, 32})), "SwinTransformer", "channels", "2");

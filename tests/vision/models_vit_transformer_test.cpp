@@ -159,6 +159,17 @@ TEST(VisionModelsViT, TrainModeDropoutKeepsShape) {
   EXPECT_TRUE(model->class_token.grad().defined());
 }
 
+// An empty batch either runs or raises ember::Error, never crashes.
+TEST(VisionModelsViT, EmptyBatchRunsOrRaises) {
+  models::VisionTransformer model(small_options());
+  model->eval();
+  ember::NoGradGuard no_grad;
+  try {
+    EXPECT_EQ(model->forward(ember::rand({0, 3, 32, 32})).sizes(), (std::vector<int64_t>{0, 5}));
+  } catch (const ember::Error&) {
+  }
+}
+
 TEST(VisionModelsViT, BadInputRaisesNamingTheModel) {
   models::VisionTransformer model(small_options());
   EXPECT_EMBER_ERROR(model->forward(ember::rand({1, 3, 48, 32})), "VisionTransformer", "height", "32", "48");
