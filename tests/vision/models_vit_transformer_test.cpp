@@ -55,6 +55,7 @@ TEST(VisionModelsViT, LogitsMatchTorchvision) {
 TEST(VisionModelsViT, StateDictLayoutMatchesTorchvision) {
   expect_state_dict_layout(golden(), "vit_small", *models::VisionTransformer(small_options()));
   expect_state_dict_layout(golden(), "vit_stem", *models::VisionTransformer(stem_options()));
+  expect_state_dict_layout(golden(), "vit_repr", *models::VisionTransformer(small_options().representation_size(6)));
 }
 
 // Golden entry `key` of builder b: its shape.

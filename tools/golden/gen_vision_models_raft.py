@@ -1,9 +1,10 @@
 """Golden values for tests/vision/models_raft_test.cpp: torchvision 0.14's
 raft_large and raft_small with every floating parameter and buffer filled by
 the formula of gen_vision_models_vit.py (mirrored in
-tests/vision/models_vit_fill.cpp), run in eval mode on two 128x128 images (torchvision divides by zero on 64x64: its 1x1 last pyramid level) given
-by a formula the test computes too (image2 is image1 moved by (3, -2) pixels,
-so there is flow to find). Stored: every flow prediction sampled at rows
+tests/vision/models_vit_fill.cpp), run in eval mode on two 128x128 images
+given by a formula the test computes too (image2 is image1 moved by (3, -2)
+pixels, so there is flow to find; on 64x64 torchvision gives nan, its last
+pyramid level being 1 pixel wide). Stored: every flow prediction sampled at rows
 1::7 and columns 2::7 (all positions modulo the 8x upsampling), and the
 state_dict keys and shapes ("sd.<builder>/<key>" = [index, *shape]).
 Run: /usr/bin/python3 tools/golden/gen_vision_models_raft.py"""

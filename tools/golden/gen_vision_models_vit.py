@@ -68,7 +68,8 @@ sections = ["vit", "convnext", "swin"]
 if "vit" in sections:
     x = image_batch("vit.x", 2, 3, 32, 32)
     base = add_forward("vit_small", VisionTransformer(32, 8, 2, 2, 16, 32, num_classes=5), x)
-    add_forward("vit_repr", VisionTransformer(32, 8, 2, 2, 16, 32, num_classes=5, representation_size=6), x)
+    repr_model = add_forward("vit_repr", VisionTransformer(32, 8, 2, 2, 16, 32, num_classes=5, representation_size=6), x)
+    add_keys("vit_repr", repr_model)
     stem = [ConvStemConfig(8, 3, 2), ConvStemConfig(8, 3, 2), ConvStemConfig(12, 3, 2)]
     add_forward("vit_stem", VisionTransformer(32, 8, 1, 2, 16, 24, num_classes=4, conv_stem_configs=stem), x)
     add_keys("vit_small", base)
