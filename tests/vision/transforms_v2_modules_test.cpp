@@ -94,7 +94,7 @@ TEST(VisionTransformsV2Modules, ComposePipelineKeepsSampleConsistent) {
     SCOPED_TRACE(name);
     manual_seed(3);
     v2::Compose pipeline({v2::RandomZoomOut(v2::RandomZoomOutOptions().p(1.0)), v2::RandomIoUCrop(),
-                          v2::RandomHorizontalFlip(), v2::Resize(v2::ResizeOptions({40, 48})), v2::ClampBoundingBoxes(),
+                          v2::RandomHorizontalFlip(), v2::Resize({40, 48}), v2::ClampBoundingBoxes(),
                           v2::SanitizeBoundingBoxes(), v2::ToDtype(v2::ToDtypeOptions(kFloat).scale(true))});
     for (int k = 0; k < 5; ++k) {
       const v2::Sample out = pipeline(detection_sample(fmt, name));
@@ -202,6 +202,12 @@ TEST(VisionTransformsV2Modules, MetadataTransforms) {
   v2::Sample bad = detection_sample();
   bad.masks = tvt::Mask(zeros({4, 5, 5}, kByte));
   EXPECT_EMBER_ERROR(v2::RandomResizedCrop(10)(bad), "RandomResizedCrop", "disagree");
+  // Python's spellings: sizes and angles as braced lists or numbers.
+  EXPECT_EQ(v2::Resize({12, 10})(detection_sample()).image->sizes(), IntArrayRef({3, 12, 10}));
+  EXPECT_EQ(v2::CenterCrop({8, 6})(detection_sample()).boxes->canvas_size, (std::vector<int64_t>{8, 6}));
+  EXPECT_EQ(v2::Pad({1, 2})(detection_sample()).masks->sizes(), IntArrayRef({4, 28, 34}));
+  EXPECT_EQ(v2::RandomRotation({-10, 10})->degrees, (std::vector<double>{-10, 10}));
+  EXPECT_EQ(v2::RandomAffine(15)->degrees, (std::vector<double>{-15, 15}));
 }
 
 }  // namespace
