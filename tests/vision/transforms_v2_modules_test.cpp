@@ -189,6 +189,21 @@ TEST(VisionTransformsV2Modules, ResizeFamiliesSetTheSize) {
   expect_boxes_fit_masks(out, 1.0);
 }
 
+TEST(VisionTransformsV2Modules, PixelTransformsTouchOnlyImagesAndVideos) {
+  namespace F1 = torch::vision::transforms::functional;
+  v2::Sample in = detection_sample();
+  in.video = tvt::Video(gold()["in.image"].unsqueeze(0).repeat({2, 1, 1, 1}));
+  const v2::Sample inv = v2::RandomInvert(1.0)(in);
+  EXPECT_TENSOR_EQ(*inv.image, F1::invert(gold()["in.image"]));
+  EXPECT_TENSOR_EQ(*inv.video, F1::invert(*in.video));
+  EXPECT_TENSOR_EQ(Tensor(*inv.boxes), Tensor(*in.boxes));
+  EXPECT_TENSOR_EQ(*inv.masks, *in.masks);
+  const v2::Sample blur = v2::GaussianBlur(v2::GaussianBlurOptions({3, 5}).sigma(1.0))(in);
+  EXPECT_TENSOR_EQ(*blur.image, F1::gaussian_blur(gold()["in.image"], {3, 5}, {1.0, 1.0}));
+  EXPECT_TENSOR_EQ(*blur.masks, *in.masks);
+  EXPECT_EQ(v2::Grayscale()(in).image->size(0), 1);
+}
+
 TEST(VisionTransformsV2Modules, MetadataTransforms) {
   v2::ConvertBoundingBoxFormat to_cxcywh("CXCYWH");
   const v2::Sample s = to_cxcywh(detection_sample());

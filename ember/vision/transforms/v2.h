@@ -7,5 +7,6 @@
 #include "ember/vision/transforms/v2/geometry_modules.h"
 #include "ember/vision/transforms/v2/meta_modules.h"
 #include "ember/vision/transforms/v2/mixup_cutmix.h"
+#include "ember/vision/transforms/v2/pixel_modules.h"
 #include "ember/vision/transforms/v2/sample.h"
 #include "ember/vision/tv_tensors.h"

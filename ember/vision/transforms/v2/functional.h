@@ -47,6 +47,8 @@ using ::torch::vision::transforms::functional::rgb_to_grayscale;
 using ::torch::vision::transforms::functional::solarize;
 using ::torch::vision::transforms::functional::to_dtype;
 
+using ::torch::vision::transforms::functional::get_dimensions;
+
 // (height, width) of an image, video or mask.
 CanvasSize get_size(const Tensor& inpt);
 CanvasSize get_size(const BoundingBoxes& inpt);
@@ -101,6 +103,25 @@ std::vector<Tensor> ten_crop(const Tensor& inpt, const IntList& size, bool verti
 Tensor elastic_transform(const Tensor& inpt, const Tensor& displacement,
                          InterpolationMode interpolation = InterpolationMode::BILINEAR,
                          const OptionalFloats& fill = std::nullopt);
+
+// ---- video kernels: a video [..., T, C, H, W] goes through the image kernels ----
+inline Tensor horizontal_flip_video(const Tensor& video) { return horizontal_flip_image(video); }
+inline Tensor vertical_flip_video(const Tensor& video) { return vertical_flip_image(video); }
+inline Tensor crop_video(const Tensor& video, int64_t top, int64_t left, int64_t height, int64_t width) {
+  return crop_image(video, top, left, height, width);
+}
+inline Tensor center_crop_video(const Tensor& video, const IntList& output_size) {
+  return center_crop_image(video, output_size);
+}
+inline Tensor resize_video(const Tensor& video, const IntList& size,
+                           InterpolationMode interpolation = InterpolationMode::BILINEAR,
+                           std::optional<int64_t> max_size = std::nullopt, std::optional<bool> antialias = true) {
+  return resize_image(video, size, interpolation, max_size, antialias);
+}
+inline Tensor pad_video(const Tensor& video, const IntList& padding, const OptionalFloats& fill = std::nullopt,
+                        const std::string& padding_mode = "constant") {
+  return pad_image(video, padding, fill, padding_mode);
+}
 
 // ---- dispatchers ----
 // Each has the overloads of horizontal_flip: a plain Tensor (an image), Image, Video, Mask, BoundingBoxes.
