@@ -204,6 +204,30 @@ TEST(VisionTransformsV2Modules, PixelTransformsTouchOnlyImagesAndVideos) {
   EXPECT_EQ(v2::Grayscale()(in).image->size(0), 1);
 }
 
+TEST(VisionTransformsV2Modules, RandomPhotometricDistort) {
+  namespace F1 = torch::vision::transforms::functional;
+  v2::Sample in = detection_sample();
+  in.image = tvt::Image(gold()["in.fimage"]);
+  // p = 0: nothing applies.
+  EXPECT_TENSOR_EQ(*v2::RandomPhotometricDistort(v2::RandomPhotometricDistortOptions().p(0.0))(in).image,
+                   gold()["in.fimage"]);
+  // p = 1 with only brightness away from the identity: brightness, then a channel permutation.
+  v2::RandomPhotometricDistort d(v2::RandomPhotometricDistortOptions()
+                                     .brightness({1.5, 1.5})
+                                     .contrast({1.0, 1.0})
+                                     .saturation({1.0, 1.0})
+                                     .hue({0.0, 0.0})
+                                     .p(1.0));
+  manual_seed(2);
+  const v2::Sample out = d(in);
+  const Tensor expected = F1::adjust_brightness(gold()["in.fimage"], 1.5);
+  const Tensor got_sums = std::get<0>(out.image->sum({1, 2}).sort());
+  EXPECT_TENSOR_CLOSE_TOL(got_sums, std::get<0>(expected.sum({1, 2}).sort()), 1e-4, 1e-3);
+  EXPECT_TENSOR_EQ(Tensor(*out.boxes), Tensor(*in.boxes));
+  EXPECT_EMBER_ERROR(v2::RandomPhotometricDistort(v2::RandomPhotometricDistortOptions().hue({0.0, 0.7})),
+                     "RandomPhotometricDistort", "hue");
+}
+
 TEST(VisionTransformsV2Modules, MetadataTransforms) {
   v2::ConvertBoundingBoxFormat to_cxcywh("CXCYWH");
   const v2::Sample s = to_cxcywh(detection_sample());

@@ -3,6 +3,9 @@
 // v1's module and applies it to the sample's image and video; boxes, masks and
 // labels pass through unchanged. (With both an image and a video in one sample,
 // each gets its own draw.) Options are v1's.
+#include <vector>
+
+#include "ember/core/arg.h"
 #include "ember/vision/transforms/color_modules.h"
 #include "ember/vision/transforms/tensor_modules.h"
 #include "ember/vision/transforms/v2/sample_module.h"
@@ -38,5 +41,27 @@ EMBER_V2_PIXEL_MODULE(RandomSolarize);
 EMBER_V2_PIXEL_MODULE(RandomAdjustSharpness);
 
 #undef EMBER_V2_PIXEL_MODULE
+
+// v2's RandomPhotometricDistort (SSD's): each of brightness, contrast, saturation and hue is
+// applied with probability p (factor drawn from its range), contrast before or after the
+// saturation/hue pair, then the channels permuted with probability p; torchvision's draws in
+// its order.
+struct RandomPhotometricDistortOptions {
+  TORCH_ARG(std::vector<double>, brightness) = {0.875, 1.125};
+  TORCH_ARG(std::vector<double>, contrast) = {0.5, 1.5};
+  TORCH_ARG(std::vector<double>, saturation) = {0.5, 1.5};
+  TORCH_ARG(std::vector<double>, hue) = {-0.05, 0.05};
+  TORCH_ARG(double, p) = 0.5;
+};
+
+class RandomPhotometricDistortImpl : public detail::SampleModule<RandomPhotometricDistortImpl> {
+ public:
+  explicit RandomPhotometricDistortImpl(RandomPhotometricDistortOptions options = {});
+  void reset() override;
+  using detail::SampleModule<RandomPhotometricDistortImpl>::forward;
+  Sample forward(Sample sample);
+  RandomPhotometricDistortOptions options;
+};
+EMBER_VISION_TRANSFORM_MODULE(RandomPhotometricDistort);
 
 }  // namespace torch::vision::transforms::v2
