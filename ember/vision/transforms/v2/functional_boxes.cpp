@@ -177,8 +177,8 @@ std::tuple<Tensor, CanvasSize> resize_bounding_boxes(const Tensor& bounding_boxe
   if (out == canvas_size) return {bounding_boxes, canvas_size};
   const double wr = static_cast<double>(out[1]) / static_cast<double>(canvas_size[1]);
   const double hr = static_cast<double>(out[0]) / static_cast<double>(canvas_size[0]);
-  const ScalarType rt = bounding_boxes.is_floating_point() ? bounding_boxes.scalar_type() : kFloat;
-  const Tensor ratios = tensor(std::vector<double>{wr, hr, wr, hr}, rt);
+  // float32 ratios, as torchvision's torch.tensor([...]) (float64 boxes promote them exactly).
+  const Tensor ratios = tensor(std::vector<double>{wr, hr, wr, hr}, kFloat);
   return {(bounding_boxes * ratios).to(bounding_boxes.scalar_type()), out};
 }
 
