@@ -87,6 +87,18 @@ TEST(VisionDatasetsVOC, DetectionTargetsMatchTorchvision) {
   EXPECT_EQ(checked, exp.size());
 }
 
+TEST(VisionDatasetsVOC, WorksWithTheDataLoader) {
+  datasets::VOCDetection ds(kRoot, "2012", "train", false, std::nullopt, std::nullopt, std::nullopt, read_bytes);
+  auto loader = ember::data::make_data_loader(std::move(ds), ember::data::DataLoaderOptions().batch_size(2).workers(2));
+  size_t objects = 0, seen = 0;
+  for (auto& batch : *loader) {
+    for (const auto& ex : batch) objects += ex.target.object.size();
+    seen += batch.size();
+  }
+  EXPECT_EQ(seen, 2u);
+  EXPECT_EQ(objects, 3u);
+}
+
 TEST(VisionDatasetsVOC, TransformsApply) {
   datasets::VOCDetection ds(
       kRoot, "2012", "train", false, [](Tensor x) { return x.to(kFloat); },
