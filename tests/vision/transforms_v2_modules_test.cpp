@@ -248,6 +248,7 @@ TEST(VisionTransformsV2Modules, MetadataTransforms) {
   EXPECT_EQ(v2::Pad({1, 2})(detection_sample()).masks->sizes(), IntArrayRef({4, 28, 34}));
   EXPECT_EQ(v2::RandomRotation({-10, 10})->degrees, (std::vector<double>{-10, 10}));
   EXPECT_EQ(v2::RandomAffine(15)->degrees, (std::vector<double>{-15, 15}));
+  EXPECT_EQ(std::get<4>(v2::FiveCrop(8)(gold()["in.image"])).sizes(), IntArrayRef({3, 8, 8}));
 }
 
 }  // namespace

@@ -113,6 +113,13 @@ class ElasticTransformImpl : public detail::SampleModule<ElasticTransformImpl> {
 };
 EMBER_VISION_TRANSFORM_MODULE(ElasticTransform);
 
+// FiveCrop and TenCrop: v1's modules. As in torchvision's v2 they take images only (the crops
+// are separate outputs, which boxes and masks cannot follow).
+using ::torch::vision::transforms::FiveCrop;
+using ::torch::vision::transforms::FiveCropOptions;
+using ::torch::vision::transforms::TenCrop;
+using ::torch::vision::transforms::TenCropOptions;
+
 #undef EMBER_V2_SAMPLE_MODULE_BODY
 #undef EMBER_V2_LIST_MODULE
 
