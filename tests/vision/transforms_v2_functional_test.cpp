@@ -229,6 +229,32 @@ TEST(VisionTransformsV2Functional, ConvertAndClamp) {
   EXPECT_EQ(F::convert_bounding_box_format(b, std::nullopt, BoundingBoxFormat::XYXY).format, BoundingBoxFormat::XYXY);
 }
 
+// Integer boxes keep their dtype (scaled ones truncate, as torchvision's .to(dtype)); a single
+// box [4] keeps its shape; bool masks stay bool.
+TEST(VisionTransformsV2Functional, DtypesAndShapesArePreserved) {
+  const BoundingBoxes ib(tensor({2, 3, 12, 10}, kLong).view({1, 4}), BoundingBoxFormat::XYXY, {24, 32});
+  const BoundingBoxes flipped = F::horizontal_flip(ib);
+  EXPECT_EQ(flipped.scalar_type(), kLong);
+  EXPECT_TENSOR_EQ(Tensor(flipped), tensor({20, 3, 30, 10}, kLong).view({1, 4}));
+  const BoundingBoxes small =
+      F::resize(BoundingBoxes(tensor({3, 5, 9, 11}, kLong).view({1, 4}), "xyxy", {24, 32}), {12, 16});
+  EXPECT_TENSOR_EQ(Tensor(small), tensor({1, 2, 4, 5}, kLong).view({1, 4}));
+  const BoundingBoxes rotated = F::rotate(ib, 90.0, InterpolationMode::NEAREST, true);
+  EXPECT_EQ(rotated.scalar_type(), kLong);
+  EXPECT_EQ(rotated.canvas_size, (std::vector<int64_t>{32, 24}));
+  const BoundingBoxes one(tensor({1.0, 2.0, 5.0, 6.0}, kFloat), BoundingBoxFormat::XYWH, {10, 10});
+  const BoundingBoxes cropped = F::crop(one, 1, 1, 5, 5);
+  EXPECT_EQ(cropped.sizes(), IntArrayRef({4}));
+  EXPECT_TENSOR_EQ(Tensor(cropped), tensor({0.0, 1.0, 5.0, 4.0}, kFloat));
+  const tvt::Mask bm(gold()["in.masks"].to(kBool));
+  const tvt::Mask out = F::rotate(bm, 30.0);
+  EXPECT_EQ(out.scalar_type(), kBool);
+  EXPECT_TENSOR_EQ(out, gold()["rotate30.mask"].to(kBool));
+  EXPECT_TENSOR_EQ(F::resize(tvt::Mask(bm[0]), {12, 16}), gold()["resize_down.mask"][0].to(kBool));
+  // A lone tensor is an image: the dispatcher on Tensor is the image kernel.
+  EXPECT_TENSOR_EQ(F::vflip(gold()["in.image"]), gold()["vflip.image"]);
+}
+
 TEST(VisionTransformsV2Functional, BadInputRaises) {
   EXPECT_EMBER_ERROR(BoundingBoxes(zeros({3, 5}), BoundingBoxFormat::XYXY, {4, 4}), "BoundingBoxes", "[3, 5]");
   EXPECT_EMBER_ERROR(BoundingBoxes(zeros({3, 4}), "XYZW", {4, 4}), "BoundingBoxFormat", "XYZW");
