@@ -4,6 +4,7 @@
 // nn::parallel::DistributedDataParallel with its communication hooks.
 #include "ember/distributed/ddp/comm_hooks.h"
 #include "ember/distributed/ddp/distributed_data_parallel.h"
+#include "ember/distributed/ddp/powerSGD_hook.h"
 #include "ember/distributed/distributed_c10d.h"
 #include "ember/distributed/process_group.h"
 #include "ember/distributed/process_group_gloo.h"

@@ -60,7 +60,14 @@ void DistributedDataParallelImpl::post_forward(const std::vector<Tensor>& output
 
 void DistributedDataParallelImpl::register_comm_hook(std::shared_ptr<distributed::ProcessGroup> state,
                                                      distributed::CommHook hook) {
-  reducer_->register_comm_hook(std::move(state), std::move(hook));
+  EMBER_CHECK(hook != nullptr, "register_comm_hook: the hook is empty");
+  auto group = state ? std::move(state) : group_;
+  reducer_->register_comm_hook([group, hook = std::move(hook)](distributed::GradBucket& b) { return hook(group, b); });
+}
+
+void DistributedDataParallelImpl::register_bound_hook(
+    std::function<distributed::Future(distributed::GradBucket&)> hook) {
+  reducer_->register_comm_hook(std::move(hook));
 }
 
 size_t DistributedDataParallelImpl::num_buckets() const { return reducer_->num_buckets(); }

@@ -64,6 +64,16 @@ class DistributedDataParallelImpl : public Module {
 
   // state: the process group the hook reduces over (nullptr: DDP's own).
   void register_comm_hook(std::shared_ptr<distributed::ProcessGroup> state, distributed::CommHook hook);
+  // Any other state (PowerSGDState, a user's): hook(state&, bucket). A
+  // shared_ptr is shared with the caller; a value is moved into DDP, which
+  // keeps it for its lifetime (Python passes the object by reference).
+  template <typename State, typename Hook,
+            typename = std::enable_if_t<!std::is_convertible_v<State, std::shared_ptr<distributed::ProcessGroup>>>>
+  void register_comm_hook(State state, Hook hook) {
+    auto held = hold_state(std::move(state));
+    register_bound_hook(
+        [held, hook = std::move(hook)](distributed::GradBucket& bucket) mutable { return hook(*held, bucket); });
+  }
   std::shared_ptr<Module> module() const { return module_.ptr(); }
   size_t num_buckets() const;
 
@@ -73,6 +83,15 @@ class DistributedDataParallelImpl : public Module {
   void pre_forward();
   void post_forward(const std::vector<Tensor>& outputs);
   void broadcast_coalesced(const std::vector<Tensor>& tensors);
+  void register_bound_hook(std::function<distributed::Future(distributed::GradBucket&)> hook);
+  template <typename T>
+  static std::shared_ptr<T> hold_state(std::shared_ptr<T> s) {
+    return s;
+  }
+  template <typename T>
+  static std::shared_ptr<T> hold_state(T s) {
+    return std::make_shared<T>(std::move(s));
+  }
 
   AnyModule module_;
   std::shared_ptr<distributed::ProcessGroup> group_;

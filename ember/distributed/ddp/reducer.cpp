@@ -48,8 +48,9 @@ Reducer::Reducer(std::vector<Tensor> params, ProcessGroupPtr group, int64_t buck
   ready_.assign(n, false);
   unused_.assign(n, false);
   used_.assign(n, 0);
-  hook_ = algorithms::ddp_comm_hooks::default_hooks::allreduce_hook;
-  hook_state_ = group_;
+  hook_ = [group = group_](GradBucket& b) {
+    return algorithms::ddp_comm_hooks::default_hooks::allreduce_hook(group, b);
+  };
 }
 
 void Reducer::install_hooks() {
@@ -65,13 +66,13 @@ void Reducer::install_hooks() {
   }
 }
 
-void Reducer::register_comm_hook(ProcessGroupPtr state, CommHook hook) {
+void Reducer::register_comm_hook(BoundHook hook) {
   std::lock_guard<std::mutex> lock(mu_);
   EMBER_CHECK(hook != nullptr, "register_comm_hook: the hook is empty");
-  EMBER_CHECK(hook_state_ == group_ && !expect_hooks_,
+  EMBER_CHECK(!hook_registered_ && !expect_hooks_,
               "register_comm_hook: register_comm_hook can only be called once"
               " and before the first forward");
-  hook_state_ = state ? std::move(state) : group_;
+  hook_registered_ = true;
   hook_ = std::move(hook);
 }
 
@@ -147,7 +148,7 @@ void Reducer::launch_ready_buckets() {
     std::vector<Tensor> params;
     for (size_t k : bk.params) params.push_back(params_[k]);
     GradBucket gb(next_bucket_, buckets_.size(), bk.flat, params, bk.offsets);
-    bk.future.emplace(hook_(hook_state_, gb));
+    bk.future.emplace(hook_(gb));
     ++next_bucket_;
   }
   if (next_bucket_ == buckets_.size()) finalize();

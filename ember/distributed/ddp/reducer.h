@@ -27,7 +27,9 @@ class Reducer : public std::enable_shared_from_this<Reducer> {
   void install_hooks();
   // Called by forward when gradients will be synchronized: the next backward reduces.
   void prepare_for_backward(const std::vector<Tensor>& outputs);
-  void register_comm_hook(ProcessGroupPtr state, CommHook hook);
+  // The hook with its state bound: called once per bucket and iteration.
+  using BoundHook = std::function<Future(GradBucket& bucket)>;
+  void register_comm_hook(BoundHook hook);
   size_t num_buckets() const { return buckets_.size(); }
 
  private:
@@ -51,8 +53,8 @@ class Reducer : public std::enable_shared_from_this<Reducer> {
   bool grad_as_view_;
   std::vector<Bucket> buckets_;
   std::vector<size_t> bucket_of_, slot_of_;
-  ProcessGroupPtr hook_state_;
-  CommHook hook_;
+  BoundHook hook_;
+  bool hook_registered_ = false;
   // Per iteration.
   bool expect_hooks_ = false;
   bool first_hook_ = true;
