@@ -2,6 +2,7 @@
 // ember::distributed — torch.distributed in C++ (libember_distributed, target
 // Ember::distributed): stores, process groups on Gloo, the collectives, and
 // nn::parallel::DistributedDataParallel with its communication hooks.
+#include "ember/distributed/algorithms/join.h"
 #include "ember/distributed/ddp/comm_hooks.h"
 #include "ember/distributed/ddp/distributed_data_parallel.h"
 #include "ember/distributed/ddp/powerSGD_hook.h"
