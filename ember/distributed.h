@@ -7,6 +7,7 @@
 #include "ember/distributed/ddp/distributed_data_parallel.h"
 #include "ember/distributed/ddp/powerSGD_hook.h"
 #include "ember/distributed/distributed_c10d.h"
+#include "ember/distributed/optim/zero_redundancy_optimizer.h"
 #include "ember/distributed/process_group.h"
 #include "ember/distributed/process_group_gloo.h"
 #include "ember/distributed/store/file_store.h"
