@@ -7,6 +7,8 @@
 #include "ember/distributed/ddp/distributed_data_parallel.h"
 #include "ember/distributed/ddp/powerSGD_hook.h"
 #include "ember/distributed/distributed_c10d.h"
+#include "ember/distributed/object.h"
+#include "ember/distributed/object_collectives.h"
 #include "ember/distributed/optim/zero_redundancy_optimizer.h"
 #include "ember/distributed/process_group.h"
 #include "ember/distributed/process_group_gloo.h"
