@@ -83,9 +83,9 @@ std::vector<std::vector<size_t>> Reducer::bucket_indices() const {
 void Reducer::install_hooks() {
   std::weak_ptr<Reducer> self = weak_from_this();
   for (size_t i = 0; i < params_.size(); ++i) {
-    auto acc = autograd::grad_accumulator(params_[i]);
+    auto acc = ::torch::autograd::grad_accumulator(params_[i]);
     EMBER_CHECK(acc != nullptr, "DistributedDataParallel: parameter ", i, " is not a leaf that requires grad");
-    acc->add_post_hook([self, i](const autograd::variable_list& outputs, const autograd::variable_list&) {
+    acc->add_post_hook([self, i](const ::torch::autograd::variable_list& outputs, const ::torch::autograd::variable_list&) {
       if (auto r = self.lock()) r->autograd_hook(i);
       return outputs;
     });
@@ -175,12 +175,12 @@ void Reducer::prepare_for_backward(const std::vector<Tensor>& outputs) {
   }
   if (!finds_unused()) return;
   // Which AccumulateGrad nodes the outputs' graph reaches; the others' parameters are unused.
-  std::unordered_set<const autograd::Node*> seen;
-  std::vector<const autograd::Node*> stack;
+  std::unordered_set<const ::torch::autograd::Node*> seen;
+  std::vector<const ::torch::autograd::Node*> stack;
   for (const auto& o : outputs)
     if (o.defined() && o.grad_fn()) stack.push_back(o.grad_fn().get());
   while (!stack.empty()) {
-    const autograd::Node* n = stack.back();
+    const ::torch::autograd::Node* n = stack.back();
     stack.pop_back();
     if (!seen.insert(n).second) continue;
     for (const auto& e : n->next_edges())

@@ -83,7 +83,7 @@ class Reducer : public std::enable_shared_from_this<Reducer> {
 
   std::mutex mu_;
   std::vector<Tensor> params_;
-  std::vector<std::shared_ptr<autograd::Node>> accumulators_;  // kept alive so the hooks stay
+  std::vector<std::shared_ptr<::torch::autograd::Node>> accumulators_;  // kept alive so the hooks stay
   ProcessGroupPtr group_;
   int64_t bucket_bytes_cap_;
   bool find_unused_;
