@@ -10,6 +10,7 @@
 #include "ember/distributed/object.h"
 #include "ember/distributed/object_collectives.h"
 #include "ember/distributed/optim/zero_redundancy_optimizer.h"
+#include "ember/distributed/pipeline/sync/pipe.h"
 #include "ember/distributed/process_group.h"
 #include "ember/distributed/rpc/api.h"
 #include "ember/distributed/rpc/dist_autograd.h"
