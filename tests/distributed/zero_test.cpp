@@ -103,3 +103,46 @@ DIST_WORKER(ZeroAdam) {
   EXPECT_EMBER_ERROR(ZeroRedundancyOptimizer(ddp->parameters(), adam, nullptr, false, true), "overlap_with_ddp");
   dist::destroy_process_group();
 }
+
+TEST(ZeRO, JoinWithDdpOnUnevenInputs) { run("ZeroJoin"); }
+DIST_WORKER(ZeroJoin) {
+  dist::init_process_group("gloo", std::nullopt, 20000ms);
+  int r = dist::get_rank();
+  auto net = make_net(), reference = make_net();
+  DistributedDataParallel ddp(net, nn::parallel::DistributedDataParallelOptions().bucket_cap_mb(1e-4));
+  auto sgd = dist::optim::optimizer_class<ember::optim::SGD>(ember::optim::SGDOptions(0.2));
+  ZeroRedundancyOptimizer zero(ddp->parameters(), sgd);
+  ember::optim::SGD ref_opt(reference->parameters(), ember::optim::SGDOptions(0.2));
+  ember::manual_seed(12);
+  std::vector<std::vector<std::pair<Tensor, Tensor>>> data(2);
+  for (int rank = 0; rank < 2; ++rank)
+    for (int b = 0; b < (rank == 0 ? 2 : 4); ++b) data[rank].emplace_back(ember::randn({3, 4}), ember::randn({3, 3}));
+  {
+    dist::algorithms::Join join({ddp.get(), &zero});
+    for (const auto& [x, y] : data[r]) {
+      zero.zero_grad();
+      F::mse_loss(ddp->forward(x), y).backward();
+      zero.step();
+    }
+  }
+  // The reference: per step, the ranks still training, their gradients summed over 2.
+  for (int step = 0; step < 4; ++step) {
+    std::vector<Tensor> sum;
+    for (int rank = 0; rank < 2; ++rank) {
+      if (step >= static_cast<int>(data[rank].size())) continue;
+      ref_opt.zero_grad();
+      F::mse_loss(reference->forward(data[rank][step].first), data[rank][step].second).backward();
+      auto ps = reference->parameters();
+      if (sum.empty())
+        for (auto& p : ps) sum.push_back(p.grad().clone());
+      else
+        for (size_t i = 0; i < ps.size(); ++i) sum[i].add_(ps[i].grad());
+    }
+    auto ps = reference->parameters();
+    for (size_t i = 0; i < ps.size(); ++i) ps[i].mutable_grad() = sum[i] / 2;
+    ref_opt.step();
+  }
+  auto mine = ddp->parameters(), want = reference->parameters();
+  for (size_t i = 0; i < mine.size(); ++i) EXPECT_TRUE(ember::allclose(mine[i], want[i], 1e-5, 1e-6)) << i;
+  dist::destroy_process_group();
+}

@@ -85,10 +85,11 @@ void Reducer::install_hooks() {
   for (size_t i = 0; i < params_.size(); ++i) {
     auto acc = ::torch::autograd::grad_accumulator(params_[i]);
     EMBER_CHECK(acc != nullptr, "DistributedDataParallel: parameter ", i, " is not a leaf that requires grad");
-    acc->add_post_hook([self, i](const ::torch::autograd::variable_list& outputs, const ::torch::autograd::variable_list&) {
-      if (auto r = self.lock()) r->autograd_hook(i);
-      return outputs;
-    });
+    acc->add_post_hook(
+        [self, i](const ::torch::autograd::variable_list& outputs, const ::torch::autograd::variable_list&) {
+          if (auto r = self.lock()) r->autograd_hook(i);
+          return outputs;
+        });
     accumulators_.push_back(std::move(acc));
   }
 }
@@ -281,7 +282,7 @@ void Reducer::shadow_backward() {
   std::lock_guard<std::mutex> lock(mu_);
   NoGradGuard no_grad;
   // The same collectives as finalize's, in the same order, on zeros.
-  std::vector<std::pair<Tensor, Future>> futures;
+  std::vector<Future> futures;
   for (size_t i = 0; i < buckets_.size(); ++i) {
     Bucket& bk = buckets_[i];
     std::vector<Tensor> params;
@@ -289,20 +290,38 @@ void Reducer::shadow_backward() {
     Tensor zero = zeros_like(bk.flat);
     GradBucket gb(i, buckets_.size(), zero, params, bk.offsets);
     if (hook_registered_)
-      futures.emplace_back(zero, hook_(gb));
+      futures.push_back(hook_(gb));
     else
-      futures.emplace_back(zero, Future(all_reduce(zero, ReduceOp::SUM, group_, true), zero));
+      futures.emplace_back(all_reduce(zero, ReduceOp::SUM, group_, true), zero);
   }
+  std::vector<int32_t> globally_used(params_.size(), 1);
   if (finds_unused()) {
-    auto globally_used = reduce_used_map(std::vector<int32_t>(params_.size(), 0));
+    globally_used = reduce_used_map(std::vector<int32_t>(params_.size(), 0));
     if (static_graph_) {
       // This rank ran no forward: which parameters are unused is the others' knowledge.
       static_unused_.assign(params_.size(), false);
       for (size_t i = 0; i < params_.size(); ++i) static_unused_[i] = !globally_used[i];
       static_globally_used_ = globally_used;
     }
+  } else if (static_graph_ && !static_globally_used_.empty()) {
+    globally_used = static_globally_used_;
   }
-  for (auto& [zero, f] : futures) f.wait();
+  // The others' averaged gradients land in .grad here too, so an optimizer
+  // stepping on a joined rank (ZeroRedundancyOptimizer's join hook) uses them.
+  for (size_t i = 0; i < buckets_.size(); ++i) {
+    Tensor result = futures[i].wait();
+    const Bucket& bk = buckets_[i];
+    for (size_t s = 0; s < bk.params.size(); ++s) {
+      size_t k = bk.params[s];
+      if (!globally_used[k]) continue;
+      const Tensor& p = params_[k];
+      Tensor g = result.narrow(0, bk.offsets[s], p.numel()).view(p.sizes());
+      if (p.grad().defined())
+        p.grad().copy_(g);
+      else
+        p.mutable_grad() = g.clone();
+    }
+  }
   ++num_iterations_;
 }
 
