@@ -5,6 +5,7 @@
 #include "ember/distributed/algorithms/join.h"
 #include "ember/distributed/ddp/comm_hooks.h"
 #include "ember/distributed/ddp/distributed_data_parallel.h"
+#include "ember/distributed/ddp/post_localSGD_hook.h"
 #include "ember/distributed/ddp/powerSGD_hook.h"
 #include "ember/distributed/distributed_c10d.h"
 #include "ember/distributed/object.h"

@@ -6,6 +6,7 @@
 #include "common/golden.h"
 #include "common/test_util.h"
 #include "ember/distributed/ddp/distributed_data_parallel.h"
+#include "ember/distributed/ddp/post_localSGD_hook.h"
 #include "ember/distributed/ddp/powerSGD_hook.h"
 #include "ember/distributed/distributed_c10d.h"
 #include "ember/torch.h"
@@ -103,5 +104,47 @@ DIST_WORKER(PowerSgdMatches) {
   EXPECT_EQ(shared->iter, 5);
   auto [rate, before, after] = shared->compression_stats();
   EXPECT_GT(rate, 1.0);
+  dist::destroy_process_group();
+}
+
+namespace {
+namespace plsgd = dist::algorithms::ddp_comm_hooks::post_localSGD_hook;
+void run_local_sgd(const std::string& mode) {
+  ember_dist_test::Launch l;
+  l.env = {{"EMBER_LOCALSGD", mode}};
+  ember_dist_test::expect_all_passed(ember_dist_test::run_ranks("PostLocalSgd", l));
+}
+}  // namespace
+
+// Two steps of global averaging, then each rank on its own gradient (its
+// subgroup is itself), with and without the subgroup all-reduce.
+TEST(PostLocalSGD, GlobalThenLocal) { run_local_sgd("subgroup"); }
+TEST(PostLocalSGD, NoPostLocalAllreduce) { run_local_sgd("none"); }
+DIST_WORKER(PostLocalSgd) {
+  dist::init_process_group("gloo", std::nullopt, 20000ms);
+  int r = dist::get_rank();
+  bool use_subgroup = std::string(std::getenv("EMBER_LOCALSGD")) == "subgroup";
+  auto g0 = dist::new_group({0}), g1 = dist::new_group({1});
+  Golden g("distributed_powersgd.golden");
+  ThreeLayers net(g), reference(g);
+  DistributedDataParallel ddp(net);
+  auto state = std::make_shared<plsgd::PostLocalSGDState>(nullptr, r == 0 ? g0 : g1, 2, use_subgroup);
+  ddp->register_comm_hook(state, plsgd::post_localSGD_hook);
+  ember::optim::SGD opt(ddp->parameters(), 0.5), ref_opt(reference->parameters(), 0.5);
+  Tensor x = g["x"], y = g["y"];
+  for (int step = 0; step < 4; ++step) {
+    opt.zero_grad();
+    F::mse_loss(ddp->forward(x.narrow(0, r * 4, 4)), y.narrow(0, r * 4, 4)).backward();
+    opt.step();
+    ref_opt.zero_grad();
+    // Global steps: the whole batch's mean; local steps: this rank's half.
+    Tensor xs = step < 2 ? x : x.narrow(0, r * 4, 4), ys = step < 2 ? y : y.narrow(0, r * 4, 4);
+    F::mse_loss(reference->forward(xs), ys).backward();
+    ref_opt.step();
+    auto a = net->parameters(), b = reference->parameters();
+    for (size_t i = 0; i < a.size(); ++i)
+      EXPECT_TRUE(ember::allclose(a[i], b[i], 1e-5, 1e-6)) << "step " << step << " parameter " << i;
+  }
+  EXPECT_EQ(state->iter, 2);
   dist::destroy_process_group();
 }
