@@ -24,6 +24,7 @@ Tensor PipeImpl::forward(const Tensor& input) {
   EMBER_CHECK(input.defined() && input.dim() >= 1, "Pipe.forward: expected a batch (a tensor of at least 1 dim)");
   std::vector<Tensor> batches = input.chunk(options.chunks(), 0);
   const size_t m = batches.size(), n = module_->size();
+  EMBER_CHECK(m > 0, "Pipe.forward: the input splits into no micro-batches (shape ", input.sizes(), ")");
   size_t checkpoint_stop = 0;
   if (is_training() && GradMode::is_enabled()) {
     const std::string& c = options.checkpoint();
