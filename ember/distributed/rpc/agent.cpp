@@ -168,16 +168,23 @@ void Agent::write_frame(Conn& c, MessageType type, uint64_t id, const Object& pa
 }
 
 std::shared_ptr<Agent::Conn> Agent::connection(int64_t to) {
-  std::lock_guard<std::mutex> lock(mu_);
-  EMBER_CHECK(!stopping_, "rpc: the agent is shut down");
-  auto it = out_.find(to);
-  if (it != out_.end() && !it->second->dead) return it->second;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    EMBER_CHECK(!stopping_, "rpc: the agent is shut down");
+    auto it = out_.find(to);
+    if (it != out_.end() && !it->second->dead) return it->second;
+  }
+  // Connecting may take until the timeout: not under mu_, which the readers need.
   auto c = std::make_shared<Conn>();
   const auto& [host, port] = addrs_.at(static_cast<size_t>(to));
   c->fd = store_detail::connect_tcp(host, port, Clock::now() + options_.rpc_timeout, "rpc");
   store_detail::set_nonblocking(c->fd);
   store_detail::set_nodelay(c->fd);
-  if (it != out_.end() && it->second->reader.joinable()) it->second->reader.detach();
+  std::lock_guard<std::mutex> lock(mu_);
+  EMBER_CHECK(!stopping_, "rpc: the agent is shut down");
+  auto it = out_.find(to);
+  if (it != out_.end() && !it->second->dead) return it->second;  // another thread won: ours closes
+  if (it != out_.end()) in_.push_back(it->second);               // the dead one is joined at stop
   out_[to] = c;
   c->reader = std::thread([this, c, to] { reply_loop(c, to); });
   return c;
