@@ -65,6 +65,11 @@ void register_test_functions() {
     Tensor p = rpc::local_rref_value(a.at(0).to_int()).to_tensor();
     return Object(dist_autograd::get_gradients(a.at(1).to_int())[p]);
   });
+  // An RRef passed as an argument: its value, fetched wherever this runs.
+  rpc::register_function("rref_value", [](const Object::List& a, const Object::Dict&) {
+    rpc::RRef r = rpc::RRef::from_object(a.at(0));
+    return r.is_owner() ? r.local_value() : r.to_here();
+  });
   dist::optim::register_optimizer_class("sgd",
                                         dist::optim::optimizer_class<ember::optim::SGD>(ember::optim::SGDOptions(0.1)));
 }
@@ -166,4 +171,25 @@ DIST_WORKER(RpcThree) {
   for (int to = 0; to < 3; ++to) futs.push_back(rpc::rpc_async("w" + std::to_string(to), "sleep", {Object(50)}));
   rpc::shutdown(true);
   for (auto& f : futs) EXPECT_TRUE(f.wait().to_bool());
+}
+
+TEST(RPC, RRefPassedToAThirdWorker) { run("RpcFork", 3); }
+DIST_WORKER(RpcFork) {
+  register_test_functions();
+  int r = ember_dist_test::worker_rank();
+  rpc::init_rpc("w" + std::to_string(r));
+  if (r == 0) {
+    rpc::RRef rref = rpc::remote("w1", "make", {Object(4.0)});
+    // w2 is a user of w1's value; w1 itself gets its own RRef back.
+    EXPECT_TENSOR_CLOSE(rpc::rpc_sync("w2", "rref_value", {rref.to_object()}).to_tensor(), ember::full({2, 2}, 4.0));
+    EXPECT_TENSOR_CLOSE(rpc::rpc_sync("w1", "rref_value", {rref.to_object()}).to_tensor(), ember::full({2, 2}, 4.0));
+    EXPECT_EMBER_ERROR(rpc::RRef::from_object(Object(3)), "from_object", "int");
+    rref = rpc::RRef();
+    // Every copy is gone (w2's and w1's died with their calls): the owner frees the value.
+    int64_t owned = -1;
+    for (int i = 0; i < 200 && (owned = rpc::rpc_sync("w1", "owned").to_int()) != 0; ++i)
+      std::this_thread::sleep_for(5ms);
+    EXPECT_EQ(owned, 0);
+  }
+  rpc::shutdown();
 }

@@ -356,6 +356,14 @@ void Agent::handle(const std::shared_ptr<Conn>& c, MessageType type, uint64_t id
         if (it != owned_.end() && --it->second.users <= 0) owned_.erase(it);
         break;
       }
+      case MessageType::kForkRRef: {
+        int64_t rref = as_fields(payload, 1, "fork")[0].to_int();
+        std::lock_guard<std::mutex> lock(mu_);
+        auto it = owned_.find(rref);
+        EMBER_CHECK(it != owned_.end(), "rpc: worker ", name_, " owns no RRef ", rref, " to share");
+        it->second.users += 1;
+        break;
+      }
       case MessageType::kBackward: {
         auto f = as_fields(payload, 3, "backward");
         autograd::detail::backward_from_message(f[0].to_int(), f[1].to_int(), f[2].to_list());

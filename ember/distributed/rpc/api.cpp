@@ -177,6 +177,29 @@ int64_t RRef::id() const {
   return state_->id;
 }
 
+Object RRef::to_object() const {
+  EMBER_CHECK(state_ != nullptr, "RRef.to_object: an empty RRef");
+  state_->created.wait();
+  auto agent = detail::Agent::get();
+  agent
+      ->send(state_->owner.id, detail::MessageType::kForkRRef, Object(Object::List{Object(state_->id)}),
+             kUnsetRpcTimeout)
+      .wait();
+  return Object(Object::Dict{{"__rref__", Object(state_->id)}, {"owner", Object(state_->owner.id)}});
+}
+
+RRef RRef::from_object(const Object& obj) {
+  EMBER_CHECK(obj.is_dict() && obj.to_dict().count("__rref__") && obj.to_dict().count("owner"),
+              "RRef.from_object: the object is not an RRef made by to_object(), but a ", obj.kind());
+  auto agent = detail::Agent::get();
+  auto state = std::make_shared<detail::RRefState>();
+  state->id = obj.to_dict().at("__rref__").to_int();
+  state->owner = agent->info(obj.to_dict().at("owner").to_int());
+  state->is_owner = state->owner.id == agent->rank();
+  state->created.set_result(Object());
+  return RRef(state);
+}
+
 Object local_rref_value(int64_t rref_id) { return detail::Agent::get()->owner_value(rref_id); }
 
 std::string RRef::owner_name() const { return owner().name; }

@@ -93,10 +93,14 @@ class RRef {
   // Whether the owner has confirmed it holds this reference.
   bool confirmed_by_owner() const;
   explicit operator bool() const { return state_ != nullptr; }
-  // The reference's id, unique in the group. Objects carry no RRefs: a
-  // registered function gets an RRef as its id and reads it on the owner
-  // with local_rref_value.
+  // The reference's id, unique in the group.
   int64_t id() const;
+  // An RRef as an RPC argument or result: to_object() first registers the
+  // receiver as one more user with the owner (a blocking call), so the value
+  // lives until every copy anywhere is gone; from_object() on the receiver
+  // makes the RRef back (the owner's, when it is the owner).
+  Object to_object() const;
+  static RRef from_object(const Object& obj);
 
   explicit RRef(std::shared_ptr<detail::RRefState> s) : state_(std::move(s)) {}
   const std::shared_ptr<detail::RRefState>& state() const { return state_; }
@@ -106,6 +110,7 @@ class RRef {
 };
 
 // On the owner: the value of the RRef with this id (raises if this worker does not own it).
+// (A function given rref.id() instead of to_object() reads it so; the caller keeps it alive.)
 Object local_rref_value(int64_t rref_id);
 
 RRef remote(const WorkerRef& to, const std::string& func, Object::List args = {}, Object::Dict kwargs = {},

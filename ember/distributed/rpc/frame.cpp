@@ -16,7 +16,7 @@ uint64_t get_u64(const uint8_t* p) {
   for (int i = 0; i < 8; ++i) v |= uint64_t{p[i]} << (8 * i);
   return v;
 }
-bool known(uint8_t t) { return (t >= 1 && t <= 6) || t == 10 || t == 11; }
+bool known(uint8_t t) { return (t >= 1 && t <= 7) || t == 10 || t == 11; }
 }  // namespace
 
 void encode_header(const FrameHeader& h, uint8_t out[kHeaderBytes]) {

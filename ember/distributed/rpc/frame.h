@@ -24,6 +24,7 @@ enum class MessageType : uint8_t {
   kDeleteRRef,    // [rref id]
   kBackward,      // [context id, message id, grads]
   kCleanup,       // [context id]
+  kForkRRef,      // [rref id]: one more user (an RRef sent as an argument)
   kReplyOk = 10,  // [result, message id, grad positions]
   kReplyError,    // error message
 };
