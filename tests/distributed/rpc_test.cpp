@@ -155,6 +155,15 @@ DIST_WORKER(RpcAutograd) {
       opt.step(ctx);
       EXPECT_TENSOR_CLOSE(param.to_here().to_tensor(), p - 0.1 * want_grad);
     }
+    // to_here inside a context is an RPC boundary too: the gradient reaches the owner's leaf.
+    {
+      dist_autograd::context ctx;
+      Tensor p = param.to_here().to_tensor();
+      EXPECT_TRUE(p.requires_grad());
+      dist_autograd::backward(ctx, {(p * x).sum() * 2});
+      EXPECT_TENSOR_CLOSE(rpc::rpc_sync("worker1", "grad_of_param", {Object(param.id()), Object(ctx.id())}).to_tensor(),
+                          x * 2);
+    }
     EXPECT_EMBER_ERROR(dist_autograd::get_gradients(12345), "Could not find autograd context");
   }
   rpc::shutdown();

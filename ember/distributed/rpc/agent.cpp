@@ -345,8 +345,16 @@ void Agent::handle(const std::shared_ptr<Conn>& c, MessageType type, uint64_t id
         break;
       }
       case MessageType::kFetch: {
-        int64_t rref = as_fields(payload, 1, "fetch")[0].to_int();
-        result = owner_value(rref);
+        // [rref id, context id]: in a context the value goes back as a send (Note [Distributed autograd]).
+        auto f = as_fields(payload, 2, "fetch");
+        Object value = owner_value(f[0].to_int());
+        int64_t ctx = f[1].to_int(), msg = -1;
+        std::vector<int64_t> positions;
+        if (ctx >= 0) {
+          msg = next_id();
+          positions = autograd::detail::record_send(ctx, msg, value, static_cast<int64_t>(id >> 48));
+        }
+        result = Object(Object::List{std::move(value), Object(msg), int_list_object(positions)});
         break;
       }
       case MessageType::kDeleteRRef: {

@@ -156,8 +156,18 @@ Object RRef::to_here(std::chrono::milliseconds timeout) const {
   EMBER_CHECK(state_ != nullptr, "RRef.to_here: an empty RRef");
   state_->created.wait();  // the owner holds the value (or the function's error raises here)
   auto agent = detail::Agent::get();
-  return agent->send(state_->owner.id, detail::MessageType::kFetch, Object(Object::List{Object(state_->id)}), timeout)
-      .wait();
+  int64_t ctx = autograd::detail::current_context_id(), owner = state_->owner.id;
+  Object r =
+      agent->send(owner, detail::MessageType::kFetch, Object(Object::List{Object(state_->id), Object(ctx)}), timeout)
+          .wait();
+  EMBER_CHECK(r.is_list() && r.to_list().size() == 3, "RRef.to_here: malformed reply");
+  const auto& f = r.to_list();
+  if (ctx >= 0 && f[1].to_int() >= 0) {
+    std::vector<int64_t> pos;
+    for (const auto& p : f[2].to_list()) pos.push_back(p.to_int());
+    autograd::detail::attach_recv(ctx, owner, f[1].to_int(), f[0], pos);
+  }
+  return f[0];
 }
 
 Object RRef::local_value() const {

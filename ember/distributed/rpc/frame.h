@@ -20,7 +20,7 @@ constexpr uint64_t kMaxPayloadBytes = uint64_t{1} << 30;
 enum class MessageType : uint8_t {
   kCall = 1,      // [func, args, kwargs, context id, message id, grad positions]
   kRemote,        // kCall's fields, then the new RRef's id
-  kFetch,         // [rref id]
+  kFetch,         // [rref id, context id]
   kDeleteRRef,    // [rref id]
   kBackward,      // [context id, message id, grads]
   kCleanup,       // [context id]
