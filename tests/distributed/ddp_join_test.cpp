@@ -147,12 +147,17 @@ DIST_WORKER(DdpStatic) {
 
 TEST(DDPJoin, UnevenInputsDivideByInitialWorldSize) { run("DdpJoin", {{"EMBER_DDP_DIVIDE", "1"}}); }
 TEST(DDPJoin, UnevenInputsDivideByRanksStillTraining) { run("DdpJoin", {{"EMBER_DDP_DIVIDE", "0"}}); }
+// A joined rank runs the registered hook on zeros (the hook divides by the world size).
+TEST(DDPJoin, UnevenInputsWithACommHook) { run("DdpJoin", {{"EMBER_DDP_DIVIDE", "1"}, {"EMBER_DDP_HOOK", "fp16"}}); }
 DIST_WORKER(DdpJoin) {
   dist::init_process_group("gloo", std::nullopt, 20000ms);
   int r = dist::get_rank();
   bool divide_initial = std::string(std::getenv("EMBER_DDP_DIVIDE")) == "1";
   auto reference = make_net(21);
   DistributedDataParallel ddp(make_net(21), DistributedDataParallelOptions().bucket_cap_mb(1e-4));
+  bool fp16 = std::getenv("EMBER_DDP_HOOK") != nullptr;
+  if (fp16) ddp->register_comm_hook(nullptr, dist::algorithms::ddp_comm_hooks::default_hooks::fp16_compress_hook);
+  double tol = fp16 ? 2e-3 : 1e-5;
   ember::optim::SGD opt(ddp->parameters(), 0.3), ref_opt(reference->parameters(), 0.3);
   ember::manual_seed(6);
   // Rank 0 has 2 batches, rank 1 has 5: the rebuild (at step 1) and three
@@ -174,13 +179,13 @@ DIST_WORKER(DdpJoin) {
     else
       reference_step(reference, ref_opt, {data[1][step]}, divide_initial ? 2 : 1);
   }
-  expect_same_parameters(ddp->parameters(), reference->parameters(), 1e-5);
+  expect_same_parameters(ddp->parameters(), reference->parameters(), tol);
   // After the context, training is even again.
   opt.zero_grad();
   F::mse_loss(ddp->forward(data[1][0].first), data[1][0].second).backward();
   opt.step();
   reference_step(reference, ref_opt, {data[1][0], data[1][0]}, 2);
-  expect_same_parameters(ddp->parameters(), reference->parameters(), 1e-5);
+  expect_same_parameters(ddp->parameters(), reference->parameters(), tol);
   dist::destroy_process_group();
 }
 
