@@ -51,8 +51,10 @@ void register_test_functions() {
     return Object(static_cast<int64_t>(rpc::detail::Agent::get()->num_owned_rrefs()));
   });
   // Differentiable: (w * c).sum() with w received from the caller.
-  rpc::register_function("mul_sum", [](const Object::List& a, const Object::Dict&) {
-    return Object((a.at(0).to_tensor() * a.at(1).to_tensor()).sum());
+  rpc::register_function("mul_sum", [](const Object::List& a, const Object::Dict& kw) {
+    Tensor s = (a.at(0).to_tensor() * a.at(1).to_tensor()).sum();
+    if (kw.count("extra")) s = s + kw.at("extra").to_tensor().sum();  // a tracked keyword tensor
+    return Object(s);
   });
   // A parameter owned here, and a function of it: (p * x).sum() * scale_from_caller.
   rpc::register_function(
@@ -130,13 +132,16 @@ DIST_WORKER(RpcAutograd) {
     {
       dist_autograd::context ctx;
       // loss = 3 * (w * c).sum() + (w * w).sum(), the first term computed on worker1.
-      Tensor remote_part = rpc::rpc_sync("worker1", "mul_sum", {w, c}).to_tensor();
+      Tensor v = ember::randn({2}).requires_grad_();
+      Tensor remote_part = rpc::rpc_sync("worker1", "mul_sum", {w, c}, {{"extra", v * 1}}).to_tensor();
       EXPECT_TRUE(remote_part.requires_grad());
       Tensor loss = remote_part * 3 + (w * w).sum();
       dist_autograd::backward(ctx, {loss});
       auto grads = dist_autograd::get_gradients(ctx);
       ASSERT_TRUE(grads.contains(w));
       EXPECT_TENSOR_CLOSE(grads[w], c * 3 + w.detach() * 2);
+      ASSERT_TRUE(grads.contains(v));
+      EXPECT_TENSOR_CLOSE(grads[v], ember::full({2}, 3.0));
       EXPECT_FALSE(w.grad().defined());  // accumulated in the context, not in .grad
     }
     // A parameter owned by worker1, used there; DistributedOptimizer steps it there.

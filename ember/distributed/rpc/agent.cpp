@@ -304,7 +304,8 @@ Object Agent::call_function(const Object::List& f, int64_t from) {
   // [func, args, kwargs, context id, message id, grad positions]
   const std::string& func = f[0].to_string();
   int64_t ctx = f[3].to_int();
-  if (ctx >= 0) autograd::detail::attach_recv(ctx, from, f[4].to_int(), f[1], int_list(f[5]));
+  if (ctx >= 0)
+    autograd::detail::attach_recv(ctx, from, f[4].to_int(), Object(Object::List{f[1], f[2]}), int_list(f[5]));
   autograd::detail::ContextGuard guard(ctx);
   return lookup_function(func)(f[1].to_list(), f[2].to_dict());
 }

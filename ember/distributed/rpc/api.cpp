@@ -111,13 +111,15 @@ Future rpc_async(const WorkerRef& to, const std::string& func, Object::List args
   int64_t dst = agent->resolve(to);
   int64_t ctx = autograd::detail::current_context_id();
   int64_t msg = -1;
-  Object args_obj(std::move(args));
+  Object args_obj(std::move(args)), kwargs_obj(std::move(kwargs));
   Object::List positions;
   if (ctx >= 0) {
+    // Positions count the tensors of [args, kwargs], in that order.
     msg = agent->next_id();
-    for (int64_t p : autograd::detail::record_send(ctx, msg, args_obj, dst)) positions.emplace_back(p);
+    for (int64_t p : autograd::detail::record_send(ctx, msg, Object(Object::List{args_obj, kwargs_obj}), dst))
+      positions.emplace_back(p);
   }
-  Object payload(Object::List{Object(func), std::move(args_obj), Object(std::move(kwargs)), Object(ctx), Object(msg),
+  Object payload(Object::List{Object(func), std::move(args_obj), std::move(kwargs_obj), Object(ctx), Object(msg),
                               Object(std::move(positions))});
   Future reply = agent->send(dst, detail::MessageType::kCall, std::move(payload), timeout);
   return reply.then([ctx, dst](const Object& r) {
