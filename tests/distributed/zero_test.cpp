@@ -146,3 +146,34 @@ DIST_WORKER(ZeroJoin) {
   for (size_t i = 0; i < mine.size(); ++i) EXPECT_TRUE(ember::allclose(mine[i], want[i], 1e-5, 1e-6)) << i;
   dist::destroy_process_group();
 }
+
+TEST(ZeRO, AddParamGroup) { run("ZeroAddGroup"); }
+TEST(ZeRO, AddParamGroupWithBucketView) { run("ZeroAddGroup", {{"EMBER_ZERO_VIEW", "1"}}); }
+DIST_WORKER(ZeroAddGroup) {
+  dist::init_process_group("gloo", std::nullopt, 20000ms);
+  bool view = std::getenv("EMBER_ZERO_VIEW") != nullptr;
+  auto net = make_net(), reference = make_net();
+  Tensor extra = ember::full({5}, 0.5).requires_grad_(), ref_extra = extra.detach().clone().requires_grad_();
+  auto adam = dist::optim::optimizer_class<ember::optim::Adam>(ember::optim::AdamOptions(0.05));
+  ZeroRedundancyOptimizer zero(net->parameters(), adam, nullptr, view);
+  ember::optim::Adam ref_opt(reference->parameters(), ember::optim::AdamOptions(0.05));
+  ember::manual_seed(5);
+  Tensor x = ember::randn({4, 4}), y = ember::randn({4, 3});
+  for (int step = 0; step < 4; ++step) {
+    if (step == 2) {
+      zero.add_param_group(ember::optim::OptimizerParamGroup({extra}));
+      ref_opt.add_param_group(ember::optim::OptimizerParamGroup({ref_extra}));
+    }
+    zero.zero_grad();
+    (F::mse_loss(net->forward(x), y) + (extra * extra).sum()).backward();
+    zero.step();
+    ref_opt.zero_grad();
+    (F::mse_loss(reference->forward(x), y) + (ref_extra * ref_extra).sum()).backward();
+    ref_opt.step();
+  }
+  auto mine = net->parameters(), want = reference->parameters();
+  for (size_t i = 0; i < mine.size(); ++i) EXPECT_TRUE(ember::allclose(mine[i], want[i], 1e-5, 1e-6)) << i;
+  EXPECT_TRUE(ember::allclose(extra, ref_extra, 1e-5, 1e-6));
+  EXPECT_EQ(zero._partition_parameters().at(0).size(), 2u);
+  dist::destroy_process_group();
+}

@@ -81,8 +81,16 @@ void ZeroRedundancyOptimizer::partition() {
   }
 }
 
+void ZeroRedundancyOptimizer::add_param_group(const OptimizerParamGroup& param_group) {
+  Optimizer::add_param_group(param_group);
+  partition();
+  optim_->add_param_group(partition_[static_cast<size_t>(rank_)].back());
+  if (as_bucket_view_) build_param_buckets();
+}
+
 void ZeroRedundancyOptimizer::build_param_buckets() {
   NoGradGuard no_grad;
+  buckets_.clear();
   ScalarType dtype = param_groups_.front().params().empty() ? kFloat : param_groups_.front().params()[0].scalar_type();
   for (const auto& g : param_groups_)
     for (const auto& p : g.params())

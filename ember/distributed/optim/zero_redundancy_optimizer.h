@@ -45,6 +45,11 @@ class ZeroRedundancyOptimizer : public ::torch::optim::Optimizer, public algorit
   // lr) reach the local optimizer first.
   Tensor step(LossClosure closure = nullptr) override;
 
+  // A new group is partitioned after the others (whose assignment does not
+  // change) and this rank's shard of it joins the local optimizer. Call it on
+  // the ZeroRedundancyOptimizer itself (Optimizer's is not virtual).
+  void add_param_group(const ::torch::optim::OptimizerParamGroup& param_group);
+
   // Gathers every rank's shard state on rank `to` (a collective: all ranks call it).
   void consolidate_state_dict(int64_t to = 0);
   // On the rank consolidated to: the whole optimizer's per-parameter state,
