@@ -5,6 +5,7 @@
 // timeouts come back as an ember::Error naming the op, the group and what the
 // heartbeat (Note [Heartbeat]) knows of the ranks that did not take part.
 #include <atomic>
+#include <map>
 #include <memory>
 #include <mutex>
 
@@ -93,8 +94,15 @@ class ProcessGroupGloo : public ProcessGroup {
   std::shared_ptr<Work> post_p2p(bool is_send, std::vector<Tensor>& tensors, std::vector<int> peers, int64_t tag,
                                  const char* op);
 
+  // Note [Point-to-point size check]: per (peer, tag) sequence numbers of
+  // sends and receives, and a second store connection the receivers wait on.
+  std::pair<int64_t, std::shared_ptr<Store>> next_p2p_seq(bool is_send, int peer, int64_t tag);
+
   std::shared_ptr<Store> store_;
   Options options_;
+  std::mutex p2p_mu_;
+  std::map<std::pair<int, int64_t>, int64_t> send_seq_, recv_seq_;
+  std::shared_ptr<Store> p2p_store_;
   bool check_collectives_ = false;
   std::shared_ptr<::gloo::Context> context_;
   std::unique_ptr<gloo_detail::Heartbeat> heartbeat_;

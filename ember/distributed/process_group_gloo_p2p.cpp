@@ -5,6 +5,10 @@
 #include <gloo/context.h>
 #include <gloo/transport/unbound_buffer.h>
 
+#include <optional>
+#include <sstream>
+#include <thread>
+
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
 #include "ember/distributed/gloo/tensor_wire.h"
@@ -17,6 +21,19 @@ namespace {
 // Below Gloo's collective slots, which carry their prefix in the top byte (c10d's layout).
 constexpr uint64_t kSendRecvSlotPrefix = 0x09;
 uint64_t p2p_slot(int64_t tag) { return (static_cast<uint64_t>(tag) << 8) | kSendRecvSlotPrefix; }
+
+// Note [Point-to-point size check]
+// Gloo aborts the receiving process when a message is larger than the posted
+// buffer, so (with the collective checks on, EMBER_DISTRIBUTED_CHECK) the
+// receive is posted only after the sizes are known to agree: a send publishes
+// "<bytes>|<dtype> <shape>" under p2p_size/<src>/<dst>/<tag>/<n> in the store
+// (n counts that pair's sends with that tag, matching Gloo's in-order slot
+// matching) and posts its data at once; a receive waits for its key on a
+// thread of its own and on a second store connection, so neither call blocks
+// and batch_isend_irecv in any order cannot deadlock (a send never waits for
+// anything, a receive only for the matching send's call). A mismatch fails the
+// receive with both sizes and leaves the group unusable (the unread message
+// stays in the pair). Receives from any source are not checked.
 
 // A posted send or recv; waiting completes it (and copies a recv into a
 // non-contiguous destination). Destroyed unwaited, it waits first: the
@@ -37,6 +54,26 @@ class P2PWork : public Work {
       complete(timeout_);
     } catch (...) {
     }
+    if (poster_.joinable()) poster_.join();
+  }
+  ::gloo::transport::UnboundBuffer& buffer() { return *buffer_; }
+  // A mismatched message is still received, into memory of its own size, so
+  // the pair stays in step and the group usable.
+  void drain(::gloo::Context& context, size_t bytes, int peer, uint64_t slot) {
+    scratch_mem_.resize(bytes);
+    scratch_ = context.createUnboundBuffer(scratch_mem_.data(), bytes);
+    scratch_->recv(peer, slot);
+  }
+  // The recv is posted by post() on its own thread (Note [Point-to-point size check]).
+  void post_later(std::function<void()> post) {
+    poster_ = std::thread([this, post = std::move(post)] {
+      try {
+        post();
+      } catch (const std::exception& e) {
+        std::lock_guard<std::mutex> lock(mu_);
+        post_error_ = e.what();
+      }
+    });
   }
 
   bool wait(std::chrono::milliseconds timeout) override {
@@ -54,6 +91,27 @@ class P2PWork : public Work {
     if (done_) return;
     done_ = true;
     std::exception_ptr error;
+    if (poster_.joinable()) poster_.join();
+    std::optional<std::string> post_error;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      post_error = post_error_;
+    }
+    if (post_error) {
+      if (scratch_) {
+        try {
+          int src = -1;
+          scratch_->waitRecv(&src, timeout);
+        } catch (...) {
+        }
+      }
+      try {
+        EMBER_ERROR(*post_error);
+      } catch (...) {
+        finish(std::current_exception());
+        return;
+      }
+    }
     try {
       int src = -1;
       bool ok = is_send_ ? buffer_->waitSend(&src, timeout) : buffer_->waitRecv(&src, timeout);
@@ -85,6 +143,10 @@ class P2PWork : public Work {
   std::chrono::milliseconds timeout_;
   std::string where_;
   std::mutex wait_mu_;
+  std::thread poster_;
+  std::optional<std::string> post_error_;
+  std::vector<uint8_t> scratch_mem_;
+  std::unique_ptr<::gloo::transport::UnboundBuffer> scratch_;
   bool done_ = false;
   int64_t source_ = -1;
 };
@@ -100,13 +162,69 @@ std::shared_ptr<Work> ProcessGroupGloo::post_p2p(bool is_send, std::vector<Tenso
   std::string where = std::string(is_send ? "to" : "from") + " rank " +
                       (peers.size() == 1 ? std::to_string(peers[0]) : std::string("any")) + " in process group '" +
                       options_.group_name + "' (rank " + std::to_string(rank_) + ")";
-  if (is_send)
+  const bool checked = check_collectives_ && peers.size() == 1;
+  const size_t nbytes = gloo_detail::bytes_of(wire.buffer);
+  std::ostringstream desc;
+  desc << nbytes << "|" << dtype_name(t.scalar_type()) << " " << t.sizes();
+  if (is_send) {
+    if (checked) {
+      auto [seq, unused] = next_p2p_seq(true, peers[0], tag);
+      store_->set("p2p_size/" + std::to_string(rank_) + "/" + std::to_string(peers[0]) + "/" + std::to_string(tag) +
+                      "/" + std::to_string(seq),
+                  desc.str());
+    }
     buffer->send(peers[0], p2p_slot(tag));
-  else if (peers.size() == 1)
-    buffer->recv(peers[0], p2p_slot(tag));
-  else
-    buffer->recv(peers, p2p_slot(tag));
-  return std::make_shared<P2PWork>(op, is_send, std::move(wire), std::move(buffer), options_.timeout, where);
+    return std::make_shared<P2PWork>(op, is_send, std::move(wire), std::move(buffer), options_.timeout, where);
+  }
+  if (!checked) {
+    if (peers.size() == 1)
+      buffer->recv(peers[0], p2p_slot(tag));
+    else
+      buffer->recv(peers, p2p_slot(tag));
+    return std::make_shared<P2PWork>(op, is_send, std::move(wire), std::move(buffer), options_.timeout, where);
+  }
+  auto [seq, store] = next_p2p_seq(false, peers[0], tag);
+  std::string key = "p2p_size/" + std::to_string(peers[0]) + "/" + std::to_string(rank_) + "/" + std::to_string(tag) +
+                    "/" + std::to_string(seq);
+  auto work = std::make_shared<P2PWork>(op, is_send, std::move(wire), std::move(buffer), options_.timeout, where);
+  int peer = peers[0];
+  std::string mine = desc.str();
+  auto timeout = options_.timeout;
+  P2PWork* w = work.get();
+  w->post_later([w, store = store, context = context_, key, peer, tag, mine, nbytes, timeout, where] {
+    try {
+      store->wait({key}, timeout);
+    } catch (const Error&) {
+      EMBER_ERROR("recv: timed out after ", timeout.count(), " ms waiting for the matching send ", where);
+    }
+    auto v = store->get(key);
+    store->delete_key(key);
+    std::string theirs(v.begin(), v.end());
+    auto bar = theirs.find('|');
+    uint64_t their_bytes = 0;
+    try {
+      their_bytes = std::stoull(theirs.substr(0, bar));
+    } catch (const std::exception&) {
+      EMBER_ERROR("recv: the matching send ", where, " published a malformed size '", theirs, "'");
+    }
+    if (their_bytes != nbytes) {
+      std::string msg = "recv: rank " + std::to_string(peer) + " sent " + theirs.substr(0, bar) + " bytes (" +
+                        (bar == std::string::npos ? "?" : theirs.substr(bar + 1)) + ") with tag " +
+                        std::to_string(tag) + ", but this recv " + where + " expects " + std::to_string(nbytes) +
+                        " bytes (" + mine.substr(mine.find('|') + 1) + ")";
+      if (their_bytes <= (uint64_t{1} << 31)) w->drain(*context, static_cast<size_t>(their_bytes), peer, p2p_slot(tag));
+      EMBER_ERROR(msg);
+    }
+    w->buffer().recv(peer, p2p_slot(tag));
+  });
+  return work;
+}
+
+std::pair<int64_t, std::shared_ptr<Store>> ProcessGroupGloo::next_p2p_seq(bool is_send, int peer, int64_t tag) {
+  std::lock_guard<std::mutex> lock(p2p_mu_);
+  if (!is_send && !p2p_store_) p2p_store_ = store_->clone();
+  auto& seqs = is_send ? send_seq_ : recv_seq_;
+  return {seqs[{peer, tag}]++, p2p_store_};
 }
 
 std::shared_ptr<Work> ProcessGroupGloo::send(std::vector<Tensor>& tensors, int64_t dstRank, int64_t tag) {

@@ -5,6 +5,7 @@
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
 #include "ember/distributed/ddp/reducer.h"
+#include "ember/ops/factory/factory.h"
 #include "ember/ops/shape/shape_ops.h"
 
 namespace torch::nn::parallel {
@@ -22,18 +23,18 @@ DistributedDataParallelImpl::DistributedDataParallelImpl(AnyModule module, Distr
   broadcast_coalesced(state);
   auto cap = static_cast<int64_t>(options.bucket_cap_mb() * 1024 * 1024);
   EMBER_CHECK(cap > 0, "DistributedDataParallel: bucket_cap_mb must be positive, got ", options.bucket_cap_mb());
-  reducer_ = std::make_shared<distributed::ddp_detail::Reducer>(params, group_, cap, options.find_unused_parameters(),
-                                                                options.gradient_as_bucket_view());
+  reducer_ = std::make_shared<distributed::ddp_detail::Reducer>(
+      params, group_, cap, options.find_unused_parameters(), options.gradient_as_bucket_view(), options.static_graph());
   reducer_->install_hooks();
 }
 
 // One broadcast per dtype, of all the tensors flattened together.
-void DistributedDataParallelImpl::broadcast_coalesced(const std::vector<Tensor>& tensors) {
+void DistributedDataParallelImpl::broadcast_coalesced(const std::vector<Tensor>& tensors, int64_t group_root) {
   NoGradGuard no_grad;
   std::map<ScalarType, std::vector<Tensor>> by_dtype;
   for (const auto& t : tensors)
     if (t.defined() && t.numel() > 0) by_dtype[t.scalar_type()].push_back(t);
-  int64_t root = distributed::get_global_rank(group_, 0);
+  int64_t root = distributed::get_global_rank(group_, group_root);
   for (auto& [dtype, list] : by_dtype) {
     std::vector<Tensor> flat;
     for (const auto& t : list) flat.push_back(t.reshape({-1}));
@@ -48,10 +49,82 @@ void DistributedDataParallelImpl::broadcast_coalesced(const std::vector<Tensor>&
 }
 
 void DistributedDataParallelImpl::pre_forward() {
+  // The collectives here and their order are what DdpJoinHook::main_hook shadows.
+  distributed::WorkPtr joined = distributed::algorithms::Join::notify_join_context(*this);
+  if (joined) {
+    int64_t training = get_world_size(group_);
+    if (!divide_by_initial_world_size_) {
+      joined->wait();
+      training = static_cast<int64_t>(joined->result().at(0).item<float>());
+    }
+    reducer_->set_divide_factor(training);
+  } else {
+    reducer_->set_divide_factor(get_world_size(group_));
+  }
+  if (GradMode::is_enabled()) reducer_->rebuild_buckets();
   if (options.broadcast_buffers()) {
     auto buffers = module_.ptr()->buffers();
-    if (!buffers.empty()) broadcast_coalesced(buffers);
+    if (!buffers.empty()) broadcast_coalesced(buffers, _join_config.enable ? find_common_rank(true) : 0);
   }
+  if (_join_config.enable) check_global_requires_backward_grad_sync(false);
+}
+
+int64_t DistributedDataParallelImpl::find_common_rank(bool candidate) {
+  Tensor r = full({1}, Scalar(candidate ? distributed::get_rank(group_) : int64_t{-1}), TensorOptions().dtype(kLong));
+  distributed::all_reduce(r, distributed::ReduceOp::MAX, group_);
+  int64_t rank = r.item<int64_t>();
+  EMBER_CHECK(rank >= 0, "DistributedDataParallel join: no rank was a candidate for the common rank");
+  return rank;
+}
+
+bool DistributedDataParallelImpl::check_global_requires_backward_grad_sync(bool is_joined_rank) {
+  bool sync = !is_joined_rank && require_backward_grad_sync_ && GradMode::is_enabled() && is_training();
+  Tensor t = full({1}, Scalar(sync ? 1 : 0), TensorOptions().dtype(kInt));
+  distributed::all_reduce(t, distributed::ReduceOp::SUM, group_);
+  return t.item<int32_t>() != 0;
+}
+
+// What a joined rank runs for each iteration the others still train.
+class DdpJoinHook : public distributed::algorithms::JoinHook {
+ public:
+  explicit DdpJoinHook(DistributedDataParallelImpl& ddp) : ddp_(ddp) {}
+  void main_hook() override {
+    ddp_.reducer_->rebuild_buckets();
+    if (ddp_.options.broadcast_buffers()) {
+      auto buffers = ddp_.module_.ptr()->buffers();
+      if (!buffers.empty()) ddp_.broadcast_coalesced(buffers, ddp_.find_common_rank(false));
+    }
+    if (ddp_.check_global_requires_backward_grad_sync(true)) ddp_.reducer_->shadow_backward();
+  }
+  // Every replica ends with the parameters of the last rank to join.
+  void post_hook(bool is_last_joiner) override {
+    int64_t root = ddp_.find_common_rank(is_last_joiner);
+    std::vector<Tensor> state = ddp_.module_.ptr()->parameters();
+    for (const auto& b : ddp_.module_.ptr()->buffers()) state.push_back(b);
+    ddp_.broadcast_coalesced(state, root);
+  }
+
+ private:
+  DistributedDataParallelImpl& ddp_;
+};
+
+std::unique_ptr<distributed::algorithms::JoinHook> DistributedDataParallelImpl::join_hook() {
+  return std::make_unique<DdpJoinHook>(*this);
+}
+
+distributed::algorithms::Join DistributedDataParallelImpl::join(bool divide_by_initial_world_size, bool enable,
+                                                                bool throw_on_early_termination) {
+  divide_by_initial_world_size_ = divide_by_initial_world_size;
+  return distributed::algorithms::Join({this}, enable, throw_on_early_termination);
+}
+
+void DistributedDataParallelImpl::_set_static_graph() {
+  options.static_graph(true);
+  reducer_->set_static_graph();
+}
+
+std::vector<std::vector<size_t>> DistributedDataParallelImpl::bucket_indices() const {
+  return reducer_->bucket_indices();
 }
 
 void DistributedDataParallelImpl::post_forward(const std::vector<Tensor>& outputs) {
@@ -60,7 +133,14 @@ void DistributedDataParallelImpl::post_forward(const std::vector<Tensor>& output
 
 void DistributedDataParallelImpl::register_comm_hook(std::shared_ptr<distributed::ProcessGroup> state,
                                                      distributed::CommHook hook) {
-  reducer_->register_comm_hook(std::move(state), std::move(hook));
+  EMBER_CHECK(hook != nullptr, "register_comm_hook: the hook is empty");
+  auto group = state ? std::move(state) : group_;
+  reducer_->register_comm_hook([group, hook = std::move(hook)](distributed::GradBucket& b) { return hook(group, b); });
+}
+
+void DistributedDataParallelImpl::register_bound_hook(
+    std::function<distributed::Future(distributed::GradBucket&)> hook) {
+  reducer_->register_comm_hook(std::move(hook));
 }
 
 size_t DistributedDataParallelImpl::num_buckets() const { return reducer_->num_buckets(); }
