@@ -3,7 +3,7 @@
 // file. Opening, reading the metadata, iterating frames (bounded), seeking and switching to the
 // audio stream must each give a result or an ember::Error: never a crash, a sanitizer report,
 // a hang, or an allocation sized by a header the bytes do not back.
-// Seeds (fuzz/corpus/fuzz_video_reader/): tiny mpeg4/AVI, MJPEG/Matroska, mpeg4+PCM/Matroska
+// Seeds (fuzz/corpus/video_reader/): tiny mpeg4/AVI, MJPEG/Matroska, mpeg4+PCM/Matroska
 // clips written with PyAV (Debian's python3-av), tests/golden/vision/io/h264.mp4, and each
 // truncated to two thirds.
 #include <unistd.h>

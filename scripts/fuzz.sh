@@ -24,7 +24,8 @@ else
   dir=${2:-build-fuzz}
   shift $(( $# < 2 ? $# : 2 ))
 fi
-all_targets=(safetensors pickle pt_reader archive mnist decode_image audio_load store_frame tokenizer_json)
+all_targets=(safetensors pickle pt_reader archive mnist decode_image video_reader audio_load arpa store_frame rpc_frame
+  tokenizer_json)
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=("${all_targets[@]}")
 

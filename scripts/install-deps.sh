@@ -13,7 +13,7 @@ PACKAGES=(
   zlib1g-dev libminizip-dev nlohmann-json3-dev
   libjpeg62-turbo-dev libpng-dev libwebp-dev
   libsndfile1-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
-  libgloo-dev libicu-dev
+  libgloo-dev libicu-dev libexpat1-dev
   dataset-fashion-mnist
 )
 
