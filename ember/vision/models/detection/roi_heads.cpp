@@ -1,0 +1,192 @@
+#include "ember/vision/models/detection/roi_heads.h"
+
+#include <algorithm>
+
+#include "ember/core/error.h"
+#include "ember/ops/all_ops.h"
+#include "ember/vision/ops/boxes.h"
+
+namespace torch::vision::models::detection::roi_heads {
+
+namespace {
+
+using indexing::Slice;
+namespace vops = ::torch::vision::ops;
+
+const Tensor& field(const Target& t, const char* key, size_t i) {
+  auto it = t.find(key);
+  EMBER_CHECK(it != t.end(), "RoIHeads: Every element of targets should have a ", key, " key (target ", i, ")");
+  return it->second;
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor> fastrcnn_loss(const Tensor& class_logits, const Tensor& box_regression,
+                                         const std::vector<Tensor>& labels_in,
+                                         const std::vector<Tensor>& regression_targets_in) {
+  const Tensor labels = cat(labels_in, 0);
+  const Tensor regression_targets = cat(regression_targets_in, 0);
+  EMBER_CHECK(class_logits.dim() == 2 && class_logits.size(0) == labels.size(0),
+              "fastrcnn_loss: class_logits of shape ", class_logits.sizes(), " for ", labels.size(0), " labels");
+  const Tensor classification_loss = cross_entropy_loss(class_logits, labels);
+  const Tensor pos = nonzero(labels > 0).select(1, 0);
+  const Tensor labels_pos = labels.index({pos});
+  const int64_t n = class_logits.size(0);
+  const Tensor reg = box_regression.reshape({n, box_regression.size(-1) / 4, 4});
+  const Tensor box_loss =
+      smooth_l1_loss(reg.index({pos, labels_pos}), regression_targets.index({pos}), Reduction::Sum, 1.0 / 9) /
+      static_cast<double>(labels.numel());
+  return {classification_loss, box_loss};
+}
+
+RoIHeadsImpl::RoIHeadsImpl(const RoIHeadsOptions& options_) : options(options_) { reset(); }
+
+void RoIHeadsImpl::reset() {
+  EMBER_CHECK(
+      !options.box_roi_pool().is_empty() && !options.box_head().is_empty() && !options.box_predictor().is_empty(),
+      "RoIHeads: box_roi_pool, box_head and box_predictor are required");
+  box_roi_pool = register_module("box_roi_pool", options.box_roi_pool());
+  box_head = options.box_head();
+  box_predictor = options.box_predictor();
+  register_module("box_head", box_head.ptr());
+  register_module("box_predictor", box_predictor.ptr());
+  proposal_matcher = _utils::Matcher(options.fg_iou_thresh(), options.bg_iou_thresh(), false);
+  fg_bg_sampler = _utils::BalancedPositiveNegativeSampler(options.batch_size_per_image(), options.positive_fraction());
+  box_coder = _utils::BoxCoder(options.bbox_reg_weights().value_or(std::array<double, 4>{10.0, 10.0, 5.0, 5.0}));
+  score_thresh = options.score_thresh();
+  nms_thresh = options.nms_thresh();
+  detections_per_img = options.detections_per_img();
+}
+
+std::tuple<std::vector<Tensor>, std::vector<Tensor>> RoIHeadsImpl::assign_targets_to_proposals(
+    const std::vector<Tensor>& proposals, const std::vector<Tensor>& gt_boxes,
+    const std::vector<Tensor>& gt_labels) const {
+  std::vector<Tensor> matched_idxs, labels;
+  for (size_t i = 0; i < proposals.size(); ++i) {
+    const int64_t n = proposals[i].size(0);
+    if (gt_boxes[i].numel() == 0) {
+      matched_idxs.push_back(zeros({n}, TensorOptions().dtype(kLong)));
+      labels.push_back(zeros({n}, TensorOptions().dtype(kLong)));
+      continue;
+    }
+    const Tensor m = proposal_matcher(vops::box_iou(gt_boxes[i], proposals[i]));
+    const Tensor clamped = m.clamp_min(0);
+    Tensor l = gt_labels[i].index({clamped}).to(kLong);
+    l.masked_fill_(m == _utils::Matcher::BELOW_LOW_THRESHOLD, 0);
+    l.masked_fill_(m == _utils::Matcher::BETWEEN_THRESHOLDS, -1);
+    matched_idxs.push_back(clamped);
+    labels.push_back(l);
+  }
+  return {std::move(matched_idxs), std::move(labels)};
+}
+
+std::vector<Tensor> RoIHeadsImpl::subsample(const std::vector<Tensor>& labels) const {
+  auto [pos, neg] = fg_bg_sampler(labels);
+  std::vector<Tensor> sampled;
+  for (size_t i = 0; i < pos.size(); ++i) sampled.push_back(nonzero(bitwise_or(pos[i], neg[i])).select(1, 0));
+  return sampled;
+}
+
+std::tuple<std::vector<Tensor>, std::vector<Tensor>, std::vector<Tensor>, std::vector<Tensor>>
+RoIHeadsImpl::select_training_samples(const std::vector<Tensor>& proposals_in,
+                                      const std::vector<Target>& targets) const {
+  EMBER_CHECK(!proposals_in.empty() && proposals_in.size() == targets.size(), "RoIHeads: ", targets.size(),
+              " targets for ", proposals_in.size(), " images");
+  const ScalarType dtype = proposals_in[0].scalar_type();
+  std::vector<Tensor> gt_boxes, gt_labels, proposals;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    gt_boxes.push_back(field(targets[i], "boxes", i).to(dtype));
+    gt_labels.push_back(field(targets[i], "labels", i));
+    // The ground truth joins the proposals (add_gt_proposals).
+    proposals.push_back(cat({proposals_in[i], gt_boxes.back()}, 0));
+  }
+  auto [matched_idxs, labels] = assign_targets_to_proposals(proposals, gt_boxes, gt_labels);
+  const std::vector<Tensor> sampled = subsample(labels);
+  std::vector<Tensor> matched_gt_boxes;
+  for (size_t i = 0; i < proposals.size(); ++i) {
+    proposals[i] = proposals[i].index({sampled[i]});
+    labels[i] = labels[i].index({sampled[i]});
+    matched_idxs[i] = matched_idxs[i].index({sampled[i]});
+    Tensor gt = gt_boxes[i];
+    if (gt.numel() == 0) gt = zeros({1, 4}, TensorOptions().dtype(dtype));
+    matched_gt_boxes.push_back(gt.index({matched_idxs[i]}));
+  }
+  std::vector<Tensor> regression_targets = box_coder.encode(matched_gt_boxes, proposals);
+  return {std::move(proposals), std::move(matched_idxs), std::move(labels), std::move(regression_targets)};
+}
+
+std::tuple<std::vector<Tensor>, std::vector<Tensor>, std::vector<Tensor>> RoIHeadsImpl::postprocess_detections(
+    const Tensor& class_logits, const Tensor& box_regression, const std::vector<Tensor>& proposals,
+    const std::vector<ImageSize>& image_shapes) const {
+  const int64_t num_classes = class_logits.size(-1);
+  std::vector<int64_t> per_image;
+  for (const Tensor& p : proposals) per_image.push_back(p.size(0));
+  const Tensor pred_boxes = box_coder.decode(box_regression, proposals);
+  const Tensor pred_scores = softmax(class_logits, -1);
+  const auto boxes_list = split(pred_boxes, per_image, 0);
+  const auto scores_list = split(pred_scores, per_image, 0);
+  std::vector<Tensor> all_boxes, all_scores, all_labels;
+  for (size_t i = 0; i < boxes_list.size(); ++i) {
+    Tensor boxes = vops::clip_boxes_to_image(boxes_list[i], image_shapes.at(i));
+    Tensor scores = scores_list[i];
+    Tensor labels = arange(num_classes, TensorOptions().dtype(kLong)).view({1, -1}).expand_as(scores);
+    // Drop the background class.
+    boxes = boxes.index({Slice(), Slice(1, std::nullopt)}).reshape({-1, 4});
+    scores = scores.index({Slice(), Slice(1, std::nullopt)}).reshape({-1});
+    labels = labels.index({Slice(), Slice(1, std::nullopt)}).reshape({-1});
+    Tensor keep = nonzero(scores > score_thresh).select(1, 0);
+    boxes = boxes.index({keep});
+    scores = scores.index({keep});
+    labels = labels.index({keep});
+    keep = vops::remove_small_boxes(boxes, 1e-2);
+    boxes = boxes.index({keep});
+    scores = scores.index({keep});
+    labels = labels.index({keep});
+    keep = vops::batched_nms(boxes, scores, labels, nms_thresh);
+    keep = keep.slice(0, 0, std::min(keep.size(0), detections_per_img));
+    all_boxes.push_back(boxes.index({keep}));
+    all_scores.push_back(scores.index({keep}));
+    all_labels.push_back(labels.index({keep}));
+  }
+  return {std::move(all_boxes), std::move(all_scores), std::move(all_labels)};
+}
+
+std::tuple<std::vector<Detection>, Losses> RoIHeadsImpl::forward(const OrderedDict<std::string, Tensor>& features,
+                                                                 const std::vector<Tensor>& proposals_in,
+                                                                 const std::vector<ImageSize>& image_shapes,
+                                                                 const std::optional<std::vector<Target>>& targets) {
+  if (targets) {
+    for (size_t i = 0; i < targets->size(); ++i) {
+      const Tensor& boxes = field((*targets)[i], "boxes", i);
+      EMBER_CHECK(boxes.is_floating_point(), "RoIHeads: target boxes must of float type, instead got ",
+                  boxes.scalar_type());
+      const Tensor& labels = field((*targets)[i], "labels", i);
+      EMBER_CHECK(labels.scalar_type() == kLong, "RoIHeads: target labels must of int64 type, instead got ",
+                  labels.scalar_type());
+    }
+  }
+  std::vector<Tensor> proposals = proposals_in;
+  std::vector<Tensor> labels, regression_targets;
+  if (is_training()) {
+    EMBER_CHECK(targets.has_value(), "RoIHeads: targets should not be None");
+    std::vector<Tensor> matched_idxs;
+    std::tie(proposals, matched_idxs, labels, regression_targets) = select_training_samples(proposals, *targets);
+  }
+  Tensor box_features = box_roi_pool->forward(features, proposals, image_shapes);
+  box_features = box_head.forward<Tensor>(box_features);
+  auto [class_logits, box_regression] = box_predictor.forward<std::tuple<Tensor, Tensor>>(box_features);
+  std::vector<Detection> result;
+  Losses losses;
+  if (is_training()) {
+    auto [loss_classifier, loss_box_reg] = fastrcnn_loss(class_logits, box_regression, labels, regression_targets);
+    losses["loss_classifier"] = loss_classifier;
+    losses["loss_box_reg"] = loss_box_reg;
+  } else {
+    auto [boxes, scores, out_labels] = postprocess_detections(class_logits, box_regression, proposals, image_shapes);
+    for (size_t i = 0; i < boxes.size(); ++i)
+      result.push_back({{"boxes", boxes[i]}, {"labels", out_labels[i]}, {"scores", scores[i]}});
+  }
+  return {std::move(result), std::move(losses)};
+}
+
+}  // namespace torch::vision::models::detection::roi_heads

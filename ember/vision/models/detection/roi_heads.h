@@ -1,0 +1,103 @@
+#pragma once
+// torchvision.models.detection.roi_heads: RoIHeads (the box branch of
+// Faster R-CNN: proposals matched and sampled in training, pooled with
+// MultiScaleRoIAlign, run through the box head and predictor, then either
+// fastrcnn_loss or postprocess_detections).
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "ember/core/arg.h"
+#include "ember/core/ordered_dict.h"
+#include "ember/core/tensor.h"
+#include "ember/nn/cloneable.h"
+#include "ember/nn/modules/container/any.h"
+#include "ember/nn/pimpl.h"
+#include "ember/vision/models/detection/box_coder.h"
+#include "ember/vision/models/detection/matcher.h"
+#include "ember/vision/models/detection/types.h"
+#include "ember/vision/ops/poolers.h"
+
+namespace torch::vision::models::detection::roi_heads {
+
+using ImageSize = std::pair<int64_t, int64_t>;
+
+// Cross-entropy over the sampled proposals plus smooth-L1 (beta 1/9) of the
+// positives' class-specific box deltas, normalised by the sample count.
+std::tuple<Tensor, Tensor> fastrcnn_loss(const Tensor& class_logits, const Tensor& box_regression,
+                                         const std::vector<Tensor>& labels,
+                                         const std::vector<Tensor>& regression_targets);
+
+using BoxWeights = std::optional<std::array<double, 4>>;
+
+struct RoIHeadsOptions {
+  // box_head: Tensor -> Tensor (TwoMLPHead, FastRCNNConvFCHead, ...);
+  // box_predictor: Tensor -> std::tuple<Tensor, Tensor> (FastRCNNPredictor).
+  RoIHeadsOptions(ops::MultiScaleRoIAlign box_roi_pool, nn::AnyModule box_head, nn::AnyModule box_predictor,
+                  double fg_iou_thresh, double bg_iou_thresh, int64_t batch_size_per_image, double positive_fraction,
+                  std::optional<std::array<double, 4>> bbox_reg_weights, double score_thresh, double nms_thresh,
+                  int64_t detections_per_img)
+      : box_roi_pool_(std::move(box_roi_pool)),
+        box_head_(std::move(box_head)),
+        box_predictor_(std::move(box_predictor)),
+        fg_iou_thresh_(fg_iou_thresh),
+        bg_iou_thresh_(bg_iou_thresh),
+        batch_size_per_image_(batch_size_per_image),
+        positive_fraction_(positive_fraction),
+        bbox_reg_weights_(bbox_reg_weights),
+        score_thresh_(score_thresh),
+        nms_thresh_(nms_thresh),
+        detections_per_img_(detections_per_img) {}
+  TORCH_ARG(ops::MultiScaleRoIAlign, box_roi_pool);
+  TORCH_ARG(nn::AnyModule, box_head);
+  TORCH_ARG(nn::AnyModule, box_predictor);
+  TORCH_ARG(double, fg_iou_thresh);
+  TORCH_ARG(double, bg_iou_thresh);
+  TORCH_ARG(int64_t, batch_size_per_image);
+  TORCH_ARG(double, positive_fraction);
+  // nullopt: (10, 10, 5, 5).
+  TORCH_ARG(BoxWeights, bbox_reg_weights);
+  TORCH_ARG(double, score_thresh);
+  TORCH_ARG(double, nms_thresh);
+  TORCH_ARG(int64_t, detections_per_img);
+};
+
+class RoIHeadsImpl : public nn::Cloneable<RoIHeadsImpl> {
+ public:
+  explicit RoIHeadsImpl(const RoIHeadsOptions& options_);
+  void reset() override;
+  void pretty_print(std::ostream& stream) const override { stream << "RoIHeads"; }
+
+  std::tuple<std::vector<Tensor>, std::vector<Tensor>> assign_targets_to_proposals(
+      const std::vector<Tensor>& proposals, const std::vector<Tensor>& gt_boxes,
+      const std::vector<Tensor>& gt_labels) const;
+  std::vector<Tensor> subsample(const std::vector<Tensor>& labels) const;
+  // proposals, matched_idxs, labels, regression_targets.
+  std::tuple<std::vector<Tensor>, std::vector<Tensor>, std::vector<Tensor>, std::vector<Tensor>>
+  select_training_samples(const std::vector<Tensor>& proposals, const std::vector<Target>& targets) const;
+  // boxes, scores, labels per image.
+  std::tuple<std::vector<Tensor>, std::vector<Tensor>, std::vector<Tensor>> postprocess_detections(
+      const Tensor& class_logits, const Tensor& box_regression, const std::vector<Tensor>& proposals,
+      const std::vector<ImageSize>& image_shapes) const;
+  std::tuple<std::vector<Detection>, Losses> forward(const OrderedDict<std::string, Tensor>& features,
+                                                     const std::vector<Tensor>& proposals,
+                                                     const std::vector<ImageSize>& image_shapes,
+                                                     const std::optional<std::vector<Target>>& targets = std::nullopt);
+
+  RoIHeadsOptions options;
+  ops::MultiScaleRoIAlign box_roi_pool{nullptr};
+  nn::AnyModule box_head, box_predictor;
+  _utils::Matcher proposal_matcher{0.5, 0.5, false};
+  _utils::BalancedPositiveNegativeSampler fg_bg_sampler{512, 0.25};
+  _utils::BoxCoder box_coder{{10.0, 10.0, 5.0, 5.0}};
+  double score_thresh = 0.05, nms_thresh = 0.5;
+  int64_t detections_per_img = 100;
+};
+TORCH_MODULE(RoIHeads);
+
+}  // namespace torch::vision::models::detection::roi_heads
