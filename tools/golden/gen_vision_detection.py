@@ -17,7 +17,7 @@ from collections import OrderedDict
 
 import torch
 from torch import nn
-from torchvision.models.detection import FasterRCNN
+from torchvision.models.detection import FCOS, FasterRCNN, RetinaNet
 from torchvision.models.detection.faster_rcnn import FastRCNNPredictor, TwoMLPHead
 from torchvision.models.detection import _utils as det_utils
 from torchvision.models.detection.anchor_utils import AnchorGenerator, DefaultBoxGenerator
@@ -25,6 +25,7 @@ from torchvision.models.detection.backbone_utils import BackboneWithFPN
 from torchvision.models.detection.image_list import ImageList
 from torchvision.models.detection.transform import GeneralizedRCNNTransform
 from torchvision.ops import MultiScaleRoIAlign
+from torchvision.ops.feature_pyramid_network import LastLevelP6P7
 
 from golden import GoldenWriter
 
@@ -170,5 +171,61 @@ model.train()
 losses = model(fimgs, targets)
 for k, v in losses.items():
     g.add("frcnn.loss.%s" % k, v.detach())
+
+
+
+# ---- RetinaNet over the tiny backbone with P6/P7
+def tiny_body():
+    return nn.Sequential(OrderedDict([
+        ("c1", nn.Conv2d(3, 4, 3, stride=2, padding=1)), ("r1", nn.ReLU()),
+        ("c2", nn.Conv2d(4, 6, 3, stride=2, padding=1)), ("r2", nn.ReLU()),
+        ("c3", nn.Conv2d(6, 8, 3, stride=2, padding=1)), ("r3", nn.ReLU())]))
+
+
+def tiny_retinanet():
+    backbone = BackboneWithFPN(tiny_body(), {"r1": "0", "r2": "1", "r3": "2"}, [4, 6, 8], 8,
+                               extra_blocks=LastLevelP6P7(8, 8))
+    anchors = AnchorGenerator(((8,), (16,), (32,), (48,), (64,)), ((0.5, 1.0, 2.0),) * 5)
+    model = RetinaNet(backbone, 4, min_size=64, max_size=96, anchor_generator=anchors, score_thresh=0.3,
+                      detections_per_img=10, topk_candidates=20)
+    fill(model)
+    return model.double()
+
+
+model = tiny_retinanet()
+add_state_dict_names("retinanet", model)
+model.eval()
+with torch.no_grad():
+    dets = model(fimgs)
+for i, d in enumerate(dets):
+    for k in ("boxes", "labels", "scores"):
+        g.add("retinanet.eval%d.%s" % (i, k), d[k])
+model.train()
+for k, v in model(fimgs, targets).items():
+    g.add("retinanet.loss.%s" % k, v.detach())
+
+
+# ---- FCOS over the tiny backbone (32 FPN channels for its GroupNorm(32)), one anchor per location
+def tiny_fcos():
+    backbone = BackboneWithFPN(tiny_body(), {"r1": "0", "r2": "1", "r3": "2"}, [4, 6, 8], 32,
+                               extra_blocks=LastLevelP6P7(32, 32))
+    anchors = AnchorGenerator(((2,), (4,), (8,), (16,), (32,)), ((1.0,),) * 5)
+    model = FCOS(backbone, 4, min_size=64, max_size=96, anchor_generator=anchors, detections_per_img=10,
+                 topk_candidates=20)
+    fill(model)
+    return model.double()
+
+
+model = tiny_fcos()
+add_state_dict_names("fcos", model)
+model.eval()
+with torch.no_grad():
+    dets = model(fimgs)
+for i, d in enumerate(dets):
+    for k in ("boxes", "labels", "scores"):
+        g.add("fcos.eval%d.%s" % (i, k), d[k])
+model.train()
+for k, v in model(fimgs, targets).items():
+    g.add("fcos.loss.%s" % k, v.detach())
 
 g.save()

@@ -1,0 +1,203 @@
+// ember::vision::models::detection::RetinaNet (RetinaNetHead, focal and L1
+// losses, postprocessing) and FCOS (FCOSHead, centre sampling, focal / GIoU /
+// centerness losses) over a tiny BackboneWithFPN with LastLevelP6P7,
+// against torchvision 0.14 with the same deterministic weights
+// (tools/golden/gen_vision_detection.py): state_dict names and shapes, eval
+// detections, train losses, and bad input.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "common/golden.h"
+#include "common/test_util.h"
+#include "ember/torch.h"
+#include "ember/vision/models/detection.h"
+#include "ember/vision/models/intermediate_layer_getter.h"
+
+namespace vision_models_detection_dense_test {
+
+namespace det = ember::vision::models::detection;
+namespace vops = ember::vision::ops;
+namespace nn = ember::nn;
+using ember::Tensor;
+using ember::testing::Golden;
+using ember::vision::models::_utils::ReturnLayers;
+
+const Golden& golden() {
+  static const Golden g("vision_detection.golden");
+  return g;
+}
+
+Tensor image(int k, int64_t c, int64_t h, int64_t w, ember::ScalarType dtype = ember::kFloat) {
+  const Tensor i = ember::arange(c * h * w, ember::TensorOptions().dtype(ember::kDouble));
+  return (0.5 + 0.5 * ember::sin(0.05 * (1 + 0.1 * k) * i + k)).reshape({c, h, w}).to(dtype);
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// The generator's fill(): entry k of the state_dict is scale * sin(0.37 i + k).
+void fill(nn::Module& m) {
+  ember::NoGradGuard guard;
+  int64_t k = 0;
+  for (const auto& item : m.state_dict()) {
+    const std::string& name = item.key();
+    Tensor t = item.value();
+    const int64_t idx = k++;
+    if (ends_with(name, "num_batches_tracked")) continue;
+    const int64_t n = t.numel();
+    const Tensor s =
+        ember::sin(0.37 * ember::arange(n, ember::TensorOptions().dtype(ember::kDouble)) + static_cast<double>(idx));
+    Tensor v;
+    if (ends_with(name, "running_var")) {
+      v = 0.5 + 0.25 * (1 + s);
+    } else {
+      const double scale =
+          t.dim() >= 2 ? 1.0 / std::sqrt(static_cast<double>(n) / static_cast<double>(t.size(0))) : 0.1;
+      v = scale * s;
+    }
+    t.copy_(v.reshape(t.sizes()).to(t.scalar_type()));
+  }
+}
+
+void expect_state_dict_names(const std::string& prefix, const nn::Module& m) {
+  const Golden& g = golden();
+  const auto sd = m.state_dict();
+  const auto names = g.names_with_prefix(prefix + ".sd.");
+  EXPECT_EQ(sd.size(), names.size());
+  for (const std::string& key : names) {
+    const std::string name = key.substr(prefix.size() + 4);
+    const Tensor* t = sd.find(name);
+    ASSERT_NE(t, nullptr) << "missing " << name;
+    const Tensor want = g[key];
+    EXPECT_EQ(sd.keys()[want[0].item<int64_t>()], name) << "order of " << name;
+    std::vector<int64_t> shape;
+    for (int64_t i = 1; i < want.numel(); ++i) shape.push_back(want[i].item<int64_t>());
+    EXPECT_EQ(t->sizes().vec(), shape) << name;
+  }
+}
+
+nn::Sequential tiny_body() {
+  return nn::Sequential({{"c1", nn::Conv2d(nn::Conv2dOptions(3, 4, 3).stride(2).padding(1))},
+                         {"r1", nn::ReLU()},
+                         {"c2", nn::Conv2d(nn::Conv2dOptions(4, 6, 3).stride(2).padding(1))},
+                         {"r2", nn::ReLU()},
+                         {"c3", nn::Conv2d(nn::Conv2dOptions(6, 8, 3).stride(2).padding(1))},
+                         {"r3", nn::ReLU()}});
+}
+
+det::RetinaNet tiny_retinanet() {
+  det::backbone_utils::BackboneWithFPN backbone(tiny_body(), ReturnLayers{{"r1", "0"}, {"r2", "1"}, {"r3", "2"}},
+                                                std::vector<int64_t>{4, 6, 8}, 8,
+                                                std::make_shared<vops::LastLevelP6P7Impl>(8, 8));
+  det::RetinaNet model(det::RetinaNetOptions(backbone, 4)
+                           .min_size({64})
+                           .max_size(96)
+                           .anchor_generator(det::anchor_utils::AnchorGenerator(
+                               std::vector<std::vector<int64_t>>{{8}, {16}, {32}, {48}, {64}},
+                               std::vector<std::vector<double>>(5, {0.5, 1.0, 2.0})))
+                           .score_thresh(0.3)
+                           .detections_per_img(10)
+                           .topk_candidates(20));
+  fill(*model);
+  model->to(ember::kDouble);
+  return model;
+}
+
+std::vector<Tensor> images() { return {image(2, 3, 50, 70, ember::kDouble), image(3, 3, 60, 44, ember::kDouble)}; }
+
+std::vector<det::Target> targets() {
+  const Golden& g = golden();
+  return {{{"boxes", g["frcnn.target0.boxes"]}, {"labels", g["frcnn.target0.labels"]}},
+          {{"boxes", g["frcnn.target1.boxes"]}, {"labels", g["frcnn.target1.labels"]}}};
+}
+
+TEST(VisionDetectionRetinaNet, MatchesTorchvision) {
+  const Golden& g = golden();
+  det::RetinaNet model = tiny_retinanet();
+  expect_state_dict_names("retinanet", *model);
+  model->eval();
+  {
+    ember::NoGradGuard guard;
+    const det::DetectionOutput out = model(images());
+    ASSERT_EQ(out.detections.size(), 2u);
+    for (int i = 0; i < 2; ++i) {
+      const std::string p = "retinanet.eval" + std::to_string(i) + ".";
+      EXPECT_TENSOR_CLOSE(out[i].at("boxes"), g[p + "boxes"]);
+      EXPECT_TENSOR_EQ(out[i].at("labels"), g[p + "labels"]);
+      EXPECT_TENSOR_CLOSE(out[i].at("scores"), g[p + "scores"]);
+    }
+  }
+  model->train();
+  const det::DetectionOutput out = model(images(), targets());
+  ASSERT_EQ(out.losses.size(), 2u);
+  for (const char* k : {"classification", "bbox_regression"})
+    EXPECT_TENSOR_CLOSE(out[k], g[std::string("retinanet.loss.") + k]);
+  (out["classification"] + out["bbox_regression"]).backward();
+  const Tensor grad = model->named_parameters()["head.classification_head.cls_logits.weight"].grad();
+  ASSERT_TRUE(grad.defined());
+  EXPECT_GT(grad.abs().sum().item<double>(), 0);
+}
+
+TEST(VisionDetectionRetinaNet, BadInputRaises) {
+  det::RetinaNet model = tiny_retinanet();
+  model->eval();
+  EXPECT_EMBER_ERROR(model(std::vector<Tensor>{ember::rand({3, 20})}), "RetinaNet", "3d tensors");
+  EXPECT_EMBER_ERROR(model(std::vector<Tensor>{ember::zeros({3, 20, 20}, ember::TensorOptions().dtype(ember::kInt))}),
+                     "RetinaNet", "floating type");
+  model->train();
+  EXPECT_EMBER_ERROR(model(images()), "RetinaNet", "targets should not be none");
+  auto bad = targets();
+  bad[0]["boxes"] = ember::tensor({5.0, 30.0, 40.0, 30.0}).reshape({1, 4});
+  EXPECT_EMBER_ERROR(model(images(), bad), "RetinaNet", "positive height and width", "target at index 0");
+}
+
+det::FCOS tiny_fcos() {
+  det::backbone_utils::BackboneWithFPN backbone(tiny_body(), ReturnLayers{{"r1", "0"}, {"r2", "1"}, {"r3", "2"}},
+                                                std::vector<int64_t>{4, 6, 8}, 32,
+                                                std::make_shared<vops::LastLevelP6P7Impl>(32, 32));
+  det::FCOS model(
+      det::FCOSOptions(backbone, 4)
+          .min_size({64})
+          .max_size(96)
+          .anchor_generator(det::anchor_utils::AnchorGenerator(
+              std::vector<std::vector<int64_t>>{{2}, {4}, {8}, {16}, {32}}, std::vector<std::vector<double>>(5, {1.0})))
+          .detections_per_img(10)
+          .topk_candidates(20));
+  fill(*model);
+  model->to(ember::kDouble);
+  return model;
+}
+
+TEST(VisionDetectionFCOS, MatchesTorchvision) {
+  const Golden& g = golden();
+  det::FCOS model = tiny_fcos();
+  expect_state_dict_names("fcos", *model);
+  model->eval();
+  {
+    ember::NoGradGuard guard;
+    const det::DetectionOutput out = model(images());
+    ASSERT_EQ(out.detections.size(), 2u);
+    for (int i = 0; i < 2; ++i) {
+      const std::string p = "fcos.eval" + std::to_string(i) + ".";
+      EXPECT_TENSOR_CLOSE(out[i].at("boxes"), g[p + "boxes"]);
+      EXPECT_TENSOR_EQ(out[i].at("labels"), g[p + "labels"]);
+      EXPECT_TENSOR_CLOSE(out[i].at("scores"), g[p + "scores"]);
+    }
+  }
+  model->train();
+  const det::DetectionOutput out = model(images(), targets());
+  ASSERT_EQ(out.losses.size(), 3u);
+  for (const char* k : {"classification", "bbox_regression", "bbox_ctrness"})
+    EXPECT_TENSOR_CLOSE(out[k], g[std::string("fcos.loss.") + k]);
+  EXPECT_EMBER_ERROR(
+      det::FCOS(det::FCOSOptions(det::backbone_utils::BackboneWithFPN(tiny_body(), ReturnLayers{{"r3", "0"}},
+                                                                      std::vector<int64_t>{8}, 32),
+                                 4)
+                    .anchor_generator(det::anchor_utils::AnchorGenerator())),
+      "FCOS", "num_anchors_per_location()[0] should be 1");
+  EXPECT_EMBER_ERROR(det::fcos::FCOSHead(8, 1, 4), "FCOSHead", "in_channels=8");
+}
+
+}  // namespace vision_models_detection_dense_test
