@@ -1,6 +1,8 @@
 // ember::vision::models::detection::RetinaNet (RetinaNetHead, focal and L1
 // losses, postprocessing) and FCOS (FCOSHead, centre sampling, focal / GIoU /
-// centerness losses) over a tiny BackboneWithFPN with LastLevelP6P7,
+// centerness losses) over a tiny BackboneWithFPN with LastLevelP6P7, and
+// SSD / SSDlite (SSDHead, SSDLiteHead, hard negative mining) over an
+// IntermediateLayerGetter,
 // against torchvision 0.14 with the same deterministic weights
 // (tools/golden/gen_vision_detection.py): state_dict names and shapes, eval
 // detections, train losses, and bad input.
@@ -12,6 +14,7 @@
 #include "common/test_util.h"
 #include "ember/torch.h"
 #include "ember/vision/models/detection.h"
+#include "ember/vision/models/detection/ssdlite.h"
 #include "ember/vision/models/intermediate_layer_getter.h"
 
 namespace vision_models_detection_dense_test {
@@ -198,6 +201,55 @@ TEST(VisionDetectionFCOS, MatchesTorchvision) {
                     .anchor_generator(det::anchor_utils::AnchorGenerator())),
       "FCOS", "num_anchors_per_location()[0] should be 1");
   EXPECT_EMBER_ERROR(det::fcos::FCOSHead(8, 1, 4), "FCOSHead", "in_channels=8");
+}
+
+det::SSD tiny_ssd(bool lite) {
+  ember::vision::models::_utils::IntermediateLayerGetter backbone(tiny_body(), ReturnLayers{{"r2", "0"}, {"r3", "1"}});
+  det::anchor_utils::DefaultBoxGenerator anchors(std::vector<std::vector<int64_t>>{{2}, {2, 3}});
+  det::SSDOptions o(backbone, anchors, {40, 48}, 4);
+  o.score_thresh(0.2).detections_per_img(10).topk_candidates(20);
+  if (lite) {
+    const vops::NormLayer bn = [](int64_t c) {
+      return nn::AnyModule(nn::BatchNorm2d(nn::BatchNorm2dOptions(c).eps(0.001).momentum(0.03)));
+    };
+    o.head(nn::AnyModule(
+        det::ssdlite::SSDLiteHead(std::vector<int64_t>{6, 8}, anchors->num_anchors_per_location(), 4, bn)));
+  }
+  det::SSD model(o);
+  fill(*model);
+  model->to(ember::kDouble);
+  return model;
+}
+
+TEST(VisionDetectionSSD, MatchesTorchvision) {
+  const Golden& g = golden();
+  for (const bool lite : {false, true}) {
+    const std::string name = lite ? "ssdlite" : "ssd";
+    SCOPED_TRACE(name);
+    det::SSD model = tiny_ssd(lite);
+    expect_state_dict_names(name, *model);
+    model->eval();
+    {
+      ember::NoGradGuard guard;
+      const det::DetectionOutput out = model(images());
+      ASSERT_EQ(out.detections.size(), 2u);
+      for (int i = 0; i < 2; ++i) {
+        const std::string p = name + ".eval" + std::to_string(i) + ".";
+        EXPECT_TENSOR_CLOSE(out[i].at("boxes"), g[p + "boxes"]);
+        EXPECT_TENSOR_EQ(out[i].at("labels"), g[p + "labels"]);
+        EXPECT_TENSOR_CLOSE(out[i].at("scores"), g[p + "scores"]);
+      }
+    }
+    model->train();
+    const det::DetectionOutput out = model(images(), targets());
+    ASSERT_EQ(out.losses.size(), 2u);
+    for (const char* k : {"bbox_regression", "classification"}) EXPECT_TENSOR_CLOSE(out[k], g[name + ".loss." + k]);
+  }
+  EXPECT_EMBER_ERROR(
+      det::SSD(det::SSDOptions(
+          ember::vision::models::_utils::IntermediateLayerGetter(tiny_body(), ReturnLayers{{"r3", "0"}}),
+          det::anchor_utils::DefaultBoxGenerator(std::vector<std::vector<int64_t>>{{2}, {2, 3}}), {40, 48}, 4)),
+      "SSD", "output channels from the backbone (1)", "aspect ratios (2)");
 }
 
 }  // namespace vision_models_detection_dense_test

@@ -17,7 +17,12 @@ from collections import OrderedDict
 
 import torch
 from torch import nn
+from functools import partial
+
+from torchvision.models._utils import IntermediateLayerGetter
 from torchvision.models.detection import FCOS, FasterRCNN, RetinaNet
+from torchvision.models.detection.ssd import SSD
+from torchvision.models.detection.ssdlite import SSDLiteHead
 from torchvision.models.detection.faster_rcnn import FastRCNNPredictor, TwoMLPHead
 from torchvision.models.detection import _utils as det_utils
 from torchvision.models.detection.anchor_utils import AnchorGenerator, DefaultBoxGenerator
@@ -227,5 +232,32 @@ for i, d in enumerate(dets):
 model.train()
 for k, v in model(fimgs, targets).items():
     g.add("fcos.loss.%s" % k, v.detach())
+
+
+# ---- SSD and SSDlite over an IntermediateLayerGetter of the tiny body, 2 feature maps
+def tiny_ssd(lite):
+    backbone = IntermediateLayerGetter(tiny_body(), {"r2": "0", "r3": "1"})
+    anchors = DefaultBoxGenerator([[2], [2, 3]])
+    kw = {}
+    if lite:
+        kw["head"] = SSDLiteHead([6, 8], anchors.num_anchors_per_location(), 4,
+                                 partial(nn.BatchNorm2d, eps=0.001, momentum=0.03))
+    model = SSD(backbone, anchors, (40, 48), 4, score_thresh=0.2, detections_per_img=10, topk_candidates=20, **kw)
+    fill(model)
+    return model.double()
+
+
+for name, lite in (("ssd", False), ("ssdlite", True)):
+    model = tiny_ssd(lite)
+    add_state_dict_names(name, model)
+    model.eval()
+    with torch.no_grad():
+        dets = model(fimgs)
+    for i, d in enumerate(dets):
+        for k in ("boxes", "labels", "scores"):
+            g.add("%s.eval%d.%s" % (name, i, k), d[k])
+    model.train()
+    for k, v in model(fimgs, targets).items():
+        g.add("%s.loss.%s" % (name, k), v.detach())
 
 g.save()

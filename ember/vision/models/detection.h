@@ -14,5 +14,7 @@
 #include "ember/vision/models/detection/retinanet.h"
 #include "ember/vision/models/detection/roi_heads.h"
 #include "ember/vision/models/detection/rpn.h"
+#include "ember/vision/models/detection/ssd.h"
+#include "ember/vision/models/detection/ssdlite.h"
 #include "ember/vision/models/detection/transform.h"
 #include "ember/vision/models/detection/types.h"

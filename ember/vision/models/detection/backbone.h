@@ -1,6 +1,6 @@
 #pragma once
-// The backbone a detection model holds: any module with an `out_channels`
-// member whose forward maps an image batch [N, C, H, W] either to one
+// The backbone a detection model holds: any module (with an `out_channels`
+// member, except for SSD) whose forward maps an image batch [N, C, H, W] either to one
 // feature map (named "0", as torchvision wraps a Tensor) or to an ordered
 // dict of them (BackboneWithFPN, IntermediateLayerGetter). Registered as the
 // model's child "backbone", so state_dict names are torchvision's.
@@ -24,8 +24,11 @@ class Backbone {
   /* implicit */ Backbone(const nn::ModuleHolder<ModuleType>& holder) : Backbone(holder.ptr()) {}  // NOLINT
   template <typename ModuleType>
   /* implicit */ Backbone(std::shared_ptr<ModuleType> module)  // NOLINT
-      : module_(module), out_channels_(module ? static_cast<int64_t>(module->out_channels) : 0) {
+      : module_(module) {
     EMBER_CHECK(module != nullptr, "backbone: the module is null");
+    // SSD's backbones have no single out_channels; SSD measures them.
+    if constexpr (requires { static_cast<int64_t>(module->out_channels); })
+      out_channels_ = static_cast<int64_t>(module->out_channels);
     run_ = [m = module.get()](const Tensor& x) {
       using Result = std::decay_t<decltype(m->forward(x))>;
       if constexpr (std::is_same_v<Result, Tensor>) {
