@@ -3,7 +3,8 @@
 // torchvision 0.14 with the same deterministic weights
 // (tools/golden/gen_vision_detection.py): state_dict names and shapes, eval
 // detections, train losses (sampler batch covering every anchor and
-// proposal, so the losses do not depend on the draws), and bad input.
+// proposal, so the losses do not depend on the draws), and bad input; and
+// MaskRCNN (masks pasted into the images, the mask loss) the same way.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -205,6 +206,59 @@ TEST(VisionDetectionFasterRCNN, IntermediateLayerGetterKeepsLayersUpToTheLastRet
   EXPECT_TENSOR_CLOSE(out["feat"], body[2]->as<nn::Conv2dImpl>()->forward(ember::relu(a)));
   EXPECT_EMBER_ERROR(ember::vision::models::_utils::IntermediateLayerGetter(body, ReturnLayers{{"zz", "x"}}),
                      "IntermediateLayerGetter", "'zz'");
+}
+
+det::MaskRCNN tiny_maskrcnn(bool train) {
+  det::FasterRCNNOptions o = tiny_options(true);
+  o.box_detections_per_img(3);
+  if (train)
+    o.rpn_batch_size_per_image(100000)
+        .box_batch_size_per_image(100000)
+        .rpn_pre_nms_top_n_train(80)
+        .rpn_post_nms_top_n_train(50);
+  det::MaskRCNN model(
+      det::MaskRCNNOptions(o)
+          .mask_roi_pool(vops::MultiScaleRoIAlign(vops::MultiScaleRoIAlignOptions({"0", "1", "2"}, 14, 2)))
+          .mask_head(nn::AnyModule(det::mask_rcnn::MaskRCNNHeads(8, std::vector<int64_t>{8, 8}, 1)))
+          .mask_predictor(nn::AnyModule(det::mask_rcnn::MaskRCNNPredictor(8, 8, 4))));
+  fill(*model);
+  model->to(ember::kDouble);
+  return model;
+}
+
+TEST(VisionDetectionMaskRCNN, MatchesTorchvision) {
+  const Golden& g = golden();
+  {
+    det::MaskRCNN model = tiny_maskrcnn(false);
+    expect_state_dict_names("maskrcnn", *model);
+    model->eval();
+    ember::NoGradGuard guard;
+    const det::DetectionOutput out = model(images());
+    ASSERT_EQ(out.detections.size(), 2u);
+    for (int i = 0; i < 2; ++i) {
+      const std::string p = "maskrcnn.eval" + std::to_string(i) + ".";
+      EXPECT_TENSOR_CLOSE(out[i].at("boxes"), g[p + "boxes"]);
+      EXPECT_TENSOR_EQ(out[i].at("labels"), g[p + "labels"]);
+      EXPECT_TENSOR_CLOSE(out[i].at("scores"), g[p + "scores"]);
+      const Tensor masks = out[i].at("masks");
+      using ember::indexing::Slice;
+      EXPECT_TENSOR_CLOSE(masks.index({Slice(), Slice(), Slice(0, std::nullopt, 5), Slice(0, std::nullopt, 5)}),
+                          g[p + "masks_grid"]);
+      EXPECT_TENSOR_CLOSE(masks.sum({1, 2, 3}), g[p + "masks_sum"]);
+    }
+  }
+  det::MaskRCNN model = tiny_maskrcnn(true);
+  model->train();
+  auto t = targets();
+  for (int i = 0; i < 2; ++i) t[i]["masks"] = g["maskrcnn.target" + std::to_string(i) + ".masks"];
+  const det::DetectionOutput out = model(images(), t);
+  ASSERT_EQ(out.losses.size(), 5u);
+  for (const char* k : {"loss_classifier", "loss_box_reg", "loss_mask", "loss_objectness", "loss_rpn_box_reg"}) {
+    const double want = g[std::string("maskrcnn.loss.") + k].to(ember::kDouble).item<double>();
+    EXPECT_NEAR(out[k].item<double>(), want, 1e-6 * (1 + std::abs(want))) << k;
+  }
+  // Training without masks in the targets raises.
+  EXPECT_EMBER_ERROR(model(images(), targets()), "RoIHeads", "masks");
 }
 
 }  // namespace vision_models_detection_frcnn_test

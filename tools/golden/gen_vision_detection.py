@@ -24,6 +24,7 @@ from torchvision.models.detection import FCOS, FasterRCNN, RetinaNet
 from torchvision.models.detection.ssd import SSD
 from torchvision.models.detection.ssdlite import SSDLiteHead
 from torchvision.models.detection.faster_rcnn import FastRCNNPredictor, TwoMLPHead
+from torchvision.models.detection.mask_rcnn import MaskRCNN, MaskRCNNHeads, MaskRCNNPredictor
 from torchvision.models.detection import _utils as det_utils
 from torchvision.models.detection.anchor_utils import AnchorGenerator, DefaultBoxGenerator
 from torchvision.models.detection.backbone_utils import BackboneWithFPN
@@ -259,5 +260,48 @@ for name, lite in (("ssd", False), ("ssdlite", True)):
     model.train()
     for k, v in model(fimgs, targets).items():
         g.add("%s.loss.%s" % (name, k), v.detach())
+
+
+# ---- MaskRCNN: the tiny FasterRCNN plus a small mask branch; masks compared on a 5-pixel grid
+def tiny_maskrcnn(**kw):
+    body = nn.Sequential(OrderedDict([
+        ("c1", nn.Conv2d(3, 4, 3, stride=2, padding=1)), ("r1", nn.ReLU()),
+        ("c2", nn.Conv2d(4, 6, 3, stride=2, padding=1)), ("r2", nn.ReLU()),
+        ("c3", nn.Conv2d(6, 8, 3, stride=2, padding=1)), ("r3", nn.ReLU())]))
+    backbone = BackboneWithFPN(body, {"r1": "0", "r2": "1", "r3": "2"}, [4, 6, 8], 8)
+    anchors = AnchorGenerator(((8,), (16,), (32,), (64,)), ((0.5, 1.0, 2.0),) * 4)
+    model = MaskRCNN(backbone, min_size=64, max_size=96, rpn_anchor_generator=anchors,
+                     box_roi_pool=MultiScaleRoIAlign(["0", "1", "2"], 7, 2), box_head=TwoMLPHead(8 * 7 * 7, 32),
+                     box_predictor=FastRCNNPredictor(32, 4), rpn_pre_nms_top_n_test=60, rpn_post_nms_top_n_test=40,
+                     box_detections_per_img=3, box_score_thresh=0.2,
+                     mask_roi_pool=MultiScaleRoIAlign(["0", "1", "2"], 14, 2), mask_head=MaskRCNNHeads(8, [8, 8], 1),
+                     mask_predictor=MaskRCNNPredictor(8, 8, 4), **kw)
+    fill(model)
+    return model.double()
+
+
+model = tiny_maskrcnn()
+add_state_dict_names("maskrcnn", model)
+model.eval()
+with torch.no_grad():
+    dets = model(fimgs)
+for i, d in enumerate(dets):
+    for k in ("boxes", "labels", "scores"):
+        g.add("maskrcnn.eval%d.%s" % (i, k), d[k])
+    g.add("maskrcnn.eval%d.masks_grid" % i, d["masks"][:, :, ::5, ::5])
+    g.add("maskrcnn.eval%d.masks_sum" % i, d["masks"].sum((1, 2, 3)))
+mtargets = []
+for i, t in enumerate(targets):
+    h, w = fimgs[i].shape[-2:]
+    masks = torch.zeros(len(t["boxes"]), h, w, dtype=torch.uint8)
+    for j, b in enumerate(t["boxes"].long().tolist()):
+        masks[j, b[1]:b[3], b[0]:b[2]] = 1
+    g.add("maskrcnn.target%d.masks" % i, masks)
+    mtargets.append({"boxes": t["boxes"], "labels": t["labels"], "masks": masks})
+model = tiny_maskrcnn(rpn_batch_size_per_image=100000, box_batch_size_per_image=100000, rpn_pre_nms_top_n_train=80,
+                      rpn_post_nms_top_n_train=50)
+model.train()
+for k, v in model(fimgs, mtargets).items():
+    g.add("maskrcnn.loss.%s" % k, v.detach())
 
 g.save()

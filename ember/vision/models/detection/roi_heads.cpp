@@ -56,6 +56,27 @@ void RoIHeadsImpl::reset() {
   score_thresh = options.score_thresh();
   nms_thresh = options.nms_thresh();
   detections_per_img = options.detections_per_img();
+  const int given = static_cast<int>(!options.mask_roi_pool().is_empty()) +
+                    static_cast<int>(!options.mask_head().is_empty()) +
+                    static_cast<int>(!options.mask_predictor().is_empty());
+  EMBER_CHECK(given == 0 || given == 3, "RoIHeads: mask_roi_pool, mask_head and mask_predictor go together");
+  if (given == 3) set_mask_branch(options.mask_roi_pool(), options.mask_head(), options.mask_predictor());
+}
+
+bool RoIHeadsImpl::has_mask() const {
+  return !mask_roi_pool.is_empty() && !mask_head.is_empty() && !mask_predictor.is_empty();
+}
+
+void RoIHeadsImpl::set_mask_branch(ops::MultiScaleRoIAlign mask_roi_pool_, nn::AnyModule mask_head_,
+                                   nn::AnyModule mask_predictor_) {
+  EMBER_CHECK(!mask_roi_pool_.is_empty() && !mask_head_.is_empty() && !mask_predictor_.is_empty(),
+              "RoIHeads: mask_roi_pool, mask_head and mask_predictor are required");
+  EMBER_CHECK(!has_mask(), "RoIHeads: the mask branch is already set");
+  mask_roi_pool = register_module("mask_roi_pool", std::move(mask_roi_pool_));
+  mask_head = std::move(mask_head_);
+  mask_predictor = std::move(mask_predictor_);
+  register_module("mask_head", mask_head.ptr());
+  register_module("mask_predictor", mask_predictor.ptr());
 }
 
 std::tuple<std::vector<Tensor>, std::vector<Tensor>> RoIHeadsImpl::assign_targets_to_proposals(
@@ -157,6 +178,7 @@ std::tuple<std::vector<Detection>, Losses> RoIHeadsImpl::forward(const OrderedDi
                                                                  const std::optional<std::vector<Target>>& targets) {
   if (targets) {
     for (size_t i = 0; i < targets->size(); ++i) {
+      if (has_mask()) field((*targets)[i], "masks", i);
       const Tensor& boxes = field((*targets)[i], "boxes", i);
       EMBER_CHECK(boxes.is_floating_point(), "RoIHeads: target boxes must of float type, instead got ",
                   boxes.scalar_type());
@@ -166,10 +188,9 @@ std::tuple<std::vector<Detection>, Losses> RoIHeadsImpl::forward(const OrderedDi
     }
   }
   std::vector<Tensor> proposals = proposals_in;
-  std::vector<Tensor> labels, regression_targets;
+  std::vector<Tensor> labels, regression_targets, matched_idxs;
   if (is_training()) {
     EMBER_CHECK(targets.has_value(), "RoIHeads: targets should not be None");
-    std::vector<Tensor> matched_idxs;
     std::tie(proposals, matched_idxs, labels, regression_targets) = select_training_samples(proposals, *targets);
   }
   Tensor box_features = box_roi_pool->forward(features, proposals, image_shapes);
@@ -185,6 +206,34 @@ std::tuple<std::vector<Detection>, Losses> RoIHeadsImpl::forward(const OrderedDi
     auto [boxes, scores, out_labels] = postprocess_detections(class_logits, box_regression, proposals, image_shapes);
     for (size_t i = 0; i < boxes.size(); ++i)
       result.push_back({{"boxes", boxes[i]}, {"labels", out_labels[i]}, {"scores", scores[i]}});
+  }
+  if (has_mask()) {
+    std::vector<Tensor> mask_proposals, pos_matched_idxs;
+    if (is_training()) {
+      for (size_t i = 0; i < proposals.size(); ++i) {
+        const Tensor pos = nonzero(labels[i] > 0).select(1, 0);
+        mask_proposals.push_back(proposals[i].index({pos}));
+        pos_matched_idxs.push_back(matched_idxs[i].index({pos}));
+      }
+    } else {
+      for (const Detection& r : result) mask_proposals.push_back(r.at("boxes"));
+    }
+    Tensor mask_features = mask_roi_pool->forward(features, mask_proposals, image_shapes);
+    mask_features = mask_head.forward<Tensor>(mask_features);
+    const Tensor mask_logits = mask_predictor.forward<Tensor>(mask_features);
+    if (is_training()) {
+      std::vector<Tensor> gt_masks, gt_labels;
+      for (size_t i = 0; i < targets->size(); ++i) {
+        gt_masks.push_back(field((*targets)[i], "masks", i));
+        gt_labels.push_back(field((*targets)[i], "labels", i));
+      }
+      losses["loss_mask"] = maskrcnn_loss(mask_logits, mask_proposals, gt_masks, gt_labels, pos_matched_idxs);
+    } else {
+      std::vector<Tensor> det_labels;
+      for (const Detection& r : result) det_labels.push_back(r.at("labels"));
+      const std::vector<Tensor> probs = maskrcnn_inference(mask_logits, det_labels);
+      for (size_t i = 0; i < result.size(); ++i) result[i]["masks"] = probs[i];
+    }
   }
   return {std::move(result), std::move(losses)};
 }

@@ -2,7 +2,9 @@
 // torchvision.models.detection.roi_heads: RoIHeads (the box branch of
 // Faster R-CNN: proposals matched and sampled in training, pooled with
 // MultiScaleRoIAlign, run through the box head and predictor, then either
-// fastrcnn_loss or postprocess_detections).
+// fastrcnn_loss or postprocess_detections; and Mask R-CNN's mask branch),
+// with the mask helpers (maskrcnn_loss, maskrcnn_inference,
+// paste_masks_in_image, ...).
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -35,6 +37,19 @@ std::tuple<Tensor, Tensor> fastrcnn_loss(const Tensor& class_logits, const Tenso
 
 using BoxWeights = std::optional<std::array<double, 4>>;
 
+// Mask R-CNN's helpers (roi_heads_masks.cpp).
+Tensor project_masks_on_boxes(const Tensor& gt_masks, const Tensor& boxes, const Tensor& matched_idxs, int64_t M);
+Tensor maskrcnn_loss(const Tensor& mask_logits, const std::vector<Tensor>& proposals,
+                     const std::vector<Tensor>& gt_masks, const std::vector<Tensor>& gt_labels,
+                     const std::vector<Tensor>& mask_matched_idxs);
+// Per image, the probability mask of each detection's label: [K_i, 1, M, M].
+std::vector<Tensor> maskrcnn_inference(const Tensor& x, const std::vector<Tensor>& labels);
+Tensor expand_boxes(const Tensor& boxes, double scale);
+std::tuple<Tensor, double> expand_masks(const Tensor& mask, int64_t padding);
+Tensor paste_mask_in_image(const Tensor& mask, const Tensor& box, int64_t im_h, int64_t im_w);
+// masks [K, 1, M, M] pasted at boxes [K, 4] into [K, 1, im_h, im_w].
+Tensor paste_masks_in_image(const Tensor& masks, const Tensor& boxes, ImageSize img_shape, int64_t padding = 1);
+
 struct RoIHeadsOptions {
   // box_head: Tensor -> Tensor (TwoMLPHead, FastRCNNConvFCHead, ...);
   // box_predictor: Tensor -> std::tuple<Tensor, Tensor> (FastRCNNPredictor).
@@ -65,6 +80,11 @@ struct RoIHeadsOptions {
   TORCH_ARG(double, score_thresh);
   TORCH_ARG(double, nms_thresh);
   TORCH_ARG(int64_t, detections_per_img);
+  // Mask R-CNN's branch; all three or none. mask_head: Tensor -> Tensor,
+  // mask_predictor: Tensor -> Tensor (mask logits [K, num_classes, M, M]).
+  TORCH_ARG(ops::MultiScaleRoIAlign, mask_roi_pool) = nullptr;
+  TORCH_ARG(nn::AnyModule, mask_head) = {};
+  TORCH_ARG(nn::AnyModule, mask_predictor) = {};
 };
 
 class RoIHeadsImpl : public nn::Cloneable<RoIHeadsImpl> {
@@ -72,6 +92,9 @@ class RoIHeadsImpl : public nn::Cloneable<RoIHeadsImpl> {
   explicit RoIHeadsImpl(const RoIHeadsOptions& options_);
   void reset() override;
   void pretty_print(std::ostream& stream) const override { stream << "RoIHeads"; }
+  bool has_mask() const;
+  // Installs Mask R-CNN's branch after construction, as MaskRCNN does.
+  void set_mask_branch(ops::MultiScaleRoIAlign mask_roi_pool, nn::AnyModule mask_head, nn::AnyModule mask_predictor);
 
   std::tuple<std::vector<Tensor>, std::vector<Tensor>> assign_targets_to_proposals(
       const std::vector<Tensor>& proposals, const std::vector<Tensor>& gt_boxes,
@@ -92,6 +115,8 @@ class RoIHeadsImpl : public nn::Cloneable<RoIHeadsImpl> {
   RoIHeadsOptions options;
   ops::MultiScaleRoIAlign box_roi_pool{nullptr};
   nn::AnyModule box_head, box_predictor;
+  ops::MultiScaleRoIAlign mask_roi_pool{nullptr};
+  nn::AnyModule mask_head, mask_predictor;
   _utils::Matcher proposal_matcher{0.5, 0.5, false};
   _utils::BalancedPositiveNegativeSampler fg_bg_sampler{512, 0.25};
   _utils::BoxCoder box_coder{{10.0, 10.0, 5.0, 5.0}};

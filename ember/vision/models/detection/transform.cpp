@@ -6,6 +6,7 @@
 #include "ember/core/error.h"
 #include "ember/nn/functional/upsampling.h"
 #include "ember/ops/all_ops.h"
+#include "ember/vision/models/detection/roi_heads.h"
 
 namespace torch::vision::models::detection::transform {
 
@@ -170,6 +171,9 @@ std::vector<Detection> GeneralizedRCNNTransformImpl::postprocess(
   for (size_t i = 0; i < result.size(); ++i) {
     auto boxes = result[i].find("boxes");
     if (boxes != result[i].end()) boxes->second = resize_boxes(boxes->second, image_shapes[i], original_image_sizes[i]);
+    auto masks = result[i].find("masks");
+    if (masks != result[i].end() && boxes != result[i].end())
+      masks->second = roi_heads::paste_masks_in_image(masks->second, boxes->second, original_image_sizes[i]);
     auto kp = result[i].find("keypoints");
     if (kp != result[i].end()) kp->second = resize_keypoints(kp->second, image_shapes[i], original_image_sizes[i]);
   }
