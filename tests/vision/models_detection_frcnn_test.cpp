@@ -4,7 +4,8 @@
 // (tools/golden/gen_vision_detection.py): state_dict names and shapes, eval
 // detections, train losses (sampler batch covering every anchor and
 // proposal, so the losses do not depend on the draws), and bad input; and
-// MaskRCNN (masks pasted into the images, the mask loss) the same way.
+// MaskRCNN (masks pasted into the images, the mask loss) and KeypointRCNN
+// (keypoints decoded from the heatmaps, the keypoint loss) the same way.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -259,6 +260,56 @@ TEST(VisionDetectionMaskRCNN, MatchesTorchvision) {
   }
   // Training without masks in the targets raises.
   EXPECT_EMBER_ERROR(model(images(), targets()), "RoIHeads", "masks");
+}
+
+det::KeypointRCNN tiny_keypointrcnn(bool train) {
+  det::FasterRCNNOptions o = tiny_options(true);
+  o.box_detections_per_img(3);
+  if (train)
+    o.rpn_batch_size_per_image(100000)
+        .box_batch_size_per_image(100000)
+        .rpn_pre_nms_top_n_train(80)
+        .rpn_post_nms_top_n_train(50);
+  det::KeypointRCNN model(
+      det::KeypointRCNNOptions(o)
+          .keypoint_roi_pool(vops::MultiScaleRoIAlign(vops::MultiScaleRoIAlignOptions({"0", "1", "2"}, 14, 2)))
+          .keypoint_head(nn::AnyModule(det::keypoint_rcnn::KeypointRCNNHeads(8, std::vector<int64_t>{8, 8})))
+          .keypoint_predictor(nn::AnyModule(det::keypoint_rcnn::KeypointRCNNPredictor(8, 5))));
+  fill(*model);
+  model->to(ember::kDouble);
+  return model;
+}
+
+TEST(VisionDetectionKeypointRCNN, MatchesTorchvision) {
+  const Golden& g = golden();
+  {
+    det::KeypointRCNN model = tiny_keypointrcnn(false);
+    expect_state_dict_names("keypointrcnn", *model);
+    model->eval();
+    ember::NoGradGuard guard;
+    const det::DetectionOutput out = model(images());
+    ASSERT_EQ(out.detections.size(), 2u);
+    for (int i = 0; i < 2; ++i) {
+      const std::string p = "keypointrcnn.eval" + std::to_string(i) + ".";
+      EXPECT_TENSOR_CLOSE(out[i].at("boxes"), g[p + "boxes"]);
+      EXPECT_TENSOR_EQ(out[i].at("labels"), g[p + "labels"]);
+      EXPECT_TENSOR_CLOSE(out[i].at("scores"), g[p + "scores"]);
+      EXPECT_TENSOR_CLOSE_TOL(out[i].at("keypoints"), g[p + "keypoints"], 1e-5, 1e-4);
+      EXPECT_TENSOR_CLOSE_TOL(out[i].at("keypoints_scores"), g[p + "keypoints_scores"], 1e-5, 1e-5);
+    }
+  }
+  det::KeypointRCNN model = tiny_keypointrcnn(true);
+  model->train();
+  auto t = targets();
+  for (int i = 0; i < 2; ++i) t[i]["keypoints"] = g["keypointrcnn.target" + std::to_string(i) + ".keypoints"];
+  const det::DetectionOutput out = model(images(), t);
+  ASSERT_EQ(out.losses.size(), 5u);
+  for (const char* k : {"loss_classifier", "loss_box_reg", "loss_keypoint", "loss_objectness", "loss_rpn_box_reg"}) {
+    const double want = g[std::string("keypointrcnn.loss.") + k].to(ember::kDouble).item<double>();
+    EXPECT_NEAR(out[k].item<double>(), want, 1e-6 * (1 + std::abs(want))) << k;
+  }
+  t[0]["keypoints"] = t[0]["keypoints"].to(ember::kDouble);
+  EXPECT_EMBER_ERROR(model(images(), t), "RoIHeads", "keypoints must of float type");
 }
 
 }  // namespace vision_models_detection_frcnn_test

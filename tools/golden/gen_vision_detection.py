@@ -24,6 +24,7 @@ from torchvision.models.detection import FCOS, FasterRCNN, RetinaNet
 from torchvision.models.detection.ssd import SSD
 from torchvision.models.detection.ssdlite import SSDLiteHead
 from torchvision.models.detection.faster_rcnn import FastRCNNPredictor, TwoMLPHead
+from torchvision.models.detection.keypoint_rcnn import KeypointRCNN, KeypointRCNNHeads, KeypointRCNNPredictor
 from torchvision.models.detection.mask_rcnn import MaskRCNN, MaskRCNNHeads, MaskRCNNPredictor
 from torchvision.models.detection import _utils as det_utils
 from torchvision.models.detection.anchor_utils import AnchorGenerator, DefaultBoxGenerator
@@ -303,5 +304,48 @@ model = tiny_maskrcnn(rpn_batch_size_per_image=100000, box_batch_size_per_image=
 model.train()
 for k, v in model(fimgs, mtargets).items():
     g.add("maskrcnn.loss.%s" % k, v.detach())
+
+
+# ---- KeypointRCNN: the tiny FasterRCNN plus a small keypoint branch (5 keypoints)
+def tiny_keypointrcnn(**kw):
+    body = nn.Sequential(OrderedDict([
+        ("c1", nn.Conv2d(3, 4, 3, stride=2, padding=1)), ("r1", nn.ReLU()),
+        ("c2", nn.Conv2d(4, 6, 3, stride=2, padding=1)), ("r2", nn.ReLU()),
+        ("c3", nn.Conv2d(6, 8, 3, stride=2, padding=1)), ("r3", nn.ReLU())]))
+    backbone = BackboneWithFPN(body, {"r1": "0", "r2": "1", "r3": "2"}, [4, 6, 8], 8)
+    anchors = AnchorGenerator(((8,), (16,), (32,), (64,)), ((0.5, 1.0, 2.0),) * 4)
+    model = KeypointRCNN(backbone, min_size=64, max_size=96, rpn_anchor_generator=anchors,
+                         box_roi_pool=MultiScaleRoIAlign(["0", "1", "2"], 7, 2), box_head=TwoMLPHead(8 * 7 * 7, 32),
+                         box_predictor=FastRCNNPredictor(32, 4), rpn_pre_nms_top_n_test=60,
+                         rpn_post_nms_top_n_test=40, box_detections_per_img=3, box_score_thresh=0.2,
+                         keypoint_roi_pool=MultiScaleRoIAlign(["0", "1", "2"], 14, 2),
+                         keypoint_head=KeypointRCNNHeads(8, [8, 8]), keypoint_predictor=KeypointRCNNPredictor(8, 5),
+                         **kw)
+    fill(model)
+    return model.double()
+
+
+model = tiny_keypointrcnn()
+add_state_dict_names("keypointrcnn", model)
+model.eval()
+with torch.no_grad():
+    dets = model(fimgs)
+for i, d in enumerate(dets):
+    for k in ("boxes", "labels", "scores", "keypoints", "keypoints_scores"):
+        g.add("keypointrcnn.eval%d.%s" % (i, k), d[k])
+ktargets = []
+for i, t in enumerate(targets):
+    kps = []
+    for b in t["boxes"].tolist():
+        kps.append([[b[0] + (j + 1) / 6 * (b[2] - b[0]), b[1] + ((j * 2) % 5 + 1) / 6 * (b[3] - b[1]),
+                     0.0 if j == 4 else 1.0] for j in range(5)])
+    kp = torch.tensor(kps, dtype=torch.float32)
+    g.add("keypointrcnn.target%d.keypoints" % i, kp)
+    ktargets.append({"boxes": t["boxes"], "labels": t["labels"], "keypoints": kp})
+model = tiny_keypointrcnn(rpn_batch_size_per_image=100000, box_batch_size_per_image=100000,
+                          rpn_pre_nms_top_n_train=80, rpn_post_nms_top_n_train=50)
+model.train()
+for k, v in model(fimgs, ktargets).items():
+    g.add("keypointrcnn.loss.%s" % k, v.detach())
 
 g.save()

@@ -10,6 +10,7 @@
 #include "ember/vision/models/detection/fcos.h"
 #include "ember/vision/models/detection/generalized_rcnn.h"
 #include "ember/vision/models/detection/image_list.h"
+#include "ember/vision/models/detection/keypoint_rcnn.h"
 #include "ember/vision/models/detection/mask_rcnn.h"
 #include "ember/vision/models/detection/matcher.h"
 #include "ember/vision/models/detection/retinanet.h"

@@ -61,6 +61,27 @@ void RoIHeadsImpl::reset() {
                     static_cast<int>(!options.mask_predictor().is_empty());
   EMBER_CHECK(given == 0 || given == 3, "RoIHeads: mask_roi_pool, mask_head and mask_predictor go together");
   if (given == 3) set_mask_branch(options.mask_roi_pool(), options.mask_head(), options.mask_predictor());
+  const int kp = static_cast<int>(!options.keypoint_roi_pool().is_empty()) +
+                 static_cast<int>(!options.keypoint_head().is_empty()) +
+                 static_cast<int>(!options.keypoint_predictor().is_empty());
+  EMBER_CHECK(kp == 0 || kp == 3, "RoIHeads: keypoint_roi_pool, keypoint_head and keypoint_predictor go together");
+  if (kp == 3) set_keypoint_branch(options.keypoint_roi_pool(), options.keypoint_head(), options.keypoint_predictor());
+}
+
+bool RoIHeadsImpl::has_keypoint() const {
+  return !keypoint_roi_pool.is_empty() && !keypoint_head.is_empty() && !keypoint_predictor.is_empty();
+}
+
+void RoIHeadsImpl::set_keypoint_branch(ops::MultiScaleRoIAlign keypoint_roi_pool_, nn::AnyModule keypoint_head_,
+                                       nn::AnyModule keypoint_predictor_) {
+  EMBER_CHECK(!keypoint_roi_pool_.is_empty() && !keypoint_head_.is_empty() && !keypoint_predictor_.is_empty(),
+              "RoIHeads: keypoint_roi_pool, keypoint_head and keypoint_predictor are required");
+  EMBER_CHECK(!has_keypoint(), "RoIHeads: the keypoint branch is already set");
+  keypoint_roi_pool = register_module("keypoint_roi_pool", std::move(keypoint_roi_pool_));
+  keypoint_head = std::move(keypoint_head_);
+  keypoint_predictor = std::move(keypoint_predictor_);
+  register_module("keypoint_head", keypoint_head.ptr());
+  register_module("keypoint_predictor", keypoint_predictor.ptr());
 }
 
 bool RoIHeadsImpl::has_mask() const {
@@ -185,6 +206,13 @@ std::tuple<std::vector<Detection>, Losses> RoIHeadsImpl::forward(const OrderedDi
       const Tensor& labels = field((*targets)[i], "labels", i);
       EMBER_CHECK(labels.scalar_type() == kLong, "RoIHeads: target labels must of int64 type, instead got ",
                   labels.scalar_type());
+      if (has_keypoint()) {
+        const Tensor& kp = field((*targets)[i], "keypoints", i);
+        EMBER_CHECK(kp.scalar_type() == kFloat, "RoIHeads: target keypoints must of float type, instead got ",
+                    kp.scalar_type());
+        EMBER_CHECK(kp.dim() == 3 && kp.size(0) == boxes.size(0) && kp.size(2) == 3,
+                    "RoIHeads: expected target keypoints of shape [", boxes.size(0), ", K, 3], got ", kp.sizes());
+      }
     }
   }
   std::vector<Tensor> proposals = proposals_in;
@@ -233,6 +261,32 @@ std::tuple<std::vector<Detection>, Losses> RoIHeadsImpl::forward(const OrderedDi
       for (const Detection& r : result) det_labels.push_back(r.at("labels"));
       const std::vector<Tensor> probs = maskrcnn_inference(mask_logits, det_labels);
       for (size_t i = 0; i < result.size(); ++i) result[i]["masks"] = probs[i];
+    }
+  }
+  if (has_keypoint()) {
+    std::vector<Tensor> kp_proposals, pos_matched_idxs;
+    if (is_training()) {
+      for (size_t i = 0; i < proposals.size(); ++i) {
+        const Tensor pos = nonzero(labels[i] > 0).select(1, 0);
+        kp_proposals.push_back(proposals[i].index({pos}));
+        pos_matched_idxs.push_back(matched_idxs[i].index({pos}));
+      }
+    } else {
+      for (const Detection& r : result) kp_proposals.push_back(r.at("boxes"));
+    }
+    Tensor kp_features = keypoint_roi_pool->forward(features, kp_proposals, image_shapes);
+    kp_features = keypoint_head.forward<Tensor>(kp_features);
+    const Tensor kp_logits = keypoint_predictor.forward<Tensor>(kp_features);
+    if (is_training()) {
+      std::vector<Tensor> gt_keypoints;
+      for (size_t i = 0; i < targets->size(); ++i) gt_keypoints.push_back(field((*targets)[i], "keypoints", i));
+      losses["loss_keypoint"] = keypointrcnn_loss(kp_logits, kp_proposals, gt_keypoints, pos_matched_idxs);
+    } else {
+      auto [kp_probs, kp_scores] = keypointrcnn_inference(kp_logits, kp_proposals);
+      for (size_t i = 0; i < result.size(); ++i) {
+        result[i]["keypoints"] = kp_probs[i];
+        result[i]["keypoints_scores"] = kp_scores[i];
+      }
     }
   }
   return {std::move(result), std::move(losses)};

@@ -50,6 +50,16 @@ Tensor paste_mask_in_image(const Tensor& mask, const Tensor& box, int64_t im_h, 
 // masks [K, 1, M, M] pasted at boxes [K, 4] into [K, 1, im_h, im_w].
 Tensor paste_masks_in_image(const Tensor& masks, const Tensor& boxes, ImageSize img_shape, int64_t padding = 1);
 
+// Keypoint R-CNN's helpers (roi_heads_keypoints.cpp).
+// (heatmaps: the linear index in the heatmap of each keypoint, valid: 0/1).
+std::tuple<Tensor, Tensor> keypoints_to_heatmap(const Tensor& keypoints, const Tensor& rois, int64_t heatmap_size);
+// (keypoints [R, K, 3] float32 with visibility 1, scores [R, K] float32).
+std::tuple<Tensor, Tensor> heatmaps_to_keypoints(const Tensor& maps, const Tensor& rois);
+Tensor keypointrcnn_loss(const Tensor& keypoint_logits, const std::vector<Tensor>& proposals,
+                         const std::vector<Tensor>& gt_keypoints, const std::vector<Tensor>& keypoint_matched_idxs);
+std::tuple<std::vector<Tensor>, std::vector<Tensor>> keypointrcnn_inference(const Tensor& x,
+                                                                            const std::vector<Tensor>& boxes);
+
 struct RoIHeadsOptions {
   // box_head: Tensor -> Tensor (TwoMLPHead, FastRCNNConvFCHead, ...);
   // box_predictor: Tensor -> std::tuple<Tensor, Tensor> (FastRCNNPredictor).
@@ -85,6 +95,10 @@ struct RoIHeadsOptions {
   TORCH_ARG(ops::MultiScaleRoIAlign, mask_roi_pool) = nullptr;
   TORCH_ARG(nn::AnyModule, mask_head) = {};
   TORCH_ARG(nn::AnyModule, mask_predictor) = {};
+  // Keypoint R-CNN's branch; all three or none (Tensor -> Tensor each).
+  TORCH_ARG(ops::MultiScaleRoIAlign, keypoint_roi_pool) = nullptr;
+  TORCH_ARG(nn::AnyModule, keypoint_head) = {};
+  TORCH_ARG(nn::AnyModule, keypoint_predictor) = {};
 };
 
 class RoIHeadsImpl : public nn::Cloneable<RoIHeadsImpl> {
@@ -95,6 +109,9 @@ class RoIHeadsImpl : public nn::Cloneable<RoIHeadsImpl> {
   bool has_mask() const;
   // Installs Mask R-CNN's branch after construction, as MaskRCNN does.
   void set_mask_branch(ops::MultiScaleRoIAlign mask_roi_pool, nn::AnyModule mask_head, nn::AnyModule mask_predictor);
+  bool has_keypoint() const;
+  void set_keypoint_branch(ops::MultiScaleRoIAlign keypoint_roi_pool, nn::AnyModule keypoint_head,
+                           nn::AnyModule keypoint_predictor);
 
   std::tuple<std::vector<Tensor>, std::vector<Tensor>> assign_targets_to_proposals(
       const std::vector<Tensor>& proposals, const std::vector<Tensor>& gt_boxes,
@@ -117,6 +134,8 @@ class RoIHeadsImpl : public nn::Cloneable<RoIHeadsImpl> {
   nn::AnyModule box_head, box_predictor;
   ops::MultiScaleRoIAlign mask_roi_pool{nullptr};
   nn::AnyModule mask_head, mask_predictor;
+  ops::MultiScaleRoIAlign keypoint_roi_pool{nullptr};
+  nn::AnyModule keypoint_head, keypoint_predictor;
   _utils::Matcher proposal_matcher{0.5, 0.5, false};
   _utils::BalancedPositiveNegativeSampler fg_bg_sampler{512, 0.25};
   _utils::BoxCoder box_coder{{10.0, 10.0, 5.0, 5.0}};
