@@ -153,7 +153,20 @@ TEST(VisionDetectionRetinaNet, BadInputRaises) {
   EXPECT_EMBER_ERROR(model(images()), "RetinaNet", "targets should not be none");
   auto bad = targets();
   bad[0]["boxes"] = ember::tensor({5.0, 30.0, 40.0, 30.0}).reshape({1, 4});
+  bad[0]["labels"] = ember::tensor({int64_t{1}});
   EXPECT_EMBER_ERROR(model(images(), bad), "RetinaNet", "positive height and width", "target at index 0");
+  bad = targets();
+  bad[0]["labels"] = ember::tensor({int64_t{1}, int64_t{9}});
+  EXPECT_EMBER_ERROR(model(images(), bad), "RetinaNet", "label 9 is out of range");
+  bad[0]["labels"] = ember::tensor({int64_t{1}, int64_t{-2}});
+  EXPECT_EMBER_ERROR(model(images(), bad), "RetinaNet", "non-negative");
+  bad[0]["labels"] = ember::tensor({1.0f, 2.0f});
+  EXPECT_EMBER_ERROR(model(images(), bad), "RetinaNet", "int64");
+  bad[0].erase("labels");
+  EXPECT_EMBER_ERROR(model(images(), bad), "RetinaNet", "labels key");
+  bad = targets();
+  bad[1]["boxes"] = ember::tensor({2.0, 3.0, std::nan(""), 50.0}).reshape({1, 4});
+  EXPECT_EMBER_ERROR(model(images(), bad), "RetinaNet", "finite");
 }
 
 det::FCOS tiny_fcos() {

@@ -188,8 +188,41 @@ TEST(VisionDetectionFasterRCNN, BadInputRaises) {
   EXPECT_EMBER_ERROR(model(images(), bad), "FasterRCNN", "positive height and width", "target at index 1");
   bad[1]["boxes"] = ember::tensor({2.0, 3.0, 2.0}).reshape({1, 3});
   EXPECT_EMBER_ERROR(model(images(), bad), "FasterRCNN", "shape [N, 4]");
+  bad = targets();
+  bad[0]["labels"] = ember::tensor({int64_t{1}, int64_t{7}});
+  EXPECT_ANY_THROW(model(images(), bad));  // cross_entropy's own range check raises
   EXPECT_EMBER_ERROR(auto m = det::FasterRCNN(tiny_backbone()), "FasterRCNN", "num_classes should not be None");
   EXPECT_EMBER_ERROR(det::FasterRCNN(tiny_options(true).num_classes(3)), "FasterRCNN", "num_classes should be None");
+}
+
+TEST(VisionDetectionFasterRCNN, ResnetExtractorFreezesAndValidates) {
+  // A ResNet-shaped stand-in: the layer names and inplanes are what the extractor reads.
+  ember::vision::models::_utils::NamedLayers layers;
+  layers.insert("conv1", nn::AnyModule(nn::Conv2d(nn::Conv2dOptions(3, 4, 3).stride(2).padding(1))));
+  layers.insert("bn1", nn::AnyModule(nn::BatchNorm2d(4)));
+  layers.insert("layer1", nn::AnyModule(nn::Conv2d(nn::Conv2dOptions(4, 4, 3).padding(1))));
+  layers.insert("layer2", nn::AnyModule(nn::Conv2d(nn::Conv2dOptions(4, 8, 3).stride(2).padding(1))));
+  layers.insert("layer3", nn::AnyModule(nn::Conv2d(nn::Conv2dOptions(8, 16, 3).stride(2).padding(1))));
+  layers.insert("layer4", nn::AnyModule(nn::Conv2d(nn::Conv2dOptions(16, 32, 3).stride(2).padding(1))));
+  // inplanes 32: layer k has 32 / 8 * 2^(k-1) channels.
+  auto fpn = det::backbone_utils::_resnet_fpn_extractor(layers, 32, 2, std::vector<int64_t>{2, 3, 4});
+  for (const auto& p : fpn->named_parameters()) {
+    const bool trainable =
+        p.key().rfind("body.layer4", 0) == 0 || p.key().rfind("body.layer3", 0) == 0 || p.key().rfind("fpn.", 0) == 0;
+    EXPECT_EQ(p.value().requires_grad(), trainable) << p.key();
+  }
+  const auto out = fpn(ember::rand({1, 3, 32, 32}));
+  EXPECT_EQ(out.keys(), (std::vector<std::string>{"0", "1", "2", "pool"}));
+  EXPECT_EQ(out["0"].size(1), 256);
+  EXPECT_EMBER_ERROR(det::backbone_utils::_resnet_fpn_extractor(layers, 32, 6), "Trainable layers");
+  EXPECT_EMBER_ERROR(det::backbone_utils::_resnet_fpn_extractor(layers, 32, 3, std::vector<int64_t>{0, 1}),
+                     "range [1,4]");
+  EXPECT_EQ(det::backbone_utils::_validate_trainable_layers(false, 2, 5, 3), 5);
+  EXPECT_EQ(det::backbone_utils::_validate_trainable_layers(true, std::nullopt, 5, 3), 3);
+  EXPECT_EMBER_ERROR(det::backbone_utils::_validate_trainable_layers(true, 7, 5, 3), "range [0,5]");
+  vops::FrozenBatchNorm2d frozen(4);
+  det::_utils::overwrite_eps(*frozen, 0.0);
+  EXPECT_EQ(frozen->options.eps(), 0.0);
 }
 
 TEST(VisionDetectionFasterRCNN, IntermediateLayerGetterKeepsLayersUpToTheLastReturned) {

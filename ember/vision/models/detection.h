@@ -13,6 +13,7 @@
 #include "ember/vision/models/detection/keypoint_rcnn.h"
 #include "ember/vision/models/detection/mask_rcnn.h"
 #include "ember/vision/models/detection/matcher.h"
+#include "ember/vision/models/detection/model_utils.h"
 #include "ember/vision/models/detection/retinanet.h"
 #include "ember/vision/models/detection/roi_heads.h"
 #include "ember/vision/models/detection/rpn.h"

@@ -37,4 +37,45 @@ void BackboneWithFPNImpl::init(std::vector<int64_t> in_channels_list,
 
 OrderedDict<std::string, Tensor> BackboneWithFPNImpl::forward(const Tensor& x) { return fpn(body(x)); }
 
+BackboneWithFPN _resnet_fpn_extractor(const _utils::NamedLayers& backbone, int64_t inplanes, int64_t trainable_layers,
+                                      std::optional<std::vector<int64_t>> returned_layers,
+                                      std::shared_ptr<ops::ExtraFPNBlockImpl> extra_blocks,
+                                      std::optional<ops::NormLayer> norm_layer) {
+  EMBER_CHECK(trainable_layers >= 0 && trainable_layers <= 5,
+              "_resnet_fpn_extractor: Trainable layers should be in the range [0,5], got ", trainable_layers);
+  std::vector<std::string> layers_to_train{"layer4", "layer3", "layer2", "layer1", "conv1"};
+  layers_to_train.resize(static_cast<size_t>(trainable_layers));
+  if (trainable_layers == 5) layers_to_train.emplace_back("bn1");
+  for (const auto& layer : backbone)
+    for (const auto& param : layer.value().ptr()->named_parameters()) {
+      const std::string name = layer.key() + "." + param.key();
+      bool train = false;
+      for (const std::string& prefix : layers_to_train) train = train || name.rfind(prefix, 0) == 0;
+      if (!train) param.value().set_requires_grad(false);
+    }
+  const std::vector<int64_t> returned = returned_layers.value_or(std::vector<int64_t>{1, 2, 3, 4});
+  EMBER_CHECK(!returned.empty(), "_resnet_fpn_extractor: no returned layers");
+  _utils::ReturnLayers return_layers;
+  std::vector<int64_t> in_channels_list;
+  for (size_t v = 0; v < returned.size(); ++v) {
+    const int64_t k = returned[v];
+    EMBER_CHECK(k >= 1 && k <= 4, "_resnet_fpn_extractor: Each returned layer should be in the range [1,4]. Got ", k);
+    return_layers["layer" + std::to_string(k)] = std::to_string(v);
+    in_channels_list.push_back((inplanes / 8) << (k - 1));
+  }
+  return BackboneWithFPN(backbone, return_layers, in_channels_list, 256, std::move(extra_blocks),
+                         std::move(norm_layer));
+}
+
+int64_t _validate_trainable_layers(bool is_trained, std::optional<int64_t> trainable_backbone_layers, int64_t max_value,
+                                   int64_t default_value) {
+  // Without weights every layer trains, as torchvision (which also warns when a value was given).
+  if (!is_trained) trainable_backbone_layers = max_value;
+  const int64_t n = trainable_backbone_layers.value_or(default_value);
+  EMBER_CHECK(n >= 0 && n <= max_value,
+              "_validate_trainable_layers: Trainable backbone layers should be in the range [0,", max_value, "], got ",
+              n);
+  return n;
+}
+
 }  // namespace torch::vision::models::detection::backbone_utils

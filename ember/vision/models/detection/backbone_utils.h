@@ -45,4 +45,19 @@ class BackboneWithFPNImpl : public nn::Module {
 };
 TORCH_MODULE(BackboneWithFPN);
 
+// _resnet_fpn_extractor over a ResNet given as its top-level layers (conv1,
+// bn1, relu, maxpool, layer1..layer4, ...) and its final `inplanes`: freezes
+// (requires_grad false) every parameter outside the last trainable_layers of
+// layer4, layer3, layer2, layer1, conv1 (and bn1 when 5), and returns the
+// FPN over returned_layers (default 1..4) with 256 channels.
+BackboneWithFPN _resnet_fpn_extractor(const _utils::NamedLayers& backbone, int64_t inplanes, int64_t trainable_layers,
+                                      std::optional<std::vector<int64_t>> returned_layers = std::nullopt,
+                                      std::shared_ptr<ops::ExtraFPNBlockImpl> extra_blocks = nullptr,
+                                      std::optional<ops::NormLayer> norm_layer = std::nullopt);
+
+// The trainable backbone layers a builder uses: max_value when no weights are
+// loaded, default_value when unset; raises outside [0, max_value].
+int64_t _validate_trainable_layers(bool is_trained, std::optional<int64_t> trainable_backbone_layers, int64_t max_value,
+                                   int64_t default_value);
+
 }  // namespace torch::vision::models::detection::backbone_utils

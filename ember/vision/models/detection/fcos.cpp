@@ -164,6 +164,9 @@ Losses FCOSHeadImpl::compute_loss(const std::vector<Target>& targets, const Head
     all_boxes.push_back(gt_boxes);
   }
   const Tensor gt_boxes_all = stack(all_boxes), gt_classes_all = stack(all_classes), anchors = stack(anchors_in);
+  EMBER_CHECK(gt_classes_all.numel() == 0 || gt_classes_all.max().item<int64_t>() < cls_logits.size(-1),
+              "FCOS: target label ", gt_classes_all.numel() ? gt_classes_all.max().item<int64_t>() : 0,
+              " is out of range for ", cls_logits.size(-1), " classes");
   const Tensor fg = gt_classes_all >= 0;
   const double num_foreground = std::max(1.0, static_cast<double>(fg.sum().item<int64_t>()));
   Tensor gt_classes_targets = zeros_like(cls_logits);

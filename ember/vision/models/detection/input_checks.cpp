@@ -37,6 +37,18 @@ std::vector<std::pair<int64_t, int64_t>> check_images_and_targets(const char* mo
                   ": Expected target boxes to be a tensor of shape [N, 4], got ", it->second.sizes(), ".");
       EMBER_CHECK(it->second.is_floating_point(), model, ": target boxes must of float type, instead got ",
                   it->second.scalar_type());
+      // NaN passes torchvision's degenerate-box test and then poisons the matching silently.
+      EMBER_CHECK(isfinite(it->second).all().item<bool>(), model, ": target boxes must be finite");
+      auto labels = t.find("labels");
+      EMBER_CHECK(!training || labels != t.end(), model, ": Every element of targets should have a labels key");
+      if (labels != t.end()) {
+        const Tensor& l = labels->second;
+        EMBER_CHECK(l.defined() && l.scalar_type() == kLong, model, ": target labels must of int64 type, instead got ",
+                    l.defined() ? l.scalar_type() : kLong);
+        EMBER_CHECK(l.dim() == 1 && l.size(0) == it->second.size(0), model, ": ", it->second.size(0),
+                    " target boxes with labels of shape ", l.sizes());
+        EMBER_CHECK(l.numel() == 0 || l.min().item<int64_t>() >= 0, model, ": target labels must be non-negative");
+      }
     }
   }
   std::vector<std::pair<int64_t, int64_t>> sizes;

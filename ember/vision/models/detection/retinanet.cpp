@@ -105,6 +105,9 @@ Tensor RetinaNetClassificationHeadImpl::compute_loss(const std::vector<Target>& 
     Tensor gt_classes_target = zeros_like(logits);
     const Tensor fg_idx = nonzero(fg).select(1, 0);
     const Tensor labels = target_field(targets[i], "labels").index({m.index({fg_idx})});
+    EMBER_CHECK(labels.numel() == 0 || labels.max().item<int64_t>() < logits.size(-1), "RetinaNet: target label ",
+                labels.numel() ? labels.max().item<int64_t>() : 0, " is out of range for ", logits.size(-1),
+                " classes");
     gt_classes_target.index_put_({fg_idx, labels}, 1.0);
     const Tensor valid = nonzero(m != _utils::Matcher::BETWEEN_THRESHOLDS).select(1, 0);
     losses.push_back(vops::sigmoid_focal_loss(logits.index({valid}), gt_classes_target.index({valid}), 0.25, 2, "sum") /
