@@ -195,6 +195,24 @@ TEST(VisionDetectionFasterRCNN, BadInputRaises) {
   EXPECT_EMBER_ERROR(det::FasterRCNN(tiny_options(true).num_classes(3)), "FasterRCNN", "num_classes should be None");
 }
 
+TEST(VisionDetectionFasterRCNN, TakesAPlainSequentialWithItsChannels) {
+  // torchvision's documented custom backbone: features with out_channels set by hand.
+  nn::Sequential features({{"0", nn::Conv2d(nn::Conv2dOptions(3, 8, 3).stride(4).padding(1))}, {"1", nn::ReLU()}});
+  det::FasterRCNN model(det::FasterRCNNOptions(det::Backbone(features, 8), 3)
+                            .min_size({48})
+                            .max_size(64)
+                            .rpn_anchor_generator(det::rpn::AnchorGenerator(std::vector<std::vector<int64_t>>{{8, 16}},
+                                                                            std::vector<std::vector<double>>{{1.0}}))
+                            .box_roi_pool(vops::MultiScaleRoIAlign(vops::MultiScaleRoIAlignOptions({"0"}, 7, 2))));
+  EXPECT_TRUE(model->named_parameters().contains("backbone.0.weight"));
+  model->eval();
+  ember::NoGradGuard guard;
+  const auto out = model(std::vector<Tensor>{image(0, 3, 40, 52)});
+  ASSERT_EQ(out.detections.size(), 1u);
+  EXPECT_EQ(out[0].at("boxes").size(1), 4);
+  EXPECT_EMBER_ERROR(det::Backbone(features, 0), "out_channels=0");
+}
+
 TEST(VisionDetectionFasterRCNN, ResnetExtractorFreezesAndValidates) {
   // A ResNet-shaped stand-in: the layer names and inplanes are what the extractor reads.
   ember::vision::models::_utils::NamedLayers layers;

@@ -29,16 +29,17 @@ class Backbone {
     // SSD's backbones have no single out_channels; SSD measures them.
     if constexpr (requires { static_cast<int64_t>(module->out_channels); })
       out_channels_ = static_cast<int64_t>(module->out_channels);
-    run_ = [m = module.get()](const Tensor& x) {
-      using Result = std::decay_t<decltype(m->forward(x))>;
-      if constexpr (std::is_same_v<Result, Tensor>) {
-        OrderedDict<std::string, Tensor> out;
-        out.insert("0", m->forward(x));
-        return out;
-      } else {
-        return OrderedDict<std::string, Tensor>(m->forward(x));
-      }
-    };
+    run_ = make_runner(module.get());
+  }
+  // A module without the member (an nn::Sequential of features, as Python's
+  // `backbone.out_channels = 1280` on mobilenet_v2().features) with the count given.
+  template <typename ModuleType>
+  Backbone(const nn::ModuleHolder<ModuleType>& holder, int64_t out_channels) : Backbone(holder.ptr(), out_channels) {}
+  template <typename ModuleType>
+  Backbone(std::shared_ptr<ModuleType> module, int64_t out_channels) : module_(module), out_channels_(out_channels) {
+    EMBER_CHECK(module != nullptr, "backbone: the module is null");
+    EMBER_CHECK(out_channels > 0, "backbone: out_channels=", out_channels, " is not positive");
+    run_ = make_runner(module.get());
   }
   Backbone() = default;
 
@@ -51,6 +52,20 @@ class Backbone {
   bool is_empty() const { return module_ == nullptr; }
 
  private:
+  template <typename ModuleType>
+  static std::function<OrderedDict<std::string, Tensor>(const Tensor&)> make_runner(ModuleType* m) {
+    return [m](const Tensor& x) {
+      using Result = std::decay_t<decltype(m->forward(x))>;
+      if constexpr (std::is_same_v<Result, Tensor>) {
+        OrderedDict<std::string, Tensor> out;
+        out.insert("0", m->forward(x));
+        return out;
+      } else {
+        return OrderedDict<std::string, Tensor>(m->forward(x));
+      }
+    };
+  }
+
   std::shared_ptr<nn::Module> module_;
   int64_t out_channels_ = 0;
   std::function<OrderedDict<std::string, Tensor>(const Tensor&)> run_;

@@ -26,7 +26,6 @@ struct DetectionOutput {
 
   const Detection& operator[](size_t i) const { return detections.at(i); }
   const Tensor& operator[](const std::string& loss) const { return losses.at(loss); }
-  const Tensor& operator[](const char* loss) const { return losses.at(loss); }
 };
 
 }  // namespace torch::vision::models::detection
