@@ -265,4 +265,20 @@ TEST(VisionDetectionSSD, MatchesTorchvision) {
       "SSD", "output channels from the backbone (1)", "aspect ratios (2)");
 }
 
+// Images without objects train (every anchor a negative), as in torchvision.
+TEST(VisionDetectionDense, TrainsOnImagesWithoutBoxes) {
+  auto t = targets();
+  t[1]["boxes"] = ember::zeros({0, 4}, ember::TensorOptions().dtype(ember::kDouble));
+  t[1]["labels"] = ember::zeros({0}, ember::TensorOptions().dtype(ember::kLong));
+  det::RetinaNet retinanet = tiny_retinanet();
+  retinanet->train();
+  for (const auto& [k, v] : retinanet(images(), t).losses) EXPECT_TRUE(std::isfinite(v.item<double>())) << k;
+  det::FCOS fcos = tiny_fcos();
+  fcos->train();
+  for (const auto& [k, v] : fcos(images(), t).losses) EXPECT_TRUE(std::isfinite(v.item<double>())) << k;
+  det::SSD ssd = tiny_ssd(false);
+  ssd->train();
+  for (const auto& [k, v] : ssd(images(), t).losses) EXPECT_TRUE(std::isfinite(v.item<double>())) << k;
+}
+
 }  // namespace vision_models_detection_dense_test

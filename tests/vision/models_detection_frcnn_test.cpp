@@ -173,6 +173,17 @@ TEST(VisionDetectionFasterRCNN, TrainLossesMatchTorchvision) {
   EXPECT_GT(grad.abs().sum().item<double>(), 0);
 }
 
+TEST(VisionDetectionFasterRCNN, TrainsOnImagesWithoutBoxes) {
+  det::FasterRCNN model = tiny_model(tiny_options(true));
+  model->train();
+  auto t = targets();
+  t[0]["boxes"] = ember::zeros({0, 4}, ember::TensorOptions().dtype(ember::kDouble));
+  t[0]["labels"] = ember::zeros({0}, ember::TensorOptions().dtype(ember::kLong));
+  const det::DetectionOutput out = model(images(), t);
+  ASSERT_EQ(out.losses.size(), 4u);
+  for (const auto& [k, v] : out.losses) EXPECT_TRUE(std::isfinite(v.item<double>())) << k;
+}
+
 TEST(VisionDetectionFasterRCNN, BadInputRaises) {
   det::FasterRCNN model = tiny_model(tiny_options(true));
   model->eval();
