@@ -254,6 +254,31 @@ TEST(VisionDetectionFasterRCNN, ResnetExtractorFreezesAndValidates) {
   EXPECT_EQ(frozen->options.eps(), 0.0);
 }
 
+TEST(VisionDetectionFasterRCNN, MobilenetExtractorFreezesAndBuilds) {
+  const auto conv = [](int64_t in, int64_t out, int64_t stride) {
+    return nn::Conv2d(nn::Conv2dOptions(in, out, 3).stride(stride).padding(1));
+  };
+  const auto make = [&] {
+    return nn::Sequential(conv(3, 4, 2), conv(4, 4, 1), conv(4, 6, 2), conv(6, 6, 1), conv(6, 8, 2));
+  };
+  // Stages start at blocks 0, 2 (an `_is_cn` block) and 4 (the last).
+  const std::vector<int64_t> channels{4, 4, 6, 6, 8};
+  nn::Sequential features = make();
+  det::Backbone fpn = det::backbone_utils::_mobilenet_extractor(features, {2}, channels, true, 1);
+  EXPECT_EQ(fpn.out_channels(), 256);
+  for (const auto& p : fpn.ptr()->named_parameters()) {
+    const bool trainable = p.key().rfind("body.4.", 0) == 0 || p.key().rfind("fpn.", 0) == 0;
+    EXPECT_EQ(p.value().requires_grad(), trainable) << p.key();
+  }
+  EXPECT_EQ(fpn(ember::rand({1, 3, 32, 32})).keys(), (std::vector<std::string>{"0", "1", "pool"}));
+  det::Backbone plain = det::backbone_utils::_mobilenet_extractor(make(), {2}, channels, false, 0);
+  EXPECT_TRUE(plain.ptr()->named_parameters().contains("1.weight"));
+  EXPECT_EQ(plain(ember::rand({1, 3, 32, 32}))["0"].size(1), 256);
+  EXPECT_EMBER_ERROR(det::backbone_utils::_mobilenet_extractor(make(), {2}, channels, true, 4), "range [0,3]");
+  EXPECT_EMBER_ERROR(det::backbone_utils::_mobilenet_extractor(make(), {2}, channels, true, 3, std::vector<int64_t>{3}),
+                     "range [0,2]");
+}
+
 TEST(VisionDetectionFasterRCNN, IntermediateLayerGetterKeepsLayersUpToTheLastReturned) {
   nn::Sequential body({{"a", nn::Conv2d(nn::Conv2dOptions(3, 2, 1))},
                        {"b", nn::ReLU()},

@@ -1,6 +1,7 @@
 #include "ember/vision/models/detection/backbone_utils.h"
 
 #include "ember/core/error.h"
+#include "ember/nn/modules/conv.h"
 
 namespace torch::vision::models::detection::backbone_utils {
 
@@ -65,6 +66,48 @@ BackboneWithFPN _resnet_fpn_extractor(const _utils::NamedLayers& backbone, int64
   }
   return BackboneWithFPN(backbone, return_layers, in_channels_list, 256, std::move(extra_blocks),
                          std::move(norm_layer));
+}
+
+Backbone _mobilenet_extractor(const nn::Sequential& features, const std::vector<int64_t>& cn_indices,
+                              const std::vector<int64_t>& block_out_channels, bool fpn, int64_t trainable_layers,
+                              std::optional<std::vector<int64_t>> returned_layers,
+                              std::shared_ptr<ops::ExtraFPNBlockImpl> extra_blocks,
+                              std::optional<ops::NormLayer> norm_layer) {
+  EMBER_CHECK(!features.is_empty() && !features->is_empty(), "_mobilenet_extractor: empty features");
+  const auto n = static_cast<int64_t>(features->size());
+  EMBER_CHECK(static_cast<int64_t>(block_out_channels.size()) == n, "_mobilenet_extractor: ", block_out_channels.size(),
+              " out_channels for ", n, " blocks");
+  std::vector<int64_t> stage_indices{0};
+  for (const int64_t i : cn_indices) {
+    EMBER_CHECK(i > 0 && i < n, "_mobilenet_extractor: block index ", i, " is outside the ", n, " blocks");
+    stage_indices.push_back(i);
+  }
+  stage_indices.push_back(n - 1);
+  const auto num_stages = static_cast<int64_t>(stage_indices.size());
+  EMBER_CHECK(trainable_layers >= 0 && trainable_layers <= num_stages,
+              "_mobilenet_extractor: Trainable layers should be in the range [0,", num_stages, "], got ",
+              trainable_layers);
+  const int64_t freeze_before = trainable_layers == 0 ? n : stage_indices[num_stages - trainable_layers];
+  for (int64_t i = 0; i < freeze_before; ++i)
+    for (const Tensor& p : features->ptr(static_cast<size_t>(i))->parameters()) p.set_requires_grad(false);
+  constexpr int64_t out_channels = 256;
+  if (fpn) {
+    const std::vector<int64_t> returned =
+        returned_layers.value_or(std::vector<int64_t>{num_stages - 2, num_stages - 1});
+    _utils::ReturnLayers return_layers;
+    std::vector<int64_t> in_channels_list;
+    for (size_t v = 0; v < returned.size(); ++v) {
+      const int64_t k = returned[v];
+      EMBER_CHECK(k >= 0 && k < num_stages, "_mobilenet_extractor: Each returned layer should be in the range [0,",
+                  num_stages - 1, "], got ", k);
+      return_layers[std::to_string(stage_indices[k])] = std::to_string(v);
+      in_channels_list.push_back(block_out_channels[stage_indices[k]]);
+    }
+    return BackboneWithFPN(features, return_layers, in_channels_list, out_channels, std::move(extra_blocks),
+                           std::move(norm_layer));
+  }
+  nn::Sequential m(features, nn::Conv2d(nn::Conv2dOptions(block_out_channels.back(), out_channels, 1)));
+  return Backbone(m, out_channels);
 }
 
 int64_t _validate_trainable_layers(bool is_trained, std::optional<int64_t> trainable_backbone_layers, int64_t max_value,

@@ -14,6 +14,7 @@
 #include "ember/core/tensor.h"
 #include "ember/nn/module.h"
 #include "ember/nn/pimpl.h"
+#include "ember/vision/models/detection/backbone.h"
 #include "ember/vision/models/intermediate_layer_getter.h"
 #include "ember/vision/ops/feature_pyramid_network.h"
 #include "ember/vision/ops/misc.h"
@@ -54,6 +55,17 @@ BackboneWithFPN _resnet_fpn_extractor(const _utils::NamedLayers& backbone, int64
                                       std::optional<std::vector<int64_t>> returned_layers = std::nullopt,
                                       std::shared_ptr<ops::ExtraFPNBlockImpl> extra_blocks = nullptr,
                                       std::optional<ops::NormLayer> norm_layer = std::nullopt);
+
+// _mobilenet_extractor over MobileNetV2/V3's `features`: cn_indices are the
+// blocks with `_is_cn` (the stage starts), block_out_channels each block's
+// out_channels. Freezes the blocks before the last trainable_layers stages;
+// with fpn, a BackboneWithFPN over returned_layers (default the last two
+// stages) with 256 channels, else Sequential(features, Conv2d(last, 256, 1)).
+Backbone _mobilenet_extractor(const nn::Sequential& features, const std::vector<int64_t>& cn_indices,
+                              const std::vector<int64_t>& block_out_channels, bool fpn, int64_t trainable_layers,
+                              std::optional<std::vector<int64_t>> returned_layers = std::nullopt,
+                              std::shared_ptr<ops::ExtraFPNBlockImpl> extra_blocks = nullptr,
+                              std::optional<ops::NormLayer> norm_layer = std::nullopt);
 
 // The trainable backbone layers a builder uses: max_value when no weights are
 // loaded, default_value when unset; raises outside [0, max_value].
