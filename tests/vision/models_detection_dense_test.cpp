@@ -14,6 +14,7 @@
 #include "common/test_util.h"
 #include "ember/torch.h"
 #include "ember/vision/models/detection.h"
+#include "ember/vision/models/detection/ssd_vgg.h"
 #include "ember/vision/models/detection/ssdlite.h"
 #include "ember/vision/models/intermediate_layer_getter.h"
 
@@ -50,15 +51,13 @@ void fill(nn::Module& m) {
     const int64_t idx = k++;
     if (ends_with(name, "num_batches_tracked")) continue;
     const int64_t n = t.numel();
-    const Tensor s =
-        ember::sin(0.37 * ember::arange(n, ember::TensorOptions().dtype(ember::kDouble)) + static_cast<double>(idx));
-    Tensor v;
+    // In place: one double buffer per entry (the VGG extractor has 10M parameters).
+    Tensor v = ember::arange(n, ember::TensorOptions().dtype(ember::kDouble));
+    v.mul_(0.37).add_(static_cast<double>(idx)).sin_();
     if (ends_with(name, "running_var")) {
-      v = 0.5 + 0.25 * (1 + s);
+      v.add_(1).mul_(0.25).add_(0.5);
     } else {
-      const double scale =
-          t.dim() >= 2 ? 1.0 / std::sqrt(static_cast<double>(n) / static_cast<double>(t.size(0))) : 0.1;
-      v = scale * s;
+      v.mul_(t.dim() >= 2 ? 1.0 / std::sqrt(static_cast<double>(n) / static_cast<double>(t.size(0))) : 0.1);
     }
     t.copy_(v.reshape(t.sizes()).to(t.scalar_type()));
   }
@@ -279,6 +278,41 @@ TEST(VisionDetectionDense, TrainsOnImagesWithoutBoxes) {
   det::SSD ssd = tiny_ssd(false);
   ssd->train();
   for (const auto& [k, v] : ssd(images(), t).losses) EXPECT_TRUE(std::isfinite(v.item<double>())) << k;
+}
+
+nn::Sequential thin_vgg() {
+  const auto c = [](int64_t i, int64_t o) { return nn::Conv2d(nn::Conv2dOptions(i, o, 3).padding(1)); };
+  const auto pool = [] { return nn::MaxPool2d(nn::MaxPool2dOptions(2).stride(2)); };
+  return nn::Sequential(c(3, 8), nn::ReLU(), pool(), c(8, 8), nn::ReLU(), pool(), c(8, 16), nn::ReLU(), pool(),
+                        c(16, 512), nn::ReLU(), pool(), nn::Conv2d(nn::Conv2dOptions(512, 512, 1)), nn::ReLU(), pool());
+}
+
+TEST(VisionDetectionSSD, VGGFeatureExtractorMatchesTorchvision) {
+  const Golden& g = golden();
+  det::ssd::SSDFeatureExtractorVGG ext(thin_vgg(), false);
+  expect_state_dict_names("ssdvgg", *ext);
+  fill(*ext);
+  ember::NoGradGuard guard;
+  const auto feats = ext(image(4, 3, 268, 268).unsqueeze(0));
+  ASSERT_EQ(feats.size(), 6u);
+  using ember::indexing::Slice;
+  for (const auto& item : feats.items()) {
+    const std::string p = "ssdvgg." + item.key() + ".";
+    const Tensor& v = item.value();
+    const Tensor shape = g[p + "shape"];
+    for (int64_t d = 0; d < 4; ++d) EXPECT_EQ(v.size(d), shape[d].item<int64_t>()) << p;
+    const double sum = g[p + "sum"].item<double>(), abssum = g[p + "abssum"].item<double>();
+    EXPECT_NEAR(v.to(ember::kDouble).sum().item<double>(), sum, 1e-4 * abssum) << p;
+    EXPECT_NEAR(v.to(ember::kDouble).abs().sum().item<double>(), abssum, 1e-4 * abssum) << p;
+    EXPECT_TENSOR_CLOSE_TOL(v.flatten().index({Slice(0, std::nullopt, 331)}), g[p + "samples"], 1e-3, 1e-4) << p;
+  }
+  // _vgg_extractor freezes the first stages.
+  nn::Sequential vgg = thin_vgg();
+  det::ssd::_vgg_extractor(vgg, false, 2);
+  EXPECT_FALSE(vgg[0]->as<nn::Conv2dImpl>()->weight.requires_grad());
+  EXPECT_TRUE(vgg[9]->as<nn::Conv2dImpl>()->weight.requires_grad());
+  EXPECT_EMBER_ERROR(det::ssd::_vgg_extractor(thin_vgg(), false, 6), "range [0, 5]");
+  EXPECT_EMBER_ERROR(det::ssd::SSDFeatureExtractorVGG(nn::Sequential(nn::ReLU()), false), "5 MaxPool2d");
 }
 
 }  // namespace vision_models_detection_dense_test

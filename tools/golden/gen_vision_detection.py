@@ -21,7 +21,7 @@ from functools import partial
 
 from torchvision.models._utils import IntermediateLayerGetter
 from torchvision.models.detection import FCOS, FasterRCNN, RetinaNet
-from torchvision.models.detection.ssd import SSD
+from torchvision.models.detection.ssd import SSD, SSDFeatureExtractorVGG
 from torchvision.models.detection.ssdlite import SSDLiteHead
 from torchvision.models.detection.faster_rcnn import FastRCNNPredictor, TwoMLPHead
 from torchvision.models.detection.keypoint_rcnn import KeypointRCNN, KeypointRCNNHeads, KeypointRCNNPredictor
@@ -347,5 +347,28 @@ model = tiny_keypointrcnn(rpn_batch_size_per_image=100000, box_batch_size_per_im
 model.train()
 for k, v in model(fimgs, ktargets).items():
     g.add("keypointrcnn.loss.%s" % k, v.detach())
+
+
+# ---- SSDFeatureExtractorVGG over a thin VGG-shaped features (5 max pools, conv4_3/conv5_3 with 512
+# channels), float32 at 268 x 268 (the smallest size whose last extra block is 1 x 1); each map
+# compared by its sum, absolute sum and every 331st value
+def thin_vgg():
+    def c(i, o):
+        return nn.Conv2d(i, o, 3, padding=1)
+    return nn.Sequential(c(3, 8), nn.ReLU(), nn.MaxPool2d(2, 2), c(8, 8), nn.ReLU(), nn.MaxPool2d(2, 2),
+                         c(8, 16), nn.ReLU(), nn.MaxPool2d(2, 2), c(16, 512), nn.ReLU(), nn.MaxPool2d(2, 2),
+                         nn.Conv2d(512, 512, 1), nn.ReLU(), nn.MaxPool2d(2, 2))
+
+
+ext = SSDFeatureExtractorVGG(thin_vgg(), False)
+fill(ext)
+add_state_dict_names("ssdvgg", ext)
+with torch.no_grad():
+    feats = ext(image(4, 3, 268, 268).unsqueeze(0))
+for k, v in feats.items():
+    g.add("ssdvgg.%s.shape" % k, torch.tensor(v.shape, dtype=torch.int64))
+    g.add("ssdvgg.%s.sum" % k, v.to(torch.float64).sum())
+    g.add("ssdvgg.%s.abssum" % k, v.to(torch.float64).abs().sum())
+    g.add("ssdvgg.%s.samples" % k, v.flatten()[::331])
 
 g.save()
