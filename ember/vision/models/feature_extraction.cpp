@@ -177,7 +177,8 @@ Tensor trace(Tracer& t, const std::shared_ptr<nn::Module>& m, const std::string&
   if (auto* rg = m->as<RegNetImpl>()) return regnet(t, *rg, q, x);
   if (auto* rb = m->as<ResBottleneckBlockImpl>()) return res_bottleneck(t, *rb, q, x);
   // Exactly a Sequential: torchvision.ops containers derived from it (Conv2dNormActivation, MLP) are leaves.
-  if (typeid(*m) == typeid(nn::SequentialImpl)) return sequential(t, *m->as<nn::SequentialImpl>(), q, x);
+  const nn::Module& module = *m;
+  if (typeid(module) == typeid(nn::SequentialImpl)) return sequential(t, *m->as<nn::SequentialImpl>(), q, x);
   EMBER_CHECK(any != nullptr, "create_feature_extractor: cannot trace module '", q, "' of type ", m->name());
   return leaf(t, *any, q, x);
 }
@@ -249,7 +250,9 @@ FeatureExtractor create_feature_extractor(const std::shared_ptr<nn::Module>& mod
   const auto [train_nodes, eval_nodes] = get_graph_node_names(model);
   std::set<std::string> outputs;
   // A query names a node, or a module: then the module's last node (torchvision's rule).
-  for (auto& [query, out] : return_nodes.nodes) {
+  for (auto& item : return_nodes.nodes) {
+    std::string& query = item.first;
+    const std::string& out = item.second;
     const size_t depth = static_cast<size_t>(std::count(query.begin(), query.end(), '.'));
     auto it = std::find_if(eval_nodes.rbegin(), eval_nodes.rend(),
                            [&](const std::string& n) { return truncate(n, depth + 1) == query; });
