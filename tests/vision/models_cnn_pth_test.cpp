@@ -35,7 +35,8 @@ TEST(VisionModelsCnnPth, TorchvisionCheckpointPreprocessingAndLogits) {
   model->eval();
   const Tensor image = ember::vision::io::read_image(fixture("picture.jpg"));
   const Tensor batch = weights.transforms()(image).unsqueeze(0);
-  EXPECT_TENSOR_CLOSE_TOL(batch, g["picture.preprocessed"], 1e-4, 1e-4);
+  EXPECT_TENSOR_CLOSE_TOL(batch.slice(2, 0, std::nullopt, 8).slice(3, 0, std::nullopt, 8),
+                          g["picture.preprocessed_every8"], 1e-4, 1e-4);
   const Tensor logits = model(batch);
   EXPECT_TENSOR_CLOSE_TOL(logits, g["picture.logits"], 1e-3, 1e-4);
   EXPECT_TENSOR_EQ(std::get<1>(logits.softmax(1).topk(5)), g["picture.top5"]);
