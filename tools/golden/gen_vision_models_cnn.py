@@ -111,13 +111,27 @@ def main():
         loss = (y * torch.linspace(-1, 1, y.numel()).reshape(y.shape)).sum()
         loss.backward()
         gt.add("train_resnet18.logits", y.detach())
-        # Gradients are stored by their first four output channels (the files stay small).
+        # Matrices' gradients are stored by their first four rows (the files stay small).
         for name, p in model.named_parameters():
-            if name in ("conv1.weight", "fc.weight", "bn1.weight", "layer1.0.conv1.weight", "layer2.0.conv1.weight",
-                        "layer2.1.conv2.weight", "layer3.0.conv1.weight", "layer3.0.bn1.weight",
-                        "layer3.0.downsample.0.weight"):
-                gt.add("train_resnet18.grad." + name, p.grad[:4])
+            if name in ("fc.weight", "layer4.0.bn1.weight", "layer4.0.bn1.bias", "layer4.0.conv1.weight",
+                        "layer3.1.bn2.bias", "layer3.1.conv2.weight", "layer3.0.downsample.0.weight"):
+                gt.add("train_resnet18.grad." + name, p.grad[:4] if p.dim() > 1 else p.grad)
         gt.add("train_resnet18.running_mean.layer1.0.bn1", model.layer1[0].bn1.running_mean)
+        # ReLU's kink: some pre-activations here sit within 1e-5 of zero (layer3.0.bn1's
+        # channel 114 at 3.9e-6), where float rounding decides the gradient below them, so
+        # deep gradients are compared on a network without kinks: EfficientNet-B0's
+        # stages (SiLU, sigmoid), without dropout or stochastic depth.
+        setting, last = M.efficientnet._efficientnet_conf("efficientnet_b0", width_mult=1.0, depth_mult=1.0)
+        eff = M.EfficientNet(setting, 0.0, stochastic_depth_prob=0.0, num_classes=10, last_channel=last).train()
+        fill(eff)
+        y = eff(xt)
+        (y * torch.linspace(-1, 1, y.numel()).reshape(y.shape)).sum().backward()
+        gt.add("train_efficientnet_b0.logits", y.detach())
+        for name, p in eff.named_parameters():
+            if name in ("features.0.0.weight", "features.0.1.weight", "features.1.0.block.0.0.weight",
+                        "features.3.1.block.1.0.weight", "features.5.0.block.2.fc1.weight", "classifier.1.weight"):
+                gt.add("train_efficientnet_b0.grad." + name, p.grad[:4] if p.dim() > 1 else p.grad)
+        gt.add("train_efficientnet_b0.running_var.features.0.1", eff.features[0][1].running_var)
         gt.save()
 
     # Feature extraction by torchvision's FX node names.
