@@ -98,7 +98,7 @@ def main():
         g.add(name + ".logits", y)
         print(name, "gain", gain, "max |logit| %.3g" % y.abs().max().item(), "input dependence %.3g" % dep, flush=True)
 
-    # A train-mode step: batch statistics in every BatchNorm, gradients reach the stem.
+    # Train-mode steps: batch statistics in every BatchNorm, running statistics, gradients.
     # (Its own file, tests/golden/vision_models_cnn_train.golden. Batch 2 at 64x64 keeps the
     # layer4 statistics well-conditioned: at 32x32 they come from two values per channel and
     # float rounding alone moves the gradients by percents.)
