@@ -28,6 +28,7 @@ Registry& raw_registry() {
 Registry& registry() {
   static const bool builtins = [] {
     detail::register_classification_cnns();
+    detail::register_transformer_models();
     return true;
   }();
   (void)builtins;

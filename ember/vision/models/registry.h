@@ -102,6 +102,8 @@ class KwargReader {
 
 // Registers the classification CNNs (registry_cnn.cpp).
 void register_classification_cnns();
+// Registers ViT, ConvNeXt, Swin and RAFT (registry_transformers.cpp).
+void register_transformer_models();
 
 }  // namespace detail
 
