@@ -6,6 +6,7 @@
 
 #include "common/test_util.h"
 #include "ember/vision/models.h"
+#include "ember/vision/ops.h"
 
 namespace {
 
@@ -23,6 +24,29 @@ TEST(VisionModelsRegistry, TransformersAndRaftAreRegistered) {
   EXPECT_NE(raft.ptr()->name().find("RAFT"), std::string::npos) << raft.ptr()->name();
   EXPECT_EMBER_ERROR(models::get_model("raft_small", {{"num_classes", 3}}), "raft_small", "num_classes");
   EXPECT_EMBER_ERROR(models::get_model("vit_b_16", {{"weights", "DEFAULT"}}), "vit_b_16", "weights");
+}
+
+}  // namespace
+
+namespace {
+
+// Note [Sequential subclasses]: a clone keeps the subclass and copies the values.
+TEST(VisionSequentialSubclasses, CloneKeepsTheTypeAndTheValues) {
+  torch::vision::ops::Conv2dNormActivation block(3, 4);
+  torch::nn::Sequential net(block, torch::vision::ops::MLP(4, std::vector<int64_t>{5, 2}));
+  auto copy = std::dynamic_pointer_cast<torch::nn::SequentialImpl>(net->clone());
+  ASSERT_NE(copy, nullptr);
+  auto* cna = dynamic_cast<torch::vision::ops::Conv2dNormActivationImpl*>(copy->ptr(0).get());
+  ASSERT_NE(cna, nullptr);
+  EXPECT_EQ(cna->out_channels, 4);
+  EXPECT_NE(dynamic_cast<torch::vision::ops::MLPImpl*>(copy->ptr(1).get()), nullptr);
+  const auto a = net->named_parameters(), b = copy->named_parameters();
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].key(), b[i].key());
+    EXPECT_TENSOR_EQ(a[i].value(), b[i].value());
+    EXPECT_NE(a[i].value().data_ptr(), b[i].value().data_ptr());  // fresh storage
+  }
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "ember/nn/modules/container/any.h"
 #include "ember/nn/modules/container/sequential.h"
 #include "ember/nn/pimpl.h"
+#include "ember/vision/ops/sequential_clone.h"
 
 namespace torch::vision::ops {
 
@@ -76,6 +77,7 @@ class Conv2dNormActivationImpl : public nn::SequentialImpl {
       : Conv2dNormActivationImpl(Conv2dNormActivationOptions(in_channels, out_channels)) {}
   explicit Conv2dNormActivationImpl(const Conv2dNormActivationOptions& options_);
   void pretty_print(std::ostream& stream) const override { stream << "Conv2dNormActivation"; }
+  EMBER_VISION_SEQUENTIAL_CLONE(Conv2dNormActivationImpl)
   Conv2dNormActivationOptions options;
   int64_t out_channels;
 };
@@ -87,6 +89,7 @@ class Conv3dNormActivationImpl : public nn::SequentialImpl {
       : Conv3dNormActivationImpl(Conv3dNormActivationOptions(in_channels, out_channels)) {}
   explicit Conv3dNormActivationImpl(const Conv3dNormActivationOptions& options_);
   void pretty_print(std::ostream& stream) const override { stream << "Conv3dNormActivation"; }
+  EMBER_VISION_SEQUENTIAL_CLONE(Conv3dNormActivationImpl)
   Conv3dNormActivationOptions options;
   int64_t out_channels;
 };
@@ -135,6 +138,7 @@ class MLPImpl : public nn::SequentialImpl {
       : MLPImpl(MLPOptions(in_channels, std::move(hidden_channels))) {}
   explicit MLPImpl(const MLPOptions& options_);
   void pretty_print(std::ostream& stream) const override { stream << "MLP"; }
+  EMBER_VISION_SEQUENTIAL_CLONE(MLPImpl)
   MLPOptions options;
 };
 TORCH_MODULE(MLP);
