@@ -13,6 +13,7 @@
 #include "ember/core/tensor.h"
 #include "ember/nn/cloneable.h"
 #include "ember/nn/pimpl.h"
+#include "ember/text/sentencepiece/sentencepiece_processor.h"
 #include "ember/text/tokenizers/tokenizer.h"
 #include "ember/text/vocab.h"
 
@@ -143,6 +144,21 @@ class BERTTokenizerImpl : public nn::Cloneable<BERTTokenizerImpl>, public TextTr
   bool return_tokens_;
 };
 TORCH_MODULE(BERTTokenizer);
+
+// SentencePieceTokenizer(sp_model_path): a SentencePiece model's pieces.
+class SentencePieceTokenizerImpl : public nn::Cloneable<SentencePieceTokenizerImpl>, public TextTransform {
+ public:
+  explicit SentencePieceTokenizerImpl(const std::string& sp_model_path);
+  void reset() override {}
+  std::vector<std::string> forward(const std::string& input);
+  std::vector<std::vector<std::string>> forward(const std::vector<std::string>& input);
+  TextData forward_any(const TextData& input) override;
+  const sentencepiece::SentencePieceProcessor& sp_model() const { return sp_model_; }
+
+ private:
+  sentencepiece::SentencePieceProcessor sp_model_;
+};
+TORCH_MODULE(SentencePieceTokenizer);
 
 // Sequential(*transforms): applies them in order (submodules "0", "1", ...).
 class SequentialImpl : public nn::Cloneable<SequentialImpl>, public TextTransform {
