@@ -10,6 +10,8 @@ Debian packages `fortunes` and `wamerican`). Writes, under tests/golden/text/:
                              byte fallback
   sp_bpe_nfkc.model          BPE, nfkc, split digits
   sp_char.model, sp_word.model  the char and word model types, identity
+and the seeds of fuzz/fuzz_sentencepiece_model.cpp (tiny models, two with small
+custom charsmaps) under fuzz/corpus/fuzz_sentencepiece_model/.
   sentencepiece_golden.json  per model: the vocabulary (piece, score, kind), the
                              special ids, and for every input its ids, pieces and
                              both decodes (byte strings in hex, since inputs include
@@ -94,9 +96,36 @@ def kind(sp, i):
     return "normal"
 
 
+def write_fuzz_seeds(text):
+    # Seed format: 2-byte little-endian text length, the text, the model.
+    seed_dir = os.path.join(ROOT, "fuzz", "corpus", "fuzz_sentencepiece_model")
+    os.makedirs(seed_dir, exist_ok=True)
+    rules = os.path.join(seed_dir, "..", "rules.tsv.tmp")
+    with open(rules, "w") as f:
+        f.write("41\t61\n42\t62\n3000\t20\nFB01\t66 69\n")
+    seeds = {
+        "unigram_rules": dict(model_type="unigram", vocab_size=150, normalization_rule_tsv=rules,
+                              user_defined_symbols=["<sep>"]),
+        "bpe_bytes": dict(model_type="bpe", vocab_size=400, normalization_rule_name="identity", byte_fallback=True),
+        "char_rules": dict(model_type="char", vocab_size=100, normalization_rule_tsv=rules,
+                           remove_extra_whitespaces=False),
+        "word_identity": dict(model_type="word", vocab_size=100, normalization_rule_name="identity"),
+    }
+    sample = "\n".join(text.splitlines()[:3000])
+    for name, opts in seeds.items():
+        model = io.BytesIO()
+        spm.SentencePieceTrainer.train(sentence_iterator=iter(sample.splitlines()), model_writer=model,
+                                       num_threads=1, minloglevel=2, hard_vocab_limit=False, character_coverage=0.98, **opts)
+        probe = "AB \ufb01 x\u3000y <sep> \U0001F600".encode("utf-8")
+        with open(os.path.join(seed_dir, name), "wb") as f:
+            f.write(len(probe).to_bytes(2, "little") + probe + model.getvalue())
+    os.remove(rules)
+
+
 def main():
     lines = corpus()
     text = "\n".join(lines) + "\n"
+    write_fuzz_seeds(text)
     data = {}
     cases_in = inputs(lines)
     for name, opts in MODELS.items():
