@@ -56,6 +56,11 @@ CharsMap::CharsMap(std::string_view blob, const std::string& what) {
   }
   replacements_ = std::string(blob.substr(4 + trie_size));
   replacements_.push_back('\0');
+  const uint32_t root = unit_offset(units_[0]);
+  for (uint32_t b = 0; b < 256; ++b) {
+    const uint32_t id = root ^ b;
+    starts_rule_[b] = id < units_.size() && unit_label(units_[id]) == b;
+  }
 }
 
 std::pair<size_t, std::string_view> CharsMap::longest_match(std::string_view text) const {
@@ -91,10 +96,20 @@ Normalizer::Normalizer(const NormalizerSpecProto& spec, bool treat_whitespace_as
       add_dummy_prefix_(spec.add_dummy_prefix),
       remove_extra_whitespaces_(spec.remove_extra_whitespaces),
       escape_whitespaces_(spec.escape_whitespaces),
-      treat_whitespace_as_suffix_(treat_whitespace_as_suffix) {}
+      treat_whitespace_as_suffix_(treat_whitespace_as_suffix) {
+  for (unsigned b = 0; b < 128; ++b) {
+    const char c = static_cast<char>(b);
+    plain_ascii_[b] =
+        charsmap_.no_rule_starts_with(static_cast<unsigned char>(b)) &&
+        (user_defined_ == nullptr || user_defined_->longest_prefix(std::string_view(&c, 1)) == 0 &&
+                                         !user_defined_->has_prefix_starting_with(static_cast<unsigned char>(b)));
+  }
+}
 
 std::pair<std::string_view, size_t> Normalizer::normalize_prefix(std::string_view input) const {
   if (input.empty()) return {{}, 0};
+  const auto lead = static_cast<unsigned char>(input[0]);
+  if (lead < 0x80 && plain_ascii_[lead]) return {input.substr(0, 1), 1};
   if (user_defined_ != nullptr) {
     const size_t n = user_defined_->longest_prefix(input);
     if (n > 0) return {input.substr(0, n), n};
@@ -109,7 +124,11 @@ std::pair<std::string_view, size_t> Normalizer::normalize_prefix(std::string_vie
   return {input.substr(0, len), len};
 }
 
-void Normalizer::normalize(std::string_view input, std::string& normalized, std::vector<size_t>& norm_to_orig) const {
+void Normalizer::normalize(std::string_view input, std::string& normalized, std::vector<size_t>* alignment) const {
+  // Without an alignment to keep, a local vector stays empty and costs nothing.
+  std::vector<size_t> unused;
+  std::vector<size_t>& norm_to_orig = alignment != nullptr ? *alignment : unused;
+  const bool align = alignment != nullptr;
   normalized.clear();
   norm_to_orig.clear();
   if (input.empty()) return;
@@ -124,14 +143,14 @@ void Normalizer::normalize(std::string_view input, std::string& normalized, std:
   }
   if (input.empty()) return;
   normalized.reserve(input.size() * 3);
-  norm_to_orig.reserve(input.size() * 3);
+  if (align) norm_to_orig.reserve(input.size() * 3);
   auto add_space = [&] {
     if (escape_whitespaces_) {
       normalized.append(kSpaceSymbol);
-      norm_to_orig.insert(norm_to_orig.end(), kSpaceSymbol.size(), consumed);
+      if (align) norm_to_orig.insert(norm_to_orig.end(), kSpaceSymbol.size(), consumed);
     } else {
       normalized.push_back(' ');
-      norm_to_orig.push_back(consumed);
+      if (align) norm_to_orig.push_back(consumed);
     }
   };
   if (!treat_whitespace_as_suffix_ && add_dummy_prefix_) add_space();
@@ -144,10 +163,10 @@ void Normalizer::normalize(std::string_view input, std::string& normalized, std:
       for (const char c : s) {
         if (escape_whitespaces_ && c == ' ') {
           normalized.append(kSpaceSymbol);
-          norm_to_orig.insert(norm_to_orig.end(), kSpaceSymbol.size(), consumed);
+          if (align) norm_to_orig.insert(norm_to_orig.end(), kSpaceSymbol.size(), consumed);
         } else {
           normalized.push_back(c);
-          norm_to_orig.push_back(consumed);
+          if (align) norm_to_orig.push_back(consumed);
         }
       }
       is_prev_space = s.back() == ' ';
@@ -161,13 +180,15 @@ void Normalizer::normalize(std::string_view input, std::string& normalized, std:
     while (normalized.size() >= space.size() &&
            std::string_view(normalized).substr(normalized.size() - space.size()) == space) {
       const size_t length = normalized.size() - space.size();
-      consumed = norm_to_orig[length];
       normalized.resize(length);
-      norm_to_orig.resize(length);
+      if (align) {
+        consumed = norm_to_orig[length];
+        norm_to_orig.resize(length);
+      }
     }
   }
   if (treat_whitespace_as_suffix_ && add_dummy_prefix_) add_space();
-  norm_to_orig.push_back(consumed);
+  if (align) norm_to_orig.push_back(consumed);
 }
 
 }  // namespace torch::text::sentencepiece::detail

@@ -4,6 +4,7 @@
 // NUL-terminated replacements), then whitespace handling (dummy prefix,
 // extra-whitespace removal, U+2581 escaping), with the normalized-to-input
 // byte alignment the encoder uses.
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -25,8 +26,11 @@ class CharsMap {
   // Longest source string that is a prefix of text: its length (0: none) and
   // its replacement.
   std::pair<size_t, std::string_view> longest_match(std::string_view text) const;
+  // True when no rule starts with byte b.
+  bool no_rule_starts_with(unsigned char b) const { return units_.empty() || !starts_rule_[b]; }
 
  private:
+  std::array<bool, 256> starts_rule_{};
   std::vector<uint32_t> units_;
   std::string replacements_;  // ends in a NUL we add, so every string ends in the blob
 };
@@ -37,9 +41,10 @@ class Normalizer {
   // user_defined: symbols copied through unnormalized (may be empty).
   Normalizer(const NormalizerSpecProto& spec, bool treat_whitespace_as_suffix, const PieceTrie* user_defined,
              const std::string& what);
-  // normalized: the text the model segments; norm_to_orig[i]: the input byte
-  // that normalized byte i came from (one extra entry for the end).
-  void normalize(std::string_view input, std::string& normalized, std::vector<size_t>& norm_to_orig) const;
+  // normalized: the text the model segments; (*norm_to_orig)[i]: the input
+  // byte that normalized byte i came from (one extra entry for the end), kept
+  // only when norm_to_orig is given.
+  void normalize(std::string_view input, std::string& normalized, std::vector<size_t>* norm_to_orig) const;
 
  private:
   // The normalized form of the longest rule at the head of input, and how many
@@ -47,6 +52,9 @@ class Normalizer {
   std::pair<std::string_view, size_t> normalize_prefix(std::string_view input) const;
 
   CharsMap charsmap_;
+  // ASCII bytes that no user-defined symbol or charsmap rule starts with:
+  // they normalize to themselves.
+  std::array<bool, 128> plain_ascii_{};
   const PieceTrie* user_defined_ = nullptr;
   bool add_dummy_prefix_ = true, remove_extra_whitespaces_ = true, escape_whitespaces_ = true;
   bool treat_whitespace_as_suffix_ = false;

@@ -49,6 +49,11 @@ PieceTrie::PieceTrie(const std::vector<std::pair<std::string_view, int32_t>>& en
       children_.push_back(new_id[child]);
     }
     n.edges_end = static_cast<uint32_t>(labels_.size());
+    if (n.edges_end - n.edges_begin > kDenseFrom) {
+      n.dense = static_cast<uint32_t>(dense_.size());
+      dense_.resize(dense_.size() + 256, kNone);
+      for (uint32_t e = n.edges_begin; e < n.edges_end; ++e) dense_[n.dense + labels_[e]] = children_[e];
+    }
   }
   for (const auto& [c, child] : build[0].next) root_[c] = new_id[child];
 }

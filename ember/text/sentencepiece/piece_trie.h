@@ -37,6 +37,9 @@ class PieceTrie {
     }
   }
 
+  // True when some key starts with byte c.
+  bool has_prefix_starting_with(unsigned char c) const { return !empty() && root_[c] != kNone; }
+
   // Length of the longest key that is a prefix of text (0: none).
   size_t longest_prefix(std::string_view text) const {
     size_t best = 0;
@@ -49,8 +52,12 @@ class PieceTrie {
   struct Node {
     int32_t value = -1;
     uint32_t edges_begin = 0, edges_end = 0;  // into labels_/children_, sorted by label
+    uint32_t dense = kNone;                   // a node with many children: its 256-entry table in dense_
   };
+  // Nodes with more children than this get a direct table.
+  static constexpr uint32_t kDenseFrom = 12;
   uint32_t child(const Node& n, unsigned char c) const {
+    if (n.dense != kNone) return dense_[n.dense + c];
     for (uint32_t e = n.edges_begin; e < n.edges_end; ++e) {
       if (labels_[e] == c) return children_[e];
       if (labels_[e] > c) break;
@@ -62,6 +69,7 @@ class PieceTrie {
   std::vector<Node> nodes_;
   std::vector<unsigned char> labels_;
   std::vector<uint32_t> children_;
+  std::vector<uint32_t> dense_;
 };
 
 }  // namespace torch::text::sentencepiece::detail

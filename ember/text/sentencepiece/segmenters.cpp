@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <queue>
+#include <unordered_map>
 
 #include "ember/text/sentencepiece/normalizer.h"
 
@@ -16,6 +17,11 @@ constexpr float kUnkPenalty = 10.0f;
 
 Segmenter::Segmenter(const Vocabulary& vocab, ModelType type, bool treat_whitespace_as_suffix)
     : vocab_(vocab), type_(type), treat_whitespace_as_suffix_(treat_whitespace_as_suffix) {
+  if (type_ == ModelType::BPE && !treat_whitespace_as_suffix_) {
+    bpe_by_words_ = true;
+    for (const auto& [piece, id] : vocab.piece_entries())
+      if (piece.find(kSpaceSymbol, 1) != std::string_view::npos) bpe_by_words_ = false;
+  }
   if (type_ != ModelType::UNIGRAM) return;
   min_score_ = FLT_MAX;
   max_score_ = FLT_MIN;
@@ -29,14 +35,17 @@ Segmenter::Segmenter(const Vocabulary& vocab, ModelType type, bool treat_whitesp
   trie_ = PieceTrie(vocab.piece_entries());
 }
 
-void Segmenter::encode(std::string_view normalized, std::vector<Segment>& out) const {
+void Segmenter::encode(std::string_view normalized, std::vector<Segment>& out, Workspace& ws) const {
   if (normalized.empty()) return;
   switch (type_) {
     case ModelType::UNIGRAM:
-      encode_unigram(normalized, out);
+      encode_unigram(normalized, out, ws);
       return;
     case ModelType::BPE:
-      encode_bpe(normalized, out);
+      if (bpe_by_words_)
+        encode_bpe_words(normalized, out, ws);
+      else
+        encode_bpe(normalized, out);
       return;
     case ModelType::WORD:
       encode_word(normalized, out);
@@ -62,15 +71,12 @@ size_t Segmenter::next_symbol(std::string_view text, bool* is_user_defined) cons
 // after promotion to double exactly as the reference's expression types do;
 // user-defined pieces score length * max_score - 0.1, and a character no piece
 // covers is an unknown scoring min_score - 10.
-void Segmenter::encode_unigram(std::string_view normalized, std::vector<Segment>& out) const {
-  struct BestPath {
-    int32_t id = -1;
-    float score = 0.0f;
-    int64_t starts_at = -1;
-  };
+void Segmenter::encode_unigram(std::string_view normalized, std::vector<Segment>& out, Workspace& ws) const {
+  using BestPath = Workspace::BestPath;
   const size_t size = normalized.size();
   const float unk_score = min_score_ - kUnkPenalty;
-  std::vector<BestPath> best(size + 1);
+  std::vector<BestPath>& best = ws.best;
+  best.assign(size + 1, BestPath{});
   size_t starts_at = 0;
   while (starts_at < size) {
     const float score_here = best[starts_at].score;
@@ -110,6 +116,39 @@ void Segmenter::encode_unigram(std::string_view normalized, std::vector<Segment>
     end = begin;
   }
   std::reverse(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
+}
+
+// Splits before every U+2581 but the first byte's (bpe_by_words_), and
+// segments each word through the cache.
+void Segmenter::encode_bpe_words(std::string_view normalized, std::vector<Segment>& out, Workspace& ws) const {
+  using tokenizers::detail::WordCache;
+  using tokenizers::detail::WordToken;
+  auto encode_word = [&](std::string_view w) {
+    const WordToken* cached = nullptr;
+    size_t n = 0;
+    if (w.size() <= WordCache::kMaxWordBytes && ws.cache.get(w, &cached, &n)) {
+      size_t pos = 0;
+      for (size_t i = 0; i < n; ++i) {
+        out.emplace_back(w.substr(pos, cached[i].len), cached[i].id);
+        pos += cached[i].len;
+      }
+      return;
+    }
+    const size_t first = out.size();
+    encode_bpe(w, out);
+    if (w.size() > WordCache::kMaxWordBytes) return;
+    ws.tokens.clear();
+    for (size_t i = first; i < out.size(); ++i)
+      ws.tokens.push_back(WordToken{out[i].second, static_cast<uint32_t>(out[i].first.size())});
+    ws.cache.put(w, ws.tokens.data(), ws.tokens.size());
+  };
+  size_t begin = 0;
+  for (size_t pos = normalized.find(kSpaceSymbol, 1); pos != std::string_view::npos;
+       pos = normalized.find(kSpaceSymbol, pos + 1)) {
+    encode_word(normalized.substr(begin, pos - begin));
+    begin = pos;
+  }
+  encode_word(normalized.substr(begin));
 }
 
 // Note [SentencePiece BPE]

@@ -18,6 +18,13 @@ namespace torch::text::sentencepiece {
 
 namespace detail {
 
+// What encoding reuses from one text to the next: buffers and the word cache.
+struct Scratch {
+  std::string normalized;
+  std::vector<Segment> segments;
+  Workspace segmenter;
+};
+
 // Everything a loaded model needs, immutable once built (so copies of a
 // processor share it and threads may encode concurrently).
 struct ProcessorState {
@@ -63,6 +70,11 @@ struct ProcessorState {
   std::array<int32_t, 256> byte_ids{};
   std::vector<int> piece_bytes;  // the byte "<0xXX>" spells, or -1
   int32_t unk_id = -1, bos_id = -1, eos_id = -1, pad_id = -1;
+
+  // One workspace for single-text calls; a concurrent caller that finds it
+  // busy uses a fresh one (same output), batch workers bring their own.
+  mutable std::mutex workspace_mutex;
+  mutable Scratch workspace;
 };
 
 }  // namespace detail
@@ -71,17 +83,17 @@ namespace {
 
 using detail::PieceType;
 using detail::ProcessorState;
+using detail::Scratch;
 using detail::Segment;
 
-// Scratch buffers reused across calls on a thread, so encoding allocates only its output.
-struct Scratch {
-  std::string normalized;
-  std::vector<size_t> norm_to_orig;
-  std::vector<Segment> segments;
-};
-Scratch& scratch() {
-  thread_local Scratch s;
-  return s;
+// Runs f(scratch) with the state's workspace, or a fresh one when another
+// thread holds it.
+template <typename F>
+auto with_scratch(const ProcessorState& st, F&& f) {
+  std::unique_lock<std::mutex> lock(st.workspace_mutex, std::try_to_lock);
+  if (lock.owns_lock()) return f(st.workspace);
+  Scratch local;
+  return f(local);
 }
 
 // sentencepiece's PopulateSentencePieceText without the surfaces: calls
@@ -89,11 +101,10 @@ Scratch& scratch() {
 // one piece (extends_previous), or with byte fallback one byte piece per
 // UTF-8 byte.
 template <typename Emit>
-void encode_pieces(const ProcessorState& st, std::string_view input, Emit&& emit) {
-  Scratch& s = scratch();
-  st.normalizer.normalize(input, s.normalized, s.norm_to_orig);
+void encode_pieces(const ProcessorState& st, std::string_view input, Scratch& s, Emit&& emit) {
+  st.normalizer.normalize(input, s.normalized, nullptr);
   s.segments.clear();
-  st.segmenter.encode(s.normalized, s.segments);
+  st.segmenter.encode(s.normalized, s.segments, s.segmenter);
   const bool byte_fallback = st.trainer.byte_fallback;
   bool is_prev_unk = false;
   for (const auto& [w, id] : s.segments) {
@@ -128,23 +139,6 @@ std::string read_model_file(const std::string& path) {
   return bytes;
 }
 
-template <typename In, typename Out, typename F>
-std::vector<Out> parallel_map(const std::vector<In>& inputs, const F& f) {
-  std::vector<Out> out(inputs.size());
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  torch::parallel_for(0, static_cast<int64_t>(inputs.size()), 1, [&](int64_t begin, int64_t end) {
-    try {
-      for (int64_t i = begin; i < end; ++i) out[static_cast<size_t>(i)] = f(inputs[static_cast<size_t>(i)]);
-    } catch (...) {
-      std::lock_guard<std::mutex> g(error_mutex);
-      if (!error) error = std::current_exception();
-    }
-  });
-  if (error) std::rethrow_exception(error);
-  return out;
-}
-
 }  // namespace
 
 SentencePieceProcessor::SentencePieceProcessor() = default;
@@ -175,11 +169,12 @@ std::vector<int64_t> SentencePieceProcessor::encode(std::string_view input, bool
   return encode_as_ids(input, add_bos, add_eos, reverse);
 }
 
-std::vector<int64_t> SentencePieceProcessor::encode_as_ids(std::string_view input, bool add_bos, bool add_eos,
-                                                           bool reverse) const {
-  const ProcessorState& st = state("encode_as_ids");
+namespace {
+
+std::vector<int64_t> ids_of(const ProcessorState& st, std::string_view input, Scratch& scratch, bool add_bos,
+                            bool add_eos, bool reverse) {
   std::vector<int64_t> ids;
-  encode_pieces(st, input, [&](int32_t id, std::string_view, bool extends_previous, char) {
+  encode_pieces(st, input, scratch, [&](int32_t id, std::string_view, bool extends_previous, char) {
     if (!extends_previous) ids.push_back(id);
   });
   // The Python wrapper adds bos_id()/eos_id() even when they are -1.
@@ -187,12 +182,11 @@ std::vector<int64_t> SentencePieceProcessor::encode_as_ids(std::string_view inpu
   return ids;
 }
 
-std::vector<std::string> SentencePieceProcessor::encode_as_pieces(std::string_view input, bool add_bos, bool add_eos,
-                                                                  bool reverse, bool emit_unk_piece) const {
-  const ProcessorState& st = state("encode_as_pieces");
+std::vector<std::string> pieces_of(const ProcessorState& st, std::string_view input, Scratch& scratch, bool add_bos,
+                                   bool add_eos, bool reverse, bool emit_unk_piece) {
   std::vector<std::string> pieces;
   std::vector<int32_t> ids;
-  encode_pieces(st, input, [&](int32_t id, std::string_view w, bool extends_previous, char byte) {
+  encode_pieces(st, input, scratch, [&](int32_t id, std::string_view w, bool extends_previous, char byte) {
     if (extends_previous) {
       pieces.back().append(w);
     } else {
@@ -207,17 +201,51 @@ std::vector<std::string> SentencePieceProcessor::encode_as_pieces(std::string_vi
   return pieces;
 }
 
+// f(input, scratch) for every input on the intra-op threads, one scratch per chunk.
+template <typename Out, typename F>
+std::vector<Out> parallel_map(const std::vector<std::string>& inputs, const F& f) {
+  std::vector<Out> out(inputs.size());
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  torch::parallel_for(0, static_cast<int64_t>(inputs.size()), 1, [&](int64_t begin, int64_t end) {
+    try {
+      Scratch scratch;
+      for (int64_t i = begin; i < end; ++i) out[static_cast<size_t>(i)] = f(inputs[static_cast<size_t>(i)], scratch);
+    } catch (...) {
+      std::lock_guard<std::mutex> g(error_mutex);
+      if (!error) error = std::current_exception();
+    }
+  });
+  if (error) std::rethrow_exception(error);
+  return out;
+}
+
+}  // namespace
+
+std::vector<int64_t> SentencePieceProcessor::encode_as_ids(std::string_view input, bool add_bos, bool add_eos,
+                                                           bool reverse) const {
+  const ProcessorState& st = state("encode_as_ids");
+  return with_scratch(st, [&](Scratch& s) { return ids_of(st, input, s, add_bos, add_eos, reverse); });
+}
+
+std::vector<std::string> SentencePieceProcessor::encode_as_pieces(std::string_view input, bool add_bos, bool add_eos,
+                                                                  bool reverse, bool emit_unk_piece) const {
+  const ProcessorState& st = state("encode_as_pieces");
+  return with_scratch(st,
+                      [&](Scratch& s) { return pieces_of(st, input, s, add_bos, add_eos, reverse, emit_unk_piece); });
+}
+
 std::vector<std::vector<int64_t>> SentencePieceProcessor::encode_as_ids(const std::vector<std::string>& inputs) const {
-  state("encode_as_ids");
-  return parallel_map<std::string, std::vector<int64_t>>(inputs,
-                                                         [&](const std::string& s) { return encode_as_ids(s); });
+  const ProcessorState& st = state("encode_as_ids");
+  return parallel_map<std::vector<int64_t>>(
+      inputs, [&](const std::string& in, Scratch& s) { return ids_of(st, in, s, false, false, false); });
 }
 
 std::vector<std::vector<std::string>> SentencePieceProcessor::encode_as_pieces(
     const std::vector<std::string>& inputs) const {
-  state("encode_as_pieces");
-  return parallel_map<std::string, std::vector<std::string>>(inputs,
-                                                             [&](const std::string& s) { return encode_as_pieces(s); });
+  const ProcessorState& st = state("encode_as_pieces");
+  return parallel_map<std::vector<std::string>>(
+      inputs, [&](const std::string& in, Scratch& s) { return pieces_of(st, in, s, false, false, false, false); });
 }
 
 std::string SentencePieceProcessor::decode_ids(const std::vector<int64_t>& ids) const {
@@ -290,8 +318,7 @@ std::string SentencePieceProcessor::decode_pieces(const std::vector<std::string>
   flush_bytes();
   if (st.denormalizer) {
     std::string out;
-    std::vector<size_t> alignment;
-    st.denormalizer->normalize(text, out, alignment);
+    st.denormalizer->normalize(text, out, nullptr);
     return out;
   }
   return text;

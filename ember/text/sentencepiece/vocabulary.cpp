@@ -6,15 +6,19 @@ namespace torch::text::sentencepiece::detail {
 Vocabulary::Vocabulary(std::vector<PieceProto> pieces, const TrainerSpecProto& trainer, const std::string& what)
     : protos_(std::move(pieces)) {
   EMBER_CHECK(protos_.size() < (1u << 30), "SentencePieceProcessor: ", what, " has ", protos_.size(), " pieces");
-  pieces_.reserve(protos_.size());
+  types_.reserve(protos_.size());
+  scores_.reserve(protos_.size());
   std::vector<std::pair<std::string_view, int32_t>> user;
   for (size_t i = 0; i < protos_.size(); ++i) {
     const PieceProto& p = protos_[i];
     const auto id = static_cast<int32_t>(i);
     EMBER_CHECK(!p.piece.empty(), "SentencePieceProcessor: ", what, ": piece ", i, " is empty");
     const bool normal = p.type == PieceType::NORMAL || p.type == PieceType::USER_DEFINED || p.type == PieceType::UNUSED;
-    EMBER_CHECK((normal ? pieces_ : reserved_).emplace(p.piece, id).second, "SentencePieceProcessor: ", what,
-                ": piece \"", p.piece, "\" (id ", i, ") is already defined");
+    EMBER_CHECK((normal ? pieces_ : reserved_).insert(p.piece, id), "SentencePieceProcessor: ", what, ": piece \"",
+                p.piece, "\" (id ", i, ") is already defined");
+    if (normal) entries_.emplace_back(p.piece, id);
+    types_.push_back(p.type);
+    scores_.push_back(p.score);
     if (p.type == PieceType::USER_DEFINED) user.emplace_back(p.piece, id);
     if (p.type == PieceType::UNKNOWN) {
       EMBER_CHECK(unk_id_ < 0, "SentencePieceProcessor: ", what, ": a second unknown piece at id ", i);
@@ -29,13 +33,11 @@ Vocabulary::Vocabulary(std::vector<PieceProto> pieces, const TrainerSpecProto& t
 }
 
 int32_t Vocabulary::piece_to_id(std::string_view piece) const {
-  if (auto it = reserved_.find(piece); it != reserved_.end()) return it->second;
-  if (auto it = pieces_.find(piece); it != pieces_.end()) return it->second;
+  if (const int32_t id = reserved_.find(piece); id >= 0) return id;
+  if (const int32_t id = pieces_.find(piece); id >= 0) return id;
   return unk_id_;
 }
 
-std::vector<std::pair<std::string_view, int32_t>> Vocabulary::piece_entries() const {
-  return {pieces_.begin(), pieces_.end()};
-}
+std::vector<std::pair<std::string_view, int32_t>> Vocabulary::piece_entries() const { return entries_; }
 
 }  // namespace torch::text::sentencepiece::detail
