@@ -19,6 +19,9 @@ echo "load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 "$bin" "$work/corpus.txt" "$G/gpt2_tokenizer.json" "$G/bert_tokenizer.json" "$G/sp_unigram.model" | tee "$work/ember.txt"
 "$bin" "$work/corpus.txt" "$G/gpt2_tokenizer.json" "$G/bert_tokenizer.json" "$G/sp_bpe.model" | grep sentencepiece | sed 's/^sentencepiece/sentencepiece-bpe/'
 "$bin" --rss "$work/bpe50k_tokenizer.json"
+if [ -x "$BUILD/bench/text/sentencepiece_diff" ]; then
+  "$BUILD/bench/text/sentencepiece_diff" "$G"/sp_*.model || true
+fi
 if [ -d "$HF/node_modules/tokenizers" ]; then
   NODE_PATH=$HF/node_modules node "$here/hf_tokenizers.js" "$work/corpus.txt" "$G/gpt2_tokenizer.json" \
     "$G/bert_tokenizer.json" | tee "$work/hf.txt"

@@ -8,8 +8,9 @@ Debian packages `fortunes` and `wamerican`). Writes, under tests/golden/text/:
   sp_bpe.model               BPE, nmt_nfkc_cf, byte fallback, a user-defined symbol
   sp_unigram_identity.model  unigram, identity, no dummy prefix, whitespace kept,
                              byte fallback
-  sp_bpe_nfkc.model          BPE, nfkc, split digits
-  sp_char.model, sp_word.model  the char and word model types, identity
+  sp_bpe_nfkc.model          BPE, nfkc, split digits, whitespace kept
+  sp_char.model, sp_word.model  the char (whitespace as suffix) and word model
+                             types, identity
 and the seeds of fuzz/fuzz_sentencepiece_model.cpp (tiny models, two with small
 custom charsmaps) under fuzz/corpus/fuzz_sentencepiece_model/.
   sentencepiece_golden.json  per model: the vocabulary (piece, score, kind), the
@@ -55,9 +56,9 @@ MODELS = {
                                 add_dummy_prefix=False, remove_extra_whitespaces=False,
                                 byte_fallback=True),
     "sp_bpe_nfkc": dict(model_type="bpe", vocab_size=700, normalization_rule_name="nfkc",
-                        split_digits=True, unk_id=1, bos_id=0, eos_id=-1),
+                        split_digits=True, unk_id=1, bos_id=0, eos_id=-1, remove_extra_whitespaces=False),
     "sp_char": dict(model_type="char", vocab_size=150, normalization_rule_name="identity",
-                    user_defined_symbols=["<sep>"]),
+                    user_defined_symbols=["<sep>"], treat_whitespace_as_suffix=True),
     "sp_word": dict(model_type="word", vocab_size=400, normalization_rule_name="identity"),
 }
 
@@ -159,7 +160,7 @@ def main():
             ids = [rng.randrange(n) for _ in range(rng.randrange(0, 8))]
             decodes.append({"ids": ids, "text": hx(sp.decode_ids(ids))})
         # Byte pieces and leading-space pieces in the positions decode treats specially.
-        piece_lists = [["\u2581", "\u2581a"], ["\u2581\u2581b", "c"], ["<0x41>", "\u2581x"], ["<0xE6>", "<0x97>", "<0xA5>"],
+        piece_lists = [["\u2581", "\u2581a"], ["\u2581", "\u2581", "\u2581b"], ["\u2581", "<s>", "\u2581c"], ["\u2581\u2581b", "c"], ["<0x41>", "\u2581x"], ["<0xE6>", "<0x97>", "<0xA5>"],
                        ["<0xE6>", "x", "<0xA5>"], ["<0xFF>"], ["<unk>", "\u2581y"], ["<s>", "\u2581z", "</s>"],
                        ["not\u2581in\u2581vocab"], []]
         for pl in piece_lists:

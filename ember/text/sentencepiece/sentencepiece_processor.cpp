@@ -265,7 +265,8 @@ std::string SentencePieceProcessor::decode_ids(const std::vector<int64_t>& ids) 
 // unk_surface when the piece is the unk piece itself, else as the piece text;
 // runs of byte pieces become their bytes, each malformed byte U+FFFD; while
 // nothing has been written yet a leading U+2581 is dropped (when the model adds
-// a dummy prefix or removes extra whitespace); every U+2581 becomes a space.
+// a dummy prefix or removes extra whitespace: all of them when it removes extra
+// whitespace, else only the first); every U+2581 becomes a space.
 std::string SentencePieceProcessor::decode_pieces(const std::vector<std::string>& pieces) const {
   const ProcessorState& st = state("decode_pieces");
   static constexpr std::string_view kSpaceSymbol = "\xe2\x96\x81";
@@ -286,6 +287,8 @@ std::string SentencePieceProcessor::decode_pieces(const std::vector<std::string>
     }
     bytes.clear();
   };
+  bool is_bos_ws = true;  // a leading U+2581 may still be dropped
+  bool bos_ws_seen = false;
   for (const std::string& w : pieces) {
     const int32_t id = st.vocab.piece_to_id(w);
     const PieceType type = st.vocab.type(id);
@@ -296,14 +299,19 @@ std::string SentencePieceProcessor::decode_pieces(const std::vector<std::string>
       continue;
     }
     flush_bytes();
+    if (bos_ws_seen || !text.empty()) is_bos_ws = false;
+    bos_ws_seen = false;
     if (type == PieceType::CONTROL) continue;
     if (type == PieceType::UNKNOWN) {
       text.append(st.vocab.proto(id).piece == w ? st.trainer.unk_surface : w);
       continue;
     }
     std::string_view piece = w;
-    if (text.empty() && strip_bos_ws && piece.substr(0, kSpaceSymbol.size()) == kSpaceSymbol)
+    if (is_bos_ws && strip_bos_ws && piece.substr(0, kSpaceSymbol.size()) == kSpaceSymbol) {
       piece.remove_prefix(kSpaceSymbol.size());
+      // Removing extra whitespace drops every leading U+2581, else only the first.
+      bos_ws_seen = !st.normalizer_spec.remove_extra_whitespaces;
+    }
     for (size_t pos = 0; pos < piece.size();) {
       const size_t hit = piece.find(kSpaceSymbol, pos);
       if (hit == std::string_view::npos) {

@@ -16,7 +16,7 @@ namespace {
 
 // Words up to this many bytes are merged directly: a cache lookup (a miss in
 // a large table) costs more than their few rank lookups (Note [Tokenizer speed]).
-constexpr size_t kMinCachedWord = 8;
+constexpr size_t kMinCachedWord = 0;
 
 // ids beyond this are refused rather than allocating a table for them.
 constexpr int64_t kMaxTokenId = int64_t{1} << 24;
