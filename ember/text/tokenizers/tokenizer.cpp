@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <exception>
 
@@ -80,7 +82,14 @@ Tokenizer::~Tokenizer() = default;
 Tokenizer Tokenizer::from_file(const std::string& path) {
   std::string bytes = detail::read_file(path, "Tokenizer.from_file");
   try {
-    return from_buffer(bytes);
+    Tokenizer tok = from_buffer(bytes);
+    bytes = std::string();
+#if defined(__GLIBC__)
+    // The parsed JSON document (many small nodes, several times the file's
+    // size) is freed by now; glibc keeps such memory resident unless asked.
+    malloc_trim(0);
+#endif
+    return tok;
   } catch (const Error& e) {
     EMBER_ERROR("Tokenizer.from_file: ", path, ": ", e.what_without_backtrace());
   }
@@ -176,7 +185,7 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
 
   Encoding enc;
   // Untouched capacity costs no memory; regrowing a large encoding costs a copy.
-  enc.reserve(text.size() / 2 + 4);
+  enc.reserve(text.size() / 4 + 4);
   std::vector<Span> spans;
   std::vector<WordToken> toks;
   uint32_t cursor = 0, chars = 0;  // chars = code points before byte `cursor`
