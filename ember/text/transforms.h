@@ -17,6 +17,10 @@
 #include "ember/text/tokenizers/tokenizer.h"
 #include "ember/text/vocab.h"
 
+namespace torch::text::detail {
+class CLIPEncoder;
+}
+
 namespace torch::text::transforms {
 
 // What flows between the transforms of a Sequential: Python's str, List[str],
@@ -159,6 +163,25 @@ class SentencePieceTokenizerImpl : public nn::Cloneable<SentencePieceTokenizerIm
   sentencepiece::SentencePieceProcessor sp_model_;
 };
 TORCH_MODULE(SentencePieceTokenizer);
+
+// CLIPTokenizer(merges_path, encoder_json_path=None, num_merges=None,
+// return_tokens=False): CLIP's lowercase byte-level BPE with '</w>' word ends;
+// returns the ids as strings, or the tokens.
+class CLIPTokenizerImpl : public nn::Cloneable<CLIPTokenizerImpl>, public TextTransform {
+ public:
+  explicit CLIPTokenizerImpl(const std::string& merges_path,
+                             const std::optional<std::string>& encoder_json_path = std::nullopt,
+                             std::optional<int64_t> num_merges = std::nullopt, bool return_tokens = false);
+  void reset() override {}
+  std::vector<std::string> forward(const std::string& input);
+  std::vector<std::vector<std::string>> forward(const std::vector<std::string>& input);
+  TextData forward_any(const TextData& input) override;
+
+ private:
+  std::shared_ptr<const text::detail::CLIPEncoder> bpe_;
+  bool return_tokens_;
+};
+TORCH_MODULE(CLIPTokenizer);
 
 // Sequential(*transforms): applies them in order (submodules "0", "1", ...).
 class SequentialImpl : public nn::Cloneable<SequentialImpl>, public TextTransform {
