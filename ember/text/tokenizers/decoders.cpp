@@ -151,6 +151,38 @@ std::unique_ptr<Decoder> make_wordpiece_decoder(std::string prefix, bool cleanup
   return std::make_unique<WordPieceDecoder>(std::move(prefix), cleanup);
 }
 
+namespace {
+
+// Metaspace: the replacement reads as a space, except in the first token
+// where it is dropped (unless prepend_scheme is never).
+class MetaspaceDecoder final : public Decoder {
+ public:
+  MetaspaceDecoder(std::string replacement, bool prepends)
+      : replacement_(std::move(replacement)), prepends_(prepends) {}
+  void decode_chain(std::vector<std::string>& tokens) const override {
+    if (replacement_.empty()) return;
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      std::string out;
+      const std::string& t = tokens[i];
+      for (size_t pos = 0; pos < t.size();) {
+        if (t.compare(pos, replacement_.size(), replacement_) == 0) {
+          if (!(i == 0 && prepends_)) out.push_back(' ');
+          pos += replacement_.size();
+        } else {
+          out.push_back(t[pos++]);
+        }
+      }
+      tokens[i] = std::move(out);
+    }
+  }
+
+ private:
+  std::string replacement_;
+  bool prepends_;
+};
+
+}  // namespace
+
 std::unique_ptr<Decoder> decoder_from_json(const nlohmann::json& j, const std::string& source) {
   if (j.is_null()) return nullptr;
   EMBER_CHECK(j.is_object() && j.contains("type") && j["type"].is_string(), "Tokenizer.from_file: ", source,
@@ -161,6 +193,14 @@ std::unique_ptr<Decoder> decoder_from_json(const nlohmann::json& j, const std::s
     return make_wordpiece_decoder(j.value("prefix", std::string("##")), j.value("cleanup", true));
   if (type == "BPEDecoder") return std::make_unique<BpeDecoder>(j.value("suffix", std::string("</w>")));
   if (type == "Fuse") return std::make_unique<FuseDecoder>();
+  if (type == "Metaspace") {
+    bool prepends = true;
+    if (j.contains("prepend_scheme") && j["prepend_scheme"].is_string())
+      prepends = j["prepend_scheme"].get<std::string>() != "never";
+    else if (j.contains("add_prefix_space") && j["add_prefix_space"].is_boolean())
+      prepends = j["add_prefix_space"].get<bool>();
+    return std::make_unique<MetaspaceDecoder>(j.value("replacement", std::string("\xe2\x96\x81")), prepends);
+  }
   if (type == "Strip") {
     int64_t start = j.value("start", int64_t{0}), stop = j.value("stop", int64_t{0});
     EMBER_CHECK(start >= 0 && stop >= 0, "Tokenizer.from_file: ", source, ": Strip decoder needs start, stop >= 0");

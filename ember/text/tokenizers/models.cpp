@@ -433,6 +433,7 @@ std::unique_ptr<Model> model_from_json(const nlohmann::json& j, const std::strin
     type = "WordLevel";
   }
   EMBER_CHECK(j.contains("vocab"), "Tokenizer.from_file: ", source, ": model has no \"vocab\"");
+  if (type == "Unigram") return make_unigram(j, source);
   if (type == "BPE") {
     BpeConfig c;
     c.unk_token = opt_string(j, "unk_token");

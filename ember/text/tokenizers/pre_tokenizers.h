@@ -21,6 +21,11 @@ class PreTokenizer {
   virtual bool adds_prefix_space() const { return false; }
   // The model then works on bytes, and its vocabulary is in GPT-2's byte alphabet.
   virtual bool is_byte_level() const { return false; }
+  // Metaspace rewrites the text before splitting it: spaces become its
+  // replacement and a prefix may be added (alignments kept). first_segment:
+  // the text starts the input (not after an added token).
+  virtual bool rewrites_text() const { return false; }
+  virtual void rewrite(NormalizedText& text, bool first_segment) const {}
 };
 
 std::unique_ptr<PreTokenizer> pre_tokenizer_from_json(const nlohmann::json& j, const std::string& source);

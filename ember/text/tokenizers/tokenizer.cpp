@@ -207,7 +207,8 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
       continue;
     }
     const std::string_view seg_text = text.substr(seg.begin, seg.end - seg.begin);
-    if (!p.normalizer) {
+    const bool rewrites = p.pre_tokenizer && p.pre_tokenizer->rewrites_text();
+    if (!p.normalizer && !rewrites) {
       // Note [Identity alignment]
       // Without a normalizer every byte maps to the code point it is part of;
       // token offsets come from one forward cursor instead of per-byte tables.
@@ -239,8 +240,11 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
           uint32_t e = pos + t.len;
           const std::string* tok = p.model->id_to_token(t.id);
           int64_t b = char_at(pos);
-          enc.push_back(t.id, tok ? *tok : std::string(), Offsets{b, int64_t{char_at(e - 1)} + 1}, word, type_id,
-                        false);
+          enc.push_back(t.id,
+                        p.model->token_is_text(t.id) ? std::string(work.substr(pos, t.len))
+                        : tok                        ? *tok
+                                                     : std::string(),
+                        Offsets{b, int64_t{char_at(e - 1)} + 1}, word, type_id, false);
           pos = e;
         }
         ++word;
@@ -248,7 +252,8 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
       continue;
     }
     NormalizedText nt = NormalizedText::identity(seg_text, first_char);
-    p.normalizer->normalize(nt);
+    if (p.normalizer) p.normalizer->normalize(nt);
+    if (rewrites) p.pre_tokenizer->rewrite(nt, seg.begin == 0);
     if (nt.text.empty()) continue;
     if (prefix_space && nt.text[0] != ' ') {
       NormalizedText spaced;
@@ -268,7 +273,11 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
       for (const WordToken& t : toks) {
         uint32_t e = pos + t.len;
         const std::string* tok = p.model->id_to_token(t.id);
-        enc.push_back(t.id, tok ? *tok : std::string(), Offsets{nt.begin[pos], nt.end[e - 1]}, word, type_id, false);
+        enc.push_back(t.id,
+                      p.model->token_is_text(t.id) ? nt.text.substr(pos, t.len)
+                      : tok                        ? *tok
+                                                   : std::string(),
+                      Offsets{nt.begin[pos], nt.end[e - 1]}, word, type_id, false);
         pos = e;
       }
       ++word;

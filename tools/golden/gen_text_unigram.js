@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// Golden encodings for ember::text's tokenizer.json Unigram model, Metaspace
+// pre-tokenizer and decoder, from the npm package `tokenizers` (the Rust
+// library, run with Debian's node):
+//   NODE_PATH=/tmp/hf/node_modules node tools/golden/gen_text_unigram.js
+// The vocabularies are the SentencePiece fixtures' (pieces and scores from
+// tests/golden/text/sentencepiece_golden.json, which gen_text_sentencepiece.py
+// writes). Writes unigram_tokenizer.json, unigram_bytes_tokenizer.json and
+// unigram_golden.json under tests/golden/text/.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const { Tokenizer } = require('tokenizers');
+
+const D = path.join(__dirname, '..', '..', 'tests', 'golden', 'text');
+const sp = JSON.parse(fs.readFileSync(path.join(D, 'sentencepiece_golden.json'), 'utf8'));
+const vocabOf = (name) => sp[name].vocab.map(([hex, score]) => [Buffer.from(hex, 'hex').toString('utf8'), score]);
+
+const files = {
+  'unigram_tokenizer.json': {
+    version: '1.0', truncation: null, padding: null,
+    added_tokens: [{ id: 1, content: '<s>', single_word: false, lstrip: false, rstrip: false, normalized: false, special: true },
+                   { id: 2, content: '</s>', single_word: false, lstrip: false, rstrip: false, normalized: false, special: true }],
+    normalizer: null,
+    pre_tokenizer: { type: 'Metaspace', replacement: '\u2581', prepend_scheme: 'always', split: true },
+    post_processor: { type: 'TemplateProcessing', single: [{ Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '</s>', type_id: 0 } }],
+                      pair: [{ Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '</s>', type_id: 0 } }, { Sequence: { id: 'B', type_id: 1 } }, { SpecialToken: { id: '</s>', type_id: 1 } }],
+                      special_tokens: { '</s>': { id: '</s>', ids: [2], tokens: ['</s>'] } } },
+    decoder: { type: 'Metaspace', replacement: '\u2581', prepend_scheme: 'always', split: true },
+    model: { type: 'Unigram', unk_id: 0, vocab: vocabOf('sp_unigram'), byte_fallback: false },
+  },
+  'unigram_bytes_tokenizer.json': {
+    version: '1.0', truncation: null, padding: null, added_tokens: [],
+    normalizer: { type: 'Sequence', normalizers: [{ type: 'NFKC' }, { type: 'Lowercase' }] },
+    pre_tokenizer: { type: 'Metaspace', replacement: '\u2581', prepend_scheme: 'first', split: false },
+    post_processor: null,
+    decoder: { type: 'Metaspace', replacement: '\u2581', prepend_scheme: 'first', split: false },
+    model: { type: 'Unigram', unk_id: 0, vocab: vocabOf('sp_unigram_identity'), byte_fallback: true },
+  },
+};
+for (const [name, j] of Object.entries(files)) fs.writeFileSync(path.join(D, name), JSON.stringify(j));
+
+const texts = [
+  '', ' ', '   ', 'Hello world', 'Hello, world! How are you?', ' leading space', 'trailing space ', '  two  spaces  inside  ',
+  "don't I'll we've", 'tab\there\nnew line', 'numbers 123 4567 3.14159', '\u0000', 'nul\u0000inside', '\u0301',
+  'a\u0301 e\u0301 lone combining', '\u202Eright-to-left override\u202C', '\u200F\u05E9\u05DC\u05D5\u05DD',
+  '\uD83D\uDC68\u200D\uD83D\uDC69\u200D\uD83D\uDC67 family', '\uD835\uDD18\uD835\uDD2B\uD835\uDD26 fraktur',
+  '\u65E5\u672C\u8A9E\u306E\u6587\u7AE0', 'caf\u00E9 na\u00EFve \u00C0\u00C9\u00CE', '\u00A0non-breaking\u00A0space',
+  '\u3000ideographic', '\uFEFFbyte order mark', 'ÄÖÜ äöü ß İstanbul ΣΑΣ', 'Ⅻ ½ ² ① ﬁ ＡＢＣ', '<s>hello</s> world',
+  'The quick brown fox jumps over the lazy dog.', 'A computer program does what you tell it to do.', '\uFFFD replacement',
+  '\u2581already\u2581escaped', 'x\u0000\u0000y', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'supercalifragilisticexpialidocious',
+];
+const invalid = ['61ff62', 'c328', 'f0908d', '80818283', 'c0af'];
+
+function dump(e) {
+  return { ids: e.getIds(), tokens: e.getTokens(), offsets: e.getOffsets(), word_ids: e.getWordIds().map((w) => (w === undefined ? null : w)),
+           type_ids: e.getTypeIds(), special_tokens_mask: e.getSpecialTokensMask(), attention_mask: e.getAttentionMask(), overflowing: [] };
+}
+
+(async () => {
+  const cases = [];
+  for (const name of Object.keys(files)) {
+    const tok = Tokenizer.fromFile(path.join(D, name));
+    const inputs = texts.map((t) => ({ input: t }));
+    for (const hex of invalid) inputs.push({ input: Buffer.from(hex, 'hex').toString('utf8'), raw_hex: hex });
+    for (const inp of inputs) {
+      const e = await tok.encode(inp.input, null, { addSpecialTokens: true });
+      const c = Object.assign({ tokenizer: name, input: inp.input, add_special_tokens: true }, dump(e));
+      if (inp.raw_hex) c.raw_hex = inp.raw_hex;
+      c.decoded_skip = await tok.decode(c.ids, true);
+      c.decoded_keep = await tok.decode(c.ids, false);
+      cases.push(c);
+    }
+    const e = await tok.encode('Hello world', 'How are you?');
+    cases.push(Object.assign({ tokenizer: name, input: 'Hello world', pair: 'How are you?', add_special_tokens: true }, dump(e)));
+  }
+  fs.writeFileSync(path.join(D, 'unigram_golden.json'), JSON.stringify({ cases }) + '\n');
+})();
