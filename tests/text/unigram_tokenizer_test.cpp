@@ -86,6 +86,15 @@ TEST(TextUnigram, EncodeAndDecodeMatchReference) {
   EXPECT_GT(checked, 70);
 }
 
+TEST(TextUnigram, CtcDecoderMatchesReference) {
+  const Tokenizer& tok = tokenizer("ctc_tokenizer.json");
+  for (const json& d : golden()["ctc_decodes"]) {
+    const auto ids = d["ids"].get<std::vector<int64_t>>();
+    EXPECT_EQ(tok.decode(ids, true), d["skip"].get<std::string>()) << d.dump();
+    EXPECT_EQ(tok.decode(ids, false), d["keep"].get<std::string>()) << d.dump();
+  }
+}
+
 TEST(TextUnigram, MalformedModelsRaise) {
   EXPECT_EMBER_ERROR(Tokenizer::from_str(R"({"model": {"type": "Unigram", "vocab": [["a", "x"]]}})"), "[piece, score]");
   EXPECT_EMBER_ERROR(Tokenizer::from_str(R"({"model": {"type": "Unigram", "unk_id": 5, "vocab": [["a", -1.0]]}})"),

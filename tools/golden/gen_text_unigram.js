@@ -5,7 +5,8 @@
 //   NODE_PATH=/tmp/hf/node_modules node tools/golden/gen_text_unigram.js
 // The vocabularies are the SentencePiece fixtures' (pieces and scores from
 // tests/golden/text/sentencepiece_golden.json, which gen_text_sentencepiece.py
-// writes). Writes unigram_tokenizer.json, unigram_bytes_tokenizer.json and
+// writes). Writes unigram_tokenizer.json, unigram_bytes_tokenizer.json,
+// ctc_tokenizer.json (a character WordLevel vocabulary with the CTC decoder) and
 // unigram_golden.json under tests/golden/text/.
 'use strict';
 const fs = require('fs');
@@ -34,10 +35,19 @@ const files = {
     normalizer: { type: 'Sequence', normalizers: [{ type: 'NFKC' }, { type: 'Lowercase' }] },
     pre_tokenizer: { type: 'Metaspace', replacement: '\u2581', prepend_scheme: 'first', split: false },
     post_processor: null,
-    decoder: { type: 'Metaspace', replacement: '\u2581', prepend_scheme: 'first', split: false },
+    decoder: { type: 'Sequence', decoders: [{ type: 'ByteFallback' },
+                                            { type: 'Metaspace', replacement: '\u2581', prepend_scheme: 'first', split: false }] },
     model: { type: 'Unigram', unk_id: 0, vocab: vocabOf('sp_unigram_identity'), byte_fallback: true },
   },
 };
+const ctcVocab = { '<pad>': 0, '|': 1, "'": 2, '.': 3, ',': 4 };
+for (const c of 'abcdefghijklmnopqrstuvwxyz') ctcVocab[c] = Object.keys(ctcVocab).length;
+const ctc = {
+  version: '1.0', truncation: null, padding: null, added_tokens: [], normalizer: null, pre_tokenizer: null, post_processor: null,
+  decoder: { type: 'CTC', pad_token: '<pad>', word_delimiter_token: '|', cleanup: true },
+  model: { type: 'WordLevel', vocab: ctcVocab, unk_token: '<pad>' },
+};
+fs.writeFileSync(path.join(D, 'ctc_tokenizer.json'), JSON.stringify(ctc));
 for (const [name, j] of Object.entries(files)) fs.writeFileSync(path.join(D, name), JSON.stringify(j));
 
 const texts = [
@@ -74,5 +84,13 @@ function dump(e) {
     const e = await tok.encode('Hello world', 'How are you?');
     cases.push(Object.assign({ tokenizer: name, input: 'Hello world', pair: 'How are you?', add_special_tokens: true }, dump(e)));
   }
-  fs.writeFileSync(path.join(D, 'unigram_golden.json'), JSON.stringify({ cases }) + '\n');
+  // CTC decodes: frame-level ids with repeats, pads and word delimiters.
+  const ctcTok = Tokenizer.fromFile(path.join(D, 'ctc_tokenizer.json'));
+  const decodes = [];
+  let seed = 5;
+  const rand = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  const lists = [[], [0], [1], [0, 0, 1, 1, 0], [12, 12, 0, 12, 9, 1, 1, 20, 0, 20, 3], [2, 23, 1, 3, 1, 4]];
+  for (let k = 0; k < 30; k++) lists.push(Array.from({ length: rand(20) }, () => (rand(3) === 0 ? rand(5) : rand(31))));
+  for (const ids of lists) decodes.push({ ids, skip: await ctcTok.decode(ids, true), keep: await ctcTok.decode(ids, false) });
+  fs.writeFileSync(path.join(D, 'unigram_golden.json'), JSON.stringify({ cases, ctc_decodes: decodes }) + '\n');
 })();
