@@ -256,8 +256,10 @@ std::unique_ptr<PreTokenizer> pre_tokenizer_from_json(const nlohmann::json& j, c
                              : (get_bool(j, "add_prefix_space", true) ? "always" : "never");
     EMBER_CHECK(scheme == "always" || scheme == "first" || scheme == "never", "Tokenizer.from_file: ", source,
                 ": Metaspace prepend_scheme '", scheme, "' is not always, first or never");
-    return std::make_unique<MetaspacePreTokenizer>(j.value("replacement", std::string("\xe2\x96\x81")), scheme,
-                                                   get_bool(j, "split", true));
+    const std::string replacement = j.value("replacement", std::string("\xe2\x96\x81"));
+    EMBER_CHECK(text::detail::is_valid_utf8(replacement) && text::detail::count_code_points(replacement) == 1,
+                "Tokenizer.from_file: ", source, ": Metaspace replacement '", replacement, "' is not one character");
+    return std::make_unique<MetaspacePreTokenizer>(replacement, scheme, get_bool(j, "split", true));
   }
   if (type == "Sequence") {
     EMBER_CHECK(j.contains("pretokenizers") && j["pretokenizers"].is_array(), "Tokenizer.from_file: ", source,
