@@ -250,6 +250,7 @@ std::unique_ptr<PreTokenizer> pre_tokenizer_from_json(const nlohmann::json& j, c
     return make_byte_level_pre_tokenizer(get_bool(j, "add_prefix_space", true), get_bool(j, "use_regex", true));
   if (type == "BertPreTokenizer") return make_bert_pre_tokenizer();
   if (type == "WhitespaceSplit") return std::make_unique<WhitespaceSplitPreTokenizer>();
+  if (auto p = split_pre_tokenizer_from_json(j, type, source)) return p;
   if (type == "Metaspace") {
     std::string scheme = j.contains("prepend_scheme") && j["prepend_scheme"].is_string()
                              ? j["prepend_scheme"].get<std::string>()

@@ -31,6 +31,9 @@ class PreTokenizer {
 std::unique_ptr<PreTokenizer> pre_tokenizer_from_json(const nlohmann::json& j, const std::string& source);
 std::unique_ptr<PreTokenizer> make_byte_level_pre_tokenizer(bool add_prefix_space, bool use_regex);
 std::unique_ptr<PreTokenizer> make_bert_pre_tokenizer();
+// Whitespace, Punctuation and Digits (split_pre_tokenizers.cpp); null for other types.
+std::unique_ptr<PreTokenizer> split_pre_tokenizer_from_json(const nlohmann::json& j, const std::string& type,
+                                                            const std::string& source);
 
 // GPT-2's pattern 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
 // as a state machine: appends the matches inside text[b, e) to out.
