@@ -118,6 +118,7 @@ TEST_P(SentencePieceGolden, BatchEqualsSingle) {
   const auto ids = sp.encode_as_ids(inputs);
   const auto pieces = sp.encode_as_pieces(inputs);
   ASSERT_EQ(ids.size(), inputs.size());
+  EXPECT_EQ(sp.encode(inputs), ids);
   for (size_t i = 0; i < inputs.size(); ++i) {
     EXPECT_EQ(ids[i], sp.encode_as_ids(inputs[i]));
     EXPECT_EQ(pieces[i], sp.encode_as_pieces(inputs[i]));

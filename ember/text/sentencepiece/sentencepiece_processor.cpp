@@ -235,6 +235,10 @@ std::vector<std::string> SentencePieceProcessor::encode_as_pieces(std::string_vi
                       [&](Scratch& s) { return pieces_of(st, input, s, add_bos, add_eos, reverse, emit_unk_piece); });
 }
 
+std::vector<std::vector<int64_t>> SentencePieceProcessor::encode(const std::vector<std::string>& inputs) const {
+  return encode_as_ids(inputs);
+}
+
 std::vector<std::vector<int64_t>> SentencePieceProcessor::encode_as_ids(const std::vector<std::string>& inputs) const {
   const ProcessorState& st = state("encode_as_ids");
   return parallel_map<std::vector<int64_t>>(

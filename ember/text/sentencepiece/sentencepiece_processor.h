@@ -43,7 +43,8 @@ class SentencePieceProcessor {
   // encode(input, out_type=str, ...): pieces. emit_unk_piece writes unknowns as the unk piece.
   std::vector<std::string> encode_as_pieces(std::string_view input, bool add_bos = false, bool add_eos = false,
                                             bool reverse = false, bool emit_unk_piece = false) const;
-  // The list forms of encode.
+  // The list forms of encode (run on the intra-op threads).
+  std::vector<std::vector<int64_t>> encode(const std::vector<std::string>& inputs) const;
   std::vector<std::vector<int64_t>> encode_as_ids(const std::vector<std::string>& inputs) const;
   std::vector<std::vector<std::string>> encode_as_pieces(const std::vector<std::string>& inputs) const;
 
