@@ -55,7 +55,7 @@ std::vector<std::string> from_hex(const json& list) {
 }
 
 const std::vector<std::string> kModels = {"sp_unigram",  "sp_bpe",  "sp_unigram_identity",
-                                          "sp_bpe_nfkc", "sp_char", "sp_word"};
+                                          "sp_bpe_keepws", "sp_char", "sp_word"};
 
 class SentencePieceGolden : public ::testing::TestWithParam<std::string> {};
 

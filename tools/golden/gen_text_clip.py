@@ -151,7 +151,7 @@ def main():
         cases.append({"input": s, "tokens": toks, "ids": [str(encoder[t]) for t in toks],
                       "half_tokens": half_toks, "half_ids": [str(half_encoder[t]) for t in half_toks]})
     with open(os.path.join(OUT, "clip_golden.json"), "w", encoding="utf-8") as f:
-        json.dump({"num_merges": N_MERGES, "half_merges": half, "cases": cases}, f, ensure_ascii=False, indent=0)
+        json.dump({"num_merges": N_MERGES, "half_merges": half, "cases": cases}, f, ensure_ascii=False)
         f.write("\n")
 
 

@@ -8,7 +8,7 @@ Debian packages `fortunes` and `wamerican`). Writes, under tests/golden/text/:
   sp_bpe.model               BPE, nmt_nfkc_cf, byte fallback, a user-defined symbol
   sp_unigram_identity.model  unigram, identity, no dummy prefix, whitespace kept,
                              byte fallback
-  sp_bpe_nfkc.model          BPE, nfkc, split digits, whitespace kept
+  sp_bpe_keepws.model        BPE, identity, split digits, whitespace kept
   sp_char.model, sp_word.model  the char (whitespace as suffix) and word model
                              types, identity
 and the seeds of fuzz/fuzz_sentencepiece_model.cpp (tiny models, two with small
@@ -55,7 +55,7 @@ MODELS = {
     "sp_unigram_identity": dict(model_type="unigram", vocab_size=600, normalization_rule_name="identity",
                                 add_dummy_prefix=False, remove_extra_whitespaces=False,
                                 byte_fallback=True),
-    "sp_bpe_nfkc": dict(model_type="bpe", vocab_size=700, normalization_rule_name="nfkc",
+    "sp_bpe_keepws": dict(model_type="bpe", vocab_size=700, normalization_rule_name="identity",
                         split_digits=True, unk_id=1, bos_id=0, eos_id=-1, remove_extra_whitespaces=False),
     "sp_char": dict(model_type="char", vocab_size=150, normalization_rule_name="identity",
                     user_defined_symbols=["<sep>"], treat_whitespace_as_suffix=True),
