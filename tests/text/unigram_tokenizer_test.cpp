@@ -86,6 +86,100 @@ TEST(TextUnigram, EncodeAndDecodeMatchReference) {
   EXPECT_GT(checked, 70);
 }
 
+// The charsmap of a .model: ModelProto field 3 (NormalizerSpec), its field 2.
+std::string charsmap_of(const std::string& model) {
+  auto fields = [](std::string_view b, uint32_t want) -> std::string_view {
+    size_t p = 0;
+    auto varint = [&] {
+      uint64_t v = 0;
+      for (int shift = 0; p < b.size(); shift += 7) {
+        const auto c = static_cast<unsigned char>(b[p++]);
+        v |= static_cast<uint64_t>(c & 0x7F) << shift;
+        if (c < 0x80) break;
+      }
+      return v;
+    };
+    while (p < b.size()) {
+      const uint64_t tag = varint();
+      const uint64_t wire = tag & 7;
+      if (wire == 0) {
+        varint();
+      } else if (wire == 5) {
+        p += 4;
+      } else if (wire == 1) {
+        p += 8;
+      } else {
+        const uint64_t n = varint();
+        if ((tag >> 3) == want) return b.substr(p, n);
+        p += n;
+      }
+    }
+    return {};
+  };
+  std::ifstream f(golden_path(model), std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  const std::string bytes = ss.str();
+  return std::string(fields(fields(bytes, 3), 2));
+}
+
+std::string base64(const std::string& in) {
+  static const char* k = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  size_t i = 0;
+  for (; i + 2 < in.size(); i += 3) {
+    const uint32_t v = (static_cast<unsigned char>(in[i]) << 16) | (static_cast<unsigned char>(in[i + 1]) << 8) |
+                       static_cast<unsigned char>(in[i + 2]);
+    for (int s = 18; s >= 0; s -= 6) out.push_back(k[(v >> s) & 63]);
+  }
+  if (i < in.size()) {
+    uint32_t v = static_cast<unsigned char>(in[i]) << 16;
+    if (i + 1 < in.size()) v |= static_cast<unsigned char>(in[i + 1]) << 8;
+    out.push_back(k[(v >> 18) & 63]);
+    out.push_back(k[(v >> 12) & 63]);
+    out.push_back(i + 1 < in.size() ? k[(v >> 6) & 63] : '=');
+    out.push_back('=');
+  }
+  return out;
+}
+
+// The Precompiled normalizer (sp_unigram.model's nmt_nfkc charsmap) in front of
+// unigram_tokenizer.json, against the npm tokenizers.
+TEST(TextUnigram, PrecompiledMatchesReference) {
+  std::ifstream f(golden_path("unigram_tokenizer.json"));
+  std::stringstream ss;
+  ss << f.rdbuf();
+  json config = json::parse(ss.str());
+  const std::string charsmap = charsmap_of("sp_unigram.model");
+  ASSERT_GT(charsmap.size(), 1000u);
+  config["normalizer"] = {{"type", "Precompiled"}, {"precompiled_charsmap", base64(charsmap)}};
+  const Tokenizer tok = Tokenizer::from_str(config.dump());
+  int checked = 0;
+  for (const json& c : golden()["precompiled"]) {
+    const std::string input = c["input"].get<std::string>();
+    const std::string what = json(c["input"]).dump();
+    const Encoding e = tok.encode(input);
+    EXPECT_EQ(e.ids(), c["ids"].get<std::vector<int64_t>>()) << what;
+    EXPECT_EQ(e.tokens(), c["tokens"].get<std::vector<std::string>>()) << what;
+    EXPECT_EQ(tok.decode(e.ids(), true), c["decoded_skip"].get<std::string>()) << what;
+    ASSERT_EQ(e.offsets().size(), c["offsets"].size()) << what;
+    // Composed characters (combining marks U+0300-U+036F, conjoining jamo
+    // U+1100-U+11FF): the reference aligns them with their first source code
+    // point, ember with all of them (docs/text.md).
+    const bool composes = input.find("\xcc") != std::string::npos || input.find("\xcd") != std::string::npos ||
+                          input.find("\xe1\x84") != std::string::npos || input.find("\xe1\x85") != std::string::npos ||
+                          input.find("\xe1\x86") != std::string::npos || input.find("\xe1\x87") != std::string::npos;
+    for (size_t i = 0; i < e.offsets().size() && !composes; ++i) {
+      EXPECT_EQ(std::get<0>(e.offsets()[i]), c["offsets"][i][0].get<int64_t>()) << what << " token " << i;
+      EXPECT_EQ(std::get<1>(e.offsets()[i]), c["offsets"][i][1].get<int64_t>()) << what << " token " << i;
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 40);
+  config["normalizer"]["precompiled_charsmap"] = "not base64!";
+  EXPECT_EMBER_ERROR(Tokenizer::from_str(config.dump()), "base64");
+}
+
 TEST(TextUnigram, CtcDecoderMatchesReference) {
   const Tokenizer& tok = tokenizer("ctc_tokenizer.json");
   for (const json& d : golden()["ctc_decodes"]) {

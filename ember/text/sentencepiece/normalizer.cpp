@@ -63,7 +63,10 @@ CharsMap::CharsMap(std::string_view blob, const std::string& what) {
   }
 }
 
-std::pair<size_t, std::string_view> CharsMap::longest_match(std::string_view text) const {
+std::pair<size_t, std::string_view> CharsMap::longest_match(std::string_view text) const { return match(text, true); }
+std::pair<size_t, std::string_view> CharsMap::shortest_match(std::string_view text) const { return match(text, false); }
+
+std::pair<size_t, std::string_view> CharsMap::match(std::string_view text, bool longest) const {
   // Darts' commonPrefixSearch, every index checked against the array.
   size_t best_len = 0;
   uint32_t best_value = 0;
@@ -81,6 +84,7 @@ std::pair<size_t, std::string_view> CharsMap::longest_match(std::string_view tex
     if (has_leaf(unit)) {
       best_len = i + 1;
       best_value = unit_value(units_[id]);
+      if (!longest) break;
     }
   }
   if (best_len == 0) return {0, {}};

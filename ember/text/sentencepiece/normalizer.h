@@ -26,11 +26,14 @@ class CharsMap {
   // Longest source string that is a prefix of text: its length (0: none) and
   // its replacement.
   std::pair<size_t, std::string_view> longest_match(std::string_view text) const;
+  // The shortest one instead (the tokenizers package's Precompiled reads the first result).
+  std::pair<size_t, std::string_view> shortest_match(std::string_view text) const;
   // True when no rule starts with byte b.
   bool no_rule_starts_with(unsigned char b) const { return units_.empty() || !starts_rule_[b]; }
 
  private:
   std::array<bool, 256> starts_rule_{};
+  std::pair<size_t, std::string_view> match(std::string_view text, bool longest) const;
   std::vector<uint32_t> units_;
   std::string replacements_;  // ends in a NUL we add, so every string ends in the blob
 };

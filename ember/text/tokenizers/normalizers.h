@@ -16,6 +16,8 @@ class Normalizer {
 };
 
 // Null json -> nullptr; unknown types raise ember::Error naming `source`.
+// Precompiled (precompiled_normalizer.cpp).
+std::unique_ptr<Normalizer> make_precompiled_normalizer(const nlohmann::json& j, const std::string& source);
 std::unique_ptr<Normalizer> normalizer_from_json(const nlohmann::json& j, const std::string& source);
 
 // BERT's normalizer (also used by BERTTokenizer and the WordPiece vocab.txt path).
