@@ -180,6 +180,34 @@ TEST(TextUnigram, PrecompiledMatchesReference) {
   EXPECT_EMBER_ERROR(Tokenizer::from_str(config.dump()), "base64");
 }
 
+// Replace normalizers (String and ICU Regex patterns) in front of unigram_tokenizer.json.
+TEST(TextUnigram, ReplaceMatchesReference) {
+  std::ifstream f(golden_path("unigram_tokenizer.json"));
+  std::stringstream ss;
+  ss << f.rdbuf();
+  json config = json::parse(ss.str());
+  config["normalizer"] = golden()["replace"]["normalizer"];
+  const Tokenizer tok = Tokenizer::from_str(config.dump());
+  int checked = 0;
+  for (const json& c : golden()["replace"]["cases"]) {
+    const std::string input = c["input"].get<std::string>();
+    const std::string what = json(c["input"]).dump();
+    const Encoding e = tok.encode(input);
+    EXPECT_EQ(e.ids(), c["ids"].get<std::vector<int64_t>>()) << what;
+    EXPECT_EQ(e.tokens(), c["tokens"].get<std::vector<std::string>>()) << what;
+    EXPECT_EQ(tok.decode(e.ids(), true), c["decoded_skip"].get<std::string>()) << what;
+    ASSERT_EQ(e.offsets().size(), c["offsets"].size()) << what;
+    for (size_t i = 0; i < e.offsets().size(); ++i) {
+      EXPECT_EQ(std::get<0>(e.offsets()[i]), c["offsets"][i][0].get<int64_t>()) << what << " token " << i;
+      EXPECT_EQ(std::get<1>(e.offsets()[i]), c["offsets"][i][1].get<int64_t>()) << what << " token " << i;
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 40);
+  config["normalizer"] = {{"type", "Replace"}, {"pattern", {{"Regex", "(unclosed"}}}, {"content", ""}};
+  EXPECT_EMBER_ERROR(Tokenizer::from_str(config.dump()), "does not compile", "(unclosed");
+}
+
 TEST(TextUnigram, CtcDecoderMatchesReference) {
   const Tokenizer& tok = tokenizer("ctc_tokenizer.json");
   for (const json& d : golden()["ctc_decodes"]) {

@@ -119,5 +119,22 @@ function dump(e) {
     c.decoded_keep = await preTok.decode(c.ids, false);
     precompiled.push(c);
   }
-  fs.writeFileSync(path.join(D, 'unigram_golden.json'), JSON.stringify({ cases, ctc_decodes: decodes, precompiled }) + '\n');
+  // Replace with String and Regex patterns in front of the same pipeline (the tests build it too).
+  const rep = JSON.parse(JSON.stringify(files['unigram_tokenizer.json']));
+  rep.normalizer = { type: 'Sequence', normalizers: [
+    { type: 'Replace', pattern: { Regex: ' {2,}' }, content: ' ' },
+    { type: 'Replace', pattern: { String: "''" }, content: '"' },
+    { type: 'Replace', pattern: { Regex: '\\d+' }, content: '#' },
+    { type: 'Replace', pattern: { Regex: '[\\p{Mn}]' }, content: '' }] };
+  const repTok = Tokenizer.fromString(JSON.stringify(rep));
+  const replace = { normalizer: rep.normalizer, cases: [] };
+  const repTexts = ['a  b   c', "''quoted'' text", 'call 555 1234 now', 'e\u0301 a\u0300\u0301 x', '   lead', 'trail   ',
+                    "'''''", '\u0663\u0664 \uFF11\uFF12 12ab34', 'tab\t\tx  \u3000\u3000y'];
+  for (const t of texts.concat(repTexts)) {
+    const e = await repTok.encode(t, null, { addSpecialTokens: true });
+    const c = Object.assign({ tokenizer: 'replace', input: t, add_special_tokens: true }, dump(e));
+    c.decoded_skip = await repTok.decode(c.ids, true);
+    replace.cases.push(c);
+  }
+  fs.writeFileSync(path.join(D, 'unigram_golden.json'), JSON.stringify({ cases, ctc_decodes: decodes, precompiled, replace }) + '\n');
 })();
