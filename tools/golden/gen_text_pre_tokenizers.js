@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Golden encodings for the Whitespace, Punctuation (every split behavior) and
-// Digits pre-tokenizers, from the npm package `tokenizers` (run with Debian's
+// Golden encodings for the Whitespace, Punctuation and Split (every split
+// behavior; Regex and String patterns, invert) and Digits pre-tokenizers, from the npm package `tokenizers` (run with Debian's
 // node) on the BERT fixture vocabulary, so token offsets show every split:
 //   NODE_PATH=/tmp/hf/node_modules node tools/golden/gen_text_pre_tokenizers.js
 // Writes pre_tokenizers_golden.json (with the tokenizer.json of each case).
@@ -28,8 +28,13 @@ const pres = {
   digits_individual: { type: 'Sequence', pretokenizers: [ws, { type: 'Digits', individual_digits: true }] },
   digits_contiguous: { type: 'Sequence', pretokenizers: [ws, { type: 'Digits', individual_digits: false }] },
 };
-for (const b of ['Removed', 'Isolated', 'MergedWithPrevious', 'MergedWithNext', 'Contiguous'])
+for (const b of ['Removed', 'Isolated', 'MergedWithPrevious', 'MergedWithNext', 'Contiguous']) {
   pres['punct_' + b] = { type: 'Sequence', pretokenizers: [ws, { type: 'Punctuation', behavior: b }] };
+  pres['split_regex_' + b] = { type: 'Split', pattern: { Regex: '\\s+|[0-9]+' }, behavior: b, invert: false };
+}
+pres.split_string = { type: 'Split', pattern: { String: ', ' }, behavior: 'Removed', invert: false };
+pres.split_clip = { type: 'Split', pattern: { Regex: "'s|'t|'re|'ve|'m|'ll|'d|[\\p{L}]+|[\\p{N}]|[^\\s\\p{L}\\p{N}]+" },
+                    behavior: 'Removed', invert: true };
 
 const texts = [
   '', ' ', 'Hello world', 'Hello, world! How are you?', "don't stop... ever!!", '(a)[b]{c} <d> e-f_g', '$5.00 + 3^2 = 14 | x ~ y',

@@ -1,6 +1,8 @@
 // tokenizers.pre_tokenizers Whitespace, Punctuation and Digits: splits by a
 // per-character class with the tokenizers package's SplitDelimiterBehavior.
 #include <unicode/uchar.h>
+#include <unicode/uregex.h>
+#include <unicode/utext.h>
 
 #include <nlohmann/json.hpp>
 
@@ -162,11 +164,88 @@ class WhitespacePreTokenizer final : public PreTokenizer {
   }
 };
 
+struct RegexCloser {
+  void operator()(URegularExpression* r) const { uregex_close(r); }
+};
+struct UTextCloser {
+  void operator()(UText* t) const { utext_close(t); }
+};
+
+// Split(pattern, behavior, invert): the matches of a String or Regex pattern
+// (ICU regular expressions over the UTF-8 text) and the text between them.
+class SplitPreTokenizer final : public PreTokenizer {
+ public:
+  SplitPreTokenizer(std::string pattern, bool is_regex, Behavior behavior, bool invert, const std::string& source)
+      : pattern_(std::move(pattern)), behavior_(behavior), invert_(invert) {
+    if (!is_regex) return;
+    UErrorCode status = U_ZERO_ERROR;
+    UParseError where{};
+    std::unique_ptr<UText, UTextCloser> p(
+        utext_openUTF8(nullptr, pattern_.data(), static_cast<int64_t>(pattern_.size()), &status));
+    regex_.reset(uregex_openUText(p.get(), 0, &where, &status));
+    EMBER_CHECK(U_SUCCESS(status), "Tokenizer.from_file: ", source, ": Split regex '", pattern_, "' does not compile (",
+                u_errorName(status), " at offset ", where.offset, ")");
+  }
+  void split(std::string_view text, std::vector<Span>& spans) const override {
+    std::vector<Span> out;
+    std::vector<Piece> m;
+    std::unique_ptr<URegularExpression, RegexCloser> re;
+    UErrorCode status = U_ZERO_ERROR;
+    if (regex_) re.reset(uregex_clone(regex_.get(), &status));
+    for (const Span& s : spans) {
+      m.clear();
+      uint32_t prev = s.begin;
+      auto add_match = [&](uint32_t b, uint32_t e) {
+        if (prev != b) m.push_back({prev, b, invert_});
+        m.push_back({b, e, !invert_});
+        prev = e;
+      };
+      const std::string_view inside = text.substr(s.begin, s.end - s.begin);
+      if (re) {
+        std::unique_ptr<UText, UTextCloser> ut(
+            utext_openUTF8(nullptr, inside.data(), static_cast<int64_t>(inside.size()), &status));
+        uregex_setUText(re.get(), ut.get(), &status);
+        while (U_SUCCESS(status) && uregex_findNext(re.get(), &status)) {
+          const auto b = static_cast<uint32_t>(uregex_start64(re.get(), 0, &status));
+          const auto e = static_cast<uint32_t>(uregex_end64(re.get(), 0, &status));
+          add_match(s.begin + b, s.begin + e);
+        }
+        EMBER_CHECK(U_SUCCESS(status), "Tokenizer.encode: Split regex failed (", u_errorName(status), ")");
+      } else if (!pattern_.empty()) {
+        for (size_t p = inside.find(pattern_); p != std::string_view::npos;
+             p = inside.find(pattern_, p + pattern_.size()))
+          add_match(s.begin + static_cast<uint32_t>(p), s.begin + static_cast<uint32_t>(p + pattern_.size()));
+      }
+      if (prev != s.end) m.push_back({prev, s.end, invert_});
+      apply(behavior_, m, out);
+    }
+    spans = std::move(out);
+  }
+
+ private:
+  std::string pattern_;
+  Behavior behavior_;
+  bool invert_;
+  std::unique_ptr<URegularExpression, RegexCloser> regex_;
+};
+
 }  // namespace
 
 std::unique_ptr<PreTokenizer> split_pre_tokenizer_from_json(const nlohmann::json& j, const std::string& type,
                                                             const std::string& source) {
   if (type == "Whitespace") return std::make_unique<WhitespacePreTokenizer>();
+  if (type == "Split") {
+    EMBER_CHECK(j.contains("pattern") && j["pattern"].is_object(), "Tokenizer.from_file: ", source,
+                ": Split needs a \"pattern\" object");
+    const auto& p = j["pattern"];
+    const bool is_regex = p.contains("Regex");
+    const char* key = is_regex ? "Regex" : "String";
+    EMBER_CHECK(p.contains(key) && p[key].is_string(), "Tokenizer.from_file: ", source,
+                ": Split pattern must be {\"String\": ...} or {\"Regex\": ...}");
+    const bool invert = j.contains("invert") && j["invert"].is_boolean() && j["invert"].get<bool>();
+    return std::make_unique<SplitPreTokenizer>(text::detail::to_valid_utf8(p[key].get<std::string>()), is_regex,
+                                               behavior_from_json(j, "Isolated", source), invert, source);
+  }
   if (type == "Punctuation") return make_char_split(is_punc, behavior_from_json(j, "Isolated", source));
   if (type == "Digits") {
     const bool individual =
