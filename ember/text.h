@@ -4,6 +4,7 @@
 // torchtext.X.f is ember::text::X::f, tokenizers.Tokenizer is
 // ember::text::tokenizers::Tokenizer).
 #include "ember/text/functional.h"
+#include "ember/text/sentencepiece.h"
 #include "ember/text/tokenizers.h"
 #include "ember/text/transforms.h"
 #include "ember/text/vocab.h"

@@ -13,8 +13,13 @@
 #include "ember/core/tensor.h"
 #include "ember/nn/cloneable.h"
 #include "ember/nn/pimpl.h"
+#include "ember/text/sentencepiece/sentencepiece_processor.h"
 #include "ember/text/tokenizers/tokenizer.h"
 #include "ember/text/vocab.h"
+
+namespace torch::text::detail {
+class CLIPEncoder;
+}
 
 namespace torch::text::transforms {
 
@@ -143,6 +148,40 @@ class BERTTokenizerImpl : public nn::Cloneable<BERTTokenizerImpl>, public TextTr
   bool return_tokens_;
 };
 TORCH_MODULE(BERTTokenizer);
+
+// SentencePieceTokenizer(sp_model_path): a SentencePiece model's pieces.
+class SentencePieceTokenizerImpl : public nn::Cloneable<SentencePieceTokenizerImpl>, public TextTransform {
+ public:
+  explicit SentencePieceTokenizerImpl(const std::string& sp_model_path);
+  void reset() override {}
+  std::vector<std::string> forward(const std::string& input);
+  std::vector<std::vector<std::string>> forward(const std::vector<std::string>& input);
+  TextData forward_any(const TextData& input) override;
+  const sentencepiece::SentencePieceProcessor& sp_model() const { return sp_model_; }
+
+ private:
+  sentencepiece::SentencePieceProcessor sp_model_;
+};
+TORCH_MODULE(SentencePieceTokenizer);
+
+// CLIPTokenizer(merges_path, encoder_json_path=None, num_merges=None,
+// return_tokens=False): CLIP's lowercase byte-level BPE with '</w>' word ends;
+// returns the ids as strings, or the tokens.
+class CLIPTokenizerImpl : public nn::Cloneable<CLIPTokenizerImpl>, public TextTransform {
+ public:
+  explicit CLIPTokenizerImpl(const std::string& merges_path,
+                             const std::optional<std::string>& encoder_json_path = std::nullopt,
+                             std::optional<int64_t> num_merges = std::nullopt, bool return_tokens = false);
+  void reset() override {}
+  std::vector<std::string> forward(const std::string& input);
+  std::vector<std::vector<std::string>> forward(const std::vector<std::string>& input);
+  TextData forward_any(const TextData& input) override;
+
+ private:
+  std::shared_ptr<const text::detail::CLIPEncoder> bpe_;
+  bool return_tokens_;
+};
+TORCH_MODULE(CLIPTokenizer);
 
 // Sequential(*transforms): applies them in order (submodules "0", "1", ...).
 class SequentialImpl : public nn::Cloneable<SequentialImpl>, public TextTransform {

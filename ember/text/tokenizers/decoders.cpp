@@ -151,6 +151,111 @@ std::unique_ptr<Decoder> make_wordpiece_decoder(std::string prefix, bool cleanup
   return std::make_unique<WordPieceDecoder>(std::move(prefix), cleanup);
 }
 
+namespace {
+
+// ByteFallback: runs of <0xXX> tokens become the text their bytes spell, or
+// one U+FFFD per byte when they are not valid UTF-8.
+class ByteFallbackDecoder final : public Decoder {
+ public:
+  void decode_chain(std::vector<std::string>& tokens) const override {
+    std::vector<std::string> out;
+    std::string bytes;
+    size_t n_bytes = 0;
+    auto flush = [&] {
+      if (n_bytes == 0) return;
+      if (text::detail::is_valid_utf8(bytes))
+        out.push_back(bytes);
+      else
+        for (size_t i = 0; i < n_bytes; ++i) out.emplace_back("\xef\xbf\xbd");
+      bytes.clear();
+      n_bytes = 0;
+    };
+    for (auto& t : tokens) {
+      const int b = byte_of(t);
+      if (b >= 0) {
+        bytes.push_back(static_cast<char>(b));
+        ++n_bytes;
+        continue;
+      }
+      flush();
+      out.push_back(std::move(t));
+    }
+    flush();
+    tokens = std::move(out);
+  }
+
+ private:
+  // Rust's u8::from_str_radix(&token[3..5], 16) on "<0x??>".
+  static int byte_of(const std::string& t) {
+    if (t.size() != 6 || t.compare(0, 3, "<0x") != 0 || t[5] != '>') return -1;
+    auto hex = [](char c) {
+      return c >= '0' && c <= '9'   ? c - '0'
+             : c >= 'a' && c <= 'f' ? c - 'a' + 10
+             : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                    : -1;
+    };
+    if (t[3] == '+') return hex(t[4]);
+    const int hi = hex(t[3]), lo = hex(t[4]);
+    return hi < 0 || lo < 0 ? -1 : hi * 16 + lo;
+  }
+};
+
+// CTC: repeated tokens collapse, the pad token vanishes, and with cleanup the
+// word delimiter reads as a space (after WordPiece's cleanup); empty tokens drop.
+class CtcDecoder final : public Decoder {
+ public:
+  CtcDecoder(std::string pad, std::string delimiter, bool cleanup)
+      : pad_(std::move(pad)), delimiter_(std::move(delimiter)), cleanup_(cleanup) {}
+  void decode_chain(std::vector<std::string>& tokens) const override {
+    std::vector<std::string> out;
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      if (i > 0 && tokens[i] == tokens[i - 1]) continue;
+      std::string t = tokens[i];
+      if (!pad_.empty()) replace_all(t, pad_, "");
+      if (cleanup_) {
+        WordPieceDecoder::cleanup(t);
+        if (!delimiter_.empty()) replace_all(t, delimiter_, " ");
+      }
+      if (!t.empty()) out.push_back(std::move(t));
+    }
+    tokens = std::move(out);
+  }
+
+ private:
+  std::string pad_, delimiter_;
+  bool cleanup_;
+};
+
+// Metaspace: the replacement reads as a space, except in the first token
+// where it is dropped (unless prepend_scheme is never).
+class MetaspaceDecoder final : public Decoder {
+ public:
+  MetaspaceDecoder(std::string replacement, bool prepends)
+      : replacement_(std::move(replacement)), prepends_(prepends) {}
+  void decode_chain(std::vector<std::string>& tokens) const override {
+    if (replacement_.empty()) return;
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      std::string out;
+      const std::string& t = tokens[i];
+      for (size_t pos = 0; pos < t.size();) {
+        if (t.compare(pos, replacement_.size(), replacement_) == 0) {
+          if (!(i == 0 && prepends_)) out.push_back(' ');
+          pos += replacement_.size();
+        } else {
+          out.push_back(t[pos++]);
+        }
+      }
+      tokens[i] = std::move(out);
+    }
+  }
+
+ private:
+  std::string replacement_;
+  bool prepends_;
+};
+
+}  // namespace
+
 std::unique_ptr<Decoder> decoder_from_json(const nlohmann::json& j, const std::string& source) {
   if (j.is_null()) return nullptr;
   EMBER_CHECK(j.is_object() && j.contains("type") && j["type"].is_string(), "Tokenizer.from_file: ", source,
@@ -161,6 +266,18 @@ std::unique_ptr<Decoder> decoder_from_json(const nlohmann::json& j, const std::s
     return make_wordpiece_decoder(j.value("prefix", std::string("##")), j.value("cleanup", true));
   if (type == "BPEDecoder") return std::make_unique<BpeDecoder>(j.value("suffix", std::string("</w>")));
   if (type == "Fuse") return std::make_unique<FuseDecoder>();
+  if (type == "ByteFallback") return std::make_unique<ByteFallbackDecoder>();
+  if (type == "CTC")
+    return std::make_unique<CtcDecoder>(j.value("pad_token", std::string("<pad>")),
+                                        j.value("word_delimiter_token", std::string("|")), j.value("cleanup", true));
+  if (type == "Metaspace") {
+    bool prepends = true;
+    if (j.contains("prepend_scheme") && j["prepend_scheme"].is_string())
+      prepends = j["prepend_scheme"].get<std::string>() != "never";
+    else if (j.contains("add_prefix_space") && j["add_prefix_space"].is_boolean())
+      prepends = j["add_prefix_space"].get<bool>();
+    return std::make_unique<MetaspaceDecoder>(j.value("replacement", std::string("\xe2\x96\x81")), prepends);
+  }
   if (type == "Strip") {
     int64_t start = j.value("start", int64_t{0}), stop = j.value("stop", int64_t{0});
     EMBER_CHECK(start >= 0 && stop >= 0, "Tokenizer.from_file: ", source, ": Strip decoder needs start, stop >= 0");

@@ -16,7 +16,7 @@ namespace {
 
 // Words up to this many bytes are merged directly: a cache lookup (a miss in
 // a large table) costs more than their few rank lookups (Note [Tokenizer speed]).
-constexpr size_t kMinCachedWord = 8;
+constexpr size_t kMinCachedWord = 0;
 
 // ids beyond this are refused rather than allocating a table for them.
 constexpr int64_t kMaxTokenId = int64_t{1} << 24;
@@ -433,6 +433,7 @@ std::unique_ptr<Model> model_from_json(const nlohmann::json& j, const std::strin
     type = "WordLevel";
   }
   EMBER_CHECK(j.contains("vocab"), "Tokenizer.from_file: ", source, ": model has no \"vocab\"");
+  if (type == "Unigram") return make_unigram(j, source);
   if (type == "BPE") {
     BpeConfig c;
     c.unk_token = opt_string(j, "unk_token");

@@ -26,6 +26,9 @@ class Model {
   size_t vocab_size() const { return vocab_.size(); }
   // The pre-tokenizer is ByteLevel: words arrive as raw bytes.
   virtual void set_byte_level(bool on) {}
+  // Tokens of this id read as the text they cover, not as the vocabulary's
+  // string (Unigram's unknowns).
+  virtual bool token_is_text(int32_t id) const { return false; }
 
  protected:
   // Fills vocab_ and id_to_token_ from (token, id) pairs; checks ids.
@@ -51,6 +54,8 @@ std::unique_ptr<Model> make_wordpiece(std::vector<std::pair<std::string, int64_t
                                       std::string continuing_subword_prefix, int64_t max_input_chars_per_word,
                                       const std::string& source);
 std::unique_ptr<Model> model_from_json(const nlohmann::json& j, const std::string& source);
+// The "Unigram" model object of a tokenizer.json.
+std::unique_ptr<Model> make_unigram(const nlohmann::json& j, const std::string& source);
 
 // GPT-2's vocab.json + merges.txt, BERT's vocab.txt (one token a line).
 std::vector<std::pair<std::string, int64_t>> read_vocab_json(const std::string& path);

@@ -309,6 +309,8 @@ std::unique_ptr<Normalizer> normalizer_from_json(const nlohmann::json& j, const 
                                 get_bool(j, "strip_accents", lower), lower);
   }
   if (type == "Lowercase") return std::make_unique<LowercaseNormalizer>();
+  if (type == "Precompiled") return make_precompiled_normalizer(j, source);
+  if (type == "Replace") return make_replace_normalizer(j, source);
   if (type == "StripAccents") return std::make_unique<StripAccentsNormalizer>();
   if (type == "NFC") return std::make_unique<FormNormalizer>(NormalizationForm::NFC);
   if (type == "NFD") return std::make_unique<FormNormalizer>(NormalizationForm::NFD);

@@ -16,6 +16,10 @@ class Normalizer {
 };
 
 // Null json -> nullptr; unknown types raise ember::Error naming `source`.
+// Replace with a String or Regex pattern (replace_normalizer.cpp).
+std::unique_ptr<Normalizer> make_replace_normalizer(const nlohmann::json& j, const std::string& source);
+// Precompiled (precompiled_normalizer.cpp).
+std::unique_ptr<Normalizer> make_precompiled_normalizer(const nlohmann::json& j, const std::string& source);
 std::unique_ptr<Normalizer> normalizer_from_json(const nlohmann::json& j, const std::string& source);
 
 // BERT's normalizer (also used by BERTTokenizer and the WordPiece vocab.txt path).

@@ -94,6 +94,56 @@ class WhitespaceSplitPreTokenizer final : public PreTokenizer {
   }
 };
 
+// Metaspace(replacement, prepend_scheme, split): spaces become the
+// replacement; "always" prepends it (unless present), "first" only at the
+// start of the input; split cuts before every replacement.
+class MetaspacePreTokenizer final : public PreTokenizer {
+ public:
+  MetaspacePreTokenizer(std::string replacement, std::string prepend_scheme, bool split)
+      : replacement_(std::move(replacement)), scheme_(std::move(prepend_scheme)), split_(split) {}
+  bool rewrites_text() const override { return true; }
+  void rewrite(NormalizedText& nt, bool first_segment) const override {
+    if (nt.text.empty()) return;
+    NormalizedText out;
+    for (size_t i = 0; i < nt.text.size(); ++i) {
+      if (nt.text[i] == ' ')
+        out.append(replacement_, nt.begin[i], nt.end[i]);
+      else
+        out.append(std::string_view(&nt.text[i], 1), nt.begin[i], nt.end[i]);
+    }
+    // The prefix is judged after the spaces are replaced, and aligned with the first character.
+    const bool prepend = (scheme_ == "always" || (scheme_ == "first" && first_segment)) &&
+                         std::string_view(out.text).substr(0, replacement_.size()) != replacement_;
+    if (prepend) {
+      NormalizedText prefixed;
+      prefixed.append(replacement_, out.begin[0], out.end[0]);
+      prefixed.text += out.text;
+      prefixed.begin.insert(prefixed.begin.end(), out.begin.begin(), out.begin.end());
+      prefixed.end.insert(prefixed.end.end(), out.end.begin(), out.end.end());
+      out = std::move(prefixed);
+    }
+    nt = std::move(out);
+  }
+  void split(std::string_view text, std::vector<Span>& spans) const override {
+    if (!split_ || replacement_.empty()) return;
+    std::vector<Span> out;
+    for (const Span& s : spans) {
+      uint32_t begin = s.begin;
+      for (size_t pos = text.find(replacement_, s.begin + 1); pos != std::string_view::npos && pos < s.end;
+           pos = text.find(replacement_, pos + 1)) {
+        out.push_back(Span{begin, static_cast<uint32_t>(pos)});
+        begin = static_cast<uint32_t>(pos);
+      }
+      out.push_back(Span{begin, s.end});
+    }
+    spans = std::move(out);
+  }
+
+ private:
+  std::string replacement_, scheme_;
+  bool split_;
+};
+
 class SequencePreTokenizer final : public PreTokenizer {
  public:
   explicit SequencePreTokenizer(std::vector<std::unique_ptr<PreTokenizer>> parts) : parts_(std::move(parts)) {}
@@ -105,6 +155,14 @@ class SequencePreTokenizer final : public PreTokenizer {
     for (const auto& p : parts_)
       if (p->is_byte_level()) return true;
     return false;
+  }
+  bool rewrites_text() const override {
+    for (const auto& p : parts_)
+      if (p->rewrites_text()) return true;
+    return false;
+  }
+  void rewrite(NormalizedText& text, bool first_segment) const override {
+    for (const auto& p : parts_) p->rewrite(text, first_segment);
   }
 
  private:
@@ -192,6 +250,18 @@ std::unique_ptr<PreTokenizer> pre_tokenizer_from_json(const nlohmann::json& j, c
     return make_byte_level_pre_tokenizer(get_bool(j, "add_prefix_space", true), get_bool(j, "use_regex", true));
   if (type == "BertPreTokenizer") return make_bert_pre_tokenizer();
   if (type == "WhitespaceSplit") return std::make_unique<WhitespaceSplitPreTokenizer>();
+  if (auto p = split_pre_tokenizer_from_json(j, type, source)) return p;
+  if (type == "Metaspace") {
+    std::string scheme = j.contains("prepend_scheme") && j["prepend_scheme"].is_string()
+                             ? j["prepend_scheme"].get<std::string>()
+                             : (get_bool(j, "add_prefix_space", true) ? "always" : "never");
+    EMBER_CHECK(scheme == "always" || scheme == "first" || scheme == "never", "Tokenizer.from_file: ", source,
+                ": Metaspace prepend_scheme '", scheme, "' is not always, first or never");
+    const std::string replacement = j.value("replacement", std::string("\xe2\x96\x81"));
+    EMBER_CHECK(text::detail::is_valid_utf8(replacement) && text::detail::count_code_points(replacement) == 1,
+                "Tokenizer.from_file: ", source, ": Metaspace replacement '", replacement, "' is not one character");
+    return std::make_unique<MetaspacePreTokenizer>(replacement, scheme, get_bool(j, "split", true));
+  }
   if (type == "Sequence") {
     EMBER_CHECK(j.contains("pretokenizers") && j["pretokenizers"].is_array(), "Tokenizer.from_file: ", source,
                 ": Sequence pre_tokenizer needs an array \"pretokenizers\"");

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <exception>
 
@@ -80,7 +82,14 @@ Tokenizer::~Tokenizer() = default;
 Tokenizer Tokenizer::from_file(const std::string& path) {
   std::string bytes = detail::read_file(path, "Tokenizer.from_file");
   try {
-    return from_buffer(bytes);
+    Tokenizer tok = from_buffer(bytes);
+    bytes = std::string();
+#if defined(__GLIBC__)
+    // The parsed JSON document (many small nodes, several times the file's
+    // size) is freed by now; glibc keeps such memory resident unless asked.
+    malloc_trim(0);
+#endif
+    return tok;
   } catch (const Error& e) {
     EMBER_ERROR("Tokenizer.from_file: ", path, ": ", e.what_without_backtrace());
   }
@@ -176,7 +185,7 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
 
   Encoding enc;
   // Untouched capacity costs no memory; regrowing a large encoding costs a copy.
-  enc.reserve(text.size() / 2 + 4);
+  enc.reserve(text.size() / 4 + 4);
   std::vector<Span> spans;
   std::vector<WordToken> toks;
   uint32_t cursor = 0, chars = 0;  // chars = code points before byte `cursor`
@@ -198,7 +207,8 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
       continue;
     }
     const std::string_view seg_text = text.substr(seg.begin, seg.end - seg.begin);
-    if (!p.normalizer) {
+    const bool rewrites = p.pre_tokenizer && p.pre_tokenizer->rewrites_text();
+    if (!p.normalizer && !rewrites) {
       // Note [Identity alignment]
       // Without a normalizer every byte maps to the code point it is part of;
       // token offsets come from one forward cursor instead of per-byte tables.
@@ -230,8 +240,11 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
           uint32_t e = pos + t.len;
           const std::string* tok = p.model->id_to_token(t.id);
           int64_t b = char_at(pos);
-          enc.push_back(t.id, tok ? *tok : std::string(), Offsets{b, int64_t{char_at(e - 1)} + 1}, word, type_id,
-                        false);
+          enc.push_back(t.id,
+                        p.model->token_is_text(t.id) ? std::string(work.substr(pos, t.len))
+                        : tok                        ? *tok
+                                                     : std::string(),
+                        Offsets{b, int64_t{char_at(e - 1)} + 1}, word, type_id, false);
           pos = e;
         }
         ++word;
@@ -239,7 +252,8 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
       continue;
     }
     NormalizedText nt = NormalizedText::identity(seg_text, first_char);
-    p.normalizer->normalize(nt);
+    if (p.normalizer) p.normalizer->normalize(nt);
+    if (rewrites) p.pre_tokenizer->rewrite(nt, seg.begin == 0);
     if (nt.text.empty()) continue;
     if (prefix_space && nt.text[0] != ' ') {
       NormalizedText spaced;
@@ -259,7 +273,11 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
       for (const WordToken& t : toks) {
         uint32_t e = pos + t.len;
         const std::string* tok = p.model->id_to_token(t.id);
-        enc.push_back(t.id, tok ? *tok : std::string(), Offsets{nt.begin[pos], nt.end[e - 1]}, word, type_id, false);
+        enc.push_back(t.id,
+                      p.model->token_is_text(t.id) ? nt.text.substr(pos, t.len)
+                      : tok                        ? *tok
+                                                   : std::string(),
+                      Offsets{nt.begin[pos], nt.end[e - 1]}, word, type_id, false);
         pos = e;
       }
       ++word;
