@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 
 #include "ember/autograd/derivatives/elementwise_grad.h"
@@ -233,11 +234,19 @@ T standard_gamma_grad_one(T alpha_in, T x_in) {
   return static_cast<T>(std::exp(p / q));
 }
 
+// Under vmap: PyTorch's refusals first (the "error" randomness mode, "same" with a batched
+// argument), then Ember's own: these samplers have no batching rule yet.
+void refuse_vmap(const char* op, std::initializer_list<const Tensor*> inputs) {
+  if (!batching::random_in_vmap()) return;
+  batching::check_random_inputs(op, inputs);
+  EMBER_ERROR(op, ": is not supported under vmap with randomness='different' or 'same'; draw outside it");
+}
+
 void check_sampler_input(const char* op, const Tensor& t) {
   EMBER_CHECK(t.defined(), op, ": expected a defined tensor");
   EMBER_CHECK(t.scalar_type() == kFloat || t.scalar_type() == kDouble, op, ": not implemented for ", t.dtype(),
               " (float and double only, as PyTorch's CPU kernel)");
-  EMBER_CHECK(!batching::random_in_vmap(), op, ": is not supported under vmap; draw outside it");
+  refuse_vmap(op, {&t});
 }
 
 template <typename F>
@@ -253,7 +262,7 @@ void for_float_or_double(ScalarType t, F&& f) {
 Tensor poisson(const Tensor& rates, OptGen g) {
   EMBER_CHECK(rates.defined(), "poisson: expected a defined tensor");
   EMBER_CHECK(rates.is_floating_point(), "poisson: not implemented for ", rates.dtype(), " (floating rates only)");
-  EMBER_CHECK(!batching::random_in_vmap(), "poisson: is not supported under vmap; draw outside it");
+  refuse_vmap("poisson", {&rates});
   EMBER_RECORD_OP("poisson", rates);
   const Tensor r = rates.detach().to(kDouble).contiguous();
   const double* pr = r.data_ptr<double>();
@@ -275,7 +284,7 @@ Tensor binomial(const Tensor& count, const Tensor& prob, OptGen g) {
   EMBER_CHECK(count.defined() && prob.defined(), "binomial: expected defined tensors");
   EMBER_CHECK(count.is_floating_point() && count.scalar_type() == prob.scalar_type(),
               "binomial: expects count and prob of one floating dtype, got ", count.dtype(), " and ", prob.dtype());
-  EMBER_CHECK(!batching::random_in_vmap(), "binomial: is not supported under vmap; draw outside it");
+  refuse_vmap("binomial", {&count, &prob});
   EMBER_RECORD_OP("binomial", count, prob);
   const DimVector shape = ember::broadcast_shapes(count.sizes(), prob.sizes(), "binomial");
   // The 16-bit types draw in float, as their opmath type.
