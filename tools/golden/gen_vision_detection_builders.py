@@ -67,7 +67,7 @@ g.add("x", x)
 detectors = {
     "frcnn_mnv3_320": lambda: detection.fasterrcnn_mobilenet_v3_large_320_fpn(
         weights_backbone=None, num_classes=5, min_size=72, max_size=96, rpn_post_nms_top_n_test=40,
-        box_score_thresh=0.0, box_detections_per_img=8),
+        box_score_thresh=0.0, box_detections_per_img=1000),
 }
 for name, make in detectors.items():
     m = make()
