@@ -29,6 +29,7 @@ Registry& registry() {
   static const bool builtins = [] {
     detail::register_classification_cnns();
     detail::register_transformer_models();
+    detail::register_detection_models();
     return true;
   }();
   (void)builtins;

@@ -104,6 +104,8 @@ class KwargReader {
 void register_classification_cnns();
 // Registers ViT, ConvNeXt, Swin and RAFT (registry_transformers.cpp).
 void register_transformer_models();
+// Registers the detection and segmentation builders (registry_detection.cpp).
+void register_detection_models();
 
 }  // namespace detail
 
