@@ -6,6 +6,7 @@
 #include "ember/vision/models/detection/backbone_utils.h"
 #include "ember/vision/models/detection/box_coder.h"
 #include "ember/vision/models/detection/box_loss.h"
+#include "ember/vision/models/detection/builders.h"
 #include "ember/vision/models/detection/faster_rcnn.h"
 #include "ember/vision/models/detection/fcos.h"
 #include "ember/vision/models/detection/generalized_rcnn.h"
