@@ -9,5 +9,5 @@
 #include "ember/vision/transforms/geometry_modules.h"
 #include "ember/vision/transforms/interpolation_mode.h"
 #include "ember/vision/transforms/tensor_modules.h"
-#include "ember/vision/transforms/v2/mixup_cutmix.h"
 #include "ember/vision/transforms/v2.h"
+#include "ember/vision/transforms/v2/mixup_cutmix.h"

@@ -54,7 +54,7 @@ std::vector<std::string> from_hex(const json& list) {
   return out;
 }
 
-const std::vector<std::string> kModels = {"sp_unigram",  "sp_bpe",  "sp_unigram_identity",
+const std::vector<std::string> kModels = {"sp_unigram",    "sp_bpe",  "sp_unigram_identity",
                                           "sp_bpe_keepws", "sp_char", "sp_word"};
 
 class SentencePieceGolden : public ::testing::TestWithParam<std::string> {};

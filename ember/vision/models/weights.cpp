@@ -69,9 +69,9 @@ void verify_weights(const std::optional<Weights>& weights, const char* enum_name
   if (!weights) return;
   EMBER_CHECK(weights->enum_name == enum_name, builder, ": weights must be ", enum_name, ", got ", weights->name());
   // Before the model is built: a missing file is the common mistake, and building is the slow part.
-  EMBER_CHECK(weights->path.has_value(), builder, ": weights ", weights->name(),
-              " are not downloaded by Ember; fetch ", weights->file_name(), " from ", weights->url, " and pass ",
-              weights->enum_name, "::", weights->member, ".with_path(\"/path/to/", weights->file_name(), "\")");
+  EMBER_CHECK(weights->path.has_value(), builder, ": weights ", weights->name(), " are not downloaded by Ember; fetch ",
+              weights->file_name(), " from ", weights->url, " and pass ", weights->enum_name, "::", weights->member,
+              ".with_path(\"/path/to/", weights->file_name(), "\")");
 }
 
 int64_t num_classes_for(const std::optional<Weights>& weights, std::optional<int64_t> num_classes,
