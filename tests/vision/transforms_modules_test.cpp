@@ -114,6 +114,9 @@ const std::map<std::string, Factory>& factories() {
       {"RandAugment.3ops_m5_bilinear",
        [] { return T::RandAugment(T::RandAugmentOptions().num_ops(3).magnitude(5).interpolation(IM::BILINEAR)); }},
       {"TrivialAugmentWide.default", [] { return T::TrivialAugmentWide(); }},
+      {"AugMix.default", [] { return T::AugMix(); }},
+      {"AugMix.s5_w2_d2_a05",
+       [] { return T::AugMix(T::AugMixOptions().severity(5).mixture_width(2).chain_depth(2).alpha(0.5)); }},
   };
   return f;
 }
@@ -176,18 +179,22 @@ TEST(VisionTransformsModules, GetParamsMatchTorchvision) {
     const auto [order, b, c, sat, hue] = T::ColorJitterImpl::get_params(r, r, r, std::vector<double>{-0.1, 0.1});
     EXPECT_TENSOR_EQ(order, g["params.ColorJitter.order" + tag]);
     EXPECT_TENSOR_EQ(tensor({*b, *c, *sat, *hue}, kDouble), g["params.ColorJitter.factors" + tag]);
+    // v2::MixUp's lam is torch.distributions.Beta(0.4, 0.4)'s draw: sample 1 (label 0) is mixed
+    // with sample 0 (label 2), so its label row starts with lam.
+    manual_seed(s);
+    const auto [mixed, mixed_labels] = torch::vision::transforms::v2::MixUp(
+        torch::vision::transforms::v2::MixUpOptions(3).alpha(0.4))(zeros({2, 1, 1, 1}), tensor({2, 0}, kLong));
+    EXPECT_FLOAT_EQ(mixed_labels[1][0].item<float>(), g["params.Beta.a04" + tag][0].item<float>());
   }
 }
 
 TEST(VisionTransformsModules, SeededRunsRepeat) {
-  // AugMix, RandomChoice and RandomOrder draw from Ember's generator in their own way
+  // RandomChoice and RandomOrder draw from Ember's generator in their own way
   // (see their headers); a seed still fixes their result.
   const Tensor img = golden()["in.big"];
-  T::AugMix augmix;
   T::RandomChoice choice({T::RandomInvert(1.0), T::RandomHorizontalFlip(1.0), T::Grayscale(3)}, {{0.2, 0.5, 0.3}});
   T::RandomOrder order({T::RandomInvert(1.0), T::RandomPosterize(2, 1.0), T::RandomSolarize(100.0, 1.0)});
-  for (T::TransformFunction t :
-       {T::TransformFunction(augmix), T::TransformFunction(choice), T::TransformFunction(order)}) {
+  for (T::TransformFunction t : {T::TransformFunction(choice), T::TransformFunction(order)}) {
     manual_seed(5);
     const Tensor a = t(img);
     manual_seed(5);

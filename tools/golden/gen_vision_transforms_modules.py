@@ -70,6 +70,8 @@ CASES = [
     ("RandAugment.default", ["big", "bu8"], lambda: T.RandAugment()),
     ("RandAugment.3ops_m5_bilinear", ["big"], lambda: T.RandAugment(3, 5, interpolation=IM.BILINEAR)),
     ("TrivialAugmentWide.default", ["big", "bu8"], lambda: T.TrivialAugmentWide()),
+    ("AugMix.default", ["big", "bu8"], lambda: T.AugMix()),
+    ("AugMix.s5_w2_d2_a05", ["big"], lambda: T.AugMix(severity=5, mixture_width=2, chain_depth=2, alpha=0.5)),
 ]
 
 for name, which, make in CASES:
@@ -89,5 +91,10 @@ for s in SEEDS:
     fn_idx, b, c, sat, h = T.ColorJitter.get_params([0.6, 1.4], [0.6, 1.4], [0.6, 1.4], [-0.1, 0.1])
     g.add("params.ColorJitter.order.s%d" % s, fn_idx)
     g.add("params.ColorJitter.factors.s%d" % s, torch.tensor([b, c, sat, h], dtype=torch.float64))
+
+# Beta(alpha, alpha) as torch.distributions samples it (MixUp/CutMix's lam in torchvision's v2).
+for s in SEEDS:
+    torch.manual_seed(s)
+    g.add("params.Beta.a04.s%d" % s, torch.distributions.Beta(torch.tensor(0.4), torch.tensor(0.4)).sample(()).reshape(1))
 
 g.save()

@@ -9,6 +9,7 @@
 
 #include "ember/core/error.h"
 #include "ember/ops/all_ops.h"
+#include "ember/ops/factory/distributions.h"
 #include "ember/vision/transforms/functional.h"
 #include "ember/vision/transforms/random_draws.h"
 
@@ -131,15 +132,6 @@ double magnitude_at(const Op& op, int64_t bin) {
   EMBER_CHECK(bin >= 0 && bin < op.magnitudes.numel(), "AutoAugment: magnitude bin ", bin, " is out of range [0, ",
               op.magnitudes.numel(), ")");
   return op.magnitudes[bin].item<double>();
-}
-
-// A Dirichlet([alpha] * k) sample as a float32 [k] tensor.
-Tensor sample_dirichlet(double alpha, int64_t k) {
-  std::vector<double> g(k);
-  double total = 0;
-  for (auto& x : g) total += (x = detail::sample_gamma(alpha));
-  for (auto& x : g) x /= total;
-  return tensor(g, kFloat);
 }
 
 const char* policy_name(AutoAugmentPolicy p) {
@@ -297,12 +289,11 @@ Tensor AugMixImpl::forward(Tensor orig_img) {
   const Tensor batch = orig_img.dim() < 4 ? orig_img.unsqueeze(0) : orig_img.reshape({-1, dims[0], dims[1], dims[2]});
   const int64_t n = batch.size(0);
   const int64_t width = options.mixture_width();
-  // Per image: m ~ Dir(alpha, alpha), weights ~ Dir(alpha * width) * m[1].
-  std::vector<Tensor> ms, ws;
-  for (int64_t b = 0; b < n; ++b) ms.push_back(sample_dirichlet(options.alpha(), 2));
-  for (int64_t b = 0; b < n; ++b) ws.push_back(sample_dirichlet(options.alpha(), width));
-  const Tensor m = stack(ms);
-  const Tensor weights = stack(ws) * m.index({indexing::Slice(), 1}).view({n, 1});
+  // Per image: m ~ Dir(alpha, alpha), weights ~ Dir(alpha * width) * m[1], drawn by the core's
+  // _sample_dirichlet on float32 concentrations as torchvision does, so a seed gives its weights.
+  const Tensor m = _sample_dirichlet(full({n, 2}, options.alpha(), TensorOptions(kFloat)));
+  const Tensor weights = _sample_dirichlet(full({n, width}, options.alpha(), TensorOptions(kFloat))) *
+                         m.index({indexing::Slice(), 1}).view({n, 1});
   Tensor mix = m.index({indexing::Slice(), 0}).view({n, 1, 1, 1}) * batch;
   for (int64_t i = 0; i < width; ++i) {
     Tensor aug = batch;

@@ -94,9 +94,8 @@ struct AugMixOptions {
   EMBER_VISION_FILL_ARG(AugMixOptions)
 };
 
-// The mixing weights are Dirichlet samples drawn from Ember's generator
-// (torch._sample_dirichlet's own gamma sampler is not in Ember's core), so
-// AugMix repeats under torch::manual_seed but does not replay torchvision's draws.
+// AugMix replays torchvision's draws under torch::manual_seed (its weights from the core's
+// _sample_dirichlet, its ops from randint as torchvision).
 class AugMixImpl : public nn::Cloneable<AugMixImpl> {
  public:
   explicit AugMixImpl(AugMixOptions options = {});

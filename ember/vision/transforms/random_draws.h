@@ -20,11 +20,6 @@ inline double uniform_float(double a, double b) {
 }
 // torch.randint(lo, hi, size=(1,)).item()
 inline int64_t randint_one(int64_t lo, int64_t hi) { return randint(lo, hi, {1}).item<int64_t>(); }
-// A standard Gamma(a) sample (a > 0) by Marsaglia and Tsang's method, from
-// Ember's generator (Ember's core has no _standard_gamma / _sample_dirichlet;
-// PyTorch's own sampler draws differently, so these samples are seeded and
-// repeatable but not PyTorch's).
-double sample_gamma(double a);
 // int(round(x)) in Python.
 inline int64_t py_round(double x) { return static_cast<int64_t>(std::nearbyint(x)); }
 

@@ -4,6 +4,7 @@
 
 #include "ember/core/error.h"
 #include "ember/ops/all_ops.h"
+#include "ember/ops/factory/distributions.h"
 #include "ember/vision/transforms/random_draws.h"
 
 namespace torch::vision::transforms::v2 {
@@ -31,9 +32,10 @@ void check_batch(const Tensor& images, const Tensor& labels, int64_t num_classes
   }
 }
 
+// Beta(alpha, alpha) as torch.distributions.Beta samples it: the first coordinate of a
+// Dirichlet draw on float32 concentrations (the core's _sample_dirichlet, PyTorch's draws).
 double sample_beta(double alpha) {
-  const double x = detail::sample_gamma(alpha), y = detail::sample_gamma(alpha);
-  return x / (x + y);
+  return _sample_dirichlet(full({2}, alpha, TensorOptions(kFloat)))[0].item<double>();
 }
 
 // _mixup_label: lam * onehot + (1 - lam) * onehot rolled by one.

@@ -1,9 +1,9 @@
 #pragma once
 // transforms.v2.MixUp and transforms.v2.CutMix: mix a batch of images [B, C, H, W]
 // with itself rolled by one along the batch, and their int64 labels [B] as
-// one-hot vectors with the same weights. lam ~ Beta(alpha, alpha), drawn from
-// Ember's generator (through its gamma sampler: seeded and repeatable, not
-// PyTorch's Beta draws); CutMix's box position uses torch.randint as torchvision.
+// one-hot vectors with the same weights. lam ~ Beta(alpha, alpha), drawn as
+// torch.distributions.Beta does (the core's _sample_dirichlet, so a seed gives PyTorch's lam);
+// CutMix's box position uses torch.randint as torchvision.
 #include <cstdint>
 #include <tuple>
 
