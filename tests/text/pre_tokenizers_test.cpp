@@ -63,3 +63,25 @@ TEST(TextPreTokenizers, SplitsMatchReference) {
 }
 
 }  // namespace
+
+namespace {
+
+// Note [Regex time limit]: a pattern that backtracks without end raises instead of hanging.
+TEST(TextPreTokenizers, CatastrophicRegexRaisesInsteadOfHanging) {
+  const std::string model = R"("model": {"type": "WordLevel", "vocab": {"a": 0, "[UNK]": 1}, "unk_token": "[UNK]"})";
+  const Tokenizer split = Tokenizer::from_str(
+      "{" + model + R"(, "pre_tokenizer": {"type": "Split", "pattern": {"Regex": "(a+)+$"}, "behavior": "Isolated",
+      "invert": false}})");
+  const std::string text = std::string(40, 'a') + "b";
+  EXPECT_EMBER_ERROR(split.encode(text), "Split regex", "U_REGEX_TIME_OUT");
+  const Tokenizer replace = Tokenizer::from_str(
+      "{" + model + R"(, "normalizer": {"type": "Replace", "pattern": {"Regex": "(a+)+$"}, "content": "x"}})");
+  EXPECT_EMBER_ERROR(replace.encode(text), "Replace regex", "U_REGEX_TIME_OUT");
+  // A pattern that matches quickly still works on the same input.
+  const Tokenizer fine = Tokenizer::from_str(
+      "{" + model + R"(, "pre_tokenizer": {"type": "Split", "pattern": {"Regex": "a"}, "behavior": "Isolated",
+      "invert": false}})");
+  EXPECT_EQ(fine.encode(text).ids().size(), 41u);
+}
+
+}  // namespace

@@ -18,6 +18,9 @@ namespace torch::text::tokenizers::detail {
 
 namespace {
 
+// The time limit of Note [Regex time limit] (split_pre_tokenizers.cpp).
+constexpr int32_t kRegexTimeLimit = 2000;
+
 struct RegexCloser {
   void operator()(URegularExpression* r) const { uregex_close(r); }
 };
@@ -45,6 +48,7 @@ class ReplaceNormalizer final : public Normalizer {
       // A compiled pattern is not re-entrant: each call matches with its own clone.
       UErrorCode status = U_ZERO_ERROR;
       std::unique_ptr<URegularExpression, RegexCloser> re(uregex_clone(regex_.get(), &status));
+      uregex_setTimeLimit(re.get(), kRegexTimeLimit, &status);  // a clone does not keep the limit
       std::unique_ptr<UText, UTextCloser> ut(
           utext_openUTF8(nullptr, t.text.data(), static_cast<int64_t>(t.text.size()), &status));
       uregex_setUText(re.get(), ut.get(), &status);
@@ -54,7 +58,8 @@ class ReplaceNormalizer final : public Normalizer {
         const auto e = static_cast<size_t>(uregex_end64(re.get(), 0, &status));
         if (e > b) matches.emplace_back(b, e);
       }
-      EMBER_CHECK(U_SUCCESS(status), "Tokenizer.encode: Replace regex failed (", u_errorName(status), ")");
+      EMBER_CHECK(U_SUCCESS(status), "Tokenizer.encode: Replace regex '", pattern_, "' failed (", u_errorName(status),
+                  status == U_REGEX_TIME_OUT ? ": it backtracks without end on this input)" : ")");
     } else if (!pattern_.empty()) {
       for (size_t p = t.text.find(pattern_); p != std::string::npos; p = t.text.find(pattern_, p + pattern_.size()))
         matches.emplace_back(p, p + pattern_.size());

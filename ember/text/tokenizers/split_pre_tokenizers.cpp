@@ -164,6 +164,13 @@ class WhitespacePreTokenizer final : public PreTokenizer {
   }
 };
 
+// Note [Regex time limit]
+// A tokenizer.json is untrusted, and a pattern such as (a+)+$ backtracks exponentially on a
+// long run of a's: each match step is bounded by ICU's time limit (in its match-engine steps,
+// on the order of milliseconds each), so such a file raises instead of hanging encode. Patterns
+// real tokenizers use finish in microseconds, far inside it.
+constexpr int32_t kRegexTimeLimit = 2000;
+
 struct RegexCloser {
   void operator()(URegularExpression* r) const { uregex_close(r); }
 };
@@ -191,7 +198,10 @@ class SplitPreTokenizer final : public PreTokenizer {
     std::vector<Piece> m;
     std::unique_ptr<URegularExpression, RegexCloser> re;
     UErrorCode status = U_ZERO_ERROR;
-    if (regex_) re.reset(uregex_clone(regex_.get(), &status));
+    if (regex_) {
+      re.reset(uregex_clone(regex_.get(), &status));
+      uregex_setTimeLimit(re.get(), kRegexTimeLimit, &status);  // a clone does not keep the limit
+    }
     for (const Span& s : spans) {
       m.clear();
       uint32_t prev = s.begin;
@@ -210,7 +220,8 @@ class SplitPreTokenizer final : public PreTokenizer {
           const auto e = static_cast<uint32_t>(uregex_end64(re.get(), 0, &status));
           add_match(s.begin + b, s.begin + e);
         }
-        EMBER_CHECK(U_SUCCESS(status), "Tokenizer.encode: Split regex failed (", u_errorName(status), ")");
+        EMBER_CHECK(U_SUCCESS(status), "Tokenizer.encode: Split regex '", pattern_, "' failed (", u_errorName(status),
+                    status == U_REGEX_TIME_OUT ? ": it backtracks without end on this input)" : ")");
       } else if (!pattern_.empty()) {
         for (size_t p = inside.find(pattern_); p != std::string_view::npos;
              p = inside.find(pattern_, p + pattern_.size()))
