@@ -1,6 +1,7 @@
 #include "ember/audio/models/wavernn.h"
 
 #include <cmath>
+#include <tuple>
 
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
@@ -107,7 +108,9 @@ Tensor WaveRNNImpl::forward(const Tensor& waveform_in, const Tensor& specgram_in
   const int64_t batch = waveform.size(0);
   Tensor h1 = zeros({1, batch, options.n_rnn()}, waveform.options());
   Tensor h2 = zeros({1, batch, options.n_rnn()}, waveform.options());
-  auto [spec, aux] = upsample->forward(specgram_s);
+  // Named tensors, not a structured binding: clang 14 cannot capture a binding in the lambda below.
+  Tensor spec, aux;
+  std::tie(spec, aux) = upsample->forward(specgram_s);
   spec = spec.transpose(1, 2);
   aux = aux.transpose(1, 2);
   auto a = [&](int64_t i) { return aux.narrow(2, n_aux * i, n_aux); };
