@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "ember/core/error.h"
+
 namespace torch {
 
 TensorImpl::TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes, IntArrayRef strides, int64_t offset)
@@ -24,7 +26,12 @@ TensorImpl::TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes, int
   int64_t acc = 1;
   for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
     strides_[d] = acc;
-    acc *= std::max<int64_t>(sizes[d], 1);
+    // A tensor with a zero-size dim holds no bytes, so its numel check passes whatever the other
+    // dims are; the product past the outermost stride is never needed (and may not fit), and the
+    // strides themselves must be representable (fuzz/corpus/rpc_frame/huge_empty_tensor_dims).
+    if (d > 0)
+      EMBER_CHECK(!__builtin_mul_overflow(acc, std::max<int64_t>(sizes[d], 1), &acc), "tensor: the sizes ", sizes,
+                  " are too large: their strides overflow int64");
   }
 }
 
