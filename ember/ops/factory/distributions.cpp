@@ -35,7 +35,7 @@ namespace {
 using detail::normal_draw;
 using detail::uniform01;
 
-Generator gen_or_default(const OptGen& g) { return g ? *g : default_generator(); }
+using detail::gen_or_default;
 
 // Knuth's product of uniforms for small rates, Hoermann's transformed rejection (PTRS) from 10 up.
 int64_t sample_poisson(double lambda, CpuEngine& e) {

@@ -61,6 +61,9 @@ auto Generator::with_engine(F&& f) {
 // engine's bits (shared by ops/factory/random.cpp and ops/factory/distributions.cpp).
 namespace detail {
 
+// The generator a sampler draws from: the caller's, or the default one.
+inline Generator gen_or_default(const OptGen& g) { return g ? *g : default_generator(); }
+
 // ATen's uniform_real_distribution<T>(from, to), draw for draw (Note [PyTorch's CPU stream]):
 // the low `digits` bits of one draw (a 64-bit draw for double) scaled to [0, 1), then
 // x * (to - from) + from in double, with from and to (and their difference) rounded to T.

@@ -54,7 +54,7 @@ using detail::normal_draw;
 using detail::uniform01;
 using detail::uniform_draw;
 
-Generator gen_or_default(const OptGen& g) { return g ? *g : default_generator(); }
+using detail::gen_or_default;
 
 // Draws values into a contiguous buffer of T (self is filled via a contiguous temporary if needed).
 template <typename Fill>
