@@ -7,7 +7,6 @@ eval mode; the random span mask forward drew is recomputed under the same seed a
 stored, so the C++ test can run the rest of the pipeline on that very mask (Ember's
 generator draws other masks). Also compute_logits on a case with repeated labels.
 """
-import math
 import os
 import sys
 
@@ -17,29 +16,7 @@ from torchaudio.models.wav2vec2 import components
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from golden import GoldenWriter  # noqa: E402
-
-
-def models_fill(model):
-    with torch.no_grad():
-        for k, (name, t) in enumerate(model.state_dict().items()):
-            if not t.is_floating_point():
-                continue
-            n = t.numel()
-            base = torch.sin(0.37 * torch.arange(n, dtype=torch.float64) + k)
-            if name.endswith("running_var"):
-                v = 1.0 + 0.5 * base * base
-            elif t.dim() >= 2:
-                v = base / math.sqrt(n / t.shape[0])
-            else:
-                v = 0.1 * base + (1.0 if name.endswith("weight") else 0.0)
-            t.copy_(v.reshape(t.shape).to(t.dtype))
-
-
-def add_keys(w, prefix, model):
-    sd = model.state_dict()
-    w.add(prefix + ".keys", torch.tensor([len(sd)], dtype=torch.int64))
-    for name, t in sd.items():
-        w.add(prefix + ".key." + name, torch.tensor(list(t.shape), dtype=torch.int64))
+from audio_models_fill import add_keys, models_fill  # noqa: E402
 
 
 torch.manual_seed(0)

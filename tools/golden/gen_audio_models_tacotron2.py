@@ -7,7 +7,6 @@ torchaudio's prenet applies dropout even in eval mode, and on a zero input that
 dropout is the identity whatever its random mask, so forward and infer become
 deterministic and comparable. Everything else runs as torchaudio runs it.
 """
-import math
 import os
 import sys
 
@@ -16,31 +15,16 @@ import torchaudio.models as M
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from golden import GoldenWriter  # noqa: E402
+from audio_models_fill import add_keys  # noqa: E402
+from audio_models_fill import models_fill as shared_fill  # noqa: E402
 
 
 def models_fill(model):
+    """The shared fill, then the prenet's weights zeroed (see the module docstring)."""
+    shared_fill(model)
     with torch.no_grad():
-        for k, (name, t) in enumerate(model.state_dict().items()):
-            if not t.is_floating_point():
-                continue
-            n = t.numel()
-            base = torch.sin(0.37 * torch.arange(n, dtype=torch.float64) + k)
-            if name.endswith("running_var"):
-                v = 1.0 + 0.5 * base * base
-            elif t.dim() >= 2:
-                v = base / math.sqrt(n / t.shape[0])
-            else:
-                v = 0.1 * base + (1.0 if name.endswith("weight") else 0.0)
-            t.copy_(v.reshape(t.shape).to(t.dtype))
         for layer in model.decoder.prenet.layers:
             layer.weight.zero_()
-
-
-def add_keys(w, prefix, model):
-    sd = model.state_dict()
-    w.add(prefix + ".keys", torch.tensor([len(sd)], dtype=torch.int64))
-    for name, t in sd.items():
-        w.add(prefix + ".key." + name, torch.tensor(list(t.shape), dtype=torch.int64))
 
 
 SMALL = dict(n_mels=6, n_symbol=10, symbol_embedding_dim=8, encoder_embedding_dim=8, encoder_n_convolution=2,
