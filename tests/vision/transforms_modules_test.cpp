@@ -30,6 +30,23 @@ using Factory = std::function<T::TransformFunction()>;
 const std::map<std::string, Factory>& factories() {
   static const std::map<std::string, Factory> f = {
       {"Resize.short5", [] { return T::Resize(5); }},
+      // Note [Braced transform arguments]: one braced list reads as in Python.
+      {"Resize.4x6_list",
+       [] {
+         return T::Resize({4, 6});
+       }},
+      {"CenterCrop.3x4_list",
+       [] {
+         return T::CenterCrop({3, 4});
+       }},
+      {"Pad.1234_list",
+       [] {
+         return T::Pad({1, 2, 3, 4});
+       }},
+      {"RandomRotation.range_list",
+       [] {
+         return T::RandomRotation({-10, 10});
+       }},
       {"Resize.4x6_aa",
        [] {
          return T::Resize(T::ResizeOptions({4, 6}).antialias(true));

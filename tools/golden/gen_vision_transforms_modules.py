@@ -30,6 +30,11 @@ CASES = [
     ("Resize.4x6_aa", UF, lambda: T.Resize([4, 6], antialias=True)),
     ("CenterCrop.5", UF, lambda: T.CenterCrop(5)),
     ("Pad.reflect", UF, lambda: T.Pad([1, 2], padding_mode="reflect")),
+    # The same transforms spelled with one list argument, as C++ users write Resize({4, 6}).
+    ("Resize.4x6_list", UF, lambda: T.Resize([4, 6])),
+    ("CenterCrop.3x4_list", UF, lambda: T.CenterCrop([3, 4])),
+    ("Pad.1234_list", UF, lambda: T.Pad([1, 2, 3, 4])),
+    ("RandomRotation.range_list", UF, lambda: T.RandomRotation([-10, 10])),
     ("Grayscale.3", UF, lambda: T.Grayscale(3)),
     ("Compose.resize_crop_float_normalize", ["u8", "big"],
      lambda: T.Compose([T.Resize(6), T.CenterCrop(5), T.ConvertImageDtype(torch.float),
