@@ -1,0 +1,7 @@
+#pragma once
+// torchtext.datasets over files the user has: text classification CSVs and
+// IMDB, GLUE tasks, language modeling and Multi30k.
+#include "ember/text/datasets/glue.h"
+#include "ember/text/datasets/language_modeling.h"
+#include "ember/text/datasets/text_classification.h"
+#include "ember/text/datasets/text_dataset.h"
