@@ -1,5 +1,6 @@
 #include "ember/text/datasets/file_reading.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -171,18 +172,21 @@ std::string read_text_file(const std::string& path, const char* dataset) {
   std::ostringstream buffer;
   buffer << in.rdbuf();
   EMBER_CHECK(!in.bad(), dataset, ": error reading ", path);
-  const std::string bytes = buffer.str();
+  return decode_text(buffer.str(), dataset, path);
+}
+
+std::string decode_text(std::string_view bytes, const char* dataset, const std::string& source) {
   if (!::torch::text::detail::is_valid_utf8(bytes)) {
     int64_t line = 1;
     size_t i = 0;
     // Report the line of the first bad byte, as the decode error would point at it.
     while (i < bytes.size()) {
       const size_t n = static_cast<size_t>(::torch::text::detail::utf8_length(static_cast<unsigned char>(bytes[i])));
-      if (i + n > bytes.size() || !::torch::text::detail::is_valid_utf8(std::string_view(bytes).substr(i, n))) break;
+      if (i + n > bytes.size() || !::torch::text::detail::is_valid_utf8(bytes.substr(i, n))) break;
       if (bytes[i] == '\n') ++line;
       i += n;
     }
-    EMBER_CHECK(false, dataset, ": ", path, " line ", line, ": 'utf-8' codec can't decode byte at offset ", i);
+    EMBER_CHECK(false, dataset, ": ", source, " line ", line, ": 'utf-8' codec can't decode byte at offset ", i);
   }
   std::string out;
   out.reserve(bytes.size());
@@ -208,9 +212,13 @@ std::vector<std::string> read_lines(const std::string& path, const char* dataset
 }
 
 std::vector<CsvRow> read_csv(const std::string& path, const char* dataset, CsvDialect dialect, int64_t skip_lines) {
-  const std::string text = read_text_file(path, dataset);
+  return parse_csv(read_text_file(path, dataset), dataset, path, dialect, skip_lines);
+}
+
+std::vector<CsvRow> parse_csv(std::string_view text, const char* dataset, const std::string& source, CsvDialect dialect,
+                              int64_t skip_lines) {
   const std::vector<std::string_view> lines = split_lines(text);
-  CsvParser parser(dialect, dataset, path);
+  CsvParser parser(dialect, dataset, source);
   std::vector<CsvRow> rows;
   for (size_t i = static_cast<size_t>(std::max<int64_t>(skip_lines, 0)); i < lines.size(); ++i) {
     if (parser.feed(lines[i], static_cast<int64_t>(i) + 1)) rows.push_back(parser.take());

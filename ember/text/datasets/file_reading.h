@@ -13,6 +13,8 @@ namespace torch::text::datasets::detail {
 // The file as Python's text mode reads it: valid UTF-8 (else raises, as a
 // UnicodeDecodeError would), "\r\n" and "\r" turned into "\n".
 std::string read_text_file(const std::string& path, const char* dataset);
+// The same on bytes already read; source names them in errors.
+std::string decode_text(std::string_view bytes, const char* dataset, const std::string& source);
 
 // Its lines as Python iterates a text file: each keeps its "\n" (the last may
 // lack one); strip_newline removes it (torchdata's readlines(strip_newline=True)).
@@ -35,6 +37,9 @@ struct CsvRow {
 // a blank line is a row of no fields, 131072-character field limit).
 std::vector<CsvRow> read_csv(const std::string& path, const char* dataset, CsvDialect dialect = {},
                              int64_t skip_lines = 0);
+// The same on decoded text (decode_text's output); source names it in errors.
+std::vector<CsvRow> parse_csv(std::string_view text, const char* dataset, const std::string& source,
+                              CsvDialect dialect = {}, int64_t skip_lines = 0);
 
 // Python's int(s) and float(s) on a field (surrounding whitespace allowed,
 // underscores between digits); raise naming the dataset, file, line and text.
