@@ -60,6 +60,24 @@ TEST_F(TextDatasetErrors, UnterminatedQuoteAtEndOfFileKeepsTheField) {
   EXPECT_EMBER_ERROR(ds.get(1), "AG_NEWS", "index 1", "1 rows");
 }
 
+TEST_F(TextDatasetErrors, BadSquadJson) {
+  const fs::path dir = root_ / "datasets" / "SQuAD1";
+  fs::create_directories(dir);
+  const auto squad = [&](const std::string& content) {
+    std::ofstream(dir / "dev-v1.1.json", std::ios::binary) << content;
+    return D::SQuAD1(root_.string(), "dev");
+  };
+  EXPECT_EMBER_ERROR(squad("{\"data\": ["), "SQuAD1", "invalid JSON");
+  EXPECT_EMBER_ERROR(squad(std::string(100000, '[')), "SQuAD1", "nested deeper");
+  EXPECT_EMBER_ERROR(squad("{\"version\": 1}"), "SQuAD1", "missing key 'data'");
+  EXPECT_EMBER_ERROR(squad("{\"data\": [{\"paragraphs\": [{\"context\": 3, \"qas\": [{\"question\": \"q\", "
+                           "\"answers\": []}]}]}]}"),
+                     "'context' is not a string");
+  EXPECT_EMBER_ERROR(squad("{\"data\": [{\"paragraphs\": [{\"context\": \"c\", \"qas\": [{\"question\": \"q\", "
+                           "\"answers\": [{\"text\": \"a\", \"answer_start\": \"0\"}]}]}]}]}"),
+                     "'answer_start' is not an integer");
+}
+
 TEST(TextDatasetParsing, PythonNumberRules) {
   namespace d = D::detail;
   EXPECT_EQ(d::parse_int(" +1_000 ", "X", "f", 1), 1000);

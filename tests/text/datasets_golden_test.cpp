@@ -33,6 +33,9 @@ json to_json(int64_t v) { return v; }
 json to_json(double v) { return v; }
 json to_json(const std::string& v) { return v; }
 json to_json(const std::optional<int64_t>& v) { return v.has_value() ? json(*v) : json(nullptr); }
+json to_json(const std::vector<std::string>& v) { return v; }
+json to_json(const std::vector<int64_t>& v) { return v; }
+json to_json(const std::vector<std::vector<std::string>>& v) { return v; }
 template <typename... T>
 json to_json(const std::tuple<T...>& row) {
   json out = json::array();
@@ -92,6 +95,26 @@ TEST(TextDatasets, GlueTasksMatchTorchtext) {
   auto [train, dev, test] = D::SST2(kRoot);
   EXPECT_FALSE(std::get<1>(test.get(0)).has_value());
   EXPECT_TRUE(std::get<1>(train.get(0)).has_value());
+}
+
+TEST(TextDatasets, MnliAndQqpMatchTorchtext) {
+  for (const std::string split : {"train", "dev_matched", "dev_mismatched"}) {
+    expect_rows(D::MNLI(kRoot, split), "MNLI", split, golden()["MNLI"][split]);
+  }
+  expect_rows(D::QQP(kRoot), "QQP", "train", golden()["QQP"]);
+}
+
+TEST(TextDatasets, SquadAndIobTaggingMatchTorchtext) {
+  for (const std::string split : {"train", "dev"}) {
+    expect_rows(D::SQuAD1(kRoot, split), "SQuAD1", split, golden()["SQuAD1"][split]);
+    expect_rows(D::SQuAD2(kRoot, split), "SQuAD2", split, golden()["SQuAD2"][split]);
+  }
+  for (const std::string split : {"train", "test"}) {
+    expect_rows(D::CoNLL2000Chunking(kRoot, split), "CoNLL2000Chunking", split, golden()["CoNLL2000Chunking"][split]);
+  }
+  for (const std::string split : {"train", "valid", "test"}) {
+    expect_rows(D::UDPOS(kRoot, split), "UDPOS", split, golden()["UDPOS"][split]);
+  }
 }
 
 TEST(TextDatasets, LanguageModelingAndTranslationMatchTorchtext) {

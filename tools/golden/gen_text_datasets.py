@@ -200,6 +200,59 @@ def main():
             "de_en": [list(t) for t in zip(lines(de, True), lines(en, True))],
             "en_de": [list(t) for t in zip(lines(en, True), lines(de, True))]}
 
+    # MNLI (QUOTE_NONE, unknown labels dropped) and QQP (default quoting, one file).
+    mnli = mod("mnli")
+    golden["MNLI"] = {}
+    for split in ("train", "dev_matched", "dev_mismatched"):
+        head = "gold_label\ts1_bp\ts2_bp\ts1_p\ts2_p\tsentence1\tsentence2\tpromptID\n"
+        body = ("neutral\t(x)\t(y)\t(x)\t(y)\tConceptually cream skimming has two \"basic\" dimensions.\t"
+                "Product and geography are what make cream skimming work.\t31193\n"
+                "-\t(x)\t(y)\t(x)\t(y)\tno gold label\tdropped\t1\n"
+                "contradiction\t(x)\t(y)\t(x)\t(y)\t%s one\t%s two\t2\n"
+                "entailment\ta\tb\tc\td\tthe last\trow\t3\n" % (split, split))
+        path = write(os.path.join("MNLI", "multinli_1.0_%s.txt" % split), head + body)
+        golden["MNLI"][split] = [list(mnli._modify_res(t)) for t in
+                                 parse_csv(path, 1, delimiter="\t", quoting=csv.QUOTE_NONE) if mnli._filter_res(t)]
+    qqp = mod("qqp")
+    path = write(os.path.join("QQP", "quora_duplicate_questions.tsv"),
+                 "id\tqid1\tqid2\tquestion1\tquestion2\tis_duplicate\n"
+                 "0\t1\t2\tWhat is the step by step guide to invest in share market in india?\t"
+                 "What is the step by step guide to invest in share market?\t0\n"
+                 "1\t3\t4\t\"Quoted\ttab\" question?\tSecond?\t1\n")
+    golden["QQP"] = [list(qqp._modify_res(t)) for t in parse_csv(path, 1, delimiter="\t")]
+
+    # SQuAD 1 and 2 through torchtext's own _ParseSQuADQAData.
+    from torchtext.data.datasets_utils import _ParseIOBData, _ParseSQuADQAData
+    for name, version in (("SQuAD1", "v1.1"), ("SQuAD2", "v2.0")):
+        golden[name] = {}
+        for split in ("train", "dev"):
+            doc = {"version": version, "data": [
+                {"title": "Normans", "paragraphs": [
+                    {"context": "The Normans (Norman: Nourmands) were the people who in the 10th century gave "
+                                "their name to Normandy, a region in %s." % split,
+                     "qas": [{"id": "a", "question": "In what country is Normandy located?",
+                              "answers": [{"text": "France", "answer_start": 159}, {"text": "a region",
+                                                                                    "answer_start": 93}]},
+                             {"id": "b", "question": "Unanswerable ünïcödé question?", "answers": [],
+                              "is_impossible": True}]},
+                    {"context": "Second paragraph.", "qas": []}]},
+                {"title": "Empty", "paragraphs": []}]}
+            path = write(os.path.join(name, "%s-%s.json" % (split, version)), json.dumps(doc, ensure_ascii=False))
+            with open(path, encoding="utf-8") as f:
+                loaded = json.load(f)
+            golden[name][split] = [[c, q, a, s_] for c, q, a, s_ in _ParseSQuADQAData([(path, loaded)])]
+
+    # CoNLL 2000 (space separated) and UDPOS (tab separated) through torchtext's _ParseIOBData.
+    for name, sep, splits, files in (("CoNLL2000Chunking", " ", ("train", "test"), {"train": "train", "test": "test"}),
+                                     ("UDPOS", "\t", ("train", "valid", "test"),
+                                      {"train": "train", "valid": "dev", "test": "test"})):
+        golden[name] = {}
+        for split in splits:
+            content = ("Confidence NN B-NP\nin IN B-PP\nthe DT B-NP\n\n\n  Chancellor NNP I-NP  \n"
+                       "ragged\n%s NN B-NP extra\n\nlast NN O" % split).replace(" ", sep)
+            path = write(os.path.join(name, files[split] + ".txt"), content)
+            golden[name][split] = list(_ParseIOBData([(path, l) for l in lines(path, True)], sep=sep))
+
     with open(os.path.join(ROOT, "..", "datasets_golden.json"), "w", encoding="utf-8") as f:
         json.dump(golden, f, ensure_ascii=False, indent=1)
     print("wrote", sum(len(v) for v in golden.values()), "splits")

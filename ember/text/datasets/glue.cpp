@@ -111,6 +111,30 @@ TextDataset<STSBRow> STSB(const std::string& root, const std::string& split) {
   });
 }
 
+TextDataset<MRPCRow> MNLI(const std::string& root, const std::string& split) {
+  detail::check_split("MNLI", split, {"train", "dev_matched", "dev_mismatched"});
+  const std::string path = detail::dataset_dir(root, "MNLI") + "/multinli_1.0_" + split + ".txt";
+  return read_rows<MRPCRow>("MNLI", split, path, kTsvQuoteNone, 1, [&](const CsvRow& r) -> std::optional<MRPCRow> {
+    const std::string& label = field(r, 0, "MNLI", path);
+    const int64_t l = label == "entailment" ? 0 : label == "neutral" ? 1 : label == "contradiction" ? 2 : -1;
+    if (l < 0) return std::nullopt;  // torchtext's _filter_res
+    return MRPCRow(l, field(r, 5, "MNLI", path), field(r, 6, "MNLI", path));
+  });
+}
+
+TextDataset<MRPCRow> QQP(const std::string& root) {
+  const std::string path = detail::dataset_dir(root, "QQP") + "/quora_duplicate_questions.tsv";
+  return read_rows<MRPCRow>("QQP", "train", path, kTsvQuoted, 1, [&](const CsvRow& r) {
+    EMBER_CHECK(!r.fields.empty(), "QQP: ", path, " line ", r.line, ": a row of 0 fields");
+    return std::optional<MRPCRow>(MRPCRow(detail::parse_int(r.fields.back(), "QQP", path, r.line),
+                                          field(r, 3, "QQP", path), field(r, 4, "QQP", path)));
+  });
+}
+
+std::tuple<TextDataset<MRPCRow>, TextDataset<MRPCRow>, TextDataset<MRPCRow>> MNLI(const std::string& root) {
+  return three<TextDataset<MRPCRow>>(&MNLI, root, "train", "dev_matched", "dev_mismatched");
+}
+
 std::tuple<TextDataset<SST2Row>, TextDataset<SST2Row>, TextDataset<SST2Row>> SST2(const std::string& root) {
   return three<TextDataset<SST2Row>>(&SST2, root, "train", "dev", "test");
 }

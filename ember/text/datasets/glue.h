@@ -11,8 +11,12 @@
 //   RTE    RTE/{train,dev,test}.tsv              (label, sentence1, sentence2); entailment 0
 //   WNLI   WNLI/{train,dev,test}.tsv             (label, sentence1, sentence2)
 //   STSB   sts-{train,dev,test}.csv              (index, score, sentence1, sentence2)
+//   MNLI   multinli_1.0_{train,dev_matched,dev_mismatched}.txt
+//                                                (label, sentence1, sentence2); entailment 0,
+//                                                neutral 1, contradiction 2; other labels dropped
+//   QQP    quora_duplicate_questions.tsv         (is_duplicate, question1, question2); no split
 // Tab-separated; the first line skipped except for STSB; quote characters are
-// plain text except in SST2 and WNLI (csv.QUOTE_NONE vs Python's default quoting,
+// plain text except in SST2, WNLI and QQP (csv.QUOTE_NONE vs Python's default quoting,
 // as torchtext reads each).
 #include <optional>
 #include <string>
@@ -45,5 +49,8 @@ std::tuple<TextDataset<SentencePairRow>, TextDataset<SentencePairRow>, TextDatas
     const std::string& root);
 TextDataset<STSBRow> STSB(const std::string& root, const std::string& split);
 std::tuple<TextDataset<STSBRow>, TextDataset<STSBRow>, TextDataset<STSBRow>> STSB(const std::string& root);
+TextDataset<MRPCRow> MNLI(const std::string& root, const std::string& split);
+std::tuple<TextDataset<MRPCRow>, TextDataset<MRPCRow>, TextDataset<MRPCRow>> MNLI(const std::string& root);
+TextDataset<MRPCRow> QQP(const std::string& root);
 
 }  // namespace torch::text::datasets
