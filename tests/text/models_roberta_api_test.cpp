@@ -44,6 +44,21 @@ TEST(TextModelsRobertaApi, FreezeEncoderFreezesTheEncoderOnly) {
   for (const auto& p : m->head.ptr()->parameters()) EXPECT_TRUE(p.requires_grad());
 }
 
+TEST(TextModelsRobertaApi, CloneCopiesTheHeadToo) {
+  models::RobertaModel m(models::RobertaEncoderConf(50, 8, 16, 1, 10, 2, 1).dropout(0.0),
+                         models::RobertaClassificationHead(2, 8, std::nullopt, 0.0));
+  m->eval();
+  auto copy = std::dynamic_pointer_cast<models::RobertaModelImpl>(m->clone());
+  ASSERT_NE(copy, nullptr);
+  copy->eval();
+  const Tensor x = ember::tensor({{3, 4, 5, 1}}, ember::kLong);
+  ember::NoGradGuard no_grad;
+  EXPECT_TENSOR_EQ(copy->forward(x), m->forward(x));
+  copy->head.ptr()->parameters()[0].fill_(0.5);
+  EXPECT_FALSE(ember::testing::tensors_close(copy->forward(x), m->forward(x), 0, 0));
+  EXPECT_EQ(copy->state_dict().size(), m->state_dict().size());
+}
+
 TEST(TextModelsRobertaApi, ClassificationHeadOptions) {
   models::RobertaClassificationHead h(
       models::RobertaClassificationHeadOptions(4, 8).inner_dim(6).dropout(0.0).activation(

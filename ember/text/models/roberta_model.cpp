@@ -63,8 +63,12 @@ void RobertaClassificationHeadImpl::reset() {
   dense = register_module("dense", nn::Linear(options.input_dim(), inner));
   dropout = register_module("dropout", nn::Dropout(options.dropout()));
   out_proj = register_module("out_proj", nn::Linear(inner, options.num_classes()));
-  activation_fn = options.activation().is_empty() ? nn::AnyModule(nn::ReLU()) : options.activation();
+  // A re-reset (clone() resets the copy) gets its own activation module, not the original's.
+  activation_fn = options.activation().is_empty() ? nn::AnyModule(nn::ReLU())
+                  : built_                        ? options.activation().clone()
+                                                  : options.activation();
   register_module("activation_fn", activation_fn.ptr());
+  built_ = true;
 }
 
 Tensor RobertaClassificationHeadImpl::forward(const Tensor& features) {
@@ -85,7 +89,13 @@ RobertaModelImpl::RobertaModelImpl(const RobertaEncoderConf& encoder_conf, nn::A
 
 void RobertaModelImpl::reset() {
   encoder = register_module("encoder", RobertaEncoder(encoder_conf, freeze_encoder));
-  if (!head.is_empty()) register_module("head", head.ptr());
+  // The first reset registers the caller's head (as Python keeps the module it
+  // is given); a re-reset (clone() resets the copy) registers a copy of it.
+  if (!head.is_empty()) {
+    if (built_) head = head.clone();
+    register_module("head", head.ptr());
+  }
+  built_ = true;
 }
 
 Tensor RobertaModelImpl::forward(const Tensor& tokens, const std::optional<Tensor>& masked_tokens) {

@@ -65,6 +65,9 @@ class RobertaClassificationHeadImpl : public nn::Cloneable<RobertaClassification
   nn::Dropout dropout{nullptr};
   nn::Linear out_proj{nullptr};
   nn::AnyModule activation_fn;
+
+ private:
+  bool built_ = false;
 };
 TORCH_MODULE(RobertaClassificationHead);
 
@@ -89,6 +92,9 @@ class RobertaModelImpl : public nn::Cloneable<RobertaModelImpl> {
   bool freeze_encoder;
   RobertaEncoder encoder{nullptr};
   nn::AnyModule head;
+
+ private:
+  bool built_ = false;
 };
 TORCH_MODULE(RobertaModel);
 
