@@ -59,6 +59,15 @@ struct RobertaBundle {
                                   bool override_checkpoint_head = false, bool strict = false,
                                   const DlKwargs& dl_kwargs = {});
 
+  template <typename Head, typename = std::enable_if_t<nn::detail::is_module_holder_v<std::decay_t<Head>>>>
+  static RobertaModel build_model(const RobertaEncoderConf& encoder_conf, Head head, bool freeze_encoder = false,
+                                  const std::optional<Checkpoint>& checkpoint = std::nullopt,
+                                  bool override_checkpoint_head = false, bool strict = false,
+                                  const DlKwargs& dl_kwargs = {}) {
+    return build_model(encoder_conf, nn::AnyModule(std::move(head)), freeze_encoder, checkpoint,
+                       override_checkpoint_head, strict, dl_kwargs);
+  }
+
   // The bundle's text transform: Sequential(tokenizer, VocabTransform(vocab),
   // Truncate(254 or 510), AddToken(0, begin), AddToken(2, end)). Raises when the
   // tokenizer files were not given.
