@@ -94,6 +94,27 @@ TEST(TextModelsRobertaApi, TransformComposesTokenizerVocabTruncateAndSpecials) {
   EXPECT_EQ(long_ids.size(), 256u);
 }
 
+TEST(TextModelsRobertaApi, RobertaTransformUsesGpt2Bpe) {
+  const std::string dir = std::string(EMBER_GOLDEN_DIR) + "/text/";
+  T::GPT2BPETokenizer tok(dir + "gpt2_vocab.json", dir + "gpt2_merges.txt");
+  const std::string text = "Hello world, how are you?";
+  const std::vector<std::string> bpe_ids = tok->forward(text);
+  std::vector<std::string> itos = {"<s>", "<pad>", "</s>", "<unk>"};
+  for (const std::string& t : bpe_ids) itos.push_back(t);
+  const ember::text::vocab::Vocab v(itos, 3);
+  T::Sequential t =
+      models::ROBERTA_BASE_ENCODER.with_gpt2_bpe(dir + "gpt2_vocab.json", dir + "gpt2_merges.txt", v).transform();
+  const auto ids = std::get<std::vector<int64_t>>(t->forward(text));
+  ASSERT_EQ(ids.size(), bpe_ids.size() + 2);
+  EXPECT_EQ(ids.front(), 0);
+  EXPECT_EQ(ids.back(), 2);
+  for (size_t i = 0; i < bpe_ids.size(); ++i) EXPECT_EQ(ids[i + 1], v[bpe_ids[i]]);
+  EXPECT_EMBER_ERROR(models::ROBERTA_BASE_ENCODER.transform(), "ROBERTA_BASE_ENCODER", "with_gpt2_bpe");
+  const models::RobertaBundle mine(models::RobertaEncoderConf(50, 8, 16, 1, 10, 2, 1));
+  EXPECT_EQ(mine.name, "RobertaBundle");
+  EXPECT_EMBER_ERROR(mine.get_model(), "load_weights cannot be True");
+}
+
 TEST(TextModelsRobertaApi, BadInputRaisesNamingTheProblem) {
   models::RobertaModel m(models::RobertaEncoderConf(50, 8, 16, 1, 10, 2, 1));
   EXPECT_EMBER_ERROR(m->forward(ember::tensor({3, 4, 5}, ember::kLong)), "[batch, seq_len]", "[3]");

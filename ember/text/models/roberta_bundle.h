@@ -37,6 +37,10 @@ struct RobertaBundle {
   RobertaBundle(std::string name, RobertaEncoderConf encoder_conf, std::optional<std::string> path = std::nullopt,
                 nn::AnyModule head = {}, RobertaTokenizerKind tokenizer = RobertaTokenizerKind::SentencePiece,
                 int64_t truncate_to = 254);
+  // Python's RobertaBundle(_encoder_conf, _path=None, _head=None), named "RobertaBundle".
+  explicit RobertaBundle(RobertaEncoderConf encoder_conf, std::optional<std::string> path = std::nullopt,
+                         nn::AnyModule head = {})
+      : RobertaBundle("RobertaBundle", encoder_conf, std::move(path), std::move(head)) {}
 
   // get_model(head=None, load_weights=True, freeze_encoder=False, dl_kwargs=None):
   // the model, its encoder loaded from the file given with with_path() (raises
