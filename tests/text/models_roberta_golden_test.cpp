@@ -85,6 +85,17 @@ TEST(TextModelsRoberta, EvalWithGradientsMatchesTorchtextAndItsGradients) {
   }
 }
 
+TEST(TextModelsRoberta, FrozenEncoderInEvalMatchesTorchtextWithGradientsOn) {
+  for (const std::string config : kConfigs) {
+    SCOPED_TRACE(config);
+    const models::RobertaModel built = build_config(config);
+    models::RobertaModel model(built->encoder_conf, ember::nn::AnyModule(), true);
+    fill_deterministic(*model);
+    model->eval();
+    expect_close(model->forward(golden()[config + ".tokens"]), config + ".frozen_eval_grad");
+  }
+}
+
 TEST(TextModelsRoberta, TrainingModeWithoutDropoutMatchesTorchtext) {
   for (const std::string config : kConfigs) {
     SCOPED_TRACE(config);

@@ -122,6 +122,10 @@ def main():
                          "encoder.transformer.embedding_layer_norm.weight",
                          "encoder.transformer.positional_embedding.embedding.weight", "head.dense.weight"):
                 g.add(name + ".grad." + pname, p.grad)
+        # A frozen encoder in eval mode takes the nested-tensor path even with gradients on.
+        frozen = RobertaModel(RobertaEncoderConf(**conf_kwargs), None, freeze_encoder=True).eval()
+        fill(frozen)
+        g.add(name + ".frozen_eval_grad", frozen(x))
         # Training mode with dropout 0 (so the compare is deterministic).
         train = build(conf_kwargs, head_kwargs, dropout=0.0)
         fill(train)
