@@ -90,6 +90,7 @@ TEST(TextDatasetParsing, PythonNumberRules) {
   EXPECT_EMBER_ERROR(d::parse_float("0x10", "X", "f", 1), "could not convert");
   EXPECT_EMBER_ERROR(d::parse_float("abc", "X", "f", 1), "could not convert");
   EXPECT_EQ(d::python_strip("\u3000 x y\t\x1f"), "x y");
+  EXPECT_EQ(d::python_strip(" \xf0\x9f "), "\xf0\x9f");
 }
 
 }  // namespace

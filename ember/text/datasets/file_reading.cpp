@@ -228,6 +228,15 @@ std::vector<CsvRow> parse_csv(std::string_view text, const char* dataset, const 
 }
 
 std::string python_strip(std::string_view s) {
+  // Decoded text is valid UTF-8; anything else is stripped of ASCII whitespace only
+  // (never decoded past its end).
+  if (!::torch::text::detail::is_valid_utf8(s)) {
+    size_t b = 0, e = s.size();
+    const auto ascii_space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1C && c <= 0x1F); };
+    while (b < e && ascii_space(s[b])) ++b;
+    while (e > b && ascii_space(s[e - 1])) --e;
+    return std::string(s.substr(b, e - b));
+  }
   const char* begin = s.data();
   const char* end = s.data() + s.size();
   // Leading whitespace.

@@ -46,7 +46,8 @@ std::vector<CsvRow> parse_csv(std::string_view text, const char* dataset, const 
 int64_t parse_int(std::string_view s, const char* dataset, const std::string& path, int64_t line);
 double parse_float(std::string_view s, const char* dataset, const std::string& path, int64_t line);
 
-// Python's str.strip(): leading and trailing whitespace (str.isspace) removed.
+// Python's str.strip(): leading and trailing whitespace (str.isspace) removed
+// (on invalid UTF-8, ASCII whitespace only).
 std::string python_strip(std::string_view s);
 
 // The field at index i of the row, or an error naming the row's field count.
