@@ -139,6 +139,30 @@ TEST(TextModelsRoberta, EveryLayersStateMatchesTorchtext) {
   }
 }
 
+TEST(TextModelsRoberta, StandaloneEncoderLayerMatchesTorchtext) {
+  namespace mods = models::roberta::modules;
+  for (const auto& [config, pre] : {std::pair<std::string, bool>{"layer_post_norm", false}, {"layer_pre_norm", true}}) {
+    SCOPED_TRACE(config);
+    mods::TransformerEncoderLayer layer(
+        mods::TransformerEncoderLayerOptions(16, 2).ffn_dimension(32).normalize_before(pre));
+    const auto theirs = read_keys(config);
+    const auto ours = model_keys(*layer);
+    ASSERT_EQ(ours.size(), theirs.size());
+    for (size_t i = 0; i < ours.size(); ++i) EXPECT_EQ(ours[i], theirs[i]) << ours[i].name << " vs " << theirs[i].name;
+    fill_deterministic(*layer);
+    layer->eval();
+    const Tensor x = golden()[config + ".input"];
+    const Tensor pad = golden()[config + ".key_padding_mask"];
+    expect_close(layer->forward(x, pad).detach(), config + ".eval_grad");
+    ember::NoGradGuard no_grad;
+    expect_close(layer->forward(x, pad), config + ".eval_nograd");
+  }
+  models::StateDict legacy = {{"l.attention.input_projection.weight", Tensor()}, {"l.final_layer_norm.bias", Tensor()}};
+  legacy = mods::translate_legacy_layer_state_dict(legacy, "l.");
+  EXPECT_EQ(legacy[0].first, "l.better_transformer.self_attn.in_proj_weight");
+  EXPECT_EQ(legacy[1].first, "l.better_transformer.norm2.bias");
+}
+
 TEST(TextModelsRoberta, CheckpointsSavedByTorchtextLoad) {
   const std::string dir = std::string(EMBER_GOLDEN_DIR) + "/text/models/";
   const models::RobertaEncoderConf conf(40, 16, 32, 1, 20, 2, 2);

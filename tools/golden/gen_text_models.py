@@ -148,6 +148,24 @@ def main():
             for i, state in enumerate(enc(tokens(c["vocab_size"], c["padding_idx"], 3, 7, 1))):
                 g.add("%s.all_layers.%d" % (name, i), state)
 
+    # torchtext's standalone TransformerEncoderLayer ([T, B, C] in and out), post- and pre-norm,
+    # in eval without gradients (torch's fused layer path) and with them.
+    from torchtext.models.roberta.modules import TransformerEncoderLayer
+    for name, pre in (("layer_post_norm", False), ("layer_pre_norm", True)):
+        layer = TransformerEncoderLayer(16, 2, 32, normalize_before=pre)
+        fill(layer)
+        with open(os.path.join(KEYS_DIR, name + ".keys"), "w") as f:
+            for key, t in layer.state_dict().items():
+                f.write("%s %s\n" % (key, ",".join(str(s) for s in t.shape)))
+        layer.eval()
+        src = (0.5 * torch.sin(0.37 * torch.arange(5 * 3 * 16, dtype=torch.float64))).reshape(5, 3, 16).float()
+        pad = torch.tensor([[False] * 5, [False] * 3 + [True] * 2, [False] * 4 + [True]])
+        g.add(name + ".input", src)
+        g.add(name + ".key_padding_mask", pad)
+        with torch.no_grad():
+            g.add(name + ".eval_nograd", layer(src, pad))
+        g.add(name + ".eval_grad", layer(src, pad).detach())
+
     # Checkpoints saved by torchtext, with a head; the legacy file under pre-0.13 names.
     conf_kwargs, head_kwargs = CONFIGS["post_norm"]
     model = build(conf_kwargs, head_kwargs)

@@ -31,21 +31,36 @@ bool starts_with(const std::string& s, const std::string& prefix) { return s.com
 
 namespace roberta::modules {
 
+namespace {
+constexpr std::array<std::pair<const char*, const char*>, 12> kOldToNew{{
+    {"attention.input_projection.weight", "self_attn.in_proj_weight"},
+    {"attention.input_projection.bias", "self_attn.in_proj_bias"},
+    {"attention.output_projection.weight", "self_attn.out_proj.weight"},
+    {"attention.output_projection.bias", "self_attn.out_proj.bias"},
+    {"residual_mlp.mlp.0.weight", "linear1.weight"},
+    {"residual_mlp.mlp.0.bias", "linear1.bias"},
+    {"residual_mlp.mlp.3.weight", "linear2.weight"},
+    {"residual_mlp.mlp.3.bias", "linear2.bias"},
+    {"attention_layer_norm.weight", "norm1.weight"},
+    {"attention_layer_norm.bias", "norm1.bias"},
+    {"final_layer_norm.weight", "norm2.weight"},
+    {"final_layer_norm.bias", "norm2.bias"},
+}};
+}  // namespace
+
+StateDict translate_legacy_layer_state_dict(StateDict state_dict, const std::string& prefix) {
+  for (auto& [key, tensor] : state_dict) {
+    for (const auto& [old_suffix, new_suffix] : kOldToNew) {
+      if (key == prefix + old_suffix) {
+        key = prefix + "better_transformer." + new_suffix;
+        break;
+      }
+    }
+  }
+  return state_dict;
+}
+
 StateDict translate_legacy_state_dict(StateDict state_dict) {
-  static constexpr std::array<std::pair<const char*, const char*>, 12> kOldToNew{{
-      {"attention.input_projection.weight", "self_attn.in_proj_weight"},
-      {"attention.input_projection.bias", "self_attn.in_proj_bias"},
-      {"attention.output_projection.weight", "self_attn.out_proj.weight"},
-      {"attention.output_projection.bias", "self_attn.out_proj.bias"},
-      {"residual_mlp.mlp.0.weight", "linear1.weight"},
-      {"residual_mlp.mlp.0.bias", "linear1.bias"},
-      {"residual_mlp.mlp.3.weight", "linear2.weight"},
-      {"residual_mlp.mlp.3.bias", "linear2.bias"},
-      {"attention_layer_norm.weight", "norm1.weight"},
-      {"attention_layer_norm.bias", "norm1.bias"},
-      {"final_layer_norm.weight", "norm2.weight"},
-      {"final_layer_norm.bias", "norm2.bias"},
-  }};
   for (auto& [key, tensor] : state_dict) {
     for (const auto& [old_suffix, new_suffix] : kOldToNew) {
       const std::string old_s = old_suffix;

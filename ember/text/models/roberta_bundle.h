@@ -110,6 +110,9 @@ namespace roberta::modules {
 // "<p>layers.layers.<i>.<new>" (attention.input_projection -> self_attn.in_proj_*,
 // residual_mlp.mlp.0/3 -> linear1/2, attention_layer_norm/final_layer_norm -> norm1/2).
 StateDict translate_legacy_state_dict(StateDict state_dict);
+// The same renaming for a standalone TransformerEncoderLayer under `prefix`
+// ("<prefix>attention.input_projection.weight" -> "<prefix>better_transformer.self_attn.in_proj_weight").
+StateDict translate_legacy_layer_state_dict(StateDict state_dict, const std::string& prefix = "");
 }  // namespace roberta::modules
 
 }  // namespace torch::text::models

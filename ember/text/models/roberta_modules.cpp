@@ -33,6 +33,34 @@ Tensor PositionalEmbeddingImpl::forward(const Tensor& input) {
   return embedding->forward(masked.cumsum(1) * masked + pad_index);
 }
 
+TransformerEncoderLayerImpl::TransformerEncoderLayerImpl(TransformerEncoderLayerOptions options_)
+    : options(std::move(options_)) {
+  reset();
+}
+
+void TransformerEncoderLayerImpl::reset() {
+  const auto& o = options;
+  EMBER_CHECK(o.embedding_dim() > 0 && o.num_attention_heads() > 0 && o.embedding_dim() % o.num_attention_heads() == 0,
+              "TransformerEncoderLayer: embedding_dim ", o.embedding_dim(), " must be a positive multiple of ",
+              "num_attention_heads ", o.num_attention_heads());
+  const int64_t ffn = o.ffn_dimension().value_or(0) != 0 ? *o.ffn_dimension() : 4 * o.embedding_dim();
+  better_transformer = register_module(
+      "better_transformer",
+      nn::TransformerEncoderLayer(nn::TransformerEncoderLayerOptions(o.embedding_dim(), o.num_attention_heads())
+                                      .dim_feedforward(ffn)
+                                      .dropout(o.dropout())
+                                      .activation(torch::kGELU)
+                                      .batch_first(true)
+                                      .norm_first(o.normalize_before())));
+}
+
+Tensor TransformerEncoderLayerImpl::forward(const Tensor& input, const Tensor& key_padding_mask,
+                                            const Tensor& attn_mask) {
+  EMBER_CHECK(input.dim() == 3,
+              "TransformerEncoderLayer: expected input of shape [seq_len, batch, embedding_dim], got ", input.sizes());
+  return better_transformer->forward(input.transpose(0, 1), attn_mask, key_padding_mask).transpose(0, 1);
+}
+
 TransformerEncoderImpl::TransformerEncoderImpl(TransformerEncoderOptions options_) : options(std::move(options_)) {
   reset();
 }

@@ -60,6 +60,38 @@ struct TransformerEncoderOptions {
   TORCH_ARG(bool, return_all_layers) = false;
 };
 
+// torchtext's TransformerEncoderLayer: one torch.nn.TransformerEncoderLayer
+// ("better_transformer", GELU, batch-first) on [T, B, C] input.
+struct TransformerEncoderLayerOptions {
+  TransformerEncoderLayerOptions(int64_t embedding_dim, int64_t num_attention_heads)
+      : embedding_dim_(embedding_dim), num_attention_heads_(num_attention_heads) {}
+  TORCH_ARG(int64_t, embedding_dim);
+  TORCH_ARG(int64_t, num_attention_heads);
+  // nullopt (or 0): 4 * embedding_dim.
+  TORCH_ARG(std::optional<int64_t>, ffn_dimension) = std::nullopt;
+  TORCH_ARG(double, dropout) = 0.1;
+  TORCH_ARG(bool, normalize_before) = false;
+  // Accepted and unused, as in torchtext 0.14.
+  TORCH_ARG(std::optional<double>, scaling) = std::nullopt;
+};
+
+class TransformerEncoderLayerImpl : public nn::Cloneable<TransformerEncoderLayerImpl> {
+ public:
+  explicit TransformerEncoderLayerImpl(TransformerEncoderLayerOptions options_);
+  void reset() override;
+  // input [T, B, C], key_padding_mask [B, T] (true = pad), attn_mask [T, T] or
+  // [B * heads, T, T]; returns [T, B, C].
+  Tensor forward(const Tensor& input, const Tensor& key_padding_mask, const Tensor& attn_mask = {});
+
+ protected:
+  FORWARD_HAS_DEFAULT_ARGS({2, nn::AnyValue(Tensor())})
+
+ public:
+  TransformerEncoderLayerOptions options;
+  nn::TransformerEncoderLayer better_transformer{nullptr};
+};
+TORCH_MODULE(TransformerEncoderLayer);
+
 // tokens [B, T] int64 -> [T, B, C] (torchtext's layout). See Note [Nested-tensor
 // fast path] for what padded positions hold in inference.
 class TransformerEncoderImpl : public nn::Cloneable<TransformerEncoderImpl> {
