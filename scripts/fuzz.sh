@@ -25,7 +25,7 @@ else
   shift $(( $# < 2 ? $# : 2 ))
 fi
 all_targets=(safetensors pickle pt_reader archive mnist decode_image video_reader audio_load arpa store_frame rpc_frame
-  tokenizer_json sentencepiece_model)
+  tokenizer_json sentencepiece_model text_dataset_csv)
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=("${all_targets[@]}")
 
