@@ -22,6 +22,7 @@ static void rank_main() {
   for (int64_t bytes : {int64_t(1) << 20, int64_t(64) << 20}) {
     auto t = ember::ones({bytes / 4});
     int iters = bytes > (1 << 20) ? 10 : 100;
+    if (const char* n = std::getenv("EMBER_BENCH_ITERS")) iters = std::max(1, std::atoi(n));
     for (int i = 0; i < 3; ++i) dist::all_reduce(t);
     std::vector<double> us;
     for (int i = 0; i < iters; ++i) {
