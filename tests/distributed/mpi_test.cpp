@@ -287,3 +287,84 @@ MPI_WORKER(PointToPointAndSubgroups) {
   dist::barrier();
   dist::destroy_process_group();
 }
+
+// The moving collectives of collectives_test.cpp on 3 MPI ranks, against the
+// values torch's Gloo backend gives for 3 ranks.
+TEST(MPI, MovingCollectivesOnThreeRanks) { run_mpi("MovingCollectivesOnThreeRanks", 3); }
+MPI_WORKER(MovingCollectivesOnThreeRanks) {
+  dist::init_process_group("mpi");
+  ASSERT_EQ(dist::get_world_size(), 3);
+  int r = dist::get_rank(), n = dist::get_world_size();
+  // broadcast from rank 1, of every dtype.
+  for (auto dtype : {ember::kFloat, ember::kDouble, ember::kHalf, ember::kChar, ember::kLong, ember::kByte,
+                     ember::kBool, ember::kComplexDouble}) {
+    Tensor t = input_for(r, 5, ember::kDouble).to(dtype);
+    dist::broadcast(t, 1);
+    EXPECT_TENSOR_EQ(t, input_for(1, 5, ember::kDouble).to(dtype));
+  }
+  // reduce to rank 2.
+  Tensor red = input_for(r, 6, ember::kFloat);
+  dist::reduce(red, 2, dist::ReduceOp::MAX);
+  if (r == 2) EXPECT_TENSOR_EQ(red, golden("reduce.max.3"));
+  // all_gather into a list, into a tensor.
+  std::vector<Tensor> list;
+  for (int i = 0; i < n; ++i) list.push_back(ember::zeros({2, 3}, ember::kInt));
+  dist::all_gather(list, input_for(r, 6, ember::kInt).reshape({2, 3}));
+  for (int i = 0; i < n; ++i) EXPECT_TENSOR_EQ(list[i], input_for(i, 6, ember::kInt).reshape({2, 3}));
+  Tensor into = ember::zeros({n * 4}, ember::kFloat);
+  dist::all_gather_into_tensor(into, input_for(r, 4, ember::kFloat));
+  EXPECT_TENSOR_EQ(into, golden("all_gather_into_tensor.3"));
+  EXPECT_EMBER_ERROR(dist::all_gather_into_tensor(ember::zeros({5}), input_for(r, 4, ember::kFloat)),
+                     "all_gather_into_tensor", "5 elements");
+  EXPECT_EMBER_ERROR(dist::all_gather({ember::zeros({4})}, input_for(r, 4, ember::kFloat)), "all_gather",
+                     "world_size (3)");
+  // gather to rank 0.
+  if (r == 0) {
+    std::vector<Tensor> g{ember::zeros({4}), ember::zeros({4}), ember::zeros({4})};
+    dist::gather(input_for(r, 4, ember::kFloat), g, 0);
+    for (int i = 0; i < n; ++i) EXPECT_TENSOR_EQ(g[i], input_for(i, 4, ember::kFloat));
+  } else {
+    dist::gather(input_for(r, 4, ember::kFloat), std::nullopt, 0);
+  }
+  // scatter from rank 2.
+  Tensor got = ember::zeros({2, 2}, ember::kDouble);
+  if (r == 2) {
+    std::vector<Tensor> s;
+    for (int i = 0; i < n; ++i) s.push_back(input_for(i + 10, 4, ember::kDouble).reshape({2, 2}));
+    dist::scatter(got, s, 2);
+  } else {
+    EXPECT_EMBER_ERROR(dist::scatter(got, std::vector<Tensor>{got, got, got}, 2), "scatter", "non-source");
+    dist::scatter(got, std::nullopt, 2);
+  }
+  EXPECT_TENSOR_EQ(got, input_for(r + 10, 4, ember::kDouble).reshape({2, 2}));
+  // reduce_scatter: rank r gets the sum of everyone's input_list[r].
+  std::vector<Tensor> inputs;
+  for (int i = 0; i < n; ++i) inputs.push_back(input_for(r + i, 3, ember::kFloat));
+  Tensor rs = ember::zeros({3});
+  dist::reduce_scatter(rs, inputs);
+  EXPECT_TENSOR_EQ(rs, golden("reduce_scatter.3.rank" + std::to_string(r)));
+  // all_to_all with lists of different sizes.
+  std::vector<Tensor> outs, ins;
+  for (int i = 0; i < n; ++i) {
+    ins.push_back(ember::full({r + i + 1}, double(10 * r + i), ember::kLong));
+    outs.push_back(ember::zeros({i + r + 1}, ember::kLong));
+  }
+  dist::all_to_all(outs, ins);
+  for (int i = 0; i < n; ++i) EXPECT_TENSOR_EQ(outs[i], ember::full({i + r + 1}, double(10 * i + r), ember::kLong));
+  // all_to_all_single, even and uneven.
+  Tensor in = input_for(r, 6, ember::kFloat).reshape({3, 2});
+  Tensor out = ember::zeros({3, 2});
+  dist::all_to_all_single(out, in);
+  EXPECT_TENSOR_EQ(out, golden("all_to_all_single.even.rank" + std::to_string(r)).reshape({3, 2}));
+  // Rank r sends (j + 1) rows to rank j and receives (r + 1) rows from each rank.
+  Tensor uin = input_for(r, 12, ember::kFloat).reshape({6, 2});
+  Tensor uout = ember::zeros({3 * (r + 1), 2});
+  dist::all_to_all_single(uout, uin, std::vector<int64_t>{r + 1, r + 1, r + 1}, std::vector<int64_t>{1, 2, 3});
+  EXPECT_TENSOR_EQ(uout, golden("all_to_all_single.uneven.rank" + std::to_string(r)).reshape({3 * (r + 1), 2}));
+  EXPECT_EMBER_ERROR(dist::all_to_all_single(uout, uin, std::nullopt, std::vector<int64_t>{1, 2}), "all_to_all_single",
+                     "input_split_sizes has 2 entries");
+  EXPECT_EMBER_ERROR(dist::broadcast(in, 7), "broadcast", "7", "out of range");
+  dist::barrier();
+  EXPECT_EMBER_ERROR(dist::monitored_barrier(nullptr, std::chrono::milliseconds(5000), true), "monitored_barrier");
+  dist::destroy_process_group();
+}
