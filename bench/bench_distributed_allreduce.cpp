@@ -2,6 +2,7 @@
 // (issue 34's speed target), the same sizes and iteration counts as
 // bench/bench_distributed_allreduce.py runs on LibTorch's Gloo process group.
 // Usage: bench_distributed_allreduce [world_size=2]. Prints the median time per call.
+// Under mpirun (mpirun -np 2 bench_distributed_allreduce) it times the mpi backend instead.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,11 +18,12 @@
 
 namespace dist = ember::distributed;
 
-static void rank_main() {
-  dist::init_process_group("gloo");
+static void rank_main(const char* backend) {
+  dist::init_process_group(backend);
   for (int64_t bytes : {int64_t(1) << 20, int64_t(64) << 20}) {
     auto t = ember::ones({bytes / 4});
     int iters = bytes > (1 << 20) ? 10 : 100;
+    if (const char* n = std::getenv("EMBER_BENCH_ITERS")) iters = std::max(1, std::atoi(n));
     for (int i = 0; i < 3; ++i) dist::all_reduce(t);
     std::vector<double> us;
     for (int i = 0; i < iters; ++i) {
@@ -31,15 +33,19 @@ static void rank_main() {
     }
     std::sort(us.begin(), us.end());
     if (dist::get_rank() == 0)
-      std::printf("ember all_reduce %3lld MiB x %lld ranks: median %.0f us\n", (long long)(bytes >> 20),
+      std::printf("ember %s all_reduce %3lld MiB x %lld ranks: median %.0f us\n", backend, (long long)(bytes >> 20),
                   (long long)dist::get_world_size(), us[us.size() / 2]);
   }
   dist::destroy_process_group();
 }
 
 int main(int argc, char** argv) {
+  if (std::getenv("OMPI_COMM_WORLD_SIZE")) {
+    rank_main("mpi");
+    return 0;
+  }
   if (std::getenv("RANK")) {
-    rank_main();
+    rank_main("gloo");
     return 0;
   }
   int world = argc > 1 ? std::atoi(argv[1]) : 2;

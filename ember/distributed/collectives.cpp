@@ -1,6 +1,7 @@
 // The collective and point-to-point free functions of distributed_c10d.h.
 #include "ember/core/error.h"
 #include "ember/distributed/distributed_c10d.h"
+#include "ember/distributed/gloo/work_queue.h"
 #include "ember/distributed/world.h"
 
 namespace torch::distributed {
@@ -11,7 +12,16 @@ using c10d_detail::resolve;
 
 namespace {
 
-WorkPtr finish(WorkPtr work, bool async_op) {
+// A blocking call queues its op without waking the group's worker and runs
+// it on this thread in wait() (Note [Running a waited-for job inline]):
+// under load every thread hand-off can cost a scheduler time slice.
+template <typename Issue>
+WorkPtr finish(bool async_op, Issue&& issue) {
+  WorkPtr work;
+  {
+    gloo_detail::CallerWaits scope(!async_op);
+    work = issue();
+  }
   if (async_op) return work;
   if (work) work->wait();
   return nullptr;
@@ -23,7 +33,7 @@ WorkPtr all_reduce(const Tensor& tensor, ReduceOp op, const ProcessGroupPtr& gro
   if (is_non_member(group)) return nullptr;
   auto pg = resolve(group, "all_reduce");
   std::vector<Tensor> tensors{tensor};
-  return finish(pg->allreduce(tensors, {op}), async_op);
+  return finish(async_op, [&] { return pg->allreduce(tensors, {op}); });
 }
 
 WorkPtr broadcast(const Tensor& tensor, int64_t src, const ProcessGroupPtr& group, bool async_op) {
@@ -32,7 +42,7 @@ WorkPtr broadcast(const Tensor& tensor, int64_t src, const ProcessGroupPtr& grou
   std::vector<Tensor> tensors{tensor};
   BroadcastOptions opts;
   opts.rootRank = group_rank_of(pg, src, "broadcast");
-  return finish(pg->broadcast(tensors, opts), async_op);
+  return finish(async_op, [&] { return pg->broadcast(tensors, opts); });
 }
 
 WorkPtr reduce(const Tensor& tensor, int64_t dst, ReduceOp op, const ProcessGroupPtr& group, bool async_op) {
@@ -42,7 +52,7 @@ WorkPtr reduce(const Tensor& tensor, int64_t dst, ReduceOp op, const ProcessGrou
   ReduceOptions opts;
   opts.reduceOp = op;
   opts.rootRank = group_rank_of(pg, dst, "reduce");
-  return finish(pg->reduce(tensors, opts), async_op);
+  return finish(async_op, [&] { return pg->reduce(tensors, opts); });
 }
 
 WorkPtr all_gather(const std::vector<Tensor>& tensor_list, const Tensor& tensor, const ProcessGroupPtr& group,
@@ -51,7 +61,7 @@ WorkPtr all_gather(const std::vector<Tensor>& tensor_list, const Tensor& tensor,
   auto pg = resolve(group, "all_gather");
   std::vector<std::vector<Tensor>> outputs{tensor_list};
   std::vector<Tensor> inputs{tensor};
-  return finish(pg->allgather(outputs, inputs), async_op);
+  return finish(async_op, [&] { return pg->allgather(outputs, inputs); });
 }
 
 WorkPtr all_gather_into_tensor(const Tensor& output_tensor, const Tensor& input_tensor, const ProcessGroupPtr& group,
@@ -59,7 +69,7 @@ WorkPtr all_gather_into_tensor(const Tensor& output_tensor, const Tensor& input_
   if (is_non_member(group)) return nullptr;
   auto pg = resolve(group, "all_gather_into_tensor");
   Tensor out = output_tensor, in = input_tensor;
-  return finish(pg->_allgather_base(out, in), async_op);
+  return finish(async_op, [&] { return pg->_allgather_base(out, in); });
 }
 
 WorkPtr gather(const Tensor& tensor, std::optional<std::vector<Tensor>> gather_list, int64_t dst,
@@ -77,7 +87,7 @@ WorkPtr gather(const Tensor& tensor, std::optional<std::vector<Tensor>> gather_l
                 "gather: Argument ``gather_list`` must NOT be specified on non-destination ranks.");
   }
   std::vector<Tensor> inputs{tensor};
-  return finish(pg->gather(outputs, inputs, opts), async_op);
+  return finish(async_op, [&] { return pg->gather(outputs, inputs, opts); });
 }
 
 WorkPtr scatter(const Tensor& tensor, std::optional<std::vector<Tensor>> scatter_list, int64_t src,
@@ -95,7 +105,7 @@ WorkPtr scatter(const Tensor& tensor, std::optional<std::vector<Tensor>> scatter
                 "scatter: Argument ``scatter_list`` must NOT be specified on non-source ranks.");
   }
   std::vector<Tensor> outputs{tensor};
-  return finish(pg->scatter(outputs, inputs, opts), async_op);
+  return finish(async_op, [&] { return pg->scatter(outputs, inputs, opts); });
 }
 
 WorkPtr reduce_scatter(const Tensor& output, const std::vector<Tensor>& input_list, ReduceOp op,
@@ -104,7 +114,7 @@ WorkPtr reduce_scatter(const Tensor& output, const std::vector<Tensor>& input_li
   auto pg = resolve(group, "reduce_scatter");
   std::vector<Tensor> outputs{output};
   std::vector<std::vector<Tensor>> inputs{input_list};
-  return finish(pg->reduce_scatter(outputs, inputs, {op}), async_op);
+  return finish(async_op, [&] { return pg->reduce_scatter(outputs, inputs, {op}); });
 }
 
 WorkPtr all_to_all(const std::vector<Tensor>& output_tensor_list, const std::vector<Tensor>& input_tensor_list,
@@ -112,7 +122,7 @@ WorkPtr all_to_all(const std::vector<Tensor>& output_tensor_list, const std::vec
   if (is_non_member(group)) return nullptr;
   auto pg = resolve(group, "all_to_all");
   std::vector<Tensor> outputs = output_tensor_list, inputs = input_tensor_list;
-  return finish(pg->alltoall(outputs, inputs), async_op);
+  return finish(async_op, [&] { return pg->alltoall(outputs, inputs); });
 }
 
 WorkPtr all_to_all_single(const Tensor& output, const Tensor& input,
@@ -124,12 +134,13 @@ WorkPtr all_to_all_single(const Tensor& output, const Tensor& input,
   Tensor out = output, in = input;
   std::vector<int64_t> out_splits = output_split_sizes.value_or(std::vector<int64_t>{});
   std::vector<int64_t> in_splits = input_split_sizes.value_or(std::vector<int64_t>{});
-  return finish(pg->alltoall_base(out, in, out_splits, in_splits), async_op);
+  return finish(async_op, [&] { return pg->alltoall_base(out, in, out_splits, in_splits); });
 }
 
 WorkPtr barrier(const ProcessGroupPtr& group, bool async_op) {
   if (is_non_member(group)) return nullptr;
-  return finish(resolve(group, "barrier")->barrier(), async_op);
+  auto pg = resolve(group, "barrier");
+  return finish(async_op, [&] { return pg->barrier(); });
 }
 
 void monitored_barrier(const ProcessGroupPtr& group, std::optional<std::chrono::milliseconds> timeout,

@@ -5,6 +5,7 @@
 
 #include "ember/core/error.h"
 #include "ember/distributed/process_group_gloo.h"
+#include "ember/distributed/process_group_mpi.h"
 #include "ember/distributed/store/file_store.h"
 #include "ember/distributed/store/prefix_store.h"
 #include "ember/distributed/store/tcp_store.h"
@@ -123,20 +124,40 @@ const ProcessGroupPtr& GroupMember::NON_GROUP_MEMBER() {
 
 bool is_available() { return true; }
 bool is_gloo_available() { return true; }
-bool is_mpi_available() { return false; }
 bool is_nccl_available() { return false; }
 
 void init_process_group(const std::string& backend, std::optional<std::string> init_method,
                         std::chrono::milliseconds timeout, int64_t world_size, int64_t rank,
                         std::shared_ptr<Store> store, const std::string& group_name) {
   std::string b = lower(backend);
-  EMBER_CHECK(b == "gloo", "init_process_group: backend '", backend,
-              "' is not available; Ember's distributed library is built with gloo");
+  EMBER_CHECK(b == "gloo" || (b == "mpi" && is_mpi_available()), "init_process_group: backend '", backend,
+              "' is not available; Ember's distributed library is built with gloo",
+              is_mpi_available() ? " and mpi" : " (and without MPI)");
   EMBER_CHECK(timeout.count() > 0, "init_process_group: the timeout must be positive, got ", timeout.count(), " ms");
   {
     std::lock_guard<std::mutex> lock(world().mu);
     EMBER_CHECK(world().default_pg == nullptr,
                 "init_process_group: trying to initialize the default process group twice!");
+  }
+  if (b == "mpi") {
+    // As c10d: the MPI runtime assigns rank and world size; init_method, store,
+    // world_size and rank are not used.
+    auto pg = ProcessGroupMPI::createProcessGroupMPI();
+    EMBER_CHECK(pg != nullptr, "init_process_group: MPI gave this process no rank in MPI_COMM_WORLD");
+    EMBER_CHECK(world_size < 0 || world_size == pg->size(), "init_process_group: world_size ", world_size,
+                " differs from the MPI job's size ", pg->size());
+    EMBER_CHECK(rank < 0 || rank == pg->rank(), "init_process_group: rank ", rank, " differs from the MPI rank ",
+                pg->rank());
+    World& w = world();
+    std::lock_guard<std::mutex> lock(w.mu);
+    EMBER_CHECK(w.default_pg == nullptr, "init_process_group: trying to initialize the default process group twice!");
+    w.default_pg = pg;
+    w.store = std::move(store);
+    w.backend = "mpi";
+    w.group_count = 0;
+    w.timeout = timeout;
+    w.global_ranks.clear();
+    return;
   }
   EMBER_CHECK(!(store && init_method), "init_process_group: cannot specify both init_method and store.");
   if (store) {
@@ -217,16 +238,21 @@ void destroy_process_group(const ProcessGroupPtr& group) {
 
 ProcessGroupPtr new_group(std::vector<int64_t> ranks, std::chrono::milliseconds timeout,
                           std::optional<std::string> backend) {
-  EMBER_CHECK(!backend || lower(*backend) == "gloo", "new_group: backend '", *backend, "' is not available");
   auto pg = c10d_detail::resolve(nullptr, "new_group");
   World& w = world();
   std::shared_ptr<Store> store;
   int64_t id;
+  std::string default_backend;
   {
     std::lock_guard<std::mutex> lock(w.mu);
     store = w.store;
     id = ++w.group_count;
+    default_backend = w.backend;
   }
+  std::string b = backend ? lower(*backend) : default_backend;
+  EMBER_CHECK(b == "gloo" || (b == "mpi" && default_backend == "mpi"), "new_group: backend '", b, "' is not available",
+              b == "mpi" ? " (an mpi subgroup needs the default group on mpi)" : "");
+  EMBER_CHECK(b == "mpi" || store != nullptr, "new_group: a gloo group needs the default group's store");
   int64_t world_size = pg->size(), me = pg->rank();
   if (ranks.empty())
     for (int64_t r = 0; r < world_size; ++r) ranks.push_back(r);
@@ -236,6 +262,14 @@ ProcessGroupPtr new_group(std::vector<int64_t> ranks, std::chrono::milliseconds 
     EMBER_CHECK(seen.insert(r).second, "new_group: rank ", r, " is listed twice");
   }
   std::sort(ranks.begin(), ranks.end());
+  if (b == "mpi") {
+    // Every process takes part in creating the communicator, members or not.
+    auto group = ProcessGroupMPI::createProcessGroupMPI(ranks);
+    if (!group) return GroupMember::NON_GROUP_MEMBER();
+    std::lock_guard<std::mutex> lock(w.mu);
+    w.global_ranks[group.get()] = ranks;
+    return group;
+  }
   auto pos = std::find(ranks.begin(), ranks.end(), me);
   if (pos == ranks.end()) return GroupMember::NON_GROUP_MEMBER();
   ProcessGroupGloo::Options options;

@@ -24,6 +24,7 @@
 #include "ember/distributed/gloo/reduce_fn.h"
 #include "ember/distributed/gloo/rendezvous.h"
 #include "ember/distributed/gloo/tensor_wire.h"
+#include "ember/distributed/gloo/trusted_shapes.h"
 #include "ember/distributed/gloo/work_queue.h"
 #include "ember/distributed/store/prefix_store.h"
 #include "ember/ops/factory/factory.h"
@@ -154,8 +155,9 @@ std::shared_ptr<Work> ProcessGroupGloo::enqueue(const char* op, std::chrono::mil
   // Two tags per collective: the optional header exchange, then the op itself.
   // Three tags per collective: the header exchange, the op, and the op's own check.
   uint32_t tag = next_tag_.fetch_add(3);
-  Call call{context_, tag + 1, effective(timeout), tag + 2, check_collectives_};
-  Call header_call{context_, tag, call.timeout, tag + 2, check_collectives_};
+  const bool checks = check_collectives_ && !gloo_detail::TrustedShapes::active();  // Note [Trusted shapes]
+  Call call{context_, tag + 1, effective(timeout), tag + 2, checks};
+  Call header_call{context_, tag, call.timeout, tag + 2, checks};
   int64_t seq = ++next_seq_;
   Tensor header_tensor = checked ? *checked : Tensor();
   // The job finishes its Work; the Work holds the queue only weakly (it may outlive the group).
@@ -169,7 +171,7 @@ std::shared_ptr<Work> ProcessGroupGloo::enqueue(const char* op, std::chrono::mil
                     "' is unusable after an earlier failure: ", broken_);
       }
       try {
-        if (check_collectives_) check_header(op, header_call, header_tensor);
+        if (header_call.checks) check_header(op, header_call, header_tensor);
         body(call);
       } catch (const Error&) {
         throw;  // already names the op

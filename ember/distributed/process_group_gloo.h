@@ -96,7 +96,13 @@ class ProcessGroupGloo : public ProcessGroup {
 
   // Note [Point-to-point size check]: per (peer, tag) sequence numbers of
   // sends and receives, and a second store connection the receivers wait on.
+  // (peer -1: only the second store connection.)
   std::pair<int64_t, std::shared_ptr<Store>> next_p2p_seq(bool is_send, int peer, int64_t tag);
+  // Note [Any-source receive size check]: the peer whose next send to `me`
+  // with `tag` was published first, and its size key, claimed for one receive.
+  static std::pair<int, std::string> claim_any_source(const std::weak_ptr<ProcessGroup>& self, Store& store,
+                                                      const std::vector<int>& peers, int me, int64_t tag,
+                                                      std::chrono::milliseconds timeout);
 
   std::shared_ptr<Store> store_;
   Options options_;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
@@ -22,6 +23,11 @@ namespace {
 constexpr uint64_t kSendRecvSlotPrefix = 0x09;
 uint64_t p2p_slot(int64_t tag) { return (static_cast<uint64_t>(tag) << 8) | kSendRecvSlotPrefix; }
 
+std::string p2p_size_key(int src, int dst, int64_t tag, int64_t seq) {
+  return "p2p_size/" + std::to_string(src) + "/" + std::to_string(dst) + "/" + std::to_string(tag) + "/" +
+         std::to_string(seq);
+}
+
 // Note [Point-to-point size check]
 // Gloo aborts the receiving process when a message is larger than the posted
 // buffer, so (with the collective checks on, EMBER_DISTRIBUTED_CHECK) the
@@ -33,7 +39,16 @@ uint64_t p2p_slot(int64_t tag) { return (static_cast<uint64_t>(tag) << 8) | kSen
 // and batch_isend_irecv in any order cannot deadlock (a send never waits for
 // anything, a receive only for the matching send's call). A mismatch fails the
 // receive with both sizes and leaves the group unusable (the unread message
-// stays in the pair). Receives from any source are not checked.
+// stays in the pair).
+//
+// Note [Any-source receive size check]
+// A receive from any source, checked, finds its sender through the same keys:
+// it looks for the next unclaimed p2p_size key of every peer (the per-peer
+// sequence numbers above), claims the first that exists, and then receives
+// from that peer only, so a message larger than the buffer is an Error naming
+// both sizes instead of Gloo's abort. The store has no wait-for-any, so the
+// look-up repeats with a backoff from 1 to 16 ms until the group's timeout;
+// only these receives wait this way, never a collective or a targeted recv.
 
 // A posted send or recv; waiting completes it (and copies a recv into a
 // non-contiguous destination). Destroyed unwaited, it waits first: the
@@ -169,33 +184,47 @@ std::shared_ptr<Work> ProcessGroupGloo::post_p2p(bool is_send, std::vector<Tenso
   if (is_send) {
     if (checked) {
       auto [seq, unused] = next_p2p_seq(true, peers[0], tag);
-      store_->set("p2p_size/" + std::to_string(rank_) + "/" + std::to_string(peers[0]) + "/" + std::to_string(tag) +
-                      "/" + std::to_string(seq),
-                  desc.str());
+      store_->set(p2p_size_key(static_cast<int>(rank_), peers[0], tag, seq), desc.str());
     }
     buffer->send(peers[0], p2p_slot(tag));
     return std::make_shared<P2PWork>(op, is_send, std::move(wire), std::move(buffer), options_.timeout, where);
   }
-  if (!checked) {
+  // Note [Any-source receive size check]; a group not owned by a shared_ptr cannot outlive-check its poster.
+  std::weak_ptr<ProcessGroup> self = weak_from_this();
+  const bool any_checked = check_collectives_ && peers.size() > 1 && !self.expired();
+  if (!checked && !any_checked) {
     if (peers.size() == 1)
       buffer->recv(peers[0], p2p_slot(tag));
     else
       buffer->recv(peers, p2p_slot(tag));
     return std::make_shared<P2PWork>(op, is_send, std::move(wire), std::move(buffer), options_.timeout, where);
   }
-  auto [seq, store] = next_p2p_seq(false, peers[0], tag);
-  std::string key = "p2p_size/" + std::to_string(peers[0]) + "/" + std::to_string(rank_) + "/" + std::to_string(tag) +
-                    "/" + std::to_string(seq);
+  std::shared_ptr<Store> store;
+  std::string key;
+  int peer = -1;
+  if (any_checked) {
+    store = next_p2p_seq(false, -1, tag).second;  // only makes the second connection
+  } else {
+    auto [seq, st] = next_p2p_seq(false, peers[0], tag);
+    store = st;
+    peer = peers[0];
+    key = p2p_size_key(peer, static_cast<int>(rank_), tag, seq);
+  }
   auto work = std::make_shared<P2PWork>(op, is_send, std::move(wire), std::move(buffer), options_.timeout, where);
-  int peer = peers[0];
   std::string mine = desc.str();
   auto timeout = options_.timeout;
   P2PWork* w = work.get();
-  w->post_later([w, store = store, context = context_, key, peer, tag, mine, nbytes, timeout, where] {
-    try {
-      store->wait({key}, timeout);
-    } catch (const Error&) {
-      EMBER_ERROR("recv: timed out after ", timeout.count(), " ms waiting for the matching send ", where);
+  int me = static_cast<int>(rank_);
+  w->post_later([w, self, any_checked, peers, me, store = store, context = context_, key, peer, tag, mine, nbytes,
+                 timeout, where]() mutable {
+    if (any_checked) {
+      std::tie(peer, key) = claim_any_source(self, *store, peers, me, tag, timeout);
+    } else {
+      try {
+        store->wait({key}, timeout);
+      } catch (const Error&) {
+        EMBER_ERROR("recv: timed out after ", timeout.count(), " ms waiting for the matching send ", where);
+      }
     }
     auto v = store->get(key);
     store->delete_key(key);
@@ -223,8 +252,42 @@ std::shared_ptr<Work> ProcessGroupGloo::post_p2p(bool is_send, std::vector<Tenso
 std::pair<int64_t, std::shared_ptr<Store>> ProcessGroupGloo::next_p2p_seq(bool is_send, int peer, int64_t tag) {
   std::lock_guard<std::mutex> lock(p2p_mu_);
   if (!is_send && !p2p_store_) p2p_store_ = store_->clone();
+  if (peer < 0) return {-1, p2p_store_};
   auto& seqs = is_send ? send_seq_ : recv_seq_;
   return {seqs[{peer, tag}]++, p2p_store_};
+}
+
+std::pair<int, std::string> ProcessGroupGloo::claim_any_source(const std::weak_ptr<ProcessGroup>& self, Store& store,
+                                                               const std::vector<int>& peers, int me, int64_t tag,
+                                                               std::chrono::milliseconds timeout) {
+  auto deadline = store_detail::Clock::now() + timeout;
+  auto pause = std::chrono::milliseconds(1);
+  for (;;) {
+    for (int p : peers) {
+      int64_t seq;
+      {
+        auto group = self.lock();
+        EMBER_CHECK(group != nullptr, "recv: the process group was destroyed while a receive from any source waited");
+        auto& g = static_cast<ProcessGroupGloo&>(*group);
+        std::lock_guard<std::mutex> lock(g.p2p_mu_);
+        seq = g.recv_seq_[{p, tag}];
+      }
+      std::string key = p2p_size_key(p, me, tag, seq);
+      if (!store.check({key})) continue;
+      auto group = self.lock();
+      EMBER_CHECK(group != nullptr, "recv: the process group was destroyed while a receive from any source waited");
+      auto& g = static_cast<ProcessGroupGloo&>(*group);
+      std::lock_guard<std::mutex> lock(g.p2p_mu_);
+      int64_t& next = g.recv_seq_[{p, tag}];
+      if (next != seq) continue;  // a targeted recv or another any-source recv took it meanwhile
+      ++next;
+      return {p, key};
+    }
+    EMBER_CHECK(store_detail::Clock::now() < deadline, "recv: timed out after ", timeout.count(),
+                " ms waiting for a message with tag ", tag, " from any rank (rank ", me, ")");
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::milliseconds(16));
+  }
 }
 
 std::shared_ptr<Work> ProcessGroupGloo::send(std::vector<Tensor>& tensors, int64_t dstRank, int64_t tag) {

@@ -155,3 +155,18 @@ DIST_WORKER(DdpUnused) {
                      "find_unused_parameters");
   dist::destroy_process_group();
 }
+
+// Models that differ across ranks in shape only (same element count, so the
+// coalesced broadcast alone would not notice) are refused at construction.
+TEST(DDP, DifferentModelsAcrossRanksRaise) { run("DdpDifferentModels"); }
+DIST_WORKER(DdpDifferentModels) {
+  dist::init_process_group("gloo", std::nullopt, 20000ms);
+  int r = dist::get_rank();
+  nn::Linear mine =
+      r == 0 ? nn::Linear(nn::LinearOptions(2, 3).bias(false)) : nn::Linear(nn::LinearOptions(3, 2).bias(false));
+  EXPECT_EMBER_ERROR(DistributedDataParallel{mine}, "DistributedDataParallel", "same model across all ranks",
+                     "different dtypes, shapes");
+  nn::Linear same(nn::LinearOptions(2, 3).bias(r == 0));
+  EXPECT_EMBER_ERROR(DistributedDataParallel{same}, "DistributedDataParallel", "rank ", "parameters");
+  dist::destroy_process_group();
+}

@@ -44,3 +44,32 @@ DIST_WORKER(P2PMismatch) {
   dist::barrier();
   dist::destroy_process_group();
 }
+
+// Note [Any-source receive size check]: with three ranks a receive from any
+// source finds its sender, names it, and raises on a size mismatch.
+TEST(P2PCheck, AnySourceReceivesAreChecked) {
+  ember_dist_test::Launch l;
+  l.world_size = 3;
+  ember_dist_test::expect_all_passed(ember_dist_test::run_ranks("P2PAnySource", l));
+}
+DIST_WORKER(P2PAnySource) {
+  dist::init_process_group("gloo", std::nullopt, 10000ms);
+  int r = dist::get_rank();
+  if (r == 2) {
+    Tensor got = ember::zeros({4});
+    int64_t first = dist::recv(got, std::nullopt, nullptr, 3);
+    EXPECT_TRUE(first == 0 || first == 1) << first;
+    EXPECT_TENSOR_EQ(got, ember::full({4}, float(first + 1)));
+    Tensor second = ember::zeros({4});
+    EXPECT_EQ(dist::recv(second, std::nullopt, nullptr, 3), 1 - first);
+    EXPECT_TENSOR_EQ(second, ember::full({4}, float(2 - first)));
+    // Larger than the buffer: an Error naming both sizes, not an abort.
+    Tensor small = ember::zeros({2});
+    EXPECT_EMBER_ERROR(dist::recv(small, std::nullopt, nullptr, 4), "recv", "rank 0 sent 24 bytes", "expects 8 bytes");
+  } else {
+    dist::send(ember::full({4}, float(r + 1)), 2, nullptr, 3);
+    if (r == 0) dist::send(ember::ones({6}), 2, nullptr, 4);
+  }
+  dist::barrier();
+  dist::destroy_process_group();
+}

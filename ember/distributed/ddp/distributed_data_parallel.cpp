@@ -17,6 +17,7 @@ DistributedDataParallelImpl::DistributedDataParallelImpl(AnyModule module, Distr
   std::vector<Tensor> params;
   for (const auto& p : module_.ptr()->parameters())
     if (p.requires_grad()) params.push_back(p);
+  verify_params_across_processes(module_.ptr()->parameters());
   // Every replica starts from rank 0's state.
   std::vector<Tensor> state = module_.ptr()->parameters();
   for (const auto& b : module_.ptr()->buffers()) state.push_back(b);
@@ -26,6 +27,39 @@ DistributedDataParallelImpl::DistributedDataParallelImpl(AnyModule module, Distr
   reducer_ = std::make_shared<distributed::ddp_detail::Reducer>(
       params, group_, cap, options.find_unused_parameters(), options.gradient_as_bucket_view(), options.static_graph());
   reducer_->install_hooks();
+}
+
+void DistributedDataParallelImpl::verify_params_across_processes(const std::vector<Tensor>& params) {
+  // FNV-1a over every parameter's dtype, requires_grad, rank and sizes.
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&h](int64_t v) {
+    for (int b = 0; b < 8; ++b) {
+      h ^= static_cast<uint64_t>(v >> (8 * b)) & 0xff;
+      h *= 1099511628211ull;
+    }
+  };
+  for (const auto& p : params) {
+    mix(static_cast<int64_t>(p.scalar_type()));
+    mix(p.requires_grad());
+    mix(p.dim());
+    for (int64_t d : p.sizes()) mix(d);
+  }
+  Tensor mine = empty({2}, TensorOptions().dtype(kLong));
+  mine.data_ptr<int64_t>()[0] = static_cast<int64_t>(params.size());
+  mine.data_ptr<int64_t>()[1] = static_cast<int64_t>(h & 0x7fffffffffffffffull);
+  int64_t n = distributed::get_world_size(group_), me = distributed::get_rank(group_);
+  std::vector<Tensor> all;
+  for (int64_t r = 0; r < n; ++r) all.push_back(empty({2}, TensorOptions().dtype(kLong)));
+  distributed::all_gather(all, mine, group_);
+  for (int64_t r = 0; r < n; ++r) {
+    const int64_t* theirs = all[r].data_ptr<int64_t>();
+    EMBER_CHECK(theirs[0] == mine.data_ptr<int64_t>()[0] && theirs[1] == mine.data_ptr<int64_t>()[1],
+                "DistributedDataParallel: DDP expects the same model across all ranks, but rank ", r, " has ",
+                theirs[0], " parameters while rank ", me, " has ", params.size(),
+                theirs[0] == static_cast<int64_t>(params.size())
+                    ? " parameters of different dtypes, shapes or requires_grad"
+                    : " parameters");
+  }
 }
 
 // One broadcast per dtype, of all the tensors flattened together.

@@ -103,6 +103,10 @@ class DistributedDataParallelImpl : public Module, public distributed::algorithm
   void pre_forward();
   void post_forward(const std::vector<Tensor>& outputs);
   void broadcast_coalesced(const std::vector<Tensor>& tensors, int64_t group_root = 0);
+  // torch's _verify_param_shape_across_processes: every rank's parameters have
+  // the same count, dtypes, shapes and requires_grad (Note [Trusted shapes]
+  // relies on it).
+  void verify_params_across_processes(const std::vector<Tensor>& params);
   // The highest group rank among those with `candidate` true (all-reduced).
   int64_t find_common_rank(bool candidate);
   // Whether the ranks still training reduce in this backward (Note [DDP join]).

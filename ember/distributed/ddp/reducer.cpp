@@ -7,6 +7,7 @@
 #include "ember/autograd/autograd_meta.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
+#include "ember/distributed/gloo/trusted_shapes.h"
 #include "ember/ops/factory/factory.h"
 
 namespace torch::distributed::ddp_detail {
@@ -229,6 +230,7 @@ void Reducer::launch_ready_buckets() {
       bk.future.emplace(hook_(gb));
     } else {  // the default: sum, divided by the ranks still training (Note [DDP join])
       bk.flat.div_(Scalar(divide_factor_));
+      gloo_detail::TrustedShapes trusted;  // Note [Trusted shapes]
       bk.future.emplace(all_reduce(bk.flat, ReduceOp::SUM, group_, true), bk.flat);
     }
     ++next_bucket_;
@@ -291,8 +293,10 @@ void Reducer::shadow_backward() {
     GradBucket gb(i, buckets_.size(), zero, params, bk.offsets);
     if (hook_registered_)
       futures.push_back(hook_(gb));
-    else
+    else {
+      gloo_detail::TrustedShapes trusted;  // as the training ranks' bucket all_reduce
       futures.emplace_back(all_reduce(zero, ReduceOp::SUM, group_, true), zero);
+    }
   }
   std::vector<int32_t> globally_used(params_.size(), 1);
   if (finds_unused()) {

@@ -2,6 +2,14 @@
 
 namespace torch::distributed::gloo_detail {
 
+namespace {
+thread_local bool t_caller_waits = false;
+}  // namespace
+
+CallerWaits::CallerWaits(bool waits) : previous_(t_caller_waits) { t_caller_waits = waits; }
+CallerWaits::~CallerWaits() { t_caller_waits = previous_; }
+bool CallerWaits::active() { return t_caller_waits; }
+
 WorkQueue::WorkQueue() : thread_([this] { run(); }) {}
 
 WorkQueue::~WorkQueue() {
@@ -20,7 +28,7 @@ uint64_t WorkQueue::push(std::function<void()> job) {
     id = next_id_++;
     jobs_.push_back({id, std::move(job)});
   }
-  cv_.notify_all();
+  if (!CallerWaits::active()) cv_.notify_all();
   return id;
 }
 
@@ -28,7 +36,10 @@ bool WorkQueue::run_if_next(uint64_t id) {
   std::function<void()> fn;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (busy_ || jobs_.empty() || jobs_.front().id != id) return false;
+    if (busy_ || jobs_.empty() || jobs_.front().id != id) {
+      cv_.notify_all();
+      return false;
+    }
     fn = std::move(jobs_.front().fn);
     jobs_.pop_front();
     busy_ = true;

@@ -18,6 +18,22 @@
 
 namespace torch::distributed::gloo_detail {
 
+// Marks, on this thread, that the caller waits for the ops it queues at once
+// (a blocking collective): push() then leaves the worker asleep, and the wait
+// runs the job here. An op nobody waits for still runs: the next woken push,
+// or the queue's destructor, runs everything queued before it.
+class CallerWaits {
+ public:
+  explicit CallerWaits(bool waits);
+  ~CallerWaits();
+  CallerWaits(const CallerWaits&) = delete;
+  CallerWaits& operator=(const CallerWaits&) = delete;
+  static bool active();
+
+ private:
+  bool previous_;
+};
+
 class WorkQueue {
  public:
   WorkQueue();
@@ -25,9 +41,10 @@ class WorkQueue {
   ~WorkQueue();
   WorkQueue(const WorkQueue&) = delete;
   WorkQueue& operator=(const WorkQueue&) = delete;
-  // Returns the job's id.
+  // Returns the job's id. The worker is woken unless CallerWaits is active.
   uint64_t push(std::function<void()> job);
-  // Runs job `id` here if it is next and nothing runs; false otherwise.
+  // Runs job `id` here if it is next and nothing runs; false otherwise, and
+  // then wakes the worker (a job queued by CallerWaits may be ahead of it).
   bool run_if_next(uint64_t id);
 
  private:

@@ -1,11 +1,15 @@
 #include "ember/distributed/pipeline/sync/pipe.h"
 
+#include <atomic>
 #include <exception>
+#include <memory>
 #include <thread>
 
 #include "ember/autograd/checkpoint.h"
 #include "ember/autograd/grad_mode.h"
 #include "ember/core/error.h"
+#include "ember/distributed/pipeline/sync/batchnorm.h"
+#include "ember/distributed/pipeline/sync/checkpoint.h"
 #include "ember/ops/shape/shape_ops.h"
 
 namespace torch::distributed::pipeline::sync {
@@ -17,6 +21,8 @@ PipeImpl::PipeImpl(nn::Sequential module, PipeOptions options_)
   const std::string& c = options.checkpoint();
   EMBER_CHECK(c == "always" || c == "except_last" || c == "never",
               "Pipe: checkpoint is not one of 'always', 'except_last', or 'never': '", c, "'");
+  if (options.deferred_batch_norm())
+    module_ = DeferredBatchNormImpl::convert_deferred_batch_norm(module_, options.chunks());
   register_module("partitions", module_.ptr());
 }
 
@@ -45,8 +51,14 @@ Tensor PipeImpl::forward(const Tensor& input) {
         auto [i, j] = tasks[t];
         nn::AnyModule& stage = *stages[j];
         if (i < checkpoint_stop) {
+          // The first call is the forward; later ones recompute in backward.
+          auto calls = std::make_shared<std::atomic<int>>(0);
           batches[i] = ::torch::autograd::checkpoint(
-              [&stage](const ::torch::autograd::variable_list& in) { return stage.forward(in[0]); }, {batches[i]});
+              [&stage, calls](const ::torch::autograd::variable_list& in) {
+                detail::RecomputingGuard recomputing(calls->fetch_add(1) > 0);
+                return stage.forward(in[0]);
+              },
+              {batches[i]});
         } else {
           batches[i] = stage.forward(batches[i]);
         }

@@ -22,6 +22,9 @@ struct PipeOptions {
   // "always", "except_last" or "never": which micro-batches recompute their
   // activations in backward instead of keeping them (training mode only).
   TORCH_ARG(std::string, checkpoint) = "except_last";
+  // Put a DeferredBatchNorm (pipeline/sync/batchnorm.h) in place of every
+  // BatchNorm, so running statistics are those of the whole mini-batch.
+  TORCH_ARG(bool, deferred_batch_norm) = false;
 };
 
 class PipeImpl : public nn::Module {
