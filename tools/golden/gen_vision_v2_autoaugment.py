@@ -129,7 +129,7 @@ CASES = [
     ("AugMix.s5_w2_d2_a05_partial", ["image"],
      lambda x: aug_mix(x, severity=5, mixture_width=2, chain_depth=2, alpha=0.5, all_ops=False)),
 ]
-SEEDS = [0, 1, 2, 3, 4, 5, 6, 7]
+SEEDS = [0, 1, 2, 3, 4]
 inputs = {"image": image, "gray": gray, "batch": batch}
 for name, which, fn in CASES:
     for key in which:
@@ -140,7 +140,7 @@ for name, which, fn in CASES:
             g.add("%s.%s.%d.next" % (name, key, s), torch.rand(1))
 
 # ---- containers: which transforms run, in which order ----
-for s in SEEDS:
+for s in range(8):
     torch.manual_seed(s)
     g.add("RandomApply.p03.%d" % s, torch.tensor([int(torch.rand(1) < 0.3)]))
     torch.manual_seed(s)
