@@ -135,6 +135,7 @@ TEST(VisionUtilsDraw, LabelBadInputRaises) {
 
 // PIL's ImageDraw.line: Bresenham plus the end point for width 1, the filled quadrilateral
 // around the segment otherwise; both are reproduced, so the pixels equal torchvision's.
+// Keypoint discs are PIL's ellipses at most radii (below).
 TEST(VisionUtilsDraw, KeypointConnectionsEqualPil) {
   const Tensor image = golden()["in.kimage"], kpts = golden()["in.keypoints"];
   const std::vector<std::pair<int64_t, int64_t>> connect = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {0, 4}, {4, 2}};
@@ -147,6 +148,14 @@ TEST(VisionUtilsDraw, KeypointConnectionsEqualPil) {
   const Tensor dots = draw_keypoints(image, kpts, connect, Color("red"), 3, 2);
   const Distance d = distance(dots, golden()["keypoints.dots_r3"], image, 0);
   EXPECT_EQ(d.differing, 0) << d.differing << " of " << d.drawn;
+  // Ember's discs (the pixels within r + 0.5 of the centre, less a half-pixel margin) are PIL's
+  // ellipses for these radii; at radius 6 PIL's Bresenham ellipse steps differently on 4 % of them.
+  for (int64_t radius : {0, 1, 2, 4, 5, 6, 7, 8, 10, 12, 15}) {
+    SCOPED_TRACE(radius);
+    const Tensor got = draw_keypoints(image, kpts, {}, Color(10, 200, 30), radius);
+    const Distance e = distance(got, golden()["keypoints.dots_only_r" + std::to_string(radius)], image, 0);
+    EXPECT_LE(e.differing, radius == 6 ? e.drawn / 20 : 0) << e.differing << " of " << e.drawn;
+  }
 }
 
 }  // namespace

@@ -52,4 +52,6 @@ connect = [(0, 1), (1, 2), (2, 3), (3, 0), (0, 4), (4, 2)]
 for width in (1, 2, 3, 5):
     g.add("keypoints.width%d" % width, draw_keypoints(kimage, keypoints, connect, colors=None, width=width))
 g.add("keypoints.dots_r3", draw_keypoints(kimage, keypoints, connect, colors="red", radius=3, width=2))
+for radius in (0, 1, 2, 4, 5, 6, 7, 8, 10, 12, 15):
+    g.add("keypoints.dots_only_r%d" % radius, draw_keypoints(kimage, keypoints, colors=(10, 200, 30), radius=radius))
 g.save()

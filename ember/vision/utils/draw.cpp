@@ -329,11 +329,13 @@ Tensor draw_keypoints(const Tensor& image, const Tensor& keypoints,
   const std::optional<RGB> dot = colors ? std::optional<RGB>(checked_rgb(op, *colors)) : std::nullopt;
   const RGB white{255, 255, 255};
   for (int64_t inst = 0; inst < instances; ++inst) {
-    if (dot)
+    if (dot && radius > 0)  // PIL's ellipse of a zero-size box draws nothing
       for (int64_t j = 0; j < K; ++j) {
-        // A disc inscribed in the inclusive box [x - r, x + r] x [y - r, y + r].
+        // A disc inscribed in the inclusive box [x - r, x + r] x [y - r, y + r]: the pixels
+        // whose squared distance is at most (r + 1/2)^2 - 1/2, which picks PIL's ellipse
+        // pixels at every radius tested but 6.
         const int64_t cx = pt(inst, j, 0), cy = pt(inst, j, 1);
-        const double rr = (static_cast<double>(radius) + 0.5) * (static_cast<double>(radius) + 0.5);
+        const double rr = (static_cast<double>(radius) + 0.5) * (static_cast<double>(radius) + 0.5) - 0.5;
         for (int64_t y = std::max<int64_t>(cy - radius, 0); y <= std::min(cy + radius, cv.h - 1); ++y)
           for (int64_t x = std::max<int64_t>(cx - radius, 0); x <= std::min(cx + radius, cv.w - 1); ++x) {
             const double dx = static_cast<double>(x - cx), dy = static_cast<double>(y - cy);

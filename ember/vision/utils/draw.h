@@ -3,8 +3,8 @@
 // draw_keypoints on uint8 [C, H, W] images, returning a new image. Boxes
 // (outline and translucent fill) and masks reproduce torchvision's pixels;
 // keypoint connections reproduce PIL's ImageDraw.line (Bresenham for width 1,
-// its filled quadrilateral for wider lines); keypoint discs are Ember's, close
-// to PIL's ellipse. Box labels are rendered
+// its filled quadrilateral for wider lines); keypoint discs are Ember's, equal
+// to PIL's ellipse at most radii (tests/vision/utils_draw_test.cpp). Box labels are rendered
 // by FreeType from the TrueType/OpenType file `font` at `font_size` (default
 // 10) pixels per em, in the box's colour at its top-left corner inside the
 // outline, as PIL's ImageFont.truetype; with no font, DejaVuSans
