@@ -123,6 +123,9 @@ TextMask FontRenderer::render(const std::string& text) const {
     x1 = std::max(x1, g.x + g.width), y1 = std::max(y1, g.y + g.height);
   }
   if (x0 >= x1 || y0 >= y1) return mask;
+  // A long label at a large size could ask for more than any image holds.
+  EMBER_CHECK((x1 - x0) <= (int64_t{1} << 20) && (x1 - x0) * (y1 - y0) <= (int64_t{1} << 28), op_, ": label text of ",
+              x1 - x0, "x", y1 - y0, " pixels is too large");
   mask.left = x0, mask.top = y0, mask.width = x1 - x0, mask.height = y1 - y0;
   mask.coverage.assign(static_cast<size_t>(mask.width * mask.height), 0);
   for (const Glyph& g : glyphs)
