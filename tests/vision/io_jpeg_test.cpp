@@ -100,6 +100,11 @@ TEST(JpegDecode, ViewWorksEverywhereItsCopyDoes) {
     SCOPED_TRACE(i);
     EXPECT_TENSOR_EQ(ops[i](view), ops[i](planar));
   }
+  // encode_jpeg hands HWC memory to libjpeg as it is; other strides go through a planar copy.
+  const Tensor hwc = view.permute({1, 2, 0});
+  const Tensor cropped = hwc.slice(1, 2, 30).permute({2, 0, 1});
+  EXPECT_TENSOR_EQ(encode_jpeg(cropped, 90), encode_jpeg(cropped.contiguous(), 90));
+  EXPECT_TENSOR_EQ(encode_jpeg(view.flip({1}), 90), encode_jpeg(planar.flip({1}).contiguous(), 90));
 }
 
 TEST(JpegDecode, ReadImage) {

@@ -186,14 +186,27 @@ Tensor encode_jpeg(const Tensor& input, int64_t quality) {
               "encode_jpeg: image quality should be a positive number between 1 "
               "and 100, got ",
               quality);
-  const Tensor image = detail::check_encoder_input(input, "encode_jpeg");
+  // libjpeg reads interleaved rows: a valid [C, H, W] view of HWC memory (what decode_jpeg
+  // returns, Note [JPEG layout]) is passed as it is, anything else is checked, made planar and
+  // interleaved.
+  const bool interleaved = input.defined() && input.scalar_type() == kUInt8 && input.dim() == 3 &&
+                           (input.size(0) == 1 || input.size(0) == 3) && input.size(1) > 0 && input.size(2) > 0 &&
+                           input.permute({1, 2, 0}).is_contiguous();
+  const Tensor image = interleaved ? input : detail::check_encoder_input(input, "encode_jpeg");
   const int64_t channels = image.size(0), height = image.size(1), width = image.size(2);
   EMBER_CHECK(width <= JPEG_MAX_DIMENSION && height <= JPEG_MAX_DIMENSION, "encode_jpeg: image of ", width, "x", height,
               " exceeds JPEG's limit of ", JPEG_MAX_DIMENSION, " pixels a side");
-  std::vector<uint8_t> hwc(static_cast<size_t>(channels * height * width));
-  detail::chw_to_hwc(image.data_ptr<uint8_t>(), hwc.data(), height, width, channels);
+  std::vector<uint8_t> hwc;
+  const uint8_t* rows = nullptr;
+  if (interleaved) {
+    rows = image.data_ptr<uint8_t>();
+  } else {
+    hwc.resize(static_cast<size_t>(channels * height * width));
+    detail::chw_to_hwc(image.data_ptr<uint8_t>(), hwc.data(), height, width, channels);
+    rows = hwc.data();
+  }
   JpegEncoder e;
-  EMBER_CHECK(write_jpeg_image(&e, hwc.data(), static_cast<JDIMENSION>(width), static_cast<JDIMENSION>(height),
+  EMBER_CHECK(write_jpeg_image(&e, rows, static_cast<JDIMENSION>(width), static_cast<JDIMENSION>(height),
                                static_cast<int>(channels), static_cast<int>(quality)),
               "encode_jpeg: libjpeg failed: ", e.err.message);
   Tensor out = empty({static_cast<int64_t>(e.size)}, kUInt8);
