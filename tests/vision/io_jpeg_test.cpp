@@ -2,9 +2,15 @@
 // (accurate integer IDCT, fancy upsampling) settings (tools/golden/gen_vision_io_images.py).
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <vector>
+
 #include "common/golden.h"
 #include "common/test_util.h"
 #include "ember/vision/io/image.h"
+#include "ember/vision/io/png.h"
+#include "ember/vision/transforms/functional.h"
+#include "ember/vision/utils/draw.h"
 
 namespace torch::vision::io {
 namespace {
@@ -42,6 +48,64 @@ TEST_P(JpegDecode, EveryModeMatchesTorchvision) {
 INSTANTIATE_TEST_SUITE_P(Files, JpegDecode,
                          ::testing::Values("baseline420", "baseline422", "baseline444", "progressive", "optimized",
                                            "gray", "cmyk"));
+
+// torchvision 0.14's decode_jpeg returns the permuted view of its HWC buffer; these are the
+// strides Debian's torchvision reports for the committed files (tensor.stride() in Python).
+TEST(JpegDecode, StridesEqualTorchvision) {
+  using Strides = std::vector<int64_t>;
+  const std::tuple<const char*, ImageReadMode, Strides> cases[] = {
+      {"baseline420", ImageReadMode::UNCHANGED, {1, 111, 3}}, {"baseline420", ImageReadMode::GRAY, {1, 37, 1}},
+      {"baseline420", ImageReadMode::RGB, {1, 111, 3}},       {"progressive", ImageReadMode::UNCHANGED, {1, 111, 3}},
+      {"gray", ImageReadMode::UNCHANGED, {1, 37, 1}},         {"gray", ImageReadMode::RGB, {1, 111, 3}},
+      {"cmyk", ImageReadMode::UNCHANGED, {1, 148, 4}}};
+  for (const auto& [name, mode, strides] : cases) {
+    SCOPED_TRACE(std::string(name) + " " + image_read_mode_name(mode));
+    const Tensor out = decode_jpeg(asset_bytes(std::string(name) + ".jpg"), mode);
+    EXPECT_EQ(out.strides().vec(), strides);
+    // The view holds the values: a planar copy of it is the golden image.
+    const std::string key = std::string("jpeg.") + name + "." + image_read_mode_name(mode);
+    EXPECT_TENSOR_EQ(out.contiguous(), image_golden()[key]);
+  }
+}
+
+// The strided result goes through the library's kernels as its planar copy does.
+TEST(JpegDecode, ViewWorksEverywhereItsCopyDoes) {
+  namespace F = transforms::functional;
+  const Tensor view = decode_jpeg(asset_bytes("baseline420.jpg"));
+  ASSERT_FALSE(view.is_contiguous());
+  const Tensor planar = view.contiguous();
+  const std::vector<std::function<Tensor(const Tensor&)>> ops = {
+      [](const Tensor& x) {
+        return F::resize(x, {16, 20});
+      },
+      [](const Tensor& x) { return F::crop(x, 3, 4, 10, 12); },
+      [](const Tensor& x) { return F::hflip(x); },
+      [](const Tensor& x) { return F::rotate(x, 30.0); },
+      [](const Tensor& x) { return F::convert_image_dtype(x, kFloat); },
+      [](const Tensor& x) { return F::rgb_to_grayscale(x); },
+      [](const Tensor& x) { return F::adjust_hue(x, 0.2); },
+      [](const Tensor& x) { return F::equalize(x); },
+      [](const Tensor& x) { return F::autocontrast(x); },
+      [](const Tensor& x) { return F::posterize(x, 3); },
+      [](const Tensor& x) {
+        return F::gaussian_blur(x, {3, 3});
+      },
+      [](const Tensor& x) { return encode_jpeg(x, 80); },
+      [](const Tensor& x) { return encode_png(x); },
+      [](const Tensor& x) {
+        return utils::draw_bounding_boxes(x, tensor({{1.0f, 2.0f, 20.0f, 15.0f}}));
+      },
+  };
+  for (size_t i = 0; i < ops.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_TENSOR_EQ(ops[i](view), ops[i](planar));
+  }
+  // encode_jpeg hands HWC memory to libjpeg as it is; other strides go through a planar copy.
+  const Tensor hwc = view.permute({1, 2, 0});
+  const Tensor cropped = hwc.slice(1, 2, 30).permute({2, 0, 1});
+  EXPECT_TENSOR_EQ(encode_jpeg(cropped, 90), encode_jpeg(cropped.contiguous(), 90));
+  EXPECT_TENSOR_EQ(encode_jpeg(view.flip({1}), 90), encode_jpeg(planar.flip({1}).contiguous(), 90));
+}
 
 TEST(JpegDecode, ReadImage) {
   EXPECT_TENSOR_EQ(read_image(asset("baseline420.jpg")), image_golden()["jpeg.baseline420_image.UNCHANGED"]);

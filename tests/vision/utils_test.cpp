@@ -99,8 +99,9 @@ TEST(VisionUtils, BadInputRaises) {
                      "draw_bounding_boxes", "(xmin, ymin, xmax, ymax)");
   EXPECT_EMBER_ERROR(utils::draw_bounding_boxes(img, box, std::vector<std::string>{"a", "b"}), "draw_bounding_boxes",
                      "labels (2)");
-  EXPECT_EMBER_ERROR(utils::draw_bounding_boxes(img, box, std::vector<std::string>{"cat"}), "draw_bounding_boxes",
-                     "label text");
+  EXPECT_EMBER_ERROR(utils::draw_bounding_boxes(img, box, std::vector<std::string>{"cat"}, std::nullopt, false, 1,
+                                                "/nonexistent/font.ttf"),
+                     "draw_bounding_boxes", "cannot open font", "/nonexistent/font.ttf");
   EXPECT_EMBER_ERROR(utils::draw_bounding_boxes(img, box, std::nullopt, utils::Color("not-a-colour")), "Color",
                      "not-a-colour");
   EXPECT_EMBER_ERROR(utils::draw_bounding_boxes(img, box, std::nullopt, std::vector<utils::Color>{}),

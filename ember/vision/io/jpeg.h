@@ -13,6 +13,8 @@ namespace torch::vision::io {
 // defaults (accurate integer IDCT, fancy upsampling), as torchvision 0.14 and tjDecompress2.
 // UNCHANGED keeps the file's components (1 gray, 3 RGB, 4 CMYK as stored); GRAY and RGB convert.
 // device ("cpu", kCPU, a Device) must be the CPU: there is no nvjpeg path.
+// The result is torchvision's layout: a [C, H, W] view of an interleaved [H, W, C] buffer
+// (strides (1, W*C, C); contiguous for one channel). Call contiguous() for planar storage.
 Tensor decode_jpeg(const Tensor& input, ImageReadMode mode = ImageReadMode::UNCHANGED, const Device& device = kCPU);
 
 // The JPEG file bytes (1-D uint8) of a uint8 [1 or 3, H, W] image; quality in [1, 100].

@@ -16,16 +16,13 @@
 namespace torch::vision::transforms {
 
 namespace F = functional;
+using detail::AugmentSpace;
+using detail::AugmentSpaceKind;
 using detail::randint_one;
+using Op = detail::AugmentOp;
+using Space = detail::AugmentSpace;
 
 namespace {
-
-struct Op {
-  std::string name;
-  Tensor magnitudes;  // undefined: the op takes no magnitude
-  bool is_signed;
-};
-using Space = std::vector<Op>;
 
 Tensor lin(double start, double end, int64_t bins) { return linspace(start, end, bins, kFloat); }
 
@@ -48,52 +45,71 @@ void add_colour(Space& s, int64_t bins, double top) {
 }
 
 // RandAugment's and AutoAugment's space (AutoAugment has no Identity but has Invert).
-Space rand_augment_space(int64_t bins, int64_t h, int64_t w, bool autoaugment) {
+Space rand_augment_space(int64_t bins, int64_t h, int64_t w, bool autoaugment, double solarize_top) {
   Space s;
   if (!autoaugment) s.push_back({"Identity", Tensor(), false});
   add_common_geometry(s, bins, 0.3, 150.0 / 331.0 * static_cast<double>(w), 150.0 / 331.0 * static_cast<double>(h),
                       30.0);
   add_colour(s, bins, 0.9);
   s.push_back({"Posterize", posterize_bins(8, 4, bins), false});
-  s.push_back({"Solarize", lin(255.0, 0.0, bins), false});
+  s.push_back({"Solarize", lin(solarize_top, 0.0, bins), false});
   s.push_back({"AutoContrast", Tensor(), false});
   s.push_back({"Equalize", Tensor(), false});
   if (autoaugment) s.push_back({"Invert", Tensor(), false});
   return s;
 }
 
-Space trivial_space(int64_t bins) {
+Space trivial_space(int64_t bins, double solarize_top) {
   Space s;
   s.push_back({"Identity", Tensor(), false});
   add_common_geometry(s, bins, 0.99, 32.0, 32.0, 135.0);
   add_colour(s, bins, 0.99);
   s.push_back({"Posterize", posterize_bins(8, 6, bins), false});
-  s.push_back({"Solarize", lin(255.0, 0.0, bins), false});
+  s.push_back({"Solarize", lin(solarize_top, 0.0, bins), false});
   s.push_back({"AutoContrast", Tensor(), false});
   s.push_back({"Equalize", Tensor(), false});
   return s;
 }
 
-Space augmix_space(int64_t bins, int64_t h, int64_t w, bool all_ops) {
+Space augmix_space(int64_t bins, int64_t h, int64_t w, bool all_ops, double solarize_top) {
   Space s;
   add_common_geometry(s, bins, 0.3, static_cast<double>(w) / 3.0, static_cast<double>(h) / 3.0, 30.0);
   s.push_back({"Posterize", posterize_bins(4, 4, bins), false});
-  s.push_back({"Solarize", lin(255.0, 0.0, bins), false});
+  s.push_back({"Solarize", lin(solarize_top, 0.0, bins), false});
   s.push_back({"AutoContrast", Tensor(), false});
   s.push_back({"Equalize", Tensor(), false});
   if (all_ops) add_colour(s, bins, 0.9);
   return s;
 }
 
-const Op& find_op(const Space& s, const std::string& name) {
+}  // namespace
+
+namespace detail {
+
+AugmentSpace augment_space(AugmentSpaceKind kind, int64_t bins, int64_t height, int64_t width, double solarize_top) {
+  switch (kind) {
+    case AugmentSpaceKind::AUTO_AUGMENT:
+      return rand_augment_space(bins, height, width, /*autoaugment=*/true, solarize_top);
+    case AugmentSpaceKind::RAND_AUGMENT:
+      return rand_augment_space(bins, height, width, /*autoaugment=*/false, solarize_top);
+    case AugmentSpaceKind::TRIVIAL_AUGMENT_WIDE:
+      return trivial_space(bins, solarize_top);
+    case AugmentSpaceKind::AUGMIX_PARTIAL:
+      return augmix_space(bins, height, width, /*all_ops=*/false, solarize_top);
+    case AugmentSpaceKind::AUGMIX:
+      return augmix_space(bins, height, width, /*all_ops=*/true, solarize_top);
+  }
+  EMBER_ERROR("AutoAugment: unknown augmentation space");
+}
+
+const Op& find_augment_op(const Space& s, const std::string& name) {
   for (const auto& op : s)
     if (op.name == name) return op;
   EMBER_ERROR("AutoAugment: the operator ", name, " is not in the augmentation space");
 }
 
-// autoaugment._apply_op
-Tensor apply_op(const Tensor& img, const std::string& op, double magnitude, InterpolationMode interpolation,
-                const std::optional<std::vector<double>>& fill) {
+Tensor apply_augment_op(const Tensor& img, const std::string& op, double magnitude, InterpolationMode interpolation,
+                        const std::optional<std::vector<double>>& fill) {
   constexpr double to_degrees = 180.0 / std::numbers::pi;
   const OptionalFloats f = fill;
   if (op == "ShearX")
@@ -122,19 +138,20 @@ Tensor apply_op(const Tensor& img, const std::string& op, double magnitude, Inte
   EMBER_ERROR("AutoAugment: the provided operator ", op, " is not recognized");
 }
 
-std::optional<std::vector<double>> channel_fill(const std::optional<std::vector<double>>& fill, const Tensor& img) {
+std::optional<std::vector<double>> augment_channel_fill(const std::optional<std::vector<double>>& fill,
+                                                        const Tensor& img) {
   if (fill && fill->size() == 1) return std::vector<double>(F::get_dimensions(img)[0], (*fill)[0]);
   return fill;
 }
 
-double magnitude_at(const Op& op, int64_t bin) {
+double augment_magnitude(const Op& op, int64_t bin) {
   if (!op.magnitudes.defined()) return 0.0;
   EMBER_CHECK(bin >= 0 && bin < op.magnitudes.numel(), "AutoAugment: magnitude bin ", bin, " is out of range [0, ",
               op.magnitudes.numel(), ")");
   return op.magnitudes[bin].item<double>();
 }
 
-const char* policy_name(AutoAugmentPolicy p) {
+const char* autoaugment_policy_name(AutoAugmentPolicy p) {
   switch (p) {
     case AutoAugmentPolicy::IMAGENET:
       return "imagenet";
@@ -146,10 +163,9 @@ const char* policy_name(AutoAugmentPolicy p) {
   return "unknown";
 }
 
-using P = AutoAugmentImpl::SubPolicy;
-constexpr std::nullopt_t N = std::nullopt;
-
-std::vector<std::pair<P, P>> policies_of(AutoAugmentPolicy policy) {
+std::vector<std::pair<AutoAugmentImpl::SubPolicy, AutoAugmentImpl::SubPolicy>> autoaugment_policies(
+    AutoAugmentPolicy policy) {
+  constexpr std::nullopt_t N = std::nullopt;
   switch (policy) {
     case AutoAugmentPolicy::IMAGENET:
       return {{{"Posterize", 0.4, 8}, {"Rotate", 0.6, 9}},  {{"Solarize", 0.6, 5}, {"AutoContrast", 0.6, N}},
@@ -197,17 +213,28 @@ std::vector<std::pair<P, P>> policies_of(AutoAugmentPolicy policy) {
   EMBER_ERROR("AutoAugment: the provided policy is not recognized");
 }
 
-void check_bins(int64_t bins, const char* op) {
+void check_magnitude_bins(int64_t bins, const char* op) {
   EMBER_CHECK(bins >= 2, op, ": num_magnitude_bins must be at least 2, got ", bins);
 }
 
+}  // namespace detail
+
+using detail::apply_augment_op;
+using detail::augment_magnitude;
+using detail::find_augment_op;
+
+namespace {
+std::optional<std::vector<double>> channel_fill(const std::optional<std::vector<double>>& fill, const Tensor& img) {
+  return detail::augment_channel_fill(fill, img);
+}
 }  // namespace
 
 // ---- AutoAugment ----
 AutoAugmentImpl::AutoAugmentImpl(AutoAugmentOptions options_) : options(std::move(options_)) { reset(); }
-void AutoAugmentImpl::reset() { policies = policies_of(options.policy()); }
+void AutoAugmentImpl::reset() { policies = detail::autoaugment_policies(options.policy()); }
 void AutoAugmentImpl::pretty_print(std::ostream& stream) const {
-  stream << "torch::vision::transforms::AutoAugment(policy=" << policy_name(options.policy()) << ")";
+  stream << "torch::vision::transforms::AutoAugment(policy=" << detail::autoaugment_policy_name(options.policy())
+         << ")";
 }
 std::tuple<int64_t, Tensor, Tensor> AutoAugmentImpl::get_params(int64_t transform_num) {
   const int64_t policy_id = randint_one(0, transform_num);
@@ -219,15 +246,15 @@ Tensor AutoAugmentImpl::forward(Tensor img) {
   const auto dims = F::get_dimensions(img);
   const auto fill = channel_fill(options.fill(), img);
   const auto [id, probs, signs] = get_params(static_cast<int64_t>(policies.size()));
-  const Space space = rand_augment_space(10, dims[1], dims[2], /*autoaugment=*/true);
+  const Space space = detail::augment_space(AugmentSpaceKind::AUTO_AUGMENT, 10, dims[1], dims[2]);
   const auto& pair = policies[id];
   for (int i = 0; i < 2; ++i) {
     const auto& [name, p, bin] = i == 0 ? pair.first : pair.second;
     if (probs[i].item<float>() <= static_cast<float>(p)) {
-      const Op& op = find_op(space, name);
-      double magnitude = bin ? magnitude_at(op, *bin) : 0.0;
+      const Op& op = find_augment_op(space, name);
+      double magnitude = bin ? augment_magnitude(op, *bin) : 0.0;
       if (op.is_signed && signs[i].item<int64_t>() == 0) magnitude *= -1.0;
-      img = apply_op(img, name, magnitude, options.interpolation(), fill);
+      img = apply_augment_op(img, name, magnitude, options.interpolation(), fill);
     }
   }
   return img;
@@ -236,7 +263,7 @@ Tensor AutoAugmentImpl::forward(Tensor img) {
 // ---- RandAugment ----
 RandAugmentImpl::RandAugmentImpl(RandAugmentOptions options_) : options(std::move(options_)) { reset(); }
 void RandAugmentImpl::reset() {
-  check_bins(options.num_magnitude_bins(), "RandAugment");
+  detail::check_magnitude_bins(options.num_magnitude_bins(), "RandAugment");
   EMBER_CHECK(options.magnitude() >= 0 && options.magnitude() < options.num_magnitude_bins(),
               "RandAugment: magnitude must be in [0, num_magnitude_bins = ", options.num_magnitude_bins(), "), got ",
               options.magnitude());
@@ -245,12 +272,13 @@ void RandAugmentImpl::reset() {
 Tensor RandAugmentImpl::forward(Tensor img) {
   const auto dims = F::get_dimensions(img);
   const auto fill = channel_fill(options.fill(), img);
-  const Space space = rand_augment_space(options.num_magnitude_bins(), dims[1], dims[2], false);
+  const Space space =
+      detail::augment_space(AugmentSpaceKind::RAND_AUGMENT, options.num_magnitude_bins(), dims[1], dims[2]);
   for (int64_t k = 0; k < options.num_ops(); ++k) {
     const Op& op = space[randint_one(0, static_cast<int64_t>(space.size()))];
-    double magnitude = magnitude_at(op, options.magnitude());
+    double magnitude = augment_magnitude(op, options.magnitude());
     if (op.is_signed && randint_one(0, 2) != 0) magnitude *= -1.0;
-    img = apply_op(img, op.name, magnitude, options.interpolation(), fill);
+    img = apply_augment_op(img, op.name, magnitude, options.interpolation(), fill);
   }
   return img;
 }
@@ -259,16 +287,18 @@ Tensor RandAugmentImpl::forward(Tensor img) {
 TrivialAugmentWideImpl::TrivialAugmentWideImpl(TrivialAugmentWideOptions options_) : options(std::move(options_)) {
   reset();
 }
-void TrivialAugmentWideImpl::reset() { check_bins(options.num_magnitude_bins(), "TrivialAugmentWide"); }
+void TrivialAugmentWideImpl::reset() {
+  detail::check_magnitude_bins(options.num_magnitude_bins(), "TrivialAugmentWide");
+}
 Tensor TrivialAugmentWideImpl::forward(Tensor img) {
   F::get_dimensions(img);
   const auto fill = channel_fill(options.fill(), img);
-  const Space space = trivial_space(options.num_magnitude_bins());
+  const Space space = detail::augment_space(AugmentSpaceKind::TRIVIAL_AUGMENT_WIDE, options.num_magnitude_bins(), 0, 0);
   const Op& op = space[randint_one(0, static_cast<int64_t>(space.size()))];
   double magnitude = 0.0;
-  if (op.magnitudes.defined()) magnitude = magnitude_at(op, randint_one(0, op.magnitudes.numel()));
+  if (op.magnitudes.defined()) magnitude = augment_magnitude(op, randint_one(0, op.magnitudes.numel()));
   if (op.is_signed && randint_one(0, 2) != 0) magnitude *= -1.0;
-  return apply_op(img, op.name, magnitude, options.interpolation(), fill);
+  return apply_augment_op(img, op.name, magnitude, options.interpolation(), fill);
 }
 
 // ---- AugMix ----
@@ -284,7 +314,8 @@ Tensor AugMixImpl::forward(Tensor orig_img) {
   const auto dims = F::get_dimensions(orig_img);
   EMBER_CHECK(orig_img.dim() >= 3, "AugMix: expected an image [..., C, H, W], got ", orig_img.sizes());
   const auto fill = channel_fill(options.fill(), orig_img);
-  const Space space = augmix_space(10, dims[1], dims[2], options.all_ops());
+  const Space space = detail::augment_space(
+      options.all_ops() ? AugmentSpaceKind::AUGMIX : AugmentSpaceKind::AUGMIX_PARTIAL, 10, dims[1], dims[2]);
   const std::vector<int64_t> orig_dims = orig_img.sizes().vec();
   const Tensor batch = orig_img.dim() < 4 ? orig_img.unsqueeze(0) : orig_img.reshape({-1, dims[0], dims[1], dims[2]});
   const int64_t n = batch.size(0);
@@ -301,9 +332,9 @@ Tensor AugMixImpl::forward(Tensor orig_img) {
     for (int64_t d = 0; d < depth; ++d) {
       const Op& op = space[randint_one(0, static_cast<int64_t>(space.size()))];
       double magnitude = 0.0;
-      if (op.magnitudes.defined()) magnitude = magnitude_at(op, randint_one(0, options.severity()));
+      if (op.magnitudes.defined()) magnitude = augment_magnitude(op, randint_one(0, options.severity()));
       if (op.is_signed && randint_one(0, 2) != 0) magnitude *= -1.0;
-      aug = apply_op(aug, op.name, magnitude, options.interpolation(), fill);
+      aug = apply_augment_op(aug, op.name, magnitude, options.interpolation(), fill);
     }
     mix = mix + weights.index({indexing::Slice(), i}).view({n, 1, 1, 1}) * aug;
   }

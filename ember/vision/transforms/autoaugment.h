@@ -107,6 +107,41 @@ EMBER_VISION_TRANSFORM_MODULE(AugMix);
 
 #undef EMBER_VISION_FILL_ARG
 
+// The augmentation spaces, policies and op kernels v1's modules and v2's
+// (transforms/v2/auto_augment_modules.h) share: one place per fact.
+namespace detail {
+
+// One op of an augmentation space; magnitudes undefined: the op takes none.
+struct AugmentOp {
+  std::string name;
+  Tensor magnitudes;
+  bool is_signed;
+};
+using AugmentSpace = std::vector<AugmentOp>;
+
+enum class AugmentSpaceKind { AUTO_AUGMENT, RAND_AUGMENT, TRIVIAL_AUGMENT_WIDE, AUGMIX_PARTIAL, AUGMIX };
+
+// The space of `kind` in torchvision's key order (the order RandAugment & co. draw from), with
+// `bins` float32 linspace bins for an image of height x width. solarize_top is the first
+// Solarize bin: 255 in v1 (uint8 thresholds), 1 in v2 (scaled by the dtype's maximum).
+AugmentSpace augment_space(AugmentSpaceKind kind, int64_t bins, int64_t height, int64_t width,
+                           double solarize_top = 255.0);
+const AugmentOp& find_augment_op(const AugmentSpace& space, const std::string& name);
+// float(op.magnitudes[bin]), 0 for an op without magnitudes; raises for a bin out of range.
+double augment_magnitude(const AugmentOp& op, int64_t bin);
+std::vector<std::pair<AutoAugmentImpl::SubPolicy, AutoAugmentImpl::SubPolicy>> autoaugment_policies(
+    AutoAugmentPolicy policy);
+const char* autoaugment_policy_name(AutoAugmentPolicy policy);
+// autoaugment._apply_op on an image [..., C, H, W].
+Tensor apply_augment_op(const Tensor& img, const std::string& op, double magnitude, InterpolationMode interpolation,
+                        const std::optional<std::vector<double>>& fill);
+// A single fill value repeated for every channel of img (torchvision's fill setup).
+std::optional<std::vector<double>> augment_channel_fill(const std::optional<std::vector<double>>& fill,
+                                                        const Tensor& img);
+void check_magnitude_bins(int64_t bins, const char* op);
+
+}  // namespace detail
+
 // torchvision.transforms.autoaugment.<name> spells the same classes.
 namespace autoaugment {
 using transforms::AugMix;

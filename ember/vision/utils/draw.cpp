@@ -6,6 +6,7 @@
 
 #include "ember/core/error.h"
 #include "ember/ops/all_ops.h"
+#include "ember/vision/utils/text_render.h"
 
 namespace torch::vision::utils {
 
@@ -80,6 +81,106 @@ void rectangle(Canvas& cv, int64_t x0, int64_t y0, int64_t x1, int64_t y1, const
   }
 }
 
+// PIL's draw.text at (x, y): the ink blended through the text's coverage mask.
+void text(Canvas& cv, int64_t x, int64_t y, const detail::TextMask& mask, const RGB& ink) {
+  for (int64_t r = 0; r < mask.height; ++r)
+    for (int64_t c = 0; c < mask.width; ++c) {
+      const uint8_t a = mask.coverage[static_cast<size_t>(r * mask.width + c)];
+      if (a != 0) cv.set(x + mask.left + c, y + mask.top + r, ink, a);
+    }
+}
+
+// PIL's one-pixel line: Bresenham from (x0, y0), max(|dx|, |dy|) pixels, the end point left out.
+void bresenham(Canvas& cv, int64_t x0, int64_t y0, int64_t x1, int64_t y1, const RGB& c) {
+  int64_t dx = x1 - x0, dy = y1 - y0;
+  const int64_t xs = dx < 0 ? -1 : 1, ys = dy < 0 ? -1 : 1;
+  dx = std::abs(dx), dy = std::abs(dy);
+  const bool x_major = dx > dy;
+  const int64_t n = x_major ? dx : dy;
+  // The error term of the minor axis, stepped once per major-axis pixel.
+  const int64_t major = x_major ? dx : dy, minor = x_major ? dy : dx;
+  int64_t e = 2 * minor - major;
+  for (int64_t i = 0; i < n; ++i) {
+    cv.set(x0, y0, c);
+    if (minor != 0 && e >= 0) {
+      (x_major ? y0 : x0) += x_major ? ys : xs;
+      e -= 2 * major;
+    }
+    e += 2 * minor;
+    (x_major ? x0 : y0) += x_major ? xs : ys;
+  }
+}
+
+// PIL's rounding of a polygon's span ends: half away from zero at the start,
+// half towards zero at the end (in float, as libImaging).
+int64_t round_up(double f) {
+  return static_cast<int64_t>(f >= 0.0 ? std::floor(f + 0.5F) : -std::floor(std::fabs(f) + 0.5F));
+}
+int64_t round_down(double f) {
+  return static_cast<int64_t>(f >= 0.0 ? std::ceil(f - 0.5F) : -std::ceil(std::fabs(f) - 0.5F));
+}
+
+// One polygon edge for the scanline filler; dx is float, as in libImaging.
+struct Edge {
+  int64_t x0, y0, xmin, xmax, ymin, ymax;
+  float dx;
+};
+
+Edge make_edge(int64_t x0, int64_t y0, int64_t x1, int64_t y1) {
+  Edge e{x0, y0, std::min(x0, x1), std::max(x0, x1), std::min(y0, y1), std::max(y0, y1), 0.0f};
+  if (y0 != y1) e.dx = static_cast<float>(x1 - x0) / static_cast<float>(y1 - y0);
+  return e;
+}
+
+// PIL's filled polygon: horizontal edges drawn as spans; every other row from the top vertex to
+// the bottom one filled between sorted pairs of edge crossings, an edge's bottom row counted
+// twice except on the last row.
+void fill_polygon(Canvas& cv, const std::vector<Edge>& edges, const RGB& c) {
+  int64_t ymin = cv.h - 1, ymax = 0;
+  std::vector<const Edge*> table;
+  for (const Edge& e : edges) {
+    ymin = std::min(ymin, e.ymin), ymax = std::max(ymax, e.ymax);
+    if (e.ymin == e.ymax)
+      hline(cv, e.xmin, e.ymin, e.xmax, c, 255);
+    else
+      table.push_back(&e);
+  }
+  ymin = std::max<int64_t>(ymin, 0), ymax = std::min(ymax, cv.h);
+  std::vector<float> xx;
+  for (int64_t y = ymin; y <= ymax; ++y) {
+    xx.clear();
+    for (const Edge* e : table) {
+      if (y >= e->ymin && y <= e->ymax) xx.push_back(static_cast<float>(y - e->y0) * e->dx + static_cast<float>(e->x0));
+      if (y == e->ymax && y < ymax && !xx.empty()) xx.push_back(xx.back());
+    }
+    std::sort(xx.begin(), xx.end());
+    for (size_t i = 1; i < xx.size(); i += 2) hline(cv, round_up(xx[i - 1]), y, round_down(xx[i]), c, 255);
+  }
+}
+
+// PIL's wide line: the quadrilateral around the segment whose half-widths are (width - 1) / 2
+// rounded down on one side and up on the other, filled.
+void wide_segment(Canvas& cv, int64_t x0, int64_t y0, int64_t x1, int64_t y1, int64_t width, const RGB& c) {
+  const int64_t dx = x1 - x0, dy = y1 - y0;
+  if (dx == 0 && dy == 0) {
+    cv.set(x0, y0, c);
+    return;
+  }
+  const double length = std::hypot(static_cast<double>(dx), static_cast<double>(dy));
+  const double half = static_cast<double>(width - 1) / 2.0;
+  const double ratio_max = static_cast<double>(round_up(half)) / length;
+  const double ratio_min = static_cast<double>(round_down(half)) / length;
+  const int64_t dxmin = round_down(ratio_min * static_cast<double>(dy));
+  const int64_t dxmax = round_down(ratio_max * static_cast<double>(dy));
+  const int64_t dymin = round_down(ratio_min * static_cast<double>(dx));
+  const int64_t dymax = round_down(ratio_max * static_cast<double>(dx));
+  const int64_t v[4][2] = {
+      {x0 - dxmin, y0 + dymax}, {x1 - dxmin, y1 + dymax}, {x1 + dxmax, y1 - dymin}, {x0 + dxmax, y0 - dymin}};
+  std::vector<Edge> edges;
+  for (int k = 0; k < 4; ++k) edges.push_back(make_edge(v[k][0], v[k][1], v[(k + 1) % 4][0], v[(k + 1) % 4][1]));
+  fill_polygon(cv, edges, c);
+}
+
 void check_image(const char* op, const Tensor& image, bool gray_ok) {
   EMBER_CHECK(image.defined() && image.dtype() == kUInt8, op, ": Tensor uint8 expected, got ",
               image.defined() ? image.dtype() : kUInt8);
@@ -119,12 +220,12 @@ Tensor draw_bounding_boxes(const Tensor& image, const Tensor& boxes,
   if (n == 0) return image;
   EMBER_CHECK(!labels || static_cast<int64_t>(labels->size()) == n, op, ": Number of boxes (", n, ") and labels (",
               labels ? labels->size() : 0, ") mismatch. Please specify labels for each box.");
-  // Rendering text needs a font rasteriser, which Ember does not link.
-  EMBER_CHECK(!labels || std::all_of(labels->begin(), labels->end(), [](const std::string& s) { return s.empty(); }),
-              op, ": drawing label text is not supported by Ember (no font rasteriser); pass labels = std::nullopt");
-  (void)font;
-  (void)font_size;
   EMBER_CHECK(width >= 0, op, ": width must not be negative, got ", width);
+  // Labels are rendered by FreeType (Note [Label text]); without a font, DejaVuSans stands in
+  // for PIL's built-in bitmap font, at font_size or torchvision's 10.
+  std::optional<detail::FontRenderer> renderer;
+  if (labels && std::any_of(labels->begin(), labels->end(), [](const std::string& s) { return !s.empty(); }))
+    renderer.emplace(font.value_or(detail::kDefaultFontPath), font_size.value_or(10), op);
   std::vector<RGB> rgb;
   if (colors) {
     EMBER_CHECK(static_cast<int64_t>(colors->size()) >= n, op, ": Number of colors (", colors->size(),
@@ -140,6 +241,11 @@ Tensor draw_bounding_boxes(const Tensor& image, const Tensor& boxes,
     const auto fill_color = fill ? std::optional<std::pair<RGB, int>>({rgb[i], 100}) : std::nullopt;
     rectangle(cv, static_cast<int64_t>(r[0]), static_cast<int64_t>(r[1]), static_cast<int64_t>(r[2]),
               static_cast<int64_t>(r[3]), rgb[i], fill_color, width);
+    if (renderer && !(*labels)[i].empty()) {
+      const int64_t margin = width + 1;
+      text(cv, static_cast<int64_t>(r[0]) + margin, static_cast<int64_t>(r[1]) + margin, renderer->render((*labels)[i]),
+           rgb[i]);
+    }
   }
   return to_chw(canvas);
 }
@@ -223,11 +329,13 @@ Tensor draw_keypoints(const Tensor& image, const Tensor& keypoints,
   const std::optional<RGB> dot = colors ? std::optional<RGB>(checked_rgb(op, *colors)) : std::nullopt;
   const RGB white{255, 255, 255};
   for (int64_t inst = 0; inst < instances; ++inst) {
-    if (dot)
+    if (dot && radius > 0)  // PIL's ellipse of a zero-size box draws nothing
       for (int64_t j = 0; j < K; ++j) {
-        // A disc inscribed in the inclusive box [x - r, x + r] x [y - r, y + r].
+        // A disc inscribed in the inclusive box [x - r, x + r] x [y - r, y + r]: the pixels
+        // whose squared distance is at most (r + 1/2)^2 - 1/2, which picks PIL's ellipse
+        // pixels at every radius tested but 6.
         const int64_t cx = pt(inst, j, 0), cy = pt(inst, j, 1);
-        const double rr = (static_cast<double>(radius) + 0.5) * (static_cast<double>(radius) + 0.5);
+        const double rr = (static_cast<double>(radius) + 0.5) * (static_cast<double>(radius) + 0.5) - 0.5;
         for (int64_t y = std::max<int64_t>(cy - radius, 0); y <= std::min(cy + radius, cv.h - 1); ++y)
           for (int64_t x = std::max<int64_t>(cx - radius, 0); x <= std::min(cx + radius, cv.w - 1); ++x) {
             const double dx = static_cast<double>(x - cx), dy = static_cast<double>(y - cy);
@@ -235,22 +343,12 @@ Tensor draw_keypoints(const Tensor& image, const Tensor& keypoints,
           }
       }
     for (const auto& [a, b] : connectivity) {
-      // Pixels within width / 2 of the segment (a one-pixel line for width <= 1).
-      const double x0 = static_cast<double>(pt(inst, a, 0)), y0 = static_cast<double>(pt(inst, a, 1));
-      const double x1 = static_cast<double>(pt(inst, b, 0)), y1 = static_cast<double>(pt(inst, b, 1));
-      const double half = std::max(static_cast<double>(width), 1.0) / 2.0;
-      const int64_t lo_x = std::max<int64_t>(static_cast<int64_t>(std::floor(std::min(x0, x1) - half)), 0);
-      const int64_t hi_x = std::min<int64_t>(static_cast<int64_t>(std::ceil(std::max(x0, x1) + half)), cv.w - 1);
-      const int64_t lo_y = std::max<int64_t>(static_cast<int64_t>(std::floor(std::min(y0, y1) - half)), 0);
-      const int64_t hi_y = std::min<int64_t>(static_cast<int64_t>(std::ceil(std::max(y0, y1) + half)), cv.h - 1);
-      const double vx = x1 - x0, vy = y1 - y0, len2 = vx * vx + vy * vy;
-      for (int64_t y = lo_y; y <= hi_y; ++y)
-        for (int64_t x = lo_x; x <= hi_x; ++x) {
-          const double px = static_cast<double>(x) - x0, py = static_cast<double>(y) - y0;
-          const double t = len2 > 0 ? std::clamp((px * vx + py * vy) / len2, 0.0, 1.0) : 0.0;
-          const double ex = px - t * vx, ey = py - t * vy;
-          if (ex * ex + ey * ey <= half * half) cv.set(x, y, white);
-        }
+      const int64_t x0 = pt(inst, a, 0), y0 = pt(inst, a, 1), x1 = pt(inst, b, 0), y1 = pt(inst, b, 1);
+      if (width <= 1) {
+        bresenham(cv, x0, y0, x1, y1, white);
+        cv.set(x1, y1, white);  // PIL's draw_lines ends a one-pixel line with its last point
+      } else
+        wide_segment(cv, x0, y0, x1, y1, width, white);
     }
   }
   return to_chw(canvas);

@@ -2,9 +2,14 @@
 // torchvision.utils drawing: draw_bounding_boxes, draw_segmentation_masks and
 // draw_keypoints on uint8 [C, H, W] images, returning a new image. Boxes
 // (outline and translucent fill) and masks reproduce torchvision's pixels;
-// keypoints and connections are rasterised by Ember (filled discs and thick
-// segments), close to PIL's but not pixel-identical. Box label text needs a
-// font rasteriser and is not supported (labels raise).
+// keypoint connections reproduce PIL's ImageDraw.line (Bresenham for width 1,
+// its filled quadrilateral for wider lines); keypoint discs are Ember's, equal
+// to PIL's ellipse at most radii (tests/vision/utils_draw_test.cpp). Box labels are rendered
+// by FreeType from the TrueType/OpenType file `font` at `font_size` (default
+// 10) pixels per em, in the box's colour at its top-left corner inside the
+// outline, as PIL's ImageFont.truetype; with no font, DejaVuSans
+// (fonts-dejavu-core) stands in for PIL's built-in bitmap font, which is not a
+// file a C++ user has.
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
