@@ -1,7 +1,7 @@
 // The lane-parallel FFT compiled for AVX2 + FMA (chosen at run time in batched.cpp, Note [CPU capability]);
-// its 64-byte vectors are two ymm registers each, so the lane layout and kLaneWidth are
-// those of the AVX-512 build.
+// one ymm register (eight float32 / four float64 lanes) per vector.
 #define EMBER_FFT_ISA avx2
+#define EMBER_FFT_VEC_BYTES 32
 #include "ember/fft/batched_impl.h"
 
 namespace torch::fft::detail::avx2 {
