@@ -8,6 +8,12 @@
 # tuned, Ember, ... (ROUNDS times); inside a process the two thread counts
 # are interleaved. Ember and LibTorch "stock" run with OPENBLAS_CORETYPE and
 # ATEN_CPU_CAPABILITY unset; "tuned" sets them before LibTorch loads.
+# LEVEL=avx2|avx512|default runs both at one CPU capability (Note [CPU capability]):
+# Ember with EMBER_CPU_CAPABILITY=$LEVEL, both LibTorch configs with
+# ATEN_CPU_CAPABILITY=$LEVEL, and Ember and "tuned" with the OpenBLAS core of that
+# level (avx2: Haswell, avx512: SkylakeX), so an AVX-512 machine measures what an
+# AVX2 one runs. Only kernels dispatched at run time follow the level; the rest of
+# Ember is compiled for the build machine (Note [Native instruction set]).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -24,18 +30,31 @@ torch="$BUILD/bench/libtorch_bench"
 [ -x "$ember" ] || { echo "run.sh: $ember not built (cmake -DEMBER_BUILD_BENCH=ON)" >&2; exit 1; }
 [ -x "$torch" ] || echo "run.sh: $torch not built (-DEMBER_BENCH_LIBTORCH=ON); Ember only" >&2
 
-clean_env=(env -u OPENBLAS_CORETYPE -u ATEN_CPU_CAPABILITY -u OMP_NUM_THREADS)
+clean_env=(env -u OPENBLAS_CORETYPE -u ATEN_CPU_CAPABILITY -u EMBER_CPU_CAPABILITY -u OMP_NUM_THREADS)
+LEVEL=${LEVEL:-}
+ember_env=() stock_env=() tuned_env=(OPENBLAS_CORETYPE=SkylakeX ATEN_CPU_CAPABILITY=avx512)
+case "$LEVEL" in
+  "") ;;
+  avx2 | avx512 | default)
+    core=SkylakeX
+    [ "$LEVEL" = avx2 ] && core=Haswell
+    [ "$LEVEL" = default ] && core=Prescott
+    ember_env=(EMBER_CPU_CAPABILITY="$LEVEL" OPENBLAS_CORETYPE="$core")
+    stock_env=(ATEN_CPU_CAPABILITY="$LEVEL")
+    tuned_env=(OPENBLAS_CORETYPE="$core" ATEN_CPU_CAPABILITY="$LEVEL")
+    ;;
+  *) echo "run.sh: LEVEL must be avx2, avx512 or default, not '$LEVEL'" >&2; exit 2 ;;
+esac
 {
-  echo "# $(date -u) $(uname -n) load: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "# $(date -u) $(uname -n) load: $(cut -d' ' -f1-3 /proc/loadavg) level: ${LEVEL:-native}"
 } >&2
 for w in "${workloads[@]}"; do
   for ((r = 0; r < ROUNDS; r++)); do
     echo "run.sh: $w round $((r + 1))/$ROUNDS" >&2
-    "${clean_env[@]}" BENCH_CONFIG=default "$ember" --samples "$SAMPLES" "$w" >>"$OUT"
+    "${clean_env[@]}" "${ember_env[@]}" BENCH_CONFIG=default "$ember" --samples "$SAMPLES" "$w" >>"$OUT"
     if [ -x "$torch" ]; then
-      "${clean_env[@]}" BENCH_CONFIG=stock "$torch" --samples "$SAMPLES" "$w" >>"$OUT"
-      "${clean_env[@]}" BENCH_CONFIG=tuned OPENBLAS_CORETYPE=SkylakeX ATEN_CPU_CAPABILITY=avx512 \
-        "$torch" --samples "$SAMPLES" "$w" >>"$OUT"
+      "${clean_env[@]}" "${stock_env[@]}" BENCH_CONFIG=stock "$torch" --samples "$SAMPLES" "$w" >>"$OUT"
+      "${clean_env[@]}" "${tuned_env[@]}" BENCH_CONFIG=tuned "$torch" --samples "$SAMPLES" "$w" >>"$OUT"
     fi
   done
 done

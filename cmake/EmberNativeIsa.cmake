@@ -6,7 +6,9 @@
 # loop engine, copies, reductions' inner loops — from SSE2's four floats to
 # sixteen: relu over [64, 32, 28, 28] 191 -> 101 us, the M1 training step
 # about 5 % faster (BENCHMARKS.md). Kernels written with intrinsics
-# (*_avx512.cpp) keep their run-time CPU check and serve baseline builds.
+# (*_avx512.cpp, *_avx2.cpp, flags set per file in CMakeLists.txt) are chosen
+# at run time by the CPU capability (Note [CPU capability]) and serve baseline
+# builds; EMBER_CPU_CAPABILITY forces their level, not this one.
 # The level is named explicitly, not -march=native, so ccache's key records it.
 # -ffp-contract=off: no a * b + c is fused into an FMA, so results do not
 # depend on the build machine (and match the baseline build bit for bit).

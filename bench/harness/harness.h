@@ -19,7 +19,10 @@ namespace bench {
 struct Options {
   std::string framework;  // "ember" / "libtorch"
   std::string config;     // "default" / "stock" / "tuned"
-  int samples = 4;        // per thread count, in this process
+  // The CPU capability the framework was forced to (EMBER_CPU_CAPABILITY /
+  // ATEN_CPU_CAPABILITY; bench/run.sh's LEVEL), "native" when not forced.
+  std::string level;
+  int samples = 4;  // per thread count, in this process
   std::vector<int> threads = {1, 2};
   std::vector<std::string> workloads;  // empty: all
 };
@@ -29,6 +32,8 @@ inline Options parse_args(int argc, char** argv, const char* framework) {
   o.framework = framework;
   const char* cfg = std::getenv("BENCH_CONFIG");
   o.config = cfg ? cfg : "default";
+  const char* level = std::getenv(o.framework == "ember" ? "EMBER_CPU_CAPABILITY" : "ATEN_CPU_CAPABILITY");
+  o.level = level && *level ? level : "native";
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--samples") && i + 1 < argc) {
       o.samples = std::atoi(argv[++i]);
@@ -101,9 +106,10 @@ inline void run_case(const Options& o, const Case& c, const std::function<void(i
       for (int64_t i = 0; i < iters[ti]; ++i) c.call();
       const double per_call = seconds_since(t0) / static_cast<double>(iters[ti] * c.calls_per_iter);
       std::printf(
-          "{\"framework\":\"%s\",\"config\":\"%s\",\"case\":\"%s\",\"threads\":%d,\"rep\":%d,\"iters\":%lld,"
+          "{\"framework\":\"%s\",\"config\":\"%s\",\"level\":\"%s\",\"case\":\"%s\",\"threads\":%d,\"rep\":%d,"
+          "\"iters\":%lld,"
           "\"sec_per_call\":%.9g,\"metric\":\"%s\",\"value\":%.6g}\n",
-          o.framework.c_str(), o.config.c_str(), c.name.c_str(), o.threads[ti], rep,
+          o.framework.c_str(), o.config.c_str(), o.level.c_str(), c.name.c_str(), o.threads[ti], rep,
           static_cast<long long>(iters[ti] * c.calls_per_iter), per_call, c.metric.c_str(), c.metric_of(per_call));
       std::fflush(stdout);
     }

@@ -8,8 +8,9 @@
 // primes through a small DFT), and scattered back. Real transforms
 // pack two real lanes into one complex lane (z = a + i b) and separate the
 // spectra afterwards, so a group holds 2W real signals. The same source is
-// compiled twice (batched_avx512.cpp with AVX-512 flags, batched.cpp for any
-// x86-64) and the AVX-512 build is chosen at run time.
+// compiled three times (batched_avx512.cpp with AVX-512 flags, batched_avx2.cpp with
+// AVX2 + FMA, batched.cpp with the library's) and one build is chosen at run time by
+// the CPU capability (Note [CPU capability]).
 #include <complex>
 #include <cstdint>
 

@@ -11,22 +11,31 @@
 
 #include "ember/fft/batched.h"
 
+// The vector width in bytes: 64 (one zmm register) unless the including file says
+// otherwise; the AVX2 build uses 32, one ymm register, since a 64-byte vector there is two
+// registers and the radix-4/5 butterflies no longer fit the sixteen ymm registers
+// (W9's stft ran 4x slower than with 32). The caller's lane groups (kLaneWidth) are
+// unaffected: a group of lanes is done W at a time.
+#ifndef EMBER_FFT_VEC_BYTES
+#define EMBER_FFT_VEC_BYTES 64
+#endif
+
 namespace torch::fft::detail::EMBER_FFT_ISA {
 
 template <typename T>
 struct VecOf;
 template <>
 struct VecOf<float> {
-  typedef float type __attribute__((vector_size(64)));
+  typedef float type __attribute__((vector_size(EMBER_FFT_VEC_BYTES)));
 };
 template <>
 struct VecOf<double> {
-  typedef double type __attribute__((vector_size(64)));
+  typedef double type __attribute__((vector_size(EMBER_FFT_VEC_BYTES)));
 };
 template <typename T>
 using V = typename VecOf<T>::type;
 template <typename T>
-constexpr int W = 64 / sizeof(T);
+constexpr int W = EMBER_FFT_VEC_BYTES / sizeof(T);
 
 // Closed-form butterflies: b[t] = sum_r a[r] w^(r t) with w = exp(-+2 pi i / p),
 // pairing a[r] with a[p - r] so each sine and cosine multiplies a sum once

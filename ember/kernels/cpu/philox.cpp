@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ember/kernels/cpu/cpu_capability.h"
 #include "ember/kernels/cpu/vec_math.h"
 
 namespace torch::kernels {
@@ -13,12 +14,9 @@ constexpr uint32_t kMul0 = 0xD2511F53u, kMul1 = 0xCD9E8D57u;    // round multipl
 constexpr uint32_t kWeyl0 = 0x9E3779B9u, kWeyl1 = 0xBB67AE85u;  // key schedule increments
 constexpr int64_t kGroup = 64;                                  // draws per group (16 blocks)
 
-// The vector kernel on CPUs with AVX-512, unless tests switched vector kernels off
-// (vec::set_vec_math_enabled) to check the portable one.
-bool use_avx512() {
-  static const bool has = __builtin_cpu_supports("avx512f");
-  return has && vec::vec_math_enabled();
-}
+// The vector kernels at the CPU capability in use (Note [CPU capability]), unless tests
+// switched vector kernels off (vec::set_vec_math_enabled) to check the portable one.
+CpuCapability level() { return vec::vec_math_enabled() ? cpu_capability() : CpuCapability::Default; }
 
 // The 64 draws of group g, in the order of Note [Philox draws].
 void group_portable(uint32_t* out, uint64_t g, uint64_t key, uint64_t stream) {
@@ -31,8 +29,9 @@ void group_portable(uint32_t* out, uint64_t g, uint64_t key, uint64_t stream) {
   }
 }
 
-void group(uint32_t* out, uint64_t g, uint64_t key, uint64_t stream) {
-  if (use_avx512()) return avx512::philox_group(out, g, key, stream);
+void group(uint32_t* out, uint64_t g, uint64_t key, uint64_t stream, CpuCapability isa) {
+  if (isa == CpuCapability::AVX512) return avx512::philox_group(out, g, key, stream);
+  if (isa == CpuCapability::AVX2) return avx2::philox_group(out, g, key, stream);
   group_portable(out, g, key, stream);
 }
 
@@ -52,19 +51,23 @@ void philox_draws(uint32_t* out, int64_t first, int64_t n, uint64_t key, uint64_
   int64_t i = first;
   const int64_t end = first + n;
   uint32_t tmp[kGroup];
+  const CpuCapability isa = level();
   while (i < end) {
     const int64_t g = i / kGroup, g0 = g * kGroup;
-    if (i == g0 && end - i >= 4 * kGroup && use_avx512()) {  // four whole groups, interleaved
-      avx512::philox_groups4(out + (i - first), static_cast<uint64_t>(g), key, stream);
+    if (i == g0 && end - i >= 4 * kGroup && isa != CpuCapability::Default) {  // four whole groups, interleaved
+      if (isa == CpuCapability::AVX512)
+        avx512::philox_groups4(out + (i - first), static_cast<uint64_t>(g), key, stream);
+      else
+        avx2::philox_groups4(out + (i - first), static_cast<uint64_t>(g), key, stream);
       i += 4 * kGroup;
       continue;
     }
     if (i == g0 && end - i >= kGroup) {  // a whole group: straight into out
-      group(out + (i - first), static_cast<uint64_t>(g), key, stream);
+      group(out + (i - first), static_cast<uint64_t>(g), key, stream, isa);
       i += kGroup;
       continue;
     }
-    group(tmp, static_cast<uint64_t>(g), key, stream);  // a partial group at either end
+    group(tmp, static_cast<uint64_t>(g), key, stream, isa);  // a partial group at either end
     const int64_t stop = std::min(end, g0 + kGroup);
     std::memcpy(out + (i - first), tmp + (i - g0), static_cast<size_t>(stop - i) * sizeof(uint32_t));
     i = stop;

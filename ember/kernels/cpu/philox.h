@@ -5,7 +5,7 @@
 // (Salmon, Moraes, Dror, Shaw, "Parallel random numbers: as easy as 1, 2, 3", SC'11; the
 // counter-based generator of PyTorch's CUDA dropout) computes any block of four draws
 // from (counter, key) alone, so a mask is filled in parallel, sixteen blocks per AVX-512
-// instruction stream, and the result does not depend on the thread count.
+// instruction stream (two AVX2 ones), and the result does not depend on the thread count.
 // The stream of a call is fixed by a 64-bit key and a 64-bit stream id (both taken from
 // the caller's Generator). Draw i of it is word w of block 16 * g + l, where
 // g = i / 64, w = (i % 64) / 16, l = i % 16, and block q is
@@ -33,5 +33,12 @@ void philox_group(uint32_t* out, uint64_t g, uint64_t key, uint64_t stream);
 // The 256 draws of groups g .. g + 3, computed interleaved (independent multiply chains).
 void philox_groups4(uint32_t* out, uint64_t g, uint64_t key, uint64_t stream);
 }  // namespace avx512
+
+namespace avx2 {
+// The same two entry points for AVX2 (philox_avx2.cpp), called only at the avx2
+// capability (Note [CPU capability]).
+void philox_group(uint32_t* out, uint64_t g, uint64_t key, uint64_t stream);
+void philox_groups4(uint32_t* out, uint64_t g, uint64_t key, uint64_t stream);
+}  // namespace avx2
 
 }  // namespace torch::kernels

@@ -1,9 +1,10 @@
 #pragma once
 // Vectorised float32/float64 math (SLEEF) for the rows of tables/unary.def whose
-// `vec` column names a SLEEF accuracy. Chosen at run time: AVX-512 kernels
-// (vec_math_avx512.cpp) on CPUs that have it, nothing otherwise, in which case
-// the caller's scalar std:: loop runs. <sleef.h> is included only in the
-// kernel .cpp because it defines CONST/IMPORT macros.
+// `vec` column names a SLEEF accuracy. Chosen at run time by the CPU capability
+// (Note [CPU capability]): AVX-512 kernels (vec_math_avx512.cpp), AVX2 + FMA kernels
+// (vec_math_avx2.cpp, SLEEF's avx2 entry points, same accuracy bounds), or nothing at
+// `default`, in which case the caller's scalar std:: loop runs. <sleef.h> is included
+// only in the kernel .cpp files because it defines CONST/IMPORT macros.
 #include <cstdint>
 
 #include "ember/kernels/cpu/unary_kernels.h"
@@ -45,7 +46,8 @@ UnaryF32 softmax_row_f32(bool log);
 // takes a larger value or a NaN (PyTorch's rule), so values and the int64 flat indices
 // (start + o * sw + i * in_w + j) equal the scalar loop's. The scalar loop's compare was
 // an unpredictable branch per element: ~13 ns per output, a third of W6a's training step.
-// Callers guarantee every index fits in int32. Null without AVX-512 (or with vec math off).
+// Callers guarantee every index fits in int32. Null at the default capability (or with vec
+// math off); the AVX2 variant does eight outputs per register.
 // idx may be null; with `pos` set, each output's window position i * kw + j is also
 // stored as one byte (callers guarantee kh * kw <= 256): the compact indices of
 // Note [Max pooling positions].
@@ -62,7 +64,7 @@ struct MaxPoolRow {
 using MaxPoolRowF32 = void (*)(const float* x, float* y, int64_t* idx, const MaxPoolRow& r);
 MaxPoolRowF32 max_pool_row_f32();
 
-// Tests switch the SLEEF and AVX-512 paths off to check the scalar fallbacks (on by default).
+// Tests switch the SLEEF and intrinsic paths off to check the scalar fallbacks (on by default).
 void set_vec_math_enabled(bool enabled);
 bool vec_math_enabled();
 
@@ -74,5 +76,15 @@ extern const UnaryF32 kTanhU35;
 extern const UnaryF32 kSoftmaxRow[2];    // [log]; softmax_row_avx512.cpp
 extern const MaxPoolRowF32 kMaxPoolRow;  // max_pool_row_avx512.cpp
 }  // namespace avx512
+
+namespace avx2 {
+// The same kernels for AVX2 + FMA (eight float32 lanes): vec_math_avx2.cpp,
+// softmax_row_avx2.cpp, max_pool_row_avx2.cpp; only dereferenced after a CPU check.
+extern const UnaryVec kUnaryTable[kNumUnaryOps];
+extern const UnaryVec kGelu[2];
+extern const UnaryF32 kTanhU35;
+extern const UnaryF32 kSoftmaxRow[2];
+extern const MaxPoolRowF32 kMaxPoolRow;
+}  // namespace avx2
 
 }  // namespace torch::kernels::vec
