@@ -191,10 +191,10 @@ TEST(AudioIoStreamReader, Errors) {
   EXPECT_EMBER_ERROR(r.add_basic_audio_stream(10, 3, 5), "add_audio_stream", "5", "out of range");
   EXPECT_EMBER_ERROR(r.add_basic_audio_stream(10, 3, std::nullopt, "no_such_decoder"), "add_audio_stream",
                      "no_such_decoder");
-  EXPECT_EMBER_ERROR(r.add_basic_audio_stream(10, 3, std::nullopt, std::nullopt, std::nullopt, "s17"), "StreamReader",
-                     "s17");
-  EXPECT_EMBER_ERROR(r.add_audio_stream(10, 3, std::nullopt, std::nullopt, std::nullopt, "volume=2"), "StreamReader",
-                     "volume=2");
+  EXPECT_EMBER_ERROR(r.add_basic_audio_stream(10, 3, std::nullopt, std::nullopt, std::nullopt, "s17"),
+                     "add_audio_stream", "aformat=sample_fmts=s17");
+  EXPECT_EMBER_ERROR(r.add_audio_stream(10, 3, std::nullopt, std::nullopt, std::nullopt, "no_such_filter=2"),
+                     "add_audio_stream", "no_such_filter=2", "no such filter", "\"no_such_filter\"");
   EXPECT_EMBER_ERROR(r.stream(), "stream", "No output stream");
   EXPECT_EMBER_ERROR(r.get_src_stream_info(1), "get_src_stream_info", "1");
   EXPECT_EMBER_ERROR(r.get_out_stream_info(0), "get_out_stream_info", "0");
