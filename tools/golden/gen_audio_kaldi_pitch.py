@@ -1,0 +1,163 @@
+"""Reference values for ember::audio::functional::compute_kaldi_pitch's pieces
+(tests/audio/kaldi_pitch_test.cpp).
+
+Debian's torchaudio 0.13.1 was built without Kaldi (compute_kaldi_pitch raises), so
+nothing here comes from Kaldi itself. Each piece is instead computed directly from its
+definition, in float64 numpy, independently of the C++ code's structure:
+  - the downsampler: every output sample as the plain sum over all input samples of the
+    Hann-windowed sinc kernel, and the number of output samples from the time-interval
+    rule (with and without flushing) in exact fractions;
+  - the lag grid: the closed form (1/max_f0) (1 + delta_pitch)^i;
+  - the NCCF interpolation matrix: the same kernel evaluated at every (measured lag, grid
+    lag) pair, on the grid stepped in float32 as Kaldi steps it;
+  - the Viterbi search: a brute-force dynamic program over all predecessor states;
+  - frame counts: Kaldi's frame-count rule on the flushed downsampled length.
+Run with Debian's interpreter:  /usr/bin/python3 tools/golden/gen_audio_kaldi_pitch.py
+"""
+import math
+from fractions import Fraction
+
+import numpy as np
+import torch
+
+from golden import GoldenWriter
+
+g = GoldenWriter("audio_kaldi_pitch")
+rng = np.random.default_rng(37)
+
+
+def kernel(t, cutoff, zeros):
+    """Hann-windowed sinc low-pass at `cutoff` Hz, zeros zero crossings each side."""
+    half = zeros / (2.0 * cutoff)
+    if abs(t) >= half:
+        return 0.0
+    window = 0.5 * (1 + math.cos(2 * math.pi * cutoff / zeros * t))
+    sinc = math.sin(2 * math.pi * cutoff * t) / (math.pi * t) if t != 0 else 2 * cutoff
+    return sinc * window
+
+
+def num_outputs(n, rate_in, rate_out, cutoff, zeros, flush):
+    """Output times t / rate_out strictly before the end of the input (without flushing:
+    before the end minus the kernel half-width, counted in whole 1/lcm ticks)."""
+    tick = rate_in * rate_out // math.gcd(rate_in, rate_out)
+    end = Fraction(n, rate_in)
+    if not flush:
+        end -= Fraction(math.floor(zeros / (2.0 * cutoff) * tick), tick)
+    if end <= 0:
+        return 0
+    return math.ceil(end * rate_out)
+
+
+def downsample(x, rate_in, rate_out, cutoff, zeros, count):
+    out = np.zeros(count)
+    for t in range(count):
+        t_out = t / rate_out
+        out[t] = sum(x[k] * kernel(k / rate_in - t_out, cutoff, zeros) / rate_in for k in range(len(x))
+                     if abs(k / rate_in - t_out) < zeros / (2.0 * cutoff) + 1e-12)
+    return out
+
+
+for i, (rate_in, rate_out, cutoff, zeros, n) in enumerate(
+        [(16000, 4000, 1000, 1, 640), (44100, 4000, 1000, 1, 1500), (8000, 4000, 1000, 3, 400),
+         (22050, 4000, 1500, 2, 700)]):
+    x = rng.uniform(-1, 1, n).astype(np.float32)
+    count = num_outputs(n, rate_in, rate_out, cutoff, zeros, True)
+    g.add("resample%d.params" % i, torch.tensor([rate_in, rate_out, cutoff, zeros, n], dtype=torch.float64))
+    g.add("resample%d.x" % i, torch.from_numpy(x))
+    y = downsample(x.astype(np.float64), rate_in, rate_out, cutoff, zeros, count)
+    g.add("resample%d.y" % i, torch.from_numpy(np.round(y, 10)))
+    counts = [num_outputs(m, rate_in, rate_out, cutoff, zeros, f) for m in (0, 1, 7, 100, n) for f in (False, True)]
+    g.add("resample%d.counts" % i, torch.tensor(counts, dtype=torch.int64))
+
+# Lag grids: (min_f0, max_f0, delta_pitch).
+for i, (min_f0, max_f0, dp) in enumerate([(50, 400, 0.005), (100, 120, 0.005), (60, 500, 0.02)]):
+    count = math.floor(math.log(max_f0 / min_f0) / math.log(1 + dp)) + 1
+    lags = (1.0 / max_f0) * (1 + dp) ** np.arange(count)
+    g.add("lags%d.params" % i, torch.tensor([min_f0, max_f0, dp], dtype=torch.float64))
+    g.add("lags%d.y" % i, torch.from_numpy(lags))
+
+
+# The NCCF interpolation matrix for the default options: rows are the measured integer
+# lags first..last (samples at 4 kHz), columns the grid lags.
+def float_stepped_lags(min_f0, max_f0, dp):
+    """The grid as Kaldi steps it, in float32 (it drifts from the closed form by ~1e-5
+    relative over 400 steps, enough to move the interpolation weights by ~1e-3)."""
+    lag, top, step = np.float32(1.0 / np.float32(max_f0)), np.float32(1.0 / np.float32(min_f0)), 1.0 + float(np.float32(dp))
+    out = []
+    while lag <= top:
+        out.append(float(lag))
+        lag = np.float32(float(lag) * step)
+    return np.array(out)
+
+
+def lag_matrix(min_f0, max_f0, dp, rate, width):
+    first = math.ceil(rate * (1.0 / max_f0 - width / (2.0 * rate)))
+    last = math.floor(rate * (1.0 / min_f0 + width / (2.0 * rate)))
+    lags = float_stepped_lags(min_f0, max_f0, dp)
+    count = len(lags)
+    w = np.zeros((last + 1 - first, count))
+    for k in range(last + 1 - first):
+        for j in range(count):
+            w[k, j] = kernel(lags[j] - (first + k) / rate, rate / 2.0, width) / rate
+    return first, last, w
+
+
+for i, (min_f0, max_f0, dp, rate, width) in enumerate([(50, 400, 0.005, 4000, 5), (80, 300, 0.01, 8000, 3)]):
+    first, last, w = lag_matrix(min_f0, max_f0, dp, rate, width)
+    g.add("lagw%d.params" % i, torch.tensor([min_f0, max_f0, dp, rate, width], dtype=torch.float64))
+    g.add("lagw%d.range" % i, torch.tensor([first, last], dtype=torch.int64))
+    g.add("lagw%d.w" % i, torch.from_numpy(np.round(w, 10)))
+
+
+# Viterbi: the path minimising sum_t local(t, s_t) + factor (s_t - s_{t-1})^2 with
+# local = 1 - n + soft_min_f0 * lag * n, by brute force over all predecessors.
+def brute_force_path(nccf, lags, soft_min_f0, penalty_factor, dp):
+    factor = math.log(1 + dp) ** 2 * penalty_factor
+    frames, states = nccf.shape
+    local = 1 - nccf + soft_min_f0 * lags[None, :] * nccf
+    cost = np.zeros(states)
+    back = np.zeros((frames, states), dtype=np.int64)
+    idx = np.arange(states)
+    for t in range(frames):
+        total = cost[None, :] + factor * (idx[:, None] - idx[None, :]) ** 2  # [i, j]
+        back[t] = np.argmin(total, axis=1)
+        cost = total[idx, back[t]] + local[t]
+    path = np.zeros(frames, dtype=np.int64)
+    path[-1] = int(np.argmin(cost))
+    for t in range(frames - 1, 0, -1):
+        path[t - 1] = back[t, path[t]]
+    return path
+
+
+for i, (frames, penalty, soft) in enumerate([(30, 0.1, 10.0), (25, 2000.0, 10.0), (40, 20000.0, 0.0)]):
+    lags = (1.0 / 120) * (1 + 0.005) ** np.arange(37)
+    # Smooth random NCCF rows with a drifting peak, plus noise: paths with real transitions.
+    centre = np.cumsum(rng.normal(0, 2.0, frames)) + 18
+    nccf = 0.9 * np.exp(-0.5 * ((np.arange(37)[None, :] - centre[:, None]) / 3.0) ** 2)
+    nccf = np.clip(nccf + rng.normal(0, 0.15, nccf.shape), -0.99, 0.99).astype(np.float32)
+    g.add("viterbi%d.params" % i, torch.tensor([penalty, soft, 0.005], dtype=torch.float64))
+    g.add("viterbi%d.lags" % i, torch.from_numpy(lags.astype(np.float32)))
+    g.add("viterbi%d.nccf" % i, torch.from_numpy(nccf))
+    path = brute_force_path(nccf.astype(np.float64), lags.astype(np.float32).astype(np.float64), soft, penalty, 0.005)
+    g.add("viterbi%d.path" % i, torch.from_numpy(path))
+
+
+# Frame counts: Kaldi counts frames on the flushed signal at resample_frequency, with a
+# window of frame_length and a hop of frame_shift (here 100 and 40 samples at 4 kHz).
+def frame_count(n, rate, snip_edges):
+    ds = num_outputs(n, rate, 4000, 1000, 1, True)
+    if ds < 100:
+        return 0
+    if snip_edges:
+        return (ds - 100) // 40 + 1
+    return int(np.float32(ds) / np.float32(40) + np.float32(0.5))
+
+
+cases = []
+for rate in (8000, 16000, 44100):
+    for n in (0, 100, rate // 40, rate // 10, rate // 2 + 17, rate):
+        for snip in (True, False):
+            cases.append([rate, n, int(snip), frame_count(n, rate, snip)])
+g.add("frames", torch.tensor(cases, dtype=torch.int64))
+
+g.save()
