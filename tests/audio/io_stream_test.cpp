@@ -117,17 +117,17 @@ TEST(AudioIoStreamReader, ChunksMatchTorchaudio) {
     r.add_basic_audio_stream(300, 3, std::nullopt, std::nullopt, std::nullopt, "s32");
     r.add_basic_audio_stream(-1, 3, std::nullopt, std::nullopt, std::nullopt, "dbl", 16000);
     EXPECT_EQ(r.get_out_stream_info(1).filter_description, "aresample=16000,aformat=sample_fmts=dbl");
-    expect_matches("flac_two", drain(r), 1e-6);
+    expect_matches("flac_two", drain(r), 0);
   }
   {
     StreamReader r(asset("a.mp3"));
     r.add_basic_audio_stream(1000, 3, std::nullopt, std::nullopt, std::nullopt, "fltp", 8000);
-    expect_matches("mp3_8k", drain(r), 1e-5);
+    expect_matches("mp3_8k", drain(r), 0);
   }
   {
     StreamReader r(asset("vorbis.ogg"));
     r.add_basic_audio_stream(400, 100, std::nullopt, std::nullopt, std::nullopt, "s16", 11025);
-    expect_matches("ogg_s16_11k", drain(r), 1);
+    expect_matches("ogg_s16_11k", drain(r), 0);
   }
 }
 

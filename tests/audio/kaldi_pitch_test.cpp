@@ -264,6 +264,26 @@ TEST(AudioKaldiPitch, BatchedOverLeadingDimsAndOptions) {
   EXPECT_EQ(full.size(1), 100);  // 1 s at a 10 ms hop without snipping
 }
 
+// Chunked input whose energy changes: the first frames' ballast is rescored
+// when the input ends (fewer than recompute_frame frames) or at frame
+// recompute_frame - 1 (more).
+TEST(AudioKaldiPitch, ChunkedInputRescoresTheFirstFrames) {
+  auto tone = [](double t) { return (t < 0.3 ? 0.005 : 0.5) * std::sin(2 * kPi * 200 * t); };
+  for (int64_t n : {12000, 48000}) {
+    SCOPED_TRACE(n);
+    Tensor x = synth(n, 8000, tone);
+    Tensor offline = F::compute_kaldi_pitch(x, 8000);
+    for (bool online : {false, true}) {
+      Tensor out = F::compute_kaldi_pitch(x, 8000, 25, 10, 50, 400, 10, 0.1, 1000, 4000, 0.005, 7000, 1, 5,
+                                          online ? 5 : 0, 7, online, n > 20000 ? 500 : 100);
+      ASSERT_EQ(out.sizes(), offline.sizes());
+      Tensor loud = out[0].narrow(0, 35, out.size(1) - 40);
+      EXPECT_LT((loud.select(1, 1) - 200).abs().max().item<float>(), 2.0f);
+      EXPECT_GT(loud.select(1, 0).min().item<float>(), 0.9f);
+    }
+  }
+}
+
 TEST(AudioKaldiPitch, BadArgumentsRaise) {
   Tensor x = ember::zeros({1, 4000});
   EXPECT_EMBER_ERROR(F::compute_kaldi_pitch(x, 0), "compute_kaldi_pitch", "sample_rate");
