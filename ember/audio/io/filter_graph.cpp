@@ -11,8 +11,10 @@ extern "C" {
 #include "ember/audio/io/ffmpeg_util.h"
 #include "ember/core/error.h"
 
-namespace torch::audio::io::detail {
+namespace torch::audio::io::reader_filter {
 namespace {
+
+using detail::av_error;
 
 struct InOutFreer {
   void operator()(AVFilterInOut* p) const { avfilter_inout_free(&p); }
@@ -158,4 +160,4 @@ int FilterGraph::channels() const { return av_buffersink_get_channels(sink_); }
 int FilterGraph::width() const { return av_buffersink_get_w(sink_); }
 int FilterGraph::height() const { return av_buffersink_get_h(sink_); }
 
-}  // namespace torch::audio::io::detail
+}  // namespace torch::audio::io::reader_filter

@@ -12,7 +12,9 @@ extern "C" {
 #include <memory>
 #include <string>
 
-namespace torch::audio::io::detail {
+// Its own namespace (not io::detail): only StreamReader uses it, and other
+// parts of ember::audio may bring graphs of their own.
+namespace torch::audio::io::reader_filter {
 
 // What the frames entering the graph look like.
 struct AudioSourceParams {
@@ -64,4 +66,4 @@ class FilterGraph {
   std::string desc_;
 };
 
-}  // namespace torch::audio::io::detail
+}  // namespace torch::audio::io::reader_filter

@@ -54,7 +54,7 @@ class Sink {
  protected:
   // A graph fed by frames like `frame` (the decoder's announced parameters
   // when the stream is added, the real ones from the first frame on).
-  virtual std::unique_ptr<detail::FilterGraph> make_graph(const std::string& fn, const AVFrame* frame) = 0;
+  virtual std::unique_ptr<reader_filter::FilterGraph> make_graph(const std::string& fn, const AVFrame* frame) = 0;
   virtual bool changed(const AVFrame* frame) const = 0;
   virtual Tensor to_tensor(const AVFrame* frame) const = 0;
 
@@ -71,7 +71,7 @@ class Sink {
   int64_t source_;
   std::string desc_;
   detail::ChunkBuffer buffer_;
-  std::unique_ptr<detail::FilterGraph> graph_;
+  std::unique_ptr<reader_filter::FilterGraph> graph_;
   detail::FramePtr out_{av_frame_alloc()};
 };
 
@@ -88,7 +88,7 @@ class AudioSink : public Sink {
   // does; the first frame rebuilds it if they were wrong), so a bad
   // description or an output format without a dtype raises when the stream is added.
   void validate(const AVCodecContext* ctx) {
-    FramePtr probe(av_frame_alloc());
+    detail::FramePtr probe(av_frame_alloc());
     EMBER_CHECK(probe != nullptr, "add_audio_stream: out of memory");
     probe->sample_rate = ctx->sample_rate > 0 ? ctx->sample_rate : 44100;
     probe->format = ctx->sample_fmt != AV_SAMPLE_FMT_NONE ? ctx->sample_fmt : AV_SAMPLE_FMT_FLTP;
@@ -101,15 +101,13 @@ class AudioSink : public Sink {
   }
 
  protected:
-  using FramePtr = detail::FramePtr;
-
-  std::unique_ptr<detail::FilterGraph> make_graph(const std::string& fn, const AVFrame* frame) override {
-    detail::AudioSourceParams p;
+  std::unique_ptr<reader_filter::FilterGraph> make_graph(const std::string& fn, const AVFrame* frame) override {
+    reader_filter::AudioSourceParams p;
     p.time_base = time_base_;
     p.sample_rate = frame->sample_rate;
     p.format = static_cast<AVSampleFormat>(frame->format);
     p.layout = &frame->ch_layout;
-    auto graph = std::make_unique<detail::FilterGraph>(fn, p, desc_);
+    auto graph = std::make_unique<reader_filter::FilterGraph>(fn, p, desc_);
     // Remembers what the graph was built for.
     format_ = frame->format;
     rate_ = frame->sample_rate;
@@ -190,15 +188,15 @@ class VideoSink : public Sink {
   }
 
  protected:
-  std::unique_ptr<detail::FilterGraph> make_graph(const std::string& fn, const AVFrame* frame) override {
-    detail::VideoSourceParams p;
+  std::unique_ptr<reader_filter::FilterGraph> make_graph(const std::string& fn, const AVFrame* frame) override {
+    reader_filter::VideoSourceParams p;
     p.time_base = time_base_;
     p.frame_rate = frame_rate_;
     p.sample_aspect_ratio = frame->sample_aspect_ratio;
     p.width = frame->width;
     p.height = frame->height;
     p.format = static_cast<AVPixelFormat>(frame->format);
-    auto graph = std::make_unique<detail::FilterGraph>(fn, p, desc_);
+    auto graph = std::make_unique<reader_filter::FilterGraph>(fn, p, desc_);
     w_ = frame->width;
     h_ = frame->height;
     format_ = frame->format;
