@@ -160,4 +160,83 @@ for rate in (8000, 16000, 44100):
             cases.append([rate, n, int(snip), frame_count(n, rate, snip)])
 g.add("frames", torch.tensor(cases, dtype=torch.int64))
 
+
+def fast_downsample(x, rate_in, rate_out, cutoff, zeros, count):
+    """downsample() with the sum restricted to the kernel's support, vectorised."""
+    half = zeros / (2.0 * cutoff)
+    out = np.zeros(count)
+    for t in range(count):
+        t_out = t / rate_out
+        k = np.arange(max(0, math.ceil((t_out - half) * rate_in)), min(len(x), math.floor((t_out + half) * rate_in) + 1))
+        d = k / rate_in - t_out
+        window = np.where(np.abs(d) < half, 0.5 * (1 + np.cos(2 * np.pi * cutoff / zeros * d)), 0.0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            sinc = np.where(d != 0, np.sin(2 * np.pi * cutoff * d) / (np.pi * d), 2 * cutoff)
+        out[t] = np.sum(x[k] * sinc * window) / rate_in
+    return out
+
+
+def pitch_reference(x, fs, snip_edges):
+    """The whole offline tracker (default options) from its definition: downsample to
+    4 kHz, per frame the mean-removed 100-sample window against lags 8..82 with the
+    ballast (mean square energy * 100)^2 * 7000, the NCCF interpolated onto the grid,
+    the brute-force Viterbi, (NCCF without ballast, 1/lag) on the best path. Kaldi's
+    offline call is one AcceptWaveform (the unflushed samples: frames whose window is
+    complete, ballast from those samples) and InputFinished (the flushed tail: the
+    remaining frames, ballast from all samples)."""
+    rate, window, shift = 4000, 100, 40
+    n = len(x)
+    n_part = num_outputs(n, fs, rate, 1000, 1, False)
+    n_all = num_outputs(n, fs, rate, 1000, 1, True)
+    ds = fast_downsample(x.astype(np.float64), fs, rate, 1000, 1, n_all)
+    first, last, w = lag_matrix(50, 400, 0.005, rate, 5)
+    lags = float_stepped_lags(50, 400, 0.005)
+    full = window + last
+
+    def frames_available(m, finished):
+        length = window + (0 if finished else last)
+        if m < length:
+            return 0
+        if snip_edges:
+            return (m - length) // shift + 1
+        return int(np.float32(m if finished else m - length // 2) / np.float32(shift) + np.float32(0.5))
+
+    def mean_square(m):
+        return np.mean(ds[:m] ** 2) - np.mean(ds[:m]) ** 2
+
+    f_part, f_all = frames_available(n_part, False), frames_available(n_all, True)
+    ms_part, ms_all = mean_square(n_part), mean_square(n_all)
+    # Cases are stationary, so Kaldi's rescoring of the first frames does not trigger.
+    assert f_part == 0 or abs(ms_part - ms_all) <= 0.01 * (abs(ms_part) + abs(ms_all))
+    padded = np.concatenate([np.zeros(full), ds, np.zeros(2 * full)])
+    pitch_rows, pov_rows = [], []
+    for f in range(f_all):
+        start = f * shift if snip_edges else int((f + 0.5) * shift) - full // 2
+        frame = padded[start + full:start + 2 * full].copy()
+        frame -= frame[:window].mean()
+        e1 = np.dot(frame[:window], frame[:window])
+        inner = np.array([np.dot(frame[:window], frame[l:l + window]) for l in range(first, last + 1)])
+        norm = np.array([e1 * np.dot(frame[l:l + window], frame[l:l + window]) for l in range(first, last + 1)])
+        ms = ms_part if f < f_part else ms_all
+        ballast = (ms * window) ** 2 * 7000
+        pitch_rows.append(inner / np.sqrt(norm + ballast))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            pov_rows.append(np.where(norm > 0, inner / np.sqrt(norm), 0.0))
+    if f_all == 0:
+        return np.zeros((0, 2))
+    pitch_rs, pov_rs = np.array(pitch_rows) @ w, np.array(pov_rows) @ w
+    path = brute_force_path(pitch_rs, lags, 10.0, 0.1, 0.005)
+    return np.stack([pov_rs[np.arange(f_all), path], 1.0 / lags[path]], axis=1)
+
+
+t8 = np.arange(4800) / 8000.0
+voiced = sum(np.sin(2 * np.pi * k * 130 * t8 + 0.7 * k) / k for k in range(1, 9)) * 0.3
+voiced = (voiced + rng.normal(0, 0.02, voiced.shape)).astype(np.float32)
+t16 = np.arange(9600) / 16000.0
+glide = (0.4 * np.sin(2 * np.pi * (180 * t16 + 60 * t16 ** 2)) + rng.normal(0, 0.01, t16.shape)).astype(np.float32)
+for tag, x, fs, snip in [("pipeline0", voiced, 8000, True), ("pipeline1", glide, 16000, False)]:
+    g.add(tag + ".x", torch.from_numpy(x))
+    g.add(tag + ".params", torch.tensor([fs, int(snip)], dtype=torch.int64))
+    g.add(tag + ".y", torch.from_numpy(np.round(pitch_reference(x, fs, snip), 8)))
+
 g.save()
