@@ -270,8 +270,8 @@ TEST(AudioIoStreamReader, VideoMatchesTorchaudio) {
   expect_matches("video", drain(r), 0);
   EXPECT_EMBER_ERROR(r.add_basic_video_stream(1, 3, std::nullopt, std::nullopt, std::nullopt, "cuda:0"),
                      "add_video_stream", "hw_accel");
-  EXPECT_EMBER_ERROR(r.add_basic_video_stream(1, 3, std::nullopt, std::nullopt, std::nullopt, std::nullopt, "yuv420p"),
-                     "add_video_stream", "yuv420p");
+  EXPECT_EMBER_ERROR(r.add_basic_video_stream(1, 3, std::nullopt, std::nullopt, std::nullopt, std::nullopt, "yuv422p"),
+                     "add_video_stream", "yuv422p");
   EXPECT_EMBER_ERROR(StreamReader(asset("s16.wav")).add_basic_video_stream(1), "add_video_stream",
                      "There is no video stream");
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "common/golden.h"
@@ -98,6 +99,18 @@ TEST(AudioStreamReaderFilter, VideoGraphsMatchTorchaudio) {
                        std::string("fps=5,scale=width=16:height=12,format=pix_fmts=gray"));
     expect_matches("fps_gray", r, 0);
   }
+  for (const auto& [tag, fpc, desc] :
+       {std::tuple<const char*, int64_t, const char*>{"yuv444p", 3, "format=pix_fmts=yuv444p"},
+        {"nv12", 5, "vflip,format=pix_fmts=nv12"}}) {
+    StreamReader r(asset("video.mp4"));
+    r.add_video_stream(fpc, 20, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::string(desc));
+    expect_matches(tag, r, 0);
+  }
+  {
+    StreamReader r(asset("video.mp4"));
+    r.add_basic_video_stream(4, 3, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::string("yuv420p"));
+    expect_matches("basic_yuv420p", r, 0);
+  }
   {
     StreamReader r(asset("video.mp4"));
     r.add_basic_video_stream(3, 3, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::string("bgr24"), 4.0,
@@ -139,8 +152,8 @@ TEST(AudioStreamReaderFilter, BadGraphsRaiseNamingTheFilter) {
       v.add_video_stream(1, 3, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::string("scale=w=foo")),
       "add_video_stream", "scale=w=foo");
   EXPECT_EMBER_ERROR(v.add_video_stream(1, 3, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
-                                        std::string("format=pix_fmts=yuv420p")),
-                     "add_video_stream", "yuv420p");
+                                        std::string("format=pix_fmts=yuv422p")),
+                     "add_video_stream", "yuv422p");
   EXPECT_EQ(v.num_out_streams(), 0);
 }
 

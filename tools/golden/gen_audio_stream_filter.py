@@ -64,6 +64,9 @@ record("basic_mp3", r)
 VIDEO = [
     ("hflip", 4, "hflip,format=pix_fmts=rgb24"),
     ("fps_gray", 2, "fps=5,scale=width=16:height=12,format=pix_fmts=gray"),
+    # Planar outputs: Y, U, V planes (4:2:0 chroma repeated over 2x2 blocks).
+    ("yuv444p", 3, "format=pix_fmts=yuv444p"),
+    ("nv12", 5, "vflip,format=pix_fmts=nv12"),
 ]
 for tag, fpc, desc in VIDEO:
     r = StreamReader(path("video.mp4"))
@@ -75,5 +78,9 @@ r.add_basic_video_stream(3, frame_rate=4, width=20, height=10, format="bgr24")
 assert r.get_out_stream_info(0).filter_description == "fps=4,scale=width=20:height=10,format=pix_fmts=bgr24", \
     r.get_out_stream_info(0).filter_description
 record("basic_video", r)
+
+r = StreamReader(path("video.mp4"))
+r.add_basic_video_stream(4, format="yuv420p")
+record("basic_yuv420p", r)
 
 g.save()

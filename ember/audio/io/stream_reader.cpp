@@ -7,6 +7,7 @@
 #include "ember/audio/io/chunk_buffer.h"
 #include "ember/audio/io/ffmpeg_util.h"
 #include "ember/audio/io/filter_graph.h"
+#include "ember/audio/io/video_frame.h"
 #include "ember/core/error.h"
 #include "ember/ops/factory/factory.h"
 
@@ -148,25 +149,6 @@ class AudioSink : public Sink {
   AVChannelLayout layout_{};
 };
 
-// Bytes per pixel of a packed 8-bit pixel format (rgb24: 3, gray: 1, rgba: 4);
-// 0 for formats a [C, H, W] uint8 tensor cannot hold directly (planar, paletted, deep).
-int packed_channels(AVPixelFormat f) {
-  const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(f);
-  if (d == nullptr ||
-      (d->flags & (AV_PIX_FMT_FLAG_PLANAR | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_HWACCEL)))
-    return 0;
-  if (d->nb_components == 0 || d->log2_chroma_w != 0 || d->log2_chroma_h != 0) return 0;
-  for (int c = 0; c < d->nb_components; ++c)
-    if (d->comp[c].depth != 8) return 0;
-  return av_get_padded_bits_per_pixel(d) / 8;
-}
-
-void check_packed(const std::string& fn, int format) {
-  const char* name = av_get_pix_fmt_name(static_cast<AVPixelFormat>(format));
-  EMBER_CHECK(packed_channels(static_cast<AVPixelFormat>(format)) > 0, fn, ": pixel format ", name ? name : "none",
-              " cannot be returned as a tensor; use a packed 8-bit format such as rgb24, bgr24, rgba or gray");
-}
-
 // Video: one [1, C, H, W] uint8 tensor per filtered frame.
 class VideoSink : public Sink {
  public:
@@ -184,7 +166,7 @@ class VideoSink : public Sink {
     probe->format = ctx->pix_fmt != AV_PIX_FMT_NONE ? ctx->pix_fmt : AV_PIX_FMT_YUV420P;
     probe->sample_aspect_ratio = ctx->sample_aspect_ratio;
     graph_ = make_graph("add_video_stream", probe.get());
-    check_packed("add_video_stream", graph_->format());
+    reader_filter::check_tensor_pixel_format("add_video_stream", graph_->format());
   }
 
  protected:
@@ -207,18 +189,7 @@ class VideoSink : public Sink {
     return frame->width != w_ || frame->height != h_ || frame->format != format_;
   }
 
-  Tensor to_tensor(const AVFrame* frame) const override {
-    check_packed("StreamReader", frame->format);
-    const int c = packed_channels(static_cast<AVPixelFormat>(frame->format));
-    const int64_t w = frame->width, h = frame->height;
-    EMBER_CHECK(w > 0 && h > 0 && frame->linesize[0] >= w * c, "StreamReader: filtered video of stream ", source_,
-                " is ", w, "x", h);
-    Tensor hwc = empty({1, h, w, c}, TensorOptions().dtype(kByte));
-    auto* dst = static_cast<uint8_t*>(hwc.data_ptr());
-    for (int64_t y = 0; y < h; ++y)
-      std::memcpy(dst + y * w * c, frame->data[0] + y * frame->linesize[0], static_cast<size_t>(w * c));
-    return hwc.permute({0, 3, 1, 2}).contiguous();
-  }
+  Tensor to_tensor(const AVFrame* frame) const override { return reader_filter::video_frame_to_tensor(frame); }
 
  private:
   AVRational time_base_;

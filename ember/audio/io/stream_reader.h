@@ -92,7 +92,9 @@ class StreamReader {
                         const std::optional<OptionDict>& decoder_option = std::nullopt,
                         const std::optional<std::string>& filter_desc = std::nullopt);
   // Video: chunks are [frames, C, H, W] uint8 in a packed 8-bit pixel format
-  // ("rgb24", "bgr24", "gray", "rgba", ...). hw_accel is not supported and raises.
+  // ("rgb24", "bgr24", "gray", "rgba", ...) or as Y, U, V planes ("yuv444p",
+  // "yuv420p", "nv12"; 4:2:0 chroma repeated over 2x2 blocks, as torchaudio
+  // does). hw_accel is not supported and raises.
   void add_basic_video_stream(int64_t frames_per_chunk, int64_t buffer_chunk_size = 3,
                               std::optional<int64_t> stream_index = std::nullopt,
                               const std::optional<std::string>& decoder = std::nullopt,
@@ -103,7 +105,7 @@ class StreamReader {
                               std::optional<int64_t> width = std::nullopt,
                               std::optional<int64_t> height = std::nullopt);
   // filter_desc: an FFmpeg video filter graph description ("fps=10,scale=width=64:height=48,
-  // format=pix_fmts=rgb24", "hflip", ...), ending in a packed 8-bit pixel format.
+  // format=pix_fmts=rgb24", "hflip", ...), ending in one of those pixel formats.
   void add_video_stream(int64_t frames_per_chunk, int64_t buffer_chunk_size = 3,
                         std::optional<int64_t> stream_index = std::nullopt,
                         const std::optional<std::string>& decoder = std::nullopt,
