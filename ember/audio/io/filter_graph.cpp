@@ -129,8 +129,9 @@ void FilterGraph::build(const std::string& fn, const char* sink_name, const std:
   EMBER_CHECK(ret >= 0, fn, ": cannot create the filter sink (", av_error(ret), ")");
   // avfilter_graph_parse_ptr consumes what it links and leaves the rest in
   // the lists, which the owners then free.
-  AVFilterInOut* outputs = endpoint(fn, "in", src_).release();
-  AVFilterInOut* inputs = endpoint(fn, "out", sink_).release();
+  InOutPtr source_end = endpoint(fn, "in", src_), sink_end = endpoint(fn, "out", sink_);
+  AVFilterInOut* outputs = source_end.release();
+  AVFilterInOut* inputs = sink_end.release();
   ret = avfilter_graph_parse_ptr(graph_.get(), desc.c_str(), &inputs, &outputs, nullptr);
   InOutPtr free_in(inputs), free_out(outputs);
   if (ret < 0) {
