@@ -176,17 +176,20 @@ def fast_downsample(x, rate_in, rate_out, cutoff, zeros, count):
     return out
 
 
-def pitch_reference(x, fs, snip_edges):
-    """The whole offline tracker (default options) from its definition: downsample to
+def pitch_reference(x, fs, snip_edges, frames_per_chunk=0):
+    """The whole tracker (default options otherwise) from its definition: downsample to
     4 kHz, per frame the mean-removed 100-sample window against lags 8..82 with the
     ballast (mean square energy * 100)^2 * 7000, the NCCF interpolated onto the grid,
-    the brute-force Viterbi, (NCCF without ballast, 1/lag) on the best path. Kaldi's
-    offline call is one AcceptWaveform (the unflushed samples: frames whose window is
-    complete, ballast from those samples) and InputFinished (the flushed tail: the
-    remaining frames, ballast from all samples)."""
+    the brute-force Viterbi, (NCCF without ballast, 1/lag) on the best path.
+    Kaldi's calls: one AcceptWaveform per chunk of frames_per_chunk * 10 ms of input
+    (the whole input when 0), each measuring the frames whose window the unflushed
+    downsampled samples complete, with the energy of those samples; then InputFinished
+    (the flushed tail's frames, with the energy of all samples). If fewer than 500
+    frames result and a frame's energy differs from the final one by more than 1 %,
+    every frame's ballasted NCCF is rescaled by sqrt((b_old + avg e1e2) / (b_new + avg
+    e1e2)) before the search (Kaldi's RecomputeBacktraces)."""
     rate, window, shift = 4000, 100, 40
     n = len(x)
-    n_part = num_outputs(n, fs, rate, 1000, 1, False)
     n_all = num_outputs(n, fs, rate, 1000, 1, True)
     ds = fast_downsample(x.astype(np.float64), fs, rate, 1000, 1, n_all)
     first, last, w = lag_matrix(50, 400, 0.005, rate, 5)
@@ -204,29 +207,43 @@ def pitch_reference(x, fs, snip_edges):
     def mean_square(m):
         return np.mean(ds[:m] ** 2) - np.mean(ds[:m]) ** 2
 
-    f_part, f_all = frames_available(n_part, False), frames_available(n_all, True)
-    ms_part, ms_all = mean_square(n_part), mean_square(n_all)
-    # Cases are stationary, so Kaldi's rescoring of the first frames does not trigger.
-    assert f_part == 0 or abs(ms_part - ms_all) <= 0.01 * (abs(ms_part) + abs(ms_all))
+    if frames_per_chunk == 0:
+        ends = [n]
+    else:
+        chunk = int(np.float32(frames_per_chunk) * np.float32(fs) * np.float32(10) / np.float32(1000))
+        ends = list(range(chunk, n, chunk)) + [n]
+    calls = [(num_outputs(e, fs, rate, 1000, 1, False), False) for e in ends] + [(n_all, True)]
     padded = np.concatenate([np.zeros(full), ds, np.zeros(2 * full)])
-    pitch_rows, pov_rows = [], []
-    for f in range(f_all):
-        start = f * shift if snip_edges else int((f + 0.5) * shift) - full // 2
-        frame = padded[start + full:start + 2 * full].copy()
-        frame -= frame[:window].mean()
-        e1 = np.dot(frame[:window], frame[:window])
-        inner = np.array([np.dot(frame[:window], frame[l:l + window]) for l in range(first, last + 1)])
-        norm = np.array([e1 * np.dot(frame[l:l + window], frame[l:l + window]) for l in range(first, last + 1)])
-        ms = ms_part if f < f_part else ms_all
-        ballast = (ms * window) ** 2 * 7000
-        pitch_rows.append(inner / np.sqrt(norm + ballast))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            pov_rows.append(np.where(norm > 0, inner / np.sqrt(norm), 0.0))
-    if f_all == 0:
-        return np.zeros((0, 2))
+    pitch_rows, pov_rows, energies, avg_norms = [], [], [], []
+    for avail, finished in calls:
+        ms = mean_square(avail) if avail > 0 else 0.0
+        for f in range(len(pitch_rows), frames_available(avail, finished)):
+            start = f * shift if snip_edges else int((f + 0.5) * shift) - full // 2
+            frame = padded[start + full:start + 2 * full].copy()
+            frame[max(0, avail - start):] = 0  # samples not yet seen
+            frame -= frame[:window].mean()
+            e1 = np.dot(frame[:window], frame[:window])
+            inner = np.array([np.dot(frame[:window], frame[l:l + window]) for l in range(first, last + 1)])
+            norm = np.array([e1 * np.dot(frame[l:l + window], frame[l:l + window]) for l in range(first, last + 1)])
+            pitch_rows.append(inner / np.sqrt(norm + (ms * window) ** 2 * 7000))
+            with np.errstate(invalid="ignore", divide="ignore"):
+                pov_rows.append(np.where(norm > 0, inner / np.sqrt(norm), 0.0))
+            energies.append(ms)
+            avg_norms.append(norm.mean())
+    frames = len(pitch_rows)
+    if frames == 0:
+        return np.zeros((0, 2)), False
+    assert frames < 500
+    final = mean_square(n_all)
+    rescored = any(abs(e - final) > 0.01 * (abs(e) + abs(final)) for e in energies)
     pitch_rs, pov_rs = np.array(pitch_rows) @ w, np.array(pov_rows) @ w
+    if rescored:
+        b_new = (final * window) ** 2 * 7000
+        for f in range(frames):
+            b_old = (energies[f] * window) ** 2 * 7000
+            pitch_rs[f] *= math.sqrt((b_old + avg_norms[f]) / (b_new + avg_norms[f]))
     path = brute_force_path(pitch_rs, lags, 10.0, 0.1, 0.005)
-    return np.stack([pov_rs[np.arange(f_all), path], 1.0 / lags[path]], axis=1)
+    return np.stack([pov_rs[np.arange(frames), path], 1.0 / lags[path]], axis=1), rescored
 
 
 t8 = np.arange(4800) / 8000.0
@@ -234,9 +251,16 @@ voiced = sum(np.sin(2 * np.pi * k * 130 * t8 + 0.7 * k) / k for k in range(1, 9)
 voiced = (voiced + rng.normal(0, 0.02, voiced.shape)).astype(np.float32)
 t16 = np.arange(9600) / 16000.0
 glide = (0.4 * np.sin(2 * np.pi * (180 * t16 + 60 * t16 ** 2)) + rng.normal(0, 0.01, t16.shape)).astype(np.float32)
-for tag, x, fs, snip in [("pipeline0", voiced, 8000, True), ("pipeline1", glide, 16000, False)]:
+# Rising energy, fed in chunks: the first frames' ballast is rescored at the end.
+swell = (np.minimum(1.0, 0.05 + 2 * t8) * voiced).astype(np.float32)
+for tag, x, fs, snip, fpc, want_rescored in [("pipeline0", voiced, 8000, True, 0, False),
+                                             ("pipeline1", glide, 16000, False, 0, False),
+                                             ("pipeline2", swell, 8000, True, 7, True),
+                                             ("pipeline3", glide, 16000, False, 4, None)]:
+    y, rescored = pitch_reference(x, fs, snip, fpc)
+    assert want_rescored is None or rescored == want_rescored, (tag, rescored)
     g.add(tag + ".x", torch.from_numpy(x))
-    g.add(tag + ".params", torch.tensor([fs, int(snip)], dtype=torch.int64))
-    g.add(tag + ".y", torch.from_numpy(np.round(pitch_reference(x, fs, snip), 8)))
+    g.add(tag + ".params", torch.tensor([fs, int(snip), fpc], dtype=torch.int64))
+    g.add(tag + ".y", torch.from_numpy(np.round(y, 8)))
 
 g.save()
