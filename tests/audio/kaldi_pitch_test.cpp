@@ -196,6 +196,29 @@ TEST(AudioKaldiPitch, PipelineMatchesDirectComputation) {
   }
 }
 
+// First-pass online output (each frame as it stood when it first became
+// ready, given the traceback latency bound) against the same re-derivation.
+TEST(AudioKaldiPitch, FirstPassOnlineMatchesDirectComputation) {
+  for (int i = 0; i < 2; ++i) {
+    SCOPED_TRACE(i);
+    std::string tag = "online" + std::to_string(i);
+    Tensor p = golden()[tag + ".params"];
+    Tensor x = golden()[tag + ".x"];
+    auto run = [&](bool online) {
+      return F::compute_kaldi_pitch(x, static_cast<double>(p[0].item<int64_t>()), 25.0, 10.0, 50, 400, 10.0, 0.1, 1000,
+                                    4000, 0.005, 7000, 1, 5, online ? p[3].item<int64_t>() : 0, p[2].item<int64_t>(),
+                                    online, 500, p[1].item<int64_t>() != 0);
+    };
+    for (bool online : {true, false}) {
+      Tensor want = golden()[tag + (online ? ".y" : ".final")];
+      Tensor got = run(online);
+      ASSERT_EQ(got.sizes(), want.sizes());
+      EXPECT_TENSOR_CLOSE_TOL(got.select(1, 1).to(ember::kDouble), want.select(1, 1), 1e-5, 0);
+      EXPECT_TENSOR_CLOSE_TOL(got.select(1, 0).to(ember::kDouble), want.select(1, 0), 0, 2e-4);
+    }
+  }
+}
+
 // Median relative pitch error over the frames after the first few.
 void expect_tracks(const Tensor& out, const std::function<double(double)>& f0_at, double tol, double min_nccf) {
   ASSERT_EQ(out.dim(), 3);

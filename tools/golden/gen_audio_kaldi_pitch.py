@@ -112,6 +112,11 @@ for i, (min_f0, max_f0, dp, rate, width) in enumerate([(50, 400, 0.005, 4000, 5)
 # Viterbi: the path minimising sum_t local(t, s_t) + factor (s_t - s_{t-1})^2 with
 # local = 1 - n + soft_min_f0 * lag * n, by brute force over all predecessors.
 def brute_force_path(nccf, lags, soft_min_f0, penalty_factor, dp):
+    return brute_force(nccf, lags, soft_min_f0, penalty_factor, dp)[0]
+
+
+def brute_force(nccf, lags, soft_min_f0, penalty_factor, dp):
+    """The best path and every frame's backpointers."""
     factor = math.log(1 + dp) ** 2 * penalty_factor
     frames, states = nccf.shape
     local = 1 - nccf + soft_min_f0 * lags[None, :] * nccf
@@ -126,7 +131,24 @@ def brute_force_path(nccf, lags, soft_min_f0, penalty_factor, dp):
     path[-1] = int(np.argmin(cost))
     for t in range(frames - 1, 0, -1):
         path[t - 1] = back[t, path[t]]
-    return path
+    return path, back
+
+
+def latency(back, max_latency):
+    """Frames at the end whose state may still change: walking back from the lowest and
+    the highest state until their paths meet, at most max_latency (the frame before the
+    first has every state pointing to 0)."""
+    if max_latency <= 0:
+        return 0
+    lo, hi, lat, t = 0, back.shape[1] - 1, 0, back.shape[0] - 1
+    while t >= -1 and lat < max_latency:
+        lo, hi = (back[t, lo], back[t, hi]) if t >= 0 else (0, 0)
+        if lo == hi:
+            return lat
+        t -= 1
+        if t >= -1:
+            lat += 1
+    return lat
 
 
 for i, (frames, penalty, soft) in enumerate([(30, 0.1, 10.0), (25, 2000.0, 10.0), (40, 20000.0, 0.0)]):
@@ -176,7 +198,7 @@ def fast_downsample(x, rate_in, rate_out, cutoff, zeros, count):
     return out
 
 
-def pitch_reference(x, fs, snip_edges, frames_per_chunk=0):
+def pitch_reference(x, fs, snip_edges, frames_per_chunk=0, online_latency=None):
     """The whole tracker (default options otherwise) from its definition: downsample to
     4 kHz, per frame the mean-removed 100-sample window against lags 8..82 with the
     ballast (mean square energy * 100)^2 * 7000, the NCCF interpolated onto the grid,
@@ -187,7 +209,10 @@ def pitch_reference(x, fs, snip_edges, frames_per_chunk=0):
     (the flushed tail's frames, with the energy of all samples). If fewer than 500
     frames result and a frame's energy differs from the final one by more than 1 %,
     every frame's ballasted NCCF is rescaled by sqrt((b_old + avg e1e2) / (b_new + avg
-    e1e2)) before the search (Kaldi's RecomputeBacktraces)."""
+    e1e2)) before the search (Kaldi's RecomputeBacktraces). With online_latency (first-pass
+    output), each frame is output as it stood when it first became ready: after each
+    chunk, frames up to the newest minus its traceback latency (recomputed only when the
+    chunk added frames), and after InputFinished all of them."""
     rate, window, shift = 4000, 100, 40
     n = len(x)
     n_all = num_outputs(n, fs, rate, 1000, 1, True)
@@ -215,7 +240,9 @@ def pitch_reference(x, fs, snip_edges, frames_per_chunk=0):
     calls = [(num_outputs(e, fs, rate, 1000, 1, False), False) for e in ends] + [(n_all, True)]
     padded = np.concatenate([np.zeros(full), ds, np.zeros(2 * full)])
     pitch_rows, pov_rows, energies, avg_norms = [], [], [], []
-    for avail, finished in calls:
+    emitted, lat = [], 0
+    for call, (avail, finished) in enumerate(calls):
+        before = len(pitch_rows)
         ms = mean_square(avail) if avail > 0 else 0.0
         for f in range(len(pitch_rows), frames_available(avail, finished)):
             start = f * shift if snip_edges else int((f + 0.5) * shift) - full // 2
@@ -230,6 +257,16 @@ def pitch_reference(x, fs, snip_edges, frames_per_chunk=0):
                 pov_rows.append(np.where(norm > 0, inner / np.sqrt(norm), 0.0))
             energies.append(ms)
             avg_norms.append(norm.mean())
+        if online_latency is None or finished:
+            continue
+        if len(pitch_rows) > before:
+            # Kaldi traces back (and measures the latency) only when a call adds frames.
+            path, back = brute_force(np.array(pitch_rows) @ w, lags, 10.0, 0.1, 0.005)
+            lat = latency(back, online_latency)
+        if call < len(calls) - 2:  # the last chunk's frames are output after InputFinished
+            povs = np.array(pov_rows) @ w if pov_rows else None
+            for f in range(len(emitted), len(pitch_rows) - lat):
+                emitted.append((povs[f, path[f]], 1.0 / lags[path[f]]))
     frames = len(pitch_rows)
     if frames == 0:
         return np.zeros((0, 2)), False
@@ -243,7 +280,11 @@ def pitch_reference(x, fs, snip_edges, frames_per_chunk=0):
             b_old = (energies[f] * window) ** 2 * 7000
             pitch_rs[f] *= math.sqrt((b_old + avg_norms[f]) / (b_new + avg_norms[f]))
     path = brute_force_path(pitch_rs, lags, 10.0, 0.1, 0.005)
-    return np.stack([pov_rs[np.arange(frames), path], 1.0 / lags[path]], axis=1), rescored
+    final_rows = np.stack([pov_rs[np.arange(frames), path], 1.0 / lags[path]], axis=1)
+    if online_latency is None:
+        return final_rows, rescored
+    out = np.array(emitted).reshape(-1, 2)
+    return np.concatenate([out, final_rows[len(out):]]), rescored
 
 
 t8 = np.arange(4800) / 8000.0
@@ -262,5 +303,12 @@ for tag, x, fs, snip, fpc, want_rescored in [("pipeline0", voiced, 8000, True, 0
     g.add(tag + ".x", torch.from_numpy(x))
     g.add(tag + ".params", torch.tensor([fs, int(snip), fpc], dtype=torch.int64))
     g.add(tag + ".y", torch.from_numpy(np.round(y, 8)))
+# First-pass online output: frames as they stood when first ready, latency at most 3 and 50.
+for tag, x, fs, snip, fpc, lat in [("online0", swell, 8000, True, 5, 3), ("online1", glide, 16000, False, 3, 50)]:
+    y, rescored = pitch_reference(x, fs, snip, fpc, lat)
+    g.add(tag + ".x", torch.from_numpy(x))
+    g.add(tag + ".params", torch.tensor([fs, int(snip), fpc, lat], dtype=torch.int64))
+    g.add(tag + ".y", torch.from_numpy(np.round(y, 8)))
+    g.add(tag + ".final", torch.from_numpy(np.round(pitch_reference(x, fs, snip, fpc)[0], 8)))
 
 g.save()
