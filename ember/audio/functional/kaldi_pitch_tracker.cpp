@@ -13,7 +13,6 @@
 // estimate settles, and the latency of online (first-pass) output.
 #include <algorithm>
 #include <cmath>
-#include <optional>
 
 #include "ember/audio/functional/kaldi_pitch_detail.h"
 #include "ember/core/error.h"
@@ -59,7 +58,7 @@ class PitchTracker {
     const int32_t full = window + last_lag_;
     const auto num_measured = static_cast<size_t>(last_lag_ + 1 - first_lag_);
     const auto states = lags_.size();
-    std::vector<float> frame(full), pitch_row(num_measured), pov_row(num_measured);
+    std::vector<float> samples(full), pitch_row(num_measured), pov_row(num_measured);
     std::vector<double> inner(num_measured), norm(num_measured);
     struct Measured {
       std::vector<float> pitch, pov;
@@ -68,8 +67,8 @@ class PitchTracker {
     std::vector<Measured> measured;
     for (int64_t f = start_frame; f < end_frame; ++f) {
       const int64_t start = opts_.snip_edges ? f * shift : static_cast<int64_t>((f + 0.5) * shift) - full / 2;
-      extract(start, available, frame);
-      correlate(frame, window, inner, norm);
+      extract(start, available, samples);
+      correlate(samples, window, inner, norm);
       double avg = 0;
       for (double v : norm) avg += v;
       avg /= static_cast<double>(num_measured);
