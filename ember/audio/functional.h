@@ -7,6 +7,7 @@
 #include "ember/audio/functional/convolution.h"
 #include "ember/audio/functional/edit_distance.h"
 #include "ember/audio/functional/filtering.h"
+#include "ember/audio/functional/kaldi_pitch.h"
 #include "ember/audio/functional/loudness.h"
 #include "ember/audio/functional/masking.h"
 #include "ember/audio/functional/mu_law.h"

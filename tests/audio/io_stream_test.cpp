@@ -117,17 +117,17 @@ TEST(AudioIoStreamReader, ChunksMatchTorchaudio) {
     r.add_basic_audio_stream(300, 3, std::nullopt, std::nullopt, std::nullopt, "s32");
     r.add_basic_audio_stream(-1, 3, std::nullopt, std::nullopt, std::nullopt, "dbl", 16000);
     EXPECT_EQ(r.get_out_stream_info(1).filter_description, "aresample=16000,aformat=sample_fmts=dbl");
-    expect_matches("flac_two", drain(r), 1e-6);
+    expect_matches("flac_two", drain(r), 0);
   }
   {
     StreamReader r(asset("a.mp3"));
     r.add_basic_audio_stream(1000, 3, std::nullopt, std::nullopt, std::nullopt, "fltp", 8000);
-    expect_matches("mp3_8k", drain(r), 1e-5);
+    expect_matches("mp3_8k", drain(r), 0);
   }
   {
     StreamReader r(asset("vorbis.ogg"));
     r.add_basic_audio_stream(400, 100, std::nullopt, std::nullopt, std::nullopt, "s16", 11025);
-    expect_matches("ogg_s16_11k", drain(r), 1);
+    expect_matches("ogg_s16_11k", drain(r), 0);
   }
 }
 
@@ -191,10 +191,10 @@ TEST(AudioIoStreamReader, Errors) {
   EXPECT_EMBER_ERROR(r.add_basic_audio_stream(10, 3, 5), "add_audio_stream", "5", "out of range");
   EXPECT_EMBER_ERROR(r.add_basic_audio_stream(10, 3, std::nullopt, "no_such_decoder"), "add_audio_stream",
                      "no_such_decoder");
-  EXPECT_EMBER_ERROR(r.add_basic_audio_stream(10, 3, std::nullopt, std::nullopt, std::nullopt, "s17"), "StreamReader",
-                     "s17");
-  EXPECT_EMBER_ERROR(r.add_audio_stream(10, 3, std::nullopt, std::nullopt, std::nullopt, "volume=2"), "StreamReader",
-                     "volume=2");
+  EXPECT_EMBER_ERROR(r.add_basic_audio_stream(10, 3, std::nullopt, std::nullopt, std::nullopt, "s17"),
+                     "add_audio_stream", "aformat=sample_fmts=s17");
+  EXPECT_EMBER_ERROR(r.add_audio_stream(10, 3, std::nullopt, std::nullopt, std::nullopt, "no_such_filter=2"),
+                     "add_audio_stream", "no_such_filter=2", "no such filter", "\"no_such_filter\"");
   EXPECT_EMBER_ERROR(r.stream(), "stream", "No output stream");
   EXPECT_EMBER_ERROR(r.get_src_stream_info(1), "get_src_stream_info", "1");
   EXPECT_EMBER_ERROR(r.get_out_stream_info(0), "get_out_stream_info", "0");
@@ -270,8 +270,8 @@ TEST(AudioIoStreamReader, VideoMatchesTorchaudio) {
   expect_matches("video", drain(r), 0);
   EXPECT_EMBER_ERROR(r.add_basic_video_stream(1, 3, std::nullopt, std::nullopt, std::nullopt, "cuda:0"),
                      "add_video_stream", "hw_accel");
-  EXPECT_EMBER_ERROR(r.add_basic_video_stream(1, 3, std::nullopt, std::nullopt, std::nullopt, std::nullopt, "yuv420p"),
-                     "add_video_stream", "yuv420p");
+  EXPECT_EMBER_ERROR(r.add_basic_video_stream(1, 3, std::nullopt, std::nullopt, std::nullopt, std::nullopt, "yuv422p"),
+                     "add_video_stream", "yuv422p");
   EXPECT_EMBER_ERROR(StreamReader(asset("s16.wav")).add_basic_video_stream(1), "add_video_stream",
                      "There is no video stream");
 }

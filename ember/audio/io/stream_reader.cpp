@@ -6,6 +6,8 @@
 
 #include "ember/audio/io/chunk_buffer.h"
 #include "ember/audio/io/ffmpeg_util.h"
+#include "ember/audio/io/filter_graph.h"
+#include "ember/audio/io/video_frame.h"
 #include "ember/core/error.h"
 #include "ember/ops/factory/factory.h"
 
@@ -14,42 +16,8 @@ namespace {
 
 using detail::av_error;
 
-// What an output stream's filter description asks for. Ember links no
-// libavfilter, so only the descriptions add_basic_audio_stream builds are
-// understood; libswresample does the work aresample/aformat would.
-struct AudioFilter {
-  std::optional<int64_t> sample_rate;
-  std::optional<AVSampleFormat> sample_format;
-};
-
-AudioFilter parse_filter(const std::optional<std::string>& desc) {
-  AudioFilter f;
-  if (!desc || desc->empty() || *desc == "anull") return f;
-  size_t start = 0;
-  while (start <= desc->size()) {
-    size_t comma = desc->find(',', start);
-    std::string part = desc->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    const std::string resample = "aresample=", aformat = "aformat=sample_fmts=";
-    if (part.rfind(resample, 0) == 0) {
-      std::string v = part.substr(resample.size());
-      char* end = nullptr;
-      long long rate = std::strtoll(v.c_str(), &end, 10);
-      EMBER_CHECK(!v.empty() && *end == '\0' && rate > 0 && rate <= (1 << 30),
-                  "StreamReader: invalid sample rate in filter \"", part, "\"");
-      f.sample_rate = rate;
-    } else if (part.rfind(aformat, 0) == 0) {
-      f.sample_format = detail::sample_format_named("StreamReader", part.substr(aformat.size()));
-    } else {
-      EMBER_ERROR("StreamReader: unsupported filter \"", part, "\" in \"", *desc,
-                  "\" (supported: aresample=<rate>, aformat=sample_fmts=<format>)");
-    }
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return f;
-}
-
-// One output stream: turns decoded frames into tensors and buffers them in chunks.
+// One output stream: runs decoded frames through its filter graph, turns the
+// filtered frames into tensors and buffers them in chunks.
 class Sink {
  public:
   Sink(int64_t source, std::string desc, int64_t frames_per_chunk, int64_t buffer_chunks)
@@ -62,211 +30,171 @@ class Sink {
   const std::string& description() const { return desc_; }
   detail::ChunkBuffer& buffer() { return buffer_; }
 
-  virtual void push(const AVFrame* frame) = 0;
-  // Emits what a converter still holds (the end of the stream).
-  virtual void flush() {}
-  // After a seek: nothing buffered, converters restart.
-  virtual void reset() { buffer_.clear(); }
+  void push(const AVFrame* frame) {
+    if (!graph_ || changed(frame)) {
+      // New input parameters mid-stream: drain the old graph first.
+      if (graph_) flush();
+      graph_ = make_graph("StreamReader", frame);
+    }
+    graph_->add_frame(const_cast<AVFrame*>(frame));  // AV_BUFFERSRC_FLAG_KEEP_REF: not modified
+    pull();
+  }
+  // The end of the stream: emits what the filters still hold.
+  void flush() {
+    if (!graph_) return;
+    graph_->add_frame(nullptr);
+    pull();
+    graph_.reset();
+  }
+  // After a seek: nothing buffered, filters restart.
+  void reset() {
+    buffer_.clear();
+    graph_.reset();
+  }
 
  protected:
+  // A graph fed by frames like `frame` (the decoder's announced parameters
+  // when the stream is added, the real ones from the first frame on).
+  virtual std::unique_ptr<reader_filter::FilterGraph> make_graph(const std::string& fn, const AVFrame* frame) = 0;
+  virtual bool changed(const AVFrame* frame) const = 0;
+  virtual Tensor to_tensor(const AVFrame* frame) const = 0;
+
+  void pull() {
+    while (graph_->get_frame(out_.get())) {
+      struct Unref {
+        AVFrame* f;
+        ~Unref() { av_frame_unref(f); }
+      } unref{out_.get()};
+      buffer_.push(to_tensor(out_.get()));
+    }
+  }
+
   int64_t source_;
   std::string desc_;
   detail::ChunkBuffer buffer_;
+  std::unique_ptr<reader_filter::FilterGraph> graph_;
+  detail::FramePtr out_{av_frame_alloc()};
 };
 
-// Audio: [frames, channels] tensors in the output sample format and rate.
+// Audio: [frames, channels] tensors in the sample format the graph ends with.
 class AudioSink : public Sink {
  public:
-  AudioSink(int64_t source, std::string desc, AudioFilter filter, int64_t frames_per_chunk, int64_t buffer_chunks)
-      : Sink(source, std::move(desc), frames_per_chunk, buffer_chunks), filter_(filter) {}
-  ~AudioSink() override { av_channel_layout_uninit(&in_layout_); }
+  AudioSink(int64_t source, std::string desc, AVRational time_base, int64_t frames_per_chunk, int64_t buffer_chunks)
+      : Sink(source, std::move(desc), frames_per_chunk, buffer_chunks), time_base_(time_base) {
+    EMBER_CHECK(out_ != nullptr, "add_audio_stream: out of memory");
+  }
+  ~AudioSink() override { av_channel_layout_uninit(&layout_); }
 
-  void push(const AVFrame* frame) override {
-    const int channels = frame->ch_layout.nb_channels;
-    EMBER_CHECK(channels > 0 && frame->sample_rate > 0, "StreamReader: decoded audio of stream ", source_, " has ",
-                channels, " channels at ", frame->sample_rate, " Hz");
-    const auto in_fmt = static_cast<AVSampleFormat>(frame->format);
-    const AVSampleFormat out_fmt = av_get_packed_sample_fmt(filter_.sample_format.value_or(in_fmt));
-    const int64_t out_rate = filter_.sample_rate.value_or(frame->sample_rate);
-    const ScalarType dtype = detail::dtype_of("StreamReader", out_fmt);
-    if (!swr_ && in_fmt == out_fmt && out_rate == frame->sample_rate) {
-      // Already packed in the wanted format and rate: a copy, no resampler.
-      Tensor t = empty({frame->nb_samples, channels}, TensorOptions().dtype(dtype));
-      std::memcpy(t.data_ptr(), frame->data[0], static_cast<size_t>(t.numel()) * element_size(dtype));
-      buffer_.push(t);
-      return;
-    }
-    configure(frame, out_fmt, out_rate);
-    int cap = swr_get_out_samples(swr_.get(), frame->nb_samples);
-    EMBER_CHECK(cap >= 0, "StreamReader: resampler failure (", av_error(cap), ")");
-    Tensor t = empty({cap, channels}, TensorOptions().dtype(dtype));
-    uint8_t* out[1] = {static_cast<uint8_t*>(t.data_ptr())};
-    int n = swr_convert(swr_.get(), out, cap, const_cast<const uint8_t**>(frame->extended_data), frame->nb_samples);
-    EMBER_CHECK(n >= 0, "StreamReader: resampling stream ", source_, " failed (", av_error(n), ")");
-    buffer_.push(n == cap ? t : t.narrow(0, 0, n));
+  // Builds the graph for the decoder's announced parameters (as torchaudio
+  // does; the first frame rebuilds it if they were wrong), so a bad
+  // description or an output format without a dtype raises when the stream is added.
+  void validate(const AVCodecContext* ctx) {
+    detail::FramePtr probe(av_frame_alloc());
+    EMBER_CHECK(probe != nullptr, "add_audio_stream: out of memory");
+    probe->sample_rate = ctx->sample_rate > 0 ? ctx->sample_rate : 44100;
+    probe->format = ctx->sample_fmt != AV_SAMPLE_FMT_NONE ? ctx->sample_fmt : AV_SAMPLE_FMT_FLTP;
+    int n = ctx->ch_layout.nb_channels > 0 ? ctx->ch_layout.nb_channels : 1;
+    int ret = ctx->ch_layout.nb_channels > 0 ? av_channel_layout_copy(&probe->ch_layout, &ctx->ch_layout)
+                                             : (av_channel_layout_default(&probe->ch_layout, n), 0);
+    EMBER_CHECK(ret >= 0, "add_audio_stream: bad channel layout (", av_error(ret), ")");
+    graph_ = make_graph("add_audio_stream", probe.get());
+    (void)detail::dtype_of("add_audio_stream", static_cast<AVSampleFormat>(graph_->format()));
   }
 
-  void flush() override {
-    if (!swr_) return;
-    const ScalarType dtype = detail::dtype_of("StreamReader", out_fmt_);
-    const int channels = in_layout_.nb_channels;
-    while (true) {
-      int cap = swr_get_out_samples(swr_.get(), 0);
-      if (cap <= 0) break;
-      Tensor t = empty({cap, channels}, TensorOptions().dtype(dtype));
-      uint8_t* out[1] = {static_cast<uint8_t*>(t.data_ptr())};
-      int n = swr_convert(swr_.get(), out, cap, nullptr, 0);
-      EMBER_CHECK(n >= 0, "StreamReader: flushing the resampler failed (", av_error(n), ")");
-      if (n == 0) break;
-      buffer_.push(t.narrow(0, 0, n));
-    }
+ protected:
+  std::unique_ptr<reader_filter::FilterGraph> make_graph(const std::string& fn, const AVFrame* frame) override {
+    reader_filter::AudioSourceParams p;
+    p.time_base = time_base_;
+    p.sample_rate = frame->sample_rate;
+    p.format = static_cast<AVSampleFormat>(frame->format);
+    p.layout = &frame->ch_layout;
+    auto graph = std::make_unique<reader_filter::FilterGraph>(fn, p, desc_);
+    // Remembers what the graph was built for.
+    format_ = frame->format;
+    rate_ = frame->sample_rate;
+    av_channel_layout_uninit(&layout_);
+    int ret = av_channel_layout_copy(&layout_, &frame->ch_layout);
+    EMBER_CHECK(ret >= 0, fn, ": bad channel layout (", av_error(ret), ")");
+    return graph;
   }
 
-  void reset() override {
-    buffer_.clear();
-    swr_.reset();
+  bool changed(const AVFrame* frame) const override {
+    return frame->format != format_ || frame->sample_rate != rate_ ||
+           av_channel_layout_compare(&frame->ch_layout, &layout_) != 0;
+  }
+
+  Tensor to_tensor(const AVFrame* frame) const override {
+    const auto fmt = static_cast<AVSampleFormat>(frame->format);
+    const ScalarType dtype = detail::dtype_of("StreamReader", fmt);
+    const int64_t channels = frame->ch_layout.nb_channels, n = frame->nb_samples;
+    EMBER_CHECK(channels > 0 && n >= 0, "StreamReader: filtered audio of stream ", source_, " has ", channels,
+                " channels");
+    const size_t bytes = static_cast<size_t>(n) * element_size(dtype);
+    if (av_sample_fmt_is_planar(fmt)) {
+      // One plane per channel: gathered as [channels, frames], returned [frames, channels].
+      Tensor planes = empty({channels, n}, TensorOptions().dtype(dtype));
+      auto* dst = static_cast<uint8_t*>(planes.data_ptr());
+      for (int64_t c = 0; c < channels; ++c) std::memcpy(dst + c * bytes, frame->extended_data[c], bytes);
+      return planes.t().contiguous();
+    }
+    Tensor t = empty({n, channels}, TensorOptions().dtype(dtype));
+    std::memcpy(t.data_ptr(), frame->data[0], bytes * static_cast<size_t>(channels));
+    return t;
   }
 
  private:
-  void configure(const AVFrame* frame, AVSampleFormat out_fmt, int64_t out_rate) {
-    if (swr_ && frame->format == in_fmt_ && frame->sample_rate == in_rate_ &&
-        av_channel_layout_compare(&frame->ch_layout, &in_layout_) == 0)
-      return;
-    // A change of input parameters mid-stream: drain the old resampler first.
-    flush();
-    swr_.reset();
-    av_channel_layout_uninit(&in_layout_);
-    int ret = av_channel_layout_copy(&in_layout_, &frame->ch_layout);
-    EMBER_CHECK(ret >= 0, "StreamReader: bad channel layout (", av_error(ret), ")");
-    SwrContext* raw = nullptr;
-    ret = swr_alloc_set_opts2(&raw, &in_layout_, out_fmt, static_cast<int>(out_rate), &in_layout_,
-                              static_cast<AVSampleFormat>(frame->format), frame->sample_rate, 0, nullptr);
-    detail::SwrPtr swr(raw);
-    EMBER_CHECK(ret >= 0, "StreamReader: cannot convert stream ", source_, " (", av_error(ret), ")");
-    ret = swr_init(swr.get());
-    EMBER_CHECK(ret >= 0, "StreamReader: cannot convert stream ", source_, " (", av_error(ret), ")");
-    swr_ = std::move(swr);
-    in_fmt_ = frame->format;
-    in_rate_ = frame->sample_rate;
-    out_fmt_ = out_fmt;
-  }
-
-  AudioFilter filter_;
-  detail::SwrPtr swr_;
-  int in_fmt_ = -1;
-  int in_rate_ = 0;
-  AVSampleFormat out_fmt_ = AV_SAMPLE_FMT_NONE;
-  AVChannelLayout in_layout_{};
+  AVRational time_base_;
+  int format_ = -1;
+  int rate_ = 0;
+  AVChannelLayout layout_{};
 };
 
-// What a video output's filter description asks for: the pieces
-// add_basic_video_stream builds, done by libswscale.
-struct VideoFilter {
-  std::optional<int> width;
-  std::optional<int> height;
-  std::optional<AVPixelFormat> pixel_format;
-};
-
-int parse_dimension(const std::string& part, const std::string& v) {
-  char* end = nullptr;
-  long long x = std::strtoll(v.c_str(), &end, 10);
-  EMBER_CHECK(!v.empty() && *end == '\0' && x > 0 && x <= 16384, "StreamReader: invalid size in filter \"", part, "\"");
-  return static_cast<int>(x);
-}
-
-VideoFilter parse_video_filter(const std::optional<std::string>& desc) {
-  VideoFilter f;
-  if (!desc || desc->empty() || *desc == "null") return f;
-  size_t start = 0;
-  while (start <= desc->size()) {
-    size_t comma = desc->find(',', start);
-    std::string part = desc->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    const std::string scale = "scale=", format = "format=pix_fmts=";
-    if (part.rfind(scale, 0) == 0) {
-      std::string rest = part.substr(scale.size());
-      size_t pos = 0;
-      while (pos <= rest.size()) {
-        size_t colon = rest.find(':', pos);
-        std::string kv = rest.substr(pos, colon == std::string::npos ? std::string::npos : colon - pos);
-        if (kv.rfind("width=", 0) == 0) {
-          f.width = parse_dimension(part, kv.substr(6));
-        } else if (kv.rfind("height=", 0) == 0) {
-          f.height = parse_dimension(part, kv.substr(7));
-        } else {
-          EMBER_ERROR("StreamReader: unsupported scale option \"", kv, "\" in \"", *desc, "\"");
-        }
-        if (colon == std::string::npos) break;
-        pos = colon + 1;
-      }
-    } else if (part.rfind(format, 0) == 0) {
-      std::string name = part.substr(format.size());
-      AVPixelFormat pf = av_get_pix_fmt(name.c_str());
-      EMBER_CHECK(pf != AV_PIX_FMT_NONE, "StreamReader: unknown pixel format \"", name, "\"");
-      f.pixel_format = pf;
-    } else {
-      EMBER_ERROR("StreamReader: unsupported filter \"", part, "\" in \"", *desc,
-                  "\" (supported: scale=width=<w>:height=<h>, format=pix_fmts=<format>)");
-    }
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return f;
-}
-
-// Bytes per pixel of a packed 8-bit pixel format (rgb24: 3, gray: 1, rgba: 4);
-// 0 for formats a [C, H, W] uint8 tensor cannot hold directly (planar, paletted, deep).
-int packed_channels(AVPixelFormat f) {
-  const AVPixFmtDescriptor* d = av_pix_fmt_desc_get(f);
-  if (d == nullptr ||
-      (d->flags & (AV_PIX_FMT_FLAG_PLANAR | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_HWACCEL)))
-    return 0;
-  if (d->nb_components == 0 || d->log2_chroma_w != 0 || d->log2_chroma_h != 0) return 0;
-  for (int c = 0; c < d->nb_components; ++c)
-    if (d->comp[c].depth != 8) return 0;
-  return av_get_padded_bits_per_pixel(d) / 8;
-}
-
-struct SwsFreer {
-  void operator()(SwsContext* c) const { sws_freeContext(c); }
-};
-
-// Video: one [1, C, H, W] uint8 tensor per frame, in the output pixel format and size.
+// Video: one [1, C, H, W] uint8 tensor per filtered frame.
 class VideoSink : public Sink {
  public:
-  VideoSink(int64_t source, std::string desc, VideoFilter filter, int64_t frames_per_chunk, int64_t buffer_chunks)
-      : Sink(source, std::move(desc), frames_per_chunk, buffer_chunks), filter_(filter) {}
-
-  void push(const AVFrame* frame) override {
-    EMBER_CHECK(frame->width > 0 && frame->height > 0, "StreamReader: decoded video of stream ", source_, " is ",
-                frame->width, "x", frame->height);
-    const auto in_fmt = static_cast<AVPixelFormat>(frame->format);
-    const AVPixelFormat out_fmt = filter_.pixel_format.value_or(in_fmt);
-    const int channels = packed_channels(out_fmt);
-    const char* name = av_get_pix_fmt_name(out_fmt);
-    EMBER_CHECK(channels > 0, "StreamReader: pixel format ", name ? name : "none",
-                " cannot be returned as a tensor; ask for a packed 8-bit format such as rgb24, bgr24 or gray");
-    const int w = filter_.width.value_or(frame->width), h = filter_.height.value_or(frame->height);
-    if (!sws_ || in_w_ != frame->width || in_h_ != frame->height || in_fmt_ != in_fmt) {
-      sws_.reset(
-          sws_getContext(frame->width, frame->height, in_fmt, w, h, out_fmt, SWS_BICUBIC, nullptr, nullptr, nullptr));
-      EMBER_CHECK(sws_ != nullptr, "StreamReader: cannot convert video of stream ", source_, " to ", name);
-      in_w_ = frame->width;
-      in_h_ = frame->height;
-      in_fmt_ = in_fmt;
-    }
-    Tensor hwc = empty({1, h, w, channels}, TensorOptions().dtype(kByte));
-    uint8_t* dst[4] = {static_cast<uint8_t*>(hwc.data_ptr()), nullptr, nullptr, nullptr};
-    int dst_stride[4] = {w * channels, 0, 0, 0};
-    int rows = sws_scale(sws_.get(), frame->data, frame->linesize, 0, frame->height, dst, dst_stride);
-    EMBER_CHECK(rows == h, "StreamReader: converting video of stream ", source_, " failed");
-    buffer_.push(hwc.permute({0, 3, 1, 2}).contiguous());
+  VideoSink(int64_t source, std::string desc, AVRational time_base, AVRational frame_rate, int64_t frames_per_chunk,
+            int64_t buffer_chunks)
+      : Sink(source, std::move(desc), frames_per_chunk, buffer_chunks), time_base_(time_base), frame_rate_(frame_rate) {
+    EMBER_CHECK(out_ != nullptr, "add_video_stream: out of memory");
   }
 
+  void validate(const AVCodecContext* ctx) {
+    detail::FramePtr probe(av_frame_alloc());
+    EMBER_CHECK(probe != nullptr, "add_video_stream: out of memory");
+    probe->width = ctx->width > 0 ? ctx->width : 16;
+    probe->height = ctx->height > 0 ? ctx->height : 16;
+    probe->format = ctx->pix_fmt != AV_PIX_FMT_NONE ? ctx->pix_fmt : AV_PIX_FMT_YUV420P;
+    probe->sample_aspect_ratio = ctx->sample_aspect_ratio;
+    graph_ = make_graph("add_video_stream", probe.get());
+    reader_filter::check_tensor_pixel_format("add_video_stream", graph_->format());
+  }
+
+ protected:
+  std::unique_ptr<reader_filter::FilterGraph> make_graph(const std::string& fn, const AVFrame* frame) override {
+    reader_filter::VideoSourceParams p;
+    p.time_base = time_base_;
+    p.frame_rate = frame_rate_;
+    p.sample_aspect_ratio = frame->sample_aspect_ratio;
+    p.width = frame->width;
+    p.height = frame->height;
+    p.format = static_cast<AVPixelFormat>(frame->format);
+    auto graph = std::make_unique<reader_filter::FilterGraph>(fn, p, desc_);
+    w_ = frame->width;
+    h_ = frame->height;
+    format_ = frame->format;
+    return graph;
+  }
+
+  bool changed(const AVFrame* frame) const override {
+    return frame->width != w_ || frame->height != h_ || frame->format != format_;
+  }
+
+  Tensor to_tensor(const AVFrame* frame) const override { return reader_filter::video_frame_to_tensor(frame); }
+
  private:
-  VideoFilter filter_;
-  std::unique_ptr<SwsContext, SwsFreer> sws_;
-  int in_w_ = 0, in_h_ = 0;
-  AVPixelFormat in_fmt_ = AV_PIX_FMT_NONE;
+  AVRational time_base_;
+  AVRational frame_rate_;
+  int w_ = 0, h_ = 0, format_ = -1;
 };
 
 }  // namespace
@@ -341,6 +269,14 @@ struct StreamReader::Impl {
     EMBER_CHECK(unused.empty(), fn, ": unrecognized decoder option(s): ", unused);
     s->discard = AVDISCARD_DEFAULT;
     decoders[i] = std::move(ctx);
+  }
+
+  // Closes the decoder of a source no output stream reads any more.
+  void release_unused_decoder(int64_t source) {
+    for (const auto& sink : sinks)
+      if (sink->source() == source) return;
+    decoders.erase(source);
+    fmt->streams[source]->discard = AVDISCARD_ALL;
   }
 
   void deliver(int64_t source) {
@@ -499,11 +435,16 @@ void StreamReader::add_audio_stream(int64_t frames_per_chunk, int64_t buffer_chu
               "add_audio_stream: frames_per_chunk must be positive or -1, got ", frames_per_chunk);
   EMBER_CHECK(buffer_chunk_size > 0 || buffer_chunk_size == -1,
               "add_audio_stream: buffer_chunk_size must be positive or -1, got ", buffer_chunk_size);
-  AudioFilter filter = parse_filter(filter_desc);
-  if (filter.sample_format) (void)detail::dtype_of("add_audio_stream", *filter.sample_format);
   impl_->open_decoder("add_audio_stream", *i, decoder, decoder_option);
-  impl_->sinks.push_back(
-      std::make_unique<AudioSink>(*i, filter_desc.value_or(""), filter, frames_per_chunk, buffer_chunk_size));
+  auto sink =
+      std::make_unique<AudioSink>(*i, filter_desc.value_or(""), s->time_base, frames_per_chunk, buffer_chunk_size);
+  try {
+    sink->validate(impl_->decoders.at(*i).get());
+  } catch (...) {
+    impl_->release_unused_decoder(*i);
+    throw;
+  }
+  impl_->sinks.push_back(std::move(sink));
 }
 
 void StreamReader::add_basic_video_stream(int64_t frames_per_chunk, int64_t buffer_chunk_size,
@@ -542,24 +483,24 @@ void StreamReader::add_video_stream(int64_t frames_per_chunk, int64_t buffer_chu
               "add_video_stream: frames_per_chunk must be positive or -1, got ", frames_per_chunk);
   EMBER_CHECK(buffer_chunk_size > 0 || buffer_chunk_size == -1,
               "add_video_stream: buffer_chunk_size must be positive or -1, got ", buffer_chunk_size);
-  VideoFilter filter = parse_video_filter(filter_desc);
-  const char* pix_name = filter.pixel_format ? av_get_pix_fmt_name(*filter.pixel_format) : nullptr;
-  EMBER_CHECK(!filter.pixel_format || packed_channels(*filter.pixel_format) > 0, "add_video_stream: pixel format ",
-              pix_name ? pix_name : "none",
-              " cannot be returned as a tensor; use a packed 8-bit format such as rgb24, bgr24, rgba or gray");
   impl_->open_decoder("add_video_stream", *i, decoder, decoder_option);
-  impl_->sinks.push_back(
-      std::make_unique<VideoSink>(*i, filter_desc.value_or(""), filter, frames_per_chunk, buffer_chunk_size));
+  auto sink = std::make_unique<VideoSink>(*i, filter_desc.value_or(""), s->time_base,
+                                          av_guess_frame_rate(impl_->fmt.get(), const_cast<AVStream*>(s), nullptr),
+                                          frames_per_chunk, buffer_chunk_size);
+  try {
+    sink->validate(impl_->decoders.at(*i).get());
+  } catch (...) {
+    impl_->release_unused_decoder(*i);
+    throw;
+  }
+  impl_->sinks.push_back(std::move(sink));
 }
 
 void StreamReader::remove_stream(int64_t i) {
   impl_->check_sink("remove_stream", i);
   int64_t source = impl_->sinks[i]->source();
   impl_->sinks.erase(impl_->sinks.begin() + i);
-  for (const auto& sink : impl_->sinks)
-    if (sink->source() == source) return;
-  impl_->decoders.erase(source);
-  impl_->fmt->streams[source]->discard = AVDISCARD_ALL;
+  impl_->release_unused_decoder(source);
 }
 
 int64_t StreamReader::process_packet(std::optional<double> timeout, double backoff) {

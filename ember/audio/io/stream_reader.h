@@ -1,8 +1,9 @@
 #pragma once
 // torchaudio.io.StreamReader (0.13) on FFmpeg: chunked decoding of the audio
 // (and video) streams of a file, a byte buffer or a std::istream, with
-// per-output-stream sample format and rate (libswresample), pixel format and
-// size (libswscale), and seek.
+// per-output-stream FFmpeg filter graphs (libavfilter: the sample format and
+// rate, pixel format, size and frame rate of the basic streams are such
+// graphs too), and seek.
 #include <cstdint>
 #include <istream>
 #include <iterator>
@@ -81,16 +82,19 @@ class StreamReader {
                               const std::optional<OptionDict>& decoder_option = std::nullopt,
                               const std::optional<std::string>& format = std::string("fltp"),
                               std::optional<int64_t> sample_rate = std::nullopt);
-  // filter_desc: the descriptions add_basic_audio_stream builds,
-  // "aresample=<rate>" and "aformat=sample_fmts=<fmt>", joined by ",".
+  // filter_desc: an FFmpeg audio filter graph description run by libavfilter
+  // ("aresample=8000,aformat=sample_fmts=fltp", "atempo=1.5", "lowpass=f=1000");
+  // nullopt passes the decoded frames through ("anull"). A description FFmpeg
+  // rejects, or one ending in a sample format without a dtype, raises here.
   void add_audio_stream(int64_t frames_per_chunk, int64_t buffer_chunk_size = 3,
                         std::optional<int64_t> stream_index = std::nullopt,
                         const std::optional<std::string>& decoder = std::nullopt,
                         const std::optional<OptionDict>& decoder_option = std::nullopt,
                         const std::optional<std::string>& filter_desc = std::nullopt);
   // Video: chunks are [frames, C, H, W] uint8 in a packed 8-bit pixel format
-  // ("rgb24", "bgr24", "gray", "rgba", ...), converted and scaled by libswscale.
-  // frame_rate conversion ("fps") and hw_accel are not supported and raise.
+  // ("rgb24", "bgr24", "gray", "rgba", ...) or as Y, U, V planes ("yuv444p",
+  // "yuv420p", "nv12"; 4:2:0 chroma repeated over 2x2 blocks, as torchaudio
+  // does). hw_accel is not supported and raises.
   void add_basic_video_stream(int64_t frames_per_chunk, int64_t buffer_chunk_size = 3,
                               std::optional<int64_t> stream_index = std::nullopt,
                               const std::optional<std::string>& decoder = std::nullopt,
@@ -100,7 +104,8 @@ class StreamReader {
                               std::optional<double> frame_rate = std::nullopt,
                               std::optional<int64_t> width = std::nullopt,
                               std::optional<int64_t> height = std::nullopt);
-  // filter_desc: "scale=width=<w>:height=<h>" and "format=pix_fmts=<format>", joined by ",".
+  // filter_desc: an FFmpeg video filter graph description ("fps=10,scale=width=64:height=48,
+  // format=pix_fmts=rgb24", "hflip", ...), ending in one of those pixel formats.
   void add_video_stream(int64_t frames_per_chunk, int64_t buffer_chunk_size = 3,
                         std::optional<int64_t> stream_index = std::nullopt,
                         const std::optional<std::string>& decoder = std::nullopt,
