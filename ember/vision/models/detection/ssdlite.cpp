@@ -108,7 +108,9 @@ SSDLiteFeatureExtractorMobileNetImpl::SSDLiteFeatureExtractorMobileNetImpl(const
   auto* c4 = backbone->ptr(static_cast<size_t>(c4_pos))->as<mobilenetv3::InvertedResidualImpl>();
   EMBER_CHECK(c4 != nullptr, op, ": backbone[", c4_pos, "] is not a MobileNetV3 InvertedResidual");
   EMBER_CHECK(!c4->use_res_connect, op, ": backbone[c4_pos].use_res_connect should be False");
-  EMBER_CHECK(c4->block->size() >= 2, op, ": backbone[c4_pos] has no expansion layer to split at");
+  EMBER_CHECK(c4->block->size() >= 2 && c4->cnf.expanded_channels != c4->cnf.input_channels, op,
+              ": backbone[c4_pos] has no expansion layer to split at (expanded_channels equals input_channels, ",
+              c4->cnf.input_channels, ")");
   auto* last = backbone->ptr(backbone->size() - 1)->as<ops::Conv2dNormActivationImpl>();
   EMBER_CHECK(last != nullptr, op, ": the backbone's last layer must be a Conv2dNormActivation");
   EMBER_CHECK(width_mult > 0 && min_depth > 0, op, ": bad width_mult=", width_mult, " or min_depth=", min_depth);
