@@ -52,6 +52,11 @@ ssd::SSD ssd300_vgg16(std::optional<Weights> weights, bool progress, std::option
           .scales(std::vector<double>{0.07, 0.15, 0.33, 0.51, 0.69, 0.87, 1.05})
           .steps(std::vector<int64_t>{8, 16, 32, 64, 100, 300}));
   ssd::SSDOptions options(backbone, anchors, {300, 300}, classes);
+  // SSD would measure the extractor's channels with a 300x300 forward of VGG16
+  // (retrieve_out_channels, ~30 GFLOPs); they are fixed by SSDFeatureExtractorVGG,
+  // and the head is the one SSD builds from them.
+  options.head(nn::AnyModule(
+      ssd::SSDHead(std::vector<int64_t>{512, 1024, 512, 256, 256, 256}, anchors->num_anchors_per_location(), classes)));
   // VGG16's features take caffe-style input: the mean removed, [0, 255] values.
   options.image_mean(std::vector<double>{0.48235, 0.45882, 0.40784})
       .image_std(std::vector<double>{1.0 / 255.0, 1.0 / 255.0, 1.0 / 255.0});
