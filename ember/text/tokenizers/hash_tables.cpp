@@ -74,16 +74,46 @@ void MergeMap::insert(int32_t left, int32_t right, Merge m) {
   }
 }
 
-bool WordCache::get(std::string_view word, const WordToken** tokens, size_t* n) const {
-  int32_t e = index_.find(word);
-  if (e < 0) return false;
-  *tokens = tokens_.data() + entries_[static_cast<size_t>(e)].first;
-  *n = entries_[static_cast<size_t>(e)].second;
+size_t WordCache::short_slot(std::string_view word, uint64_t key[3]) {
+  key[0] = key[1] = key[2] = 0;
+  std::memcpy(key, word.data(), word.size());
+  const uint64_t h = mix64(key[0] ^ mix64(key[1] ^ word.size(), 0x9E3779B97F4A7C15ULL), key[2] ^ 0xe7037ed1a0b428dbULL);
+  return static_cast<size_t>(h & (kShortEntries - 1));
+}
+
+bool WordCache::get(std::string_view word, std::vector<WordToken>& out) const {
+  if (word.empty() || word.size() > kMaxWordBytes) return false;
+  if (word.size() <= kShortWordBytes) {
+    if (short_.empty()) return false;
+    uint64_t key[3];
+    const ShortEntry* e = &short_[short_slot(word, key)];
+    if (e->key_len != word.size() || e->key[0] != key[0] || e->key[1] != key[1] || e->key[2] != key[2]) return false;
+    for (uint8_t i = 0; i < e->n; ++i) out.push_back({e->ids[i], e->lens[i]});
+    return true;
+  }
+  int32_t k = index_.find(word);
+  if (k < 0) return false;
+  const auto [offset, count] = entries_[static_cast<size_t>(k)];
+  out.insert(out.end(), tokens_.begin() + offset, tokens_.begin() + offset + count);
   return true;
 }
 
 void WordCache::put(std::string_view word, const WordToken* tokens, size_t n) {
-  if (word.size() > kMaxWordBytes) return;
+  if (word.empty() || word.size() > kMaxWordBytes) return;
+  if (word.size() <= kShortWordBytes) {
+    if (n > kInlineTokens) return;
+    if (short_.empty()) short_.resize(kShortEntries, ShortEntry{});
+    uint64_t key[3];
+    ShortEntry* e = &short_[short_slot(word, key)];
+    std::memcpy(e->key, key, sizeof key);
+    e->key_len = static_cast<uint8_t>(word.size());
+    e->n = static_cast<uint8_t>(n);
+    for (size_t i = 0; i < n; ++i) {
+      e->ids[i] = tokens[i].id;
+      e->lens[i] = static_cast<uint8_t>(tokens[i].len);
+    }
+    return;
+  }
   if (entries_.size() >= kMaxEntries) {
     index_ = StringIdMap();
     entries_.clear();

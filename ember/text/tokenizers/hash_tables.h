@@ -110,19 +110,39 @@ struct WordToken {
   uint32_t len;
 };
 
-// word bytes -> its tokens; bounded, cleared when full. Not thread-safe: each
-// thread encodes with its own (Tokenizer::encode_batch gives every worker one).
+// Note [Word cache]
+// word bytes -> its tokens, per thread (not thread-safe: Tokenizer::encode_batch
+// gives every worker one). Short words, nearly all of running text, go to a
+// direct-mapped table of one cache line per entry holding the word and up to
+// kInlineTokens tokens inline: a lookup is one hash and one line, and a
+// collision just overwrites (re-merging a short word is cheap). Longer words
+// (up to kMaxWordBytes) go to an arena-backed map, cleared when full.
 class WordCache {
  public:
+  static constexpr size_t kShortWordBytes = 24;
+  static constexpr size_t kInlineTokens = 7;
+  static constexpr size_t kShortEntries = 1 << 13;
   static constexpr size_t kMaxEntries = 1 << 16;
   static constexpr size_t kMaxWordBytes = 64;
-  // Points at the cached tokens (valid until the next put) or returns false.
-  bool get(std::string_view word, const WordToken** tokens, size_t* n) const;
+  // Appends the cached tokens of `word` to out, or returns false.
+  bool get(std::string_view word, std::vector<WordToken>& out) const;
   void put(std::string_view word, const WordToken* tokens, size_t n);
   std::vector<WordToken> scratch;  // a model's working space for one word
 
  private:
-  StringIdMap index_;                                   // word -> entry number
+  struct alignas(64) ShortEntry {
+    uint64_t key[3];  // the word, zero-padded
+    uint8_t key_len;  // 0: empty
+    uint8_t n;
+    uint8_t lens[kInlineTokens];
+    int32_t ids[kInlineTokens];
+  };
+  static_assert(sizeof(ShortEntry) == 64);
+  // The entry `word` maps to; fills key with the padded word.
+  static size_t short_slot(std::string_view word, uint64_t key[3]);
+
+  std::vector<ShortEntry> short_;                       // kShortEntries, allocated on first put
+  StringIdMap index_;                                   // long word -> entry number
   std::vector<std::pair<uint32_t, uint32_t>> entries_;  // offset, count into tokens_
   std::vector<WordToken> tokens_;
 };

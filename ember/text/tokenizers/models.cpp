@@ -14,10 +14,6 @@
 namespace torch::text::tokenizers::detail {
 namespace {
 
-// Words up to this many bytes are merged directly: a cache lookup (a miss in
-// a large table) costs more than their few rank lookups (Note [Tokenizer speed]).
-constexpr size_t kMinCachedWord = 0;
-
 // ids beyond this are refused rather than allocating a table for them.
 constexpr int64_t kMaxTokenId = int64_t{1} << 24;
 
@@ -87,9 +83,9 @@ class Bpe final : public Model {
     byte_ids_.fill(-1);
     if (!on) return;
     std::string bytes;
-    for (size_t id = 0; id < id_to_token_.size(); ++id) {
+    for (size_t id = 0; id < id_to_token_->size(); ++id) {
       if (!has_id_[id]) continue;
-      if (byte_level_to_bytes(id_to_token_[id], bytes)) raw_vocab_.insert(bytes, static_cast<int32_t>(id));
+      if (byte_level_to_bytes((*id_to_token_)[id], bytes)) raw_vocab_.insert(bytes, static_cast<int32_t>(id));
     }
     for (int b = 0; b < 256; ++b) {
       std::string s;
@@ -100,12 +96,7 @@ class Bpe final : public Model {
 
   void tokenize(std::string_view word, std::vector<WordToken>& out, WordCache* cache) const override {
     if (word.empty()) return;
-    const WordToken* cached;
-    size_t n_cached;
-    if (cache && word.size() > kMinCachedWord && cache->get(word, &cached, &n_cached)) {
-      out.insert(out.end(), cached, cached + n_cached);
-      return;
-    }
+    if (cache && cache->get(word, out)) return;
     size_t first = out.size();
     if (config_.ignore_merges) {
       int32_t id = byte_level_ ? raw_vocab_.find(word) : vocab_.find(word);
@@ -124,7 +115,7 @@ class Bpe final : public Model {
     else
       merge_large(syms);
     for (const Symbol& s : syms) out.push_back({s.id, s.len});
-    if (cache && word.size() > kMinCachedWord) cache->put(word, out.data() + first, out.size() - first);
+    if (cache) cache->put(word, out.data() + first, out.size() - first);
   }
 
  private:
@@ -285,9 +276,9 @@ class WordPiece final : public Model {
     EMBER_CHECK(id.has_value(), "Tokenizer.from_file: ", source, ": WordPiece unk_token '", unk_,
                 "' is not in the vocabulary");
     unk_id_ = static_cast<int32_t>(*id);
-    for (size_t i = 0; i < id_to_token_.size(); ++i) {
+    for (size_t i = 0; i < id_to_token_->size(); ++i) {
       if (!has_id_[i]) continue;
-      const std::string& t = id_to_token_[i];
+      const std::string& t = (*id_to_token_)[i];
       if (!prefix_.empty() && t.size() >= prefix_.size() && t.compare(0, prefix_.size(), prefix_) == 0)
         continuation_.insert(std::string_view(t).substr(prefix_.size()), static_cast<int32_t>(i));
     }
@@ -295,12 +286,7 @@ class WordPiece final : public Model {
 
   void tokenize(std::string_view word, std::vector<WordToken>& out, WordCache* cache) const override {
     if (word.empty()) return;
-    const WordToken* cached;
-    size_t n_cached;
-    if (cache && word.size() > kMinCachedWord && cache->get(word, &cached, &n_cached)) {
-      out.insert(out.end(), cached, cached + n_cached);
-      return;
-    }
+    if (cache && cache->get(word, out)) return;
     size_t first = out.size();
     if (static_cast<int64_t>(text::detail::count_code_points(word)) > max_chars_) {
       out.push_back({unk_id_, static_cast<uint32_t>(word.size())});
@@ -325,7 +311,7 @@ class WordPiece final : public Model {
       out.push_back({id, static_cast<uint32_t>(end - start)});
       start = end;
     }
-    if (cache && word.size() > kMinCachedWord) cache->put(word, out.data() + first, out.size() - first);
+    if (cache) cache->put(word, out.data() + first, out.size() - first);
   }
 
  private:
@@ -385,8 +371,8 @@ std::optional<int64_t> Model::token_to_id(std::string_view token) const {
 }
 
 const std::string* Model::id_to_token(int64_t id) const {
-  if (id < 0 || id >= static_cast<int64_t>(id_to_token_.size()) || !has_id_[static_cast<size_t>(id)]) return nullptr;
-  return &id_to_token_[static_cast<size_t>(id)];
+  if (id < 0 || id >= static_cast<int64_t>(id_to_token_->size()) || !has_id_[static_cast<size_t>(id)]) return nullptr;
+  return &(*id_to_token_)[static_cast<size_t>(id)];
 }
 
 void Model::set_vocab(std::vector<std::pair<std::string, int64_t>> entries, const std::string& source) {
@@ -398,12 +384,12 @@ void Model::set_vocab(std::vector<std::pair<std::string, int64_t>> entries, cons
   }
   EMBER_CHECK(max_id < static_cast<int64_t>(entries.size()) * 4 + 4096, "Tokenizer.from_file: ", source,
               ": vocabulary ids are too sparse (largest ", max_id, " for ", entries.size(), " tokens)");
-  id_to_token_.assign(static_cast<size_t>(max_id + 1), std::string());
+  id_to_token_->assign(static_cast<size_t>(max_id + 1), std::string());
   has_id_.assign(static_cast<size_t>(max_id + 1), false);
   for (auto& [tok, id] : entries) {
     vocab_.insert_or_assign(tok, static_cast<int32_t>(id));
     has_id_[static_cast<size_t>(id)] = true;
-    id_to_token_[static_cast<size_t>(id)] = std::move(tok);
+    (*id_to_token_)[static_cast<size_t>(id)] = std::move(tok);
   }
 }
 

@@ -184,6 +184,7 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
     p.added.split(text, segments);
 
   Encoding enc;
+  enc.set_vocabulary(p.model->token_table());
   // Untouched capacity costs no memory; regrowing a large encoding costs a copy.
   enc.reserve(text.size() / 4 + 4);
   std::vector<Span> spans;
@@ -238,13 +239,12 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
         uint32_t pos = s.begin;
         for (const WordToken& t : toks) {
           uint32_t e = pos + t.len;
-          const std::string* tok = p.model->id_to_token(t.id);
           int64_t b = char_at(pos);
-          enc.push_back(t.id,
-                        p.model->token_is_text(t.id) ? std::string(work.substr(pos, t.len))
-                        : tok                        ? *tok
-                                                     : std::string(),
-                        Offsets{b, int64_t{char_at(e - 1)} + 1}, word, type_id, false);
+          Offsets o{b, int64_t{char_at(e - 1)} + 1};
+          if (p.model->token_is_text(t.id))
+            enc.push_back(t.id, std::string(work.substr(pos, t.len)), o, word, type_id, false);
+          else
+            enc.push_back_vocab(t.id, o, word, type_id);
           pos = e;
         }
         ++word;
@@ -272,12 +272,11 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
       uint32_t pos = s.begin;
       for (const WordToken& t : toks) {
         uint32_t e = pos + t.len;
-        const std::string* tok = p.model->id_to_token(t.id);
-        enc.push_back(t.id,
-                      p.model->token_is_text(t.id) ? nt.text.substr(pos, t.len)
-                      : tok                        ? *tok
-                                                   : std::string(),
-                      Offsets{nt.begin[pos], nt.end[e - 1]}, word, type_id, false);
+        Offsets o{nt.begin[pos], nt.end[e - 1]};
+        if (p.model->token_is_text(t.id))
+          enc.push_back(t.id, nt.text.substr(pos, t.len), o, word, type_id, false);
+        else
+          enc.push_back_vocab(t.id, o, word, type_id);
         pos = e;
       }
       ++word;
