@@ -317,12 +317,19 @@ TEST(TextTokenizersFastPath, CompactEncodingEqualsStringEncoding) {
     for (int i = 0; i < n; ++i) {
       const int64_t t = id(rng);
       const Offsets o{i, i + 1};
-      if (coin(rng) == 0) {
+      const int c = coin(rng);
+      if (c == 0) {
         const std::string added = "<added" + std::to_string(i) + ">";
         compact.push_back(t, added, o, i, 0, false);
         plain.push_back(t, added, o, i, 0, false);
+      } else if (c == 1) {
+        const std::string text = "text" + std::to_string(i);
+        compact.push_back_text(t, text, o, i);
+        compact.fill_sequence(0);
+        plain.push_back(t, text, o, i, 0, false);
       } else {
-        compact.push_back_vocab(t, o, i, 0);
+        compact.push_back_vocab(t, o, i);
+        compact.fill_sequence(0);
         plain.push_back(t, (*table)[static_cast<size_t>(t)], o, i, 0, false);
       }
     }

@@ -99,6 +99,24 @@ void Encoding::push_back(int64_t id, std::string token, Offsets offsets, std::op
   attention_mask_.push_back(1);
 }
 
+void Encoding::push_back_text(int64_t id, std::string token, Offsets offsets, int64_t word) {
+  ids_.push_back(id);
+  strings_.push_back(std::move(token));
+  token_src_.push_back(static_cast<uint32_t>(strings_.size() - 1));
+  tokens_changed();
+  offsets_.push_back(offsets);
+  word_ids_.push_back(word);
+}
+
+void Encoding::fill_sequence(int64_t type_id) {
+  const size_t n = ids_.size();
+  type_ids_.resize(n, type_id);
+  sequence_ids_.resize(n, std::optional<int64_t>(0));
+  special_tokens_mask_.resize(n, 0);
+  attention_mask_.resize(n, 1);
+  tokens_changed();
+}
+
 void Encoding::set_type_ids(int64_t type_id) { std::fill(type_ids_.begin(), type_ids_.end(), type_id); }
 
 void Encoding::set_sequence_id(int64_t sequence_id) {

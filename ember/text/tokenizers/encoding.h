@@ -51,18 +51,20 @@ class Encoding {
   // Building blocks for the tokenizer pipeline.
   void push_back(int64_t id, std::string token, Offsets offsets, std::optional<int64_t> word, int64_t type_id,
                  bool special);
-  // A token whose string is the vocabulary's entry for `id` (see set_vocabulary).
-  void push_back_vocab(int64_t id, Offsets offsets, int64_t word, int64_t type_id) {
+  // The encoder's own path: push_back_vocab / push_back_text fill only ids,
+  // tokens, offsets and words; fill_sequence then gives every token pushed
+  // since the last push_back or fill_sequence its type id, sequence 0, no
+  // special mask and attention 1, in bulk. A push_back_vocab token's string
+  // is the vocabulary's entry for `id` (see set_vocabulary).
+  void push_back_vocab(int64_t id, Offsets offsets, int64_t word) {
     ids_.push_back(id);
-    type_ids_.push_back(type_id);
     token_src_.push_back(kFromVocab);
     ++n_from_vocab_;
     offsets_.push_back(offsets);
     word_ids_.push_back(word);
-    sequence_ids_.push_back(0);
-    special_tokens_mask_.push_back(0);
-    attention_mask_.push_back(1);
   }
+  void push_back_text(int64_t id, std::string token, Offsets offsets, int64_t word);
+  void fill_sequence(int64_t type_id);
   // The id -> token table push_back_vocab's tokens read (shared, immutable).
   void set_vocabulary(std::shared_ptr<const std::vector<std::string>> vocab) { vocab_ = std::move(vocab); }
   void reserve(size_t n);

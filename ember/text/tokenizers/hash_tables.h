@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ember/core/namespace.h"
+#include "ember/text/tokenizers/normalized_text.h"
 
 namespace torch::text::tokenizers::detail {
 
@@ -128,6 +129,10 @@ class WordCache {
   bool get(std::string_view word, std::vector<WordToken>& out) const;
   void put(std::string_view word, const WordToken* tokens, size_t n);
   std::vector<WordToken> scratch;  // a model's working space for one word
+  // The encoder's buffers, reused from one input to the next.
+  std::vector<Segment> segments;
+  std::vector<Span> spans;
+  std::vector<WordToken> tokens;
 
  private:
   struct alignas(64) ShortEntry {

@@ -177,7 +177,13 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
   EMBER_CHECK(text.size() < (size_t{1} << 32), "Tokenizer.encode: input of ", text.size(),
               " bytes is larger than 4 GiB");
   const TokenizerParts& p = *parts_;
-  std::vector<Segment> segments;
+  std::vector<Segment> local_segments;
+  std::vector<Span> local_spans;
+  std::vector<WordToken> local_toks;
+  std::vector<Segment>& segments = cache ? cache->segments : local_segments;
+  std::vector<Span>& spans = cache ? cache->spans : local_spans;
+  std::vector<WordToken>& toks = cache ? cache->tokens : local_toks;
+  segments.clear();
   if (p.added.empty())
     segments.push_back({0, static_cast<uint32_t>(text.size()), -1});
   else
@@ -187,8 +193,6 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
   enc.set_vocabulary(p.model->token_table());
   // Untouched capacity costs no memory; regrowing a large encoding costs a copy.
   enc.reserve(text.size() / 4 + 4);
-  std::vector<Span> spans;
-  std::vector<WordToken> toks;
   uint32_t cursor = 0, chars = 0;  // chars = code points before byte `cursor`
   auto advance_to = [&](uint32_t byte) {
     for (; cursor < byte; ++cursor)
@@ -203,8 +207,8 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
     if (seg.token >= 0) {
       advance_to(seg.end);
       // The token reads as the matched text, lstrip/rstrip whitespace included.
-      enc.push_back(seg.token, std::string(text.substr(seg.begin, seg.end - seg.begin)), Offsets{first_char, chars},
-                    word++, type_id, false);
+      enc.push_back_text(seg.token, std::string(text.substr(seg.begin, seg.end - seg.begin)),
+                         Offsets{first_char, chars}, word++);
       continue;
     }
     const std::string_view seg_text = text.substr(seg.begin, seg.end - seg.begin);
@@ -242,9 +246,9 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
           int64_t b = char_at(pos);
           Offsets o{b, int64_t{char_at(e - 1)} + 1};
           if (p.model->token_is_text(t.id))
-            enc.push_back(t.id, std::string(work.substr(pos, t.len)), o, word, type_id, false);
+            enc.push_back_text(t.id, std::string(work.substr(pos, t.len)), o, word);
           else
-            enc.push_back_vocab(t.id, o, word, type_id);
+            enc.push_back_vocab(t.id, o, word);
           pos = e;
         }
         ++word;
@@ -274,14 +278,15 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
         uint32_t e = pos + t.len;
         Offsets o{nt.begin[pos], nt.end[e - 1]};
         if (p.model->token_is_text(t.id))
-          enc.push_back(t.id, nt.text.substr(pos, t.len), o, word, type_id, false);
+          enc.push_back_text(t.id, nt.text.substr(pos, t.len), o, word);
         else
-          enc.push_back_vocab(t.id, o, word, type_id);
+          enc.push_back_vocab(t.id, o, word);
         pos = e;
       }
       ++word;
     }
   }
+  enc.fill_sequence(type_id);
   return enc;
 }
 
@@ -312,6 +317,7 @@ Encoding cut_at_word_boundary(Encoding e, int64_t limit, const std::string& dire
 }  // namespace
 
 Encoding Tokenizer::post_process(Encoding encoding, std::optional<Encoding> pair, bool add_special_tokens) const {
+  if (!padding_) return truncate_and_process(std::move(encoding), std::move(pair), add_special_tokens);
   std::vector<Encoding> one;
   one.push_back(truncate_and_process(std::move(encoding), std::move(pair), add_special_tokens));
   pad_batch(one);
