@@ -77,8 +77,18 @@ void MergeMap::insert(int32_t left, int32_t right, Merge m) {
 size_t WordCache::short_slot(std::string_view word, uint64_t key[3]) {
   key[0] = key[1] = key[2] = 0;
   std::memcpy(key, word.data(), word.size());
-  const uint64_t h = mix64(key[0] ^ mix64(key[1] ^ word.size(), 0x9E3779B97F4A7C15ULL), key[2] ^ 0xe7037ed1a0b428dbULL);
-  return static_cast<size_t>(h & (kShortEntries - 1));
+  // Multiply-xorshift of the padded words: the table index only needs spread.
+  uint64_t h = (key[0] * 0x9E3779B97F4A7C15ULL) ^ (key[1] * 0xC2B2AE3D27D4EB4FULL) ^ (key[2] * 0x165667B19E3779F9ULL) ^
+               word.size();
+  h ^= h >> 31;
+  h *= 0xD6E8FEB86659FD93ULL;
+  return static_cast<size_t>(h >> (64 - kShortBits));
+}
+
+void WordCache::prefetch(std::string_view word) const {
+  if (short_.empty() || word.empty() || word.size() > kShortWordBytes) return;
+  uint64_t key[3];
+  __builtin_prefetch(&short_[short_slot(word, key)]);
 }
 
 bool WordCache::get(std::string_view word, std::vector<WordToken>& out) const {

@@ -122,12 +122,15 @@ class WordCache {
  public:
   static constexpr size_t kShortWordBytes = 24;
   static constexpr size_t kInlineTokens = 7;
-  static constexpr size_t kShortEntries = 1 << 13;
+  static constexpr int kShortBits = 13;
+  static constexpr size_t kShortEntries = size_t{1} << kShortBits;
   static constexpr size_t kMaxEntries = 1 << 16;
   static constexpr size_t kMaxWordBytes = 64;
   // Appends the cached tokens of `word` to out, or returns false.
   bool get(std::string_view word, std::vector<WordToken>& out) const;
   void put(std::string_view word, const WordToken* tokens, size_t n);
+  // Starts loading the entry `word` maps to, ahead of its get.
+  void prefetch(std::string_view word) const;
   std::vector<WordToken> scratch;  // a model's working space for one word
   // The encoder's buffers, reused from one input to the next.
   std::vector<Segment> segments;

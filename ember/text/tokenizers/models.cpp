@@ -182,38 +182,47 @@ class Bpe final : public Model {
   }
 
   // Short words: the rank of every adjacent pair in a small array; merge the
-  // lowest (leftmost on ties) and recompute its two neighbours.
+  // lowest (leftmost on ties: the index breaks them in the packed key) and
+  // recompute its two neighbours. Branch-free minimum, arrays on the stack.
   void merge_small(Symbols& syms) const {
-    constexpr int32_t kNone = INT32_MAX;
-    int32_t ranks[64];
-    int32_t ids[64];
+    constexpr uint32_t kNone = UINT32_MAX;
+    uint32_t ranks[64];
+    int32_t merged[64], ids[64];
+    uint32_t lens[64];
     size_t n = syms.size();
-    auto rank_of = [&](size_t i, int32_t* id) {
-      const MergeMap::Merge* m = merges_.find(syms[i].id, syms[i + 1].id);
+    for (size_t i = 0; i < n; ++i) {
+      ids[i] = syms[i].id;
+      lens[i] = syms[i].len;
+    }
+    auto rank_of = [&](size_t i) {
+      const MergeMap::Merge* m = merges_.find(ids[i], ids[i + 1]);
       if (!m) return kNone;
-      *id = m->id;
-      return m->rank;
+      merged[i] = m->id;
+      return static_cast<uint32_t>(m->rank);
     };
-    for (size_t i = 0; i + 1 < n; ++i) ranks[i] = rank_of(i, &ids[i]);
+    for (size_t i = 0; i + 1 < n; ++i) ranks[i] = rank_of(i);
     while (n > 1) {
-      size_t best = 0;
-      int32_t best_rank = kNone;
-      for (size_t i = 0; i + 1 < n; ++i)
-        if (ranks[i] < best_rank) {
-          best_rank = ranks[i];
-          best = i;
-        }
-      if (best_rank == kNone) break;
-      syms[best] = {ids[best], syms[best].len + syms[best + 1].len};
-      syms.erase(syms.begin() + static_cast<ptrdiff_t>(best) + 1);
+      uint64_t best_key = UINT64_MAX;
+      for (size_t i = 0; i + 1 < n; ++i) {
+        const uint64_t k = (static_cast<uint64_t>(ranks[i]) << 6) | i;
+        best_key = k < best_key ? k : best_key;
+      }
+      if ((best_key >> 6) == kNone) break;
+      const size_t best = static_cast<size_t>(best_key & 63);
+      ids[best] = merged[best];
+      lens[best] += lens[best + 1];
       for (size_t i = best + 1; i + 1 < n; ++i) {
-        ranks[i] = ranks[i + 1];
         ids[i] = ids[i + 1];
+        lens[i] = lens[i + 1];
+        ranks[i] = ranks[i + 1];
+        merged[i] = merged[i + 1];
       }
       --n;
-      if (best + 1 < n) ranks[best] = rank_of(best, &ids[best]);
-      if (best > 0) ranks[best - 1] = rank_of(best - 1, &ids[best - 1]);
+      if (best + 1 < n) ranks[best] = rank_of(best);
+      if (best > 0) ranks[best - 1] = rank_of(best - 1);
     }
+    syms.resize(n);
+    for (size_t i = 0; i < n; ++i) syms[i] = {ids[i], lens[i]};
   }
 
   // Long words: a heap of candidate merges over a linked list of symbols.

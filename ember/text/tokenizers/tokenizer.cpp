@@ -158,6 +158,18 @@ Tokenizer Tokenizer::from_buffer(std::string_view bytes) {
   return tok;
 }
 
+namespace {
+
+// The word cache's entries are scattered over a table larger than the
+// nearest caches: loading all of a text's entries before the first lookup
+// overlaps their latencies (Note [Word cache]).
+void prefetch_words(const WordCache* cache, std::string_view text, const std::vector<Span>& spans) {
+  if (!cache) return;
+  for (const Span& s : spans) cache->prefetch(text.substr(s.begin, s.end - s.begin));
+}
+
+}  // namespace
+
 // Note [Tokenizer speed]
 // No regex engine: the pre-tokenizers are hand-written state machines over
 // code points, with an ICU-derived class table for the BMP. The vocabulary,
@@ -236,6 +248,7 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
       };
       spans.assign(1, Span{0, static_cast<uint32_t>(work.size())});
       if (p.pre_tokenizer) p.pre_tokenizer->split(work, spans);
+      prefetch_words(cache, work, spans);
       for (const Span& s : spans) {
         if (s.begin == s.end) continue;
         toks.clear();
@@ -269,6 +282,7 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
     }
     spans.assign(1, Span{0, static_cast<uint32_t>(nt.text.size())});
     if (p.pre_tokenizer) p.pre_tokenizer->split(nt.text, spans);
+    prefetch_words(cache, nt.text, spans);
     for (const Span& s : spans) {
       if (s.begin == s.end) continue;
       toks.clear();
