@@ -74,6 +74,20 @@ void MergeMap::insert(int32_t left, int32_t right, Merge m) {
   }
 }
 
+void TokenTrie::insert(std::string_view token, int32_t id) {
+  int32_t node = 0;
+  for (unsigned char c : token) {
+    int32_t next = child(node, c);
+    if (next < 0) {
+      next = static_cast<int32_t>(tokens_.size());
+      tokens_.push_back(-1);
+      edges_.insert(node, c, {0, next});
+    }
+    node = next;
+  }
+  if (tokens_[static_cast<size_t>(node)] < 0) tokens_[static_cast<size_t>(node)] = id;
+}
+
 size_t WordCache::short_slot(std::string_view word, uint64_t key[3]) {
   key[0] = key[1] = key[2] = 0;
   std::memcpy(key, word.data(), word.size());

@@ -105,6 +105,24 @@ class MergeMap {
   size_t size_ = 0;
 };
 
+// A byte trie over token strings, for greedy longest-prefix matching: edges
+// (node, byte) -> child in one flat MergeMap, a token id (or -1) per node.
+class TokenTrie {
+ public:
+  // First insertion of a string wins.
+  void insert(std::string_view token, int32_t id);
+  // The node reached from `node` by `byte`, or -1.
+  int32_t child(int32_t node, unsigned char byte) const {
+    const MergeMap::Merge* m = edges_.find(node, byte);
+    return m ? m->id : -1;
+  }
+  int32_t token_at(int32_t node) const { return tokens_[static_cast<size_t>(node)]; }
+
+ private:
+  MergeMap edges_;
+  std::vector<int32_t> tokens_{-1};  // node 0 is the root
+};
+
 // A word's tokens: id and byte length within the word.
 struct WordToken {
   int32_t id;

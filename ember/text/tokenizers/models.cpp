@@ -285,11 +285,21 @@ class WordPiece final : public Model {
     EMBER_CHECK(id.has_value(), "Tokenizer.from_file: ", source, ": WordPiece unk_token '", unk_,
                 "' is not in the vocabulary");
     unk_id_ = static_cast<int32_t>(*id);
+    StringIdMap continuation;  // "##ing" stored as "ing"; the lowest id wins
     for (size_t i = 0; i < id_to_token_->size(); ++i) {
       if (!has_id_[i]) continue;
       const std::string& t = (*id_to_token_)[i];
+      if (vocab_.find(t) == static_cast<int32_t>(i)) starts_.insert(t, static_cast<int32_t>(i));
       if (!prefix_.empty() && t.size() >= prefix_.size() && t.compare(0, prefix_.size(), prefix_) == 0)
-        continuation_.insert(std::string_view(t).substr(prefix_.size()), static_cast<int32_t>(i));
+        continuation.insert(std::string_view(t).substr(prefix_.size()), static_cast<int32_t>(i));
+    }
+    for (size_t i = 0; i < id_to_token_->size(); ++i) {
+      if (!has_id_[i]) continue;
+      const std::string& t = (*id_to_token_)[i];
+      if (!prefix_.empty() && t.size() >= prefix_.size() && t.compare(0, prefix_.size(), prefix_) == 0) {
+        std::string_view rest = std::string_view(t).substr(prefix_.size());
+        if (continuation.find(rest) == static_cast<int32_t>(i)) continuations_.insert(rest, static_cast<int32_t>(i));
+      }
     }
   }
 
@@ -301,16 +311,25 @@ class WordPiece final : public Model {
       out.push_back({unk_id_, static_cast<uint32_t>(word.size())});
       return;
     }
+    // Greedy longest match, walking the trie forward from each piece's start:
+    // the walk ends where no token continues, and the last token passed at a
+    // code point boundary is the longest one (the reference shrinks the
+    // piece from the end one code point at a time; same result).
     size_t start = 0;
     while (start < word.size()) {
-      size_t end = word.size();
+      const TokenTrie& trie = start == 0 ? starts_ : continuations_;
+      size_t end = start;
       int32_t id = -1;
-      while (start < end) {
-        std::string_view piece = word.substr(start, end - start);
-        id = start == 0 ? vocab_.find(piece) : continuation_.find(piece);
-        if (id >= 0) break;
-        do --end;
-        while (end > start && text::detail::is_continuation_byte(static_cast<unsigned char>(word[end])));
+      int32_t node = 0;
+      for (size_t i = start; i < word.size(); ++i) {
+        node = trie.child(node, static_cast<unsigned char>(word[i]));
+        if (node < 0) break;
+        const int32_t t = trie.token_at(node);
+        if (t >= 0 &&
+            (i + 1 == word.size() || !text::detail::is_continuation_byte(static_cast<unsigned char>(word[i + 1])))) {
+          id = t;
+          end = i + 1;
+        }
       }
       if (id < 0) {
         out.resize(first);
@@ -327,7 +346,7 @@ class WordPiece final : public Model {
   std::string unk_, prefix_;
   int64_t max_chars_;
   int32_t unk_id_ = -1;
-  StringIdMap continuation_;  // "##ing" stored as "ing"
+  TokenTrie starts_, continuations_;  // the vocabulary; its "##" tokens without the prefix
 };
 
 class WordLevel final : public Model {
