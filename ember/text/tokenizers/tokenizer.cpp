@@ -172,13 +172,16 @@ void prefetch_words(const WordCache* cache, std::string_view text, const std::ve
 
 // Note [Tokenizer speed]
 // No regex engine: the pre-tokenizers are hand-written state machines over
-// code points, with an ICU-derived class table for the BMP. The vocabulary,
-// the merge ranks and the word cache are flat open-addressing tables keyed
-// by bytes / packed id pairs. BPE merges a short word through a rank array of
-// its adjacent pairs (a heap for long words), in a per-thread scratch buffer;
-// only words longer than a few bytes go through the cache, whose misses in a
-// large table cost more than merging a short word again. Without a normalizer
-// offsets come from one forward cursor (Note [Identity alignment]).
+// code points, with an ICU-derived class table for the BMP (the GPT-2 scanner
+// is checked against ICU running the pattern, tokenizers_fastpath_test.cpp).
+// The vocabulary, the merge ranks and WordPiece's prefix trie are flat
+// open-addressing tables. BPE merges a short word in stack arrays of its
+// adjacent pairs' ranks (a heap for long words). Words go through a per-thread
+// cache (Note [Word cache]) whose entries for a text are prefetched first. The
+// encoding refers to the vocabulary instead of copying token strings (Note
+// [Compact encoding]), its uniform fields are filled in bulk, and the
+// encoder's buffers are reused. Without a normalizer offsets come from one
+// forward cursor (Note [Identity alignment]).
 Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCache* cache) const {
   std::string repaired;
   std::string_view text = raw;
