@@ -6,6 +6,7 @@
 //   text_tokenizers_bench corpus.txt bpe.json wordpiece.json model.model [big_bpe.json]
 //   text_tokenizers_bench --rss tokenizer.json
 //   text_tokenizers_bench --loop tokenizer.json corpus.txt rounds   (line-by-line encode only, for perf)
+//   text_tokenizers_bench --batch tokenizer.json corpus.txt rounds  (encode_batch on one thread only)
 #include <time.h>
 
 #include <cstdio>
@@ -143,6 +144,15 @@ int main(int argc, char** argv) {
     std::printf("%-34s %8.2f MiB (vocabulary %lld)\n", "loaded tokenizer resident", (after - before) / 1024.0,
                 static_cast<long long>(tok.get_vocab_size()));
     return 0;
+  }
+  if (argc == 5 && std::strcmp(argv[1], "--batch") == 0) {
+    const Tokenizer tok = Tokenizer::from_file(argv[2]);
+    size_t bytes = 0, n = 0;
+    const auto lines = read_lines(argv[3], bytes);
+    ember::set_num_threads(1);
+    const double t = best_of(std::atoi(argv[4]), process_seconds, [&] { n += tok.encode_batch(lines, false).size(); });
+    report("encode_batch, 1 thread, CPU", t, bytes);
+    return n == 0;
   }
   if (argc == 5 && std::strcmp(argv[1], "--loop") == 0) {
     const Tokenizer tok = Tokenizer::from_file(argv[2]);
