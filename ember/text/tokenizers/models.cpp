@@ -200,6 +200,9 @@ class Bpe final : public Model {
       merged[i] = m->id;
       return static_cast<uint32_t>(m->rank);
     };
+    // The pairs' slots are scattered over a table larger than the nearest
+    // caches: load them all before the first lookup.
+    for (size_t i = 0; i + 1 < n; ++i) merges_.prefetch(ids[i], ids[i + 1]);
     for (size_t i = 0; i + 1 < n; ++i) ranks[i] = rank_of(i);
     while (n > 1) {
       uint64_t best_key = UINT64_MAX;
