@@ -158,6 +158,15 @@ class WordCache {
   std::vector<Segment> segments;
   std::vector<Span> spans;
   std::vector<WordToken> tokens;
+  // Frees the encoder's buffers when a long input grew them past a small
+  // bound, so a tokenizer does not keep the largest input's memory.
+  void trim_buffers() {
+    constexpr size_t kKeep = size_t{1} << 14;
+    if (segments.capacity() > kKeep) std::vector<Segment>().swap(segments);
+    if (spans.capacity() > kKeep) std::vector<Span>().swap(spans);
+    if (tokens.capacity() > kKeep) std::vector<WordToken>().swap(tokens);
+    if (scratch.capacity() > kKeep) std::vector<WordToken>().swap(scratch);
+  }
 
  private:
   struct alignas(64) ShortEntry {

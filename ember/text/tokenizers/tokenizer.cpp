@@ -304,6 +304,7 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
     }
   }
   enc.fill_sequence(type_id);
+  if (cache) cache->trim_buffers();
   return enc;
 }
 
