@@ -88,7 +88,7 @@ void TokenTrie::insert(std::string_view token, int32_t id) {
   if (tokens_[static_cast<size_t>(node)] < 0) tokens_[static_cast<size_t>(node)] = id;
 }
 
-size_t WordCache::short_slot(std::string_view word, uint64_t key[3]) {
+size_t WordCache::short_slot(std::string_view word, uint64_t key[3]) const {
   key[0] = key[1] = key[2] = 0;
   std::memcpy(key, word.data(), word.size());
   // Multiply-xorshift of the padded words: the table index only needs spread.
@@ -96,7 +96,7 @@ size_t WordCache::short_slot(std::string_view word, uint64_t key[3]) {
                word.size();
   h ^= h >> 31;
   h *= 0xD6E8FEB86659FD93ULL;
-  return static_cast<size_t>(h >> (64 - kShortBits));
+  return static_cast<size_t>(h >> (64 - short_bits_));
 }
 
 void WordCache::prefetch(std::string_view word) const {
@@ -126,7 +126,11 @@ void WordCache::put(std::string_view word, const WordToken* tokens, size_t n) {
   if (word.empty() || word.size() > kMaxWordBytes) return;
   if (word.size() <= kShortWordBytes) {
     if (n > kInlineTokens) return;
-    if (short_.empty()) short_.resize(kShortEntries, ShortEntry{});
+    if (short_.empty() || (short_bits_ < kShortBits && ++short_puts_ > 4 * short_.size())) {
+      short_bits_ = short_.empty() ? kFirstShortBits : kShortBits;
+      short_.assign(size_t{1} << short_bits_, ShortEntry{});
+      short_puts_ = 0;
+    }
     uint64_t key[3];
     ShortEntry* e = &short_[short_slot(word, key)];
     std::memcpy(e->key, key, sizeof key);

@@ -144,6 +144,9 @@ class WordCache {
  public:
   static constexpr size_t kShortWordBytes = 24;
   static constexpr size_t kInlineTokens = 7;
+  // The short table starts small (a cache made for a few texts costs little)
+  // and grows, emptied, to its full size once it has taken many words.
+  static constexpr int kFirstShortBits = 9;
   static constexpr int kShortBits = 13;
   static constexpr size_t kShortEntries = size_t{1} << kShortBits;
   static constexpr size_t kMaxEntries = 1 << 16;
@@ -178,9 +181,11 @@ class WordCache {
   };
   static_assert(sizeof(ShortEntry) == 64);
   // The entry `word` maps to; fills key with the padded word.
-  static size_t short_slot(std::string_view word, uint64_t key[3]);
+  size_t short_slot(std::string_view word, uint64_t key[3]) const;
 
-  std::vector<ShortEntry> short_;                       // kShortEntries, allocated on first put
+  std::vector<ShortEntry> short_;  // 2^short_bits_ entries, allocated on first put
+  int short_bits_ = 0;
+  size_t short_puts_ = 0;
   StringIdMap index_;                                   // long word -> entry number
   std::vector<std::pair<uint32_t, uint32_t>> entries_;  // offset, count into tokens_
   std::vector<WordToken> tokens_;
