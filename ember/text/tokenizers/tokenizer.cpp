@@ -416,27 +416,48 @@ Encoding Tokenizer::encode_with(std::string_view a, std::optional<std::string_vi
   return post_process(std::move(ea), std::move(eb), add_special_tokens);
 }
 
+namespace {
+
+// One of the tokenizer's warm word caches, locked, or none when all are busy.
+struct CacheLease {
+  std::unique_lock<std::mutex> lock;
+  WordCache* cache = nullptr;
+};
+
+CacheLease lease_cache(TokenizerParts& parts) {
+  for (auto& slot : parts.caches) {
+    std::unique_lock<std::mutex> lock(slot.mutex, std::try_to_lock);
+    if (lock.owns_lock()) return {std::move(lock), &slot.cache};
+  }
+  return {};
+}
+
+}  // namespace
+
 Encoding Tokenizer::encode(std::string_view sequence, bool add_special_tokens) const {
-  std::unique_lock<std::mutex> lock(parts_->cache_mutex, std::try_to_lock);
-  return encode_with(sequence, std::nullopt, add_special_tokens, lock.owns_lock() ? &parts_->cache : nullptr);
+  CacheLease lease = lease_cache(*parts_);
+  return encode_with(sequence, std::nullopt, add_special_tokens, lease.cache);
 }
 
 Encoding Tokenizer::encode(std::string_view sequence, std::string_view pair, bool add_special_tokens) const {
-  std::unique_lock<std::mutex> lock(parts_->cache_mutex, std::try_to_lock);
-  return encode_with(sequence, pair, add_special_tokens, lock.owns_lock() ? &parts_->cache : nullptr);
+  CacheLease lease = lease_cache(*parts_);
+  return encode_with(sequence, pair, add_special_tokens, lease.cache);
 }
 
 namespace {
 
-// Runs f(i, cache) for i in [0, n) on the intra-op threads, one word cache per chunk.
+// Runs f(i, cache) for i in [0, n) on the intra-op threads, one word cache per
+// chunk: a warm one of the tokenizer's when free, else a fresh one.
 template <typename F>
-void parallel_encode(size_t n, const F& f) {
+void parallel_encode(TokenizerParts& parts, size_t n, const F& f) {
   std::exception_ptr error;
   std::mutex error_mutex;
   torch::parallel_for(0, static_cast<int64_t>(n), 1, [&](int64_t begin, int64_t end) {
-    WordCache cache;
+    CacheLease lease = lease_cache(parts);
+    WordCache fresh;
+    WordCache* cache = lease.cache ? lease.cache : &fresh;
     try {
-      for (int64_t i = begin; i < end; ++i) f(static_cast<size_t>(i), &cache);
+      for (int64_t i = begin; i < end; ++i) f(static_cast<size_t>(i), cache);
     } catch (...) {
       std::lock_guard<std::mutex> g(error_mutex);
       if (!error) error = std::current_exception();
@@ -449,7 +470,7 @@ void parallel_encode(size_t n, const F& f) {
 
 std::vector<Encoding> Tokenizer::encode_batch(const std::vector<std::string>& input, bool add_special_tokens) const {
   std::vector<Encoding> out(input.size());
-  parallel_encode(input.size(), [&](size_t i, WordCache* cache) {
+  parallel_encode(*parts_, input.size(), [&](size_t i, WordCache* cache) {
     out[i] = truncate_and_process(encode_single(input[i], 0, cache), std::nullopt, add_special_tokens);
   });
   // Padding waits until every member of the batch is known.
@@ -460,7 +481,7 @@ std::vector<Encoding> Tokenizer::encode_batch(const std::vector<std::string>& in
 std::vector<Encoding> Tokenizer::encode_batch(const std::vector<std::pair<std::string, std::string>>& input,
                                               bool add_special_tokens) const {
   std::vector<Encoding> out(input.size());
-  parallel_encode(input.size(), [&](size_t i, WordCache* cache) {
+  parallel_encode(*parts_, input.size(), [&](size_t i, WordCache* cache) {
     out[i] = truncate_and_process(encode_single(input[i].first, 0, cache), encode_single(input[i].second, 1, cache),
                                   add_special_tokens);
   });
