@@ -5,9 +5,12 @@
 // library encodes the same lines with the same model, and the ids are compared.
 //   text_tokenizers_bench corpus.txt bpe.json wordpiece.json model.model [big_bpe.json]
 //   text_tokenizers_bench --rss tokenizer.json
+//   text_tokenizers_bench --loop tokenizer.json corpus.txt rounds   (line-by-line encode only, for perf)
+//   text_tokenizers_bench --batch tokenizer.json corpus.txt rounds  (encode_batch on one thread only)
 #include <time.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -140,6 +143,27 @@ int main(int argc, char** argv) {
     const long after = rss_kib();
     std::printf("%-34s %8.2f MiB (vocabulary %lld)\n", "loaded tokenizer resident", (after - before) / 1024.0,
                 static_cast<long long>(tok.get_vocab_size()));
+    return 0;
+  }
+  if (argc == 5 && std::strcmp(argv[1], "--batch") == 0) {
+    const Tokenizer tok = Tokenizer::from_file(argv[2]);
+    size_t bytes = 0, n = 0;
+    const auto lines = read_lines(argv[3], bytes);
+    ember::set_num_threads(1);
+    const double t = best_of(std::atoi(argv[4]), process_seconds, [&] { n += tok.encode_batch(lines, false).size(); });
+    report("encode_batch, 1 thread, CPU", t, bytes);
+    return n == 0;
+  }
+  if (argc == 5 && std::strcmp(argv[1], "--loop") == 0) {
+    const Tokenizer tok = Tokenizer::from_file(argv[2]);
+    size_t bytes = 0, n = 0;
+    const auto lines = read_lines(argv[3], bytes);
+    const int rounds = std::atoi(argv[4]);
+    const double t = best_of(rounds, thread_seconds, [&] {
+      for (const auto& l : lines) n += tok.encode(l, false).ids().size();
+    });
+    report("encode, 1 thread", t, bytes);
+    std::printf("%-34s %8.3f per byte\n", "tokens", static_cast<double>(n) / rounds / static_cast<double>(bytes));
     return 0;
   }
   if (argc < 5) {

@@ -124,13 +124,12 @@ void Segmenter::encode_bpe_words(std::string_view normalized, std::vector<Segmen
   using tokenizers::detail::WordCache;
   using tokenizers::detail::WordToken;
   auto encode_word = [&](std::string_view w) {
-    const WordToken* cached = nullptr;
-    size_t n = 0;
-    if (w.size() <= WordCache::kMaxWordBytes && ws.cache.get(w, &cached, &n)) {
+    ws.tokens.clear();
+    if (ws.cache.get(w, ws.tokens)) {
       size_t pos = 0;
-      for (size_t i = 0; i < n; ++i) {
-        out.emplace_back(w.substr(pos, cached[i].len), cached[i].id);
-        pos += cached[i].len;
+      for (const WordToken& t : ws.tokens) {
+        out.emplace_back(w.substr(pos, t.len), t.id);
+        pos += t.len;
       }
       return;
     }

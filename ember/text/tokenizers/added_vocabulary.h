@@ -24,12 +24,6 @@ struct AddedToken {
 
 namespace detail {
 
-// A piece of the input: [begin, end) bytes; token >= 0 when it is an added token.
-struct Segment {
-  uint32_t begin, end;
-  int64_t token;
-};
-
 class AddedVocabulary {
  public:
   void add(const AddedToken& t, int64_t id);

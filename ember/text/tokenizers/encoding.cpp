@@ -15,10 +15,69 @@ int64_t Encoding::n_sequences() const {
   return seen.empty() ? 1 : static_cast<int64_t>(seen.size());
 }
 
+// Note [Compact encoding]
+// The tokens of an encoding are mostly vocabulary entries: they are kept as a
+// reference to the model's shared id -> token table and turned into strings
+// only when tokens() is asked for, so encode makes no string per token. The
+// few others (added tokens, special tokens, padding, Unigram's unknowns read
+// as text) are held as strings, in token order.
+const std::vector<std::string>& Encoding::tokens() const {
+  if (n_from_vocab_ == 0) return strings_;
+  if (cache_.ready.load(std::memory_order_acquire)) return cache_.tokens;
+  std::lock_guard<std::mutex> lock(cache_.mutex);
+  if (!cache_.ready.load(std::memory_order_relaxed)) {
+    std::vector<std::string> out;
+    out.reserve(ids_.size());
+    for (size_t i = 0; i < ids_.size(); ++i) out.emplace_back(token(i));
+    cache_.tokens = std::move(out);
+    cache_.ready.store(true, std::memory_order_release);
+  }
+  return cache_.tokens;
+}
+
+std::string_view Encoding::token(size_t i) const {
+  EMBER_CHECK(i < token_src_.size(), "Encoding.token: index ", i, " is out of range for ", token_src_.size(),
+              " tokens");
+  const uint32_t src = token_src_[i];
+  if (src != kFromVocab) return strings_[src];
+  const int64_t id = ids_[i];
+  if (!vocab_ || id < 0 || id >= static_cast<int64_t>(vocab_->size())) return {};
+  return (*vocab_)[static_cast<size_t>(id)];
+}
+
+std::vector<std::string>& Encoding::mutable_tokens() {
+  if (n_from_vocab_ != 0) {
+    std::vector<std::string> all;
+    all.reserve(ids_.size());
+    for (size_t i = 0; i < ids_.size(); ++i) all.emplace_back(token(i));
+    strings_ = std::move(all);
+    for (size_t i = 0; i < token_src_.size(); ++i) token_src_[i] = static_cast<uint32_t>(i);
+    n_from_vocab_ = 0;
+  }
+  tokens_changed();
+  return strings_;
+}
+
+void Encoding::copy_token(const Encoding& from, size_t i) {
+  const uint32_t src = from.token_src_[i];
+  if (src == kFromVocab) {
+    if (!vocab_ && n_from_vocab_ == 0) vocab_ = from.vocab_;
+    if (vocab_ == from.vocab_) {
+      token_src_.push_back(kFromVocab);
+      ++n_from_vocab_;
+      return;
+    }
+    strings_.emplace_back(from.token(i));
+  } else {
+    strings_.push_back(from.strings_[src]);
+  }
+  token_src_.push_back(static_cast<uint32_t>(strings_.size() - 1));
+}
+
 void Encoding::reserve(size_t n) {
   ids_.reserve(n);
   type_ids_.reserve(n);
-  tokens_.reserve(n);
+  token_src_.reserve(n);
   offsets_.reserve(n);
   word_ids_.reserve(n);
   sequence_ids_.reserve(n);
@@ -30,12 +89,32 @@ void Encoding::push_back(int64_t id, std::string token, Offsets offsets, std::op
                          bool special) {
   ids_.push_back(id);
   type_ids_.push_back(type_id);
-  tokens_.push_back(std::move(token));
+  strings_.push_back(std::move(token));
+  token_src_.push_back(static_cast<uint32_t>(strings_.size() - 1));
+  tokens_changed();
   offsets_.push_back(offsets);
   word_ids_.push_back(word);
   sequence_ids_.push_back(special ? std::nullopt : std::optional<int64_t>(0));
   special_tokens_mask_.push_back(special ? 1 : 0);
   attention_mask_.push_back(1);
+}
+
+void Encoding::push_back_text(int64_t id, std::string token, Offsets offsets, int64_t word) {
+  ids_.push_back(id);
+  strings_.push_back(std::move(token));
+  token_src_.push_back(static_cast<uint32_t>(strings_.size() - 1));
+  tokens_changed();
+  offsets_.push_back(offsets);
+  word_ids_.push_back(word);
+}
+
+void Encoding::fill_sequence(int64_t type_id) {
+  const size_t n = ids_.size();
+  type_ids_.resize(n, type_id);
+  sequence_ids_.resize(n, std::optional<int64_t>(0));
+  special_tokens_mask_.resize(n, 0);
+  attention_mask_.resize(n, 1);
+  tokens_changed();
 }
 
 void Encoding::set_type_ids(int64_t type_id) { std::fill(type_ids_.begin(), type_ids_.end(), type_id); }
@@ -55,7 +134,9 @@ Encoding Encoding::slice(size_t begin, size_t end) const {
   auto cut = [&](const auto& v, auto& out) { out.assign(v.begin() + begin, v.begin() + end); };
   cut(ids_, e.ids_);
   cut(type_ids_, e.type_ids_);
-  cut(tokens_, e.tokens_);
+  e.vocab_ = vocab_;
+  e.token_src_.reserve(end - begin);
+  for (size_t i = begin; i < end; ++i) e.copy_token(*this, i);
   cut(offsets_, e.offsets_);
   cut(word_ids_, e.word_ids_);
   cut(sequence_ids_, e.sequence_ids_);
@@ -70,7 +151,9 @@ void Encoding::append(const Encoding& other, bool growing_offsets) {
   auto cat = [](auto& a, const auto& b) { a.insert(a.end(), b.begin(), b.end()); };
   cat(ids_, other.ids_);
   cat(type_ids_, other.type_ids_);
-  cat(tokens_, other.tokens_);
+  token_src_.reserve(token_src_.size() + other.token_src_.size());
+  for (size_t i = 0; i < other.token_src_.size(); ++i) copy_token(other, i);
+  tokens_changed();
   if (shift == 0)
     cat(offsets_, other.offsets_);
   else
@@ -160,7 +243,30 @@ void Encoding::pad(int64_t length, int64_t pad_id, int64_t pad_type_id, const st
   };
   grow(ids_, pad_id);
   grow(type_ids_, pad_type_id);
-  grow(tokens_, pad_token);
+  // The token sources are rebuilt in their new order.
+  std::vector<uint32_t> src = std::move(token_src_);
+  std::vector<std::string> strings = std::move(strings_);
+  token_src_.clear();
+  strings_.clear();
+  n_from_vocab_ = 0;
+  auto push_pads = [&] {
+    for (size_t i = 0; i < k; ++i) {
+      strings_.push_back(pad_token);
+      token_src_.push_back(static_cast<uint32_t>(strings_.size() - 1));
+    }
+  };
+  if (direction == "left") push_pads();
+  for (uint32_t s : src) {
+    if (s == kFromVocab) {
+      token_src_.push_back(kFromVocab);
+      ++n_from_vocab_;
+    } else {
+      strings_.push_back(std::move(strings[s]));
+      token_src_.push_back(static_cast<uint32_t>(strings_.size() - 1));
+    }
+  }
+  if (direction == "right") push_pads();
+  tokens_changed();
   grow(offsets_, Offsets{0, 0});
   grow(word_ids_, std::optional<int64_t>());
   grow(sequence_ids_, std::optional<int64_t>());

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ember/core/namespace.h"
+#include "ember/text/tokenizers/normalized_text.h"
 
 namespace torch::text::tokenizers::detail {
 
@@ -89,6 +90,10 @@ class MergeMap {
       if (s.key == key) return &s.merge;
     }
   }
+  // Starts loading the slot find(left, right) probes first.
+  void prefetch(int32_t left, int32_t right) const {
+    __builtin_prefetch(&slots_[mix64(key_of(left, right), 0x9E3779B97F4A7C15ULL) & (slots_.size() - 1)]);
+  }
   size_t size() const { return size_; }
 
  private:
@@ -104,25 +109,84 @@ class MergeMap {
   size_t size_ = 0;
 };
 
+// A byte trie over token strings, for greedy longest-prefix matching: edges
+// (node, byte) -> child in one flat MergeMap, a token id (or -1) per node.
+class TokenTrie {
+ public:
+  // First insertion of a string wins.
+  void insert(std::string_view token, int32_t id);
+  // The node reached from `node` by `byte`, or -1.
+  int32_t child(int32_t node, unsigned char byte) const {
+    const MergeMap::Merge* m = edges_.find(node, byte);
+    return m ? m->id : -1;
+  }
+  int32_t token_at(int32_t node) const { return tokens_[static_cast<size_t>(node)]; }
+
+ private:
+  MergeMap edges_;
+  std::vector<int32_t> tokens_{-1};  // node 0 is the root
+};
+
 // A word's tokens: id and byte length within the word.
 struct WordToken {
   int32_t id;
   uint32_t len;
 };
 
-// word bytes -> its tokens; bounded, cleared when full. Not thread-safe: each
-// thread encodes with its own (Tokenizer::encode_batch gives every worker one).
+// Note [Word cache]
+// word bytes -> its tokens, per thread (not thread-safe: Tokenizer::encode_batch
+// gives every worker one). Short words, nearly all of running text, go to a
+// direct-mapped table of one cache line per entry holding the word and up to
+// kInlineTokens tokens inline: a lookup is one hash and one line, and a
+// collision just overwrites (re-merging a short word is cheap). Longer words
+// (up to kMaxWordBytes) go to an arena-backed map, cleared when full.
 class WordCache {
  public:
+  static constexpr size_t kShortWordBytes = 24;
+  static constexpr size_t kInlineTokens = 7;
+  // The short table starts small (a cache made for a few texts costs little)
+  // and grows, emptied, to its full size once it has taken many words.
+  static constexpr int kFirstShortBits = 9;
+  static constexpr int kShortBits = 13;
+  static constexpr size_t kShortEntries = size_t{1} << kShortBits;
   static constexpr size_t kMaxEntries = 1 << 16;
   static constexpr size_t kMaxWordBytes = 64;
-  // Points at the cached tokens (valid until the next put) or returns false.
-  bool get(std::string_view word, const WordToken** tokens, size_t* n) const;
+  // Appends the cached tokens of `word` to out, or returns false.
+  bool get(std::string_view word, std::vector<WordToken>& out) const;
   void put(std::string_view word, const WordToken* tokens, size_t n);
+  // Starts loading the entry `word` maps to, ahead of its get.
+  void prefetch(std::string_view word) const;
   std::vector<WordToken> scratch;  // a model's working space for one word
+  // The encoder's buffers, reused from one input to the next.
+  std::vector<Segment> segments;
+  std::vector<Span> spans;
+  std::vector<WordToken> tokens;
+  // Frees the encoder's buffers when a long input grew them past a small
+  // bound, so a tokenizer does not keep the largest input's memory.
+  void trim_buffers() {
+    constexpr size_t kKeep = size_t{1} << 14;
+    if (segments.capacity() > kKeep) std::vector<Segment>().swap(segments);
+    if (spans.capacity() > kKeep) std::vector<Span>().swap(spans);
+    if (tokens.capacity() > kKeep) std::vector<WordToken>().swap(tokens);
+    if (scratch.capacity() > kKeep) std::vector<WordToken>().swap(scratch);
+  }
 
  private:
-  StringIdMap index_;                                   // word -> entry number
+  struct alignas(64) ShortEntry {
+    uint64_t key[3];  // the word, zero-padded
+    uint8_t key_len;  // 0: empty
+    uint8_t n;
+    uint8_t lens[kInlineTokens];
+    int32_t ids[kInlineTokens];
+  };
+  static_assert(sizeof(ShortEntry) == 64);
+  // The entry `word` maps to; fills key with the padded word.
+  size_t short_slot(std::string_view word, uint64_t key[3]) const;
+
+  std::vector<ShortEntry> short_;  // 2^short_bits_ entries, allocated on first put
+  int short_bits_ = 0;
+  size_t short_puts_ = 0;
+  StringIdMap index_;                                   // long word -> entry number
   std::vector<std::pair<uint32_t, uint32_t>> entries_;  // offset, count into tokens_
   std::vector<WordToken> tokens_;
 };

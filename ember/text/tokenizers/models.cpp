@@ -14,10 +14,6 @@
 namespace torch::text::tokenizers::detail {
 namespace {
 
-// Words up to this many bytes are merged directly: a cache lookup (a miss in
-// a large table) costs more than their few rank lookups (Note [Tokenizer speed]).
-constexpr size_t kMinCachedWord = 0;
-
 // ids beyond this are refused rather than allocating a table for them.
 constexpr int64_t kMaxTokenId = int64_t{1} << 24;
 
@@ -87,9 +83,9 @@ class Bpe final : public Model {
     byte_ids_.fill(-1);
     if (!on) return;
     std::string bytes;
-    for (size_t id = 0; id < id_to_token_.size(); ++id) {
+    for (size_t id = 0; id < id_to_token_->size(); ++id) {
       if (!has_id_[id]) continue;
-      if (byte_level_to_bytes(id_to_token_[id], bytes)) raw_vocab_.insert(bytes, static_cast<int32_t>(id));
+      if (byte_level_to_bytes((*id_to_token_)[id], bytes)) raw_vocab_.insert(bytes, static_cast<int32_t>(id));
     }
     for (int b = 0; b < 256; ++b) {
       std::string s;
@@ -100,12 +96,7 @@ class Bpe final : public Model {
 
   void tokenize(std::string_view word, std::vector<WordToken>& out, WordCache* cache) const override {
     if (word.empty()) return;
-    const WordToken* cached;
-    size_t n_cached;
-    if (cache && word.size() > kMinCachedWord && cache->get(word, &cached, &n_cached)) {
-      out.insert(out.end(), cached, cached + n_cached);
-      return;
-    }
+    if (cache && cache->get(word, out)) return;
     size_t first = out.size();
     if (config_.ignore_merges) {
       int32_t id = byte_level_ ? raw_vocab_.find(word) : vocab_.find(word);
@@ -124,7 +115,7 @@ class Bpe final : public Model {
     else
       merge_large(syms);
     for (const Symbol& s : syms) out.push_back({s.id, s.len});
-    if (cache && word.size() > kMinCachedWord) cache->put(word, out.data() + first, out.size() - first);
+    if (cache) cache->put(word, out.data() + first, out.size() - first);
   }
 
  private:
@@ -191,38 +182,50 @@ class Bpe final : public Model {
   }
 
   // Short words: the rank of every adjacent pair in a small array; merge the
-  // lowest (leftmost on ties) and recompute its two neighbours.
+  // lowest (leftmost on ties: the index breaks them in the packed key) and
+  // recompute its two neighbours. Branch-free minimum, arrays on the stack.
   void merge_small(Symbols& syms) const {
-    constexpr int32_t kNone = INT32_MAX;
-    int32_t ranks[64];
-    int32_t ids[64];
+    constexpr uint32_t kNone = UINT32_MAX;
+    uint32_t ranks[64];
+    int32_t merged[64], ids[64];
+    uint32_t lens[64];
     size_t n = syms.size();
-    auto rank_of = [&](size_t i, int32_t* id) {
-      const MergeMap::Merge* m = merges_.find(syms[i].id, syms[i + 1].id);
+    for (size_t i = 0; i < n; ++i) {
+      ids[i] = syms[i].id;
+      lens[i] = syms[i].len;
+    }
+    auto rank_of = [&](size_t i) {
+      const MergeMap::Merge* m = merges_.find(ids[i], ids[i + 1]);
       if (!m) return kNone;
-      *id = m->id;
-      return m->rank;
+      merged[i] = m->id;
+      return static_cast<uint32_t>(m->rank);
     };
-    for (size_t i = 0; i + 1 < n; ++i) ranks[i] = rank_of(i, &ids[i]);
+    // The pairs' slots are scattered over a table larger than the nearest
+    // caches: load them all before the first lookup.
+    for (size_t i = 0; i + 1 < n; ++i) merges_.prefetch(ids[i], ids[i + 1]);
+    for (size_t i = 0; i + 1 < n; ++i) ranks[i] = rank_of(i);
     while (n > 1) {
-      size_t best = 0;
-      int32_t best_rank = kNone;
-      for (size_t i = 0; i + 1 < n; ++i)
-        if (ranks[i] < best_rank) {
-          best_rank = ranks[i];
-          best = i;
-        }
-      if (best_rank == kNone) break;
-      syms[best] = {ids[best], syms[best].len + syms[best + 1].len};
-      syms.erase(syms.begin() + static_cast<ptrdiff_t>(best) + 1);
+      uint64_t best_key = UINT64_MAX;
+      for (size_t i = 0; i + 1 < n; ++i) {
+        const uint64_t k = (static_cast<uint64_t>(ranks[i]) << 6) | i;
+        best_key = k < best_key ? k : best_key;
+      }
+      if ((best_key >> 6) == kNone) break;
+      const size_t best = static_cast<size_t>(best_key & 63);
+      ids[best] = merged[best];
+      lens[best] += lens[best + 1];
       for (size_t i = best + 1; i + 1 < n; ++i) {
-        ranks[i] = ranks[i + 1];
         ids[i] = ids[i + 1];
+        lens[i] = lens[i + 1];
+        ranks[i] = ranks[i + 1];
+        merged[i] = merged[i + 1];
       }
       --n;
-      if (best + 1 < n) ranks[best] = rank_of(best, &ids[best]);
-      if (best > 0) ranks[best - 1] = rank_of(best - 1, &ids[best - 1]);
+      if (best + 1 < n) ranks[best] = rank_of(best);
+      if (best > 0) ranks[best - 1] = rank_of(best - 1);
     }
+    syms.resize(n);
+    for (size_t i = 0; i < n; ++i) syms[i] = {ids[i], lens[i]};
   }
 
   // Long words: a heap of candidate merges over a linked list of symbols.
@@ -285,37 +288,51 @@ class WordPiece final : public Model {
     EMBER_CHECK(id.has_value(), "Tokenizer.from_file: ", source, ": WordPiece unk_token '", unk_,
                 "' is not in the vocabulary");
     unk_id_ = static_cast<int32_t>(*id);
-    for (size_t i = 0; i < id_to_token_.size(); ++i) {
+    StringIdMap continuation;  // "##ing" stored as "ing"; the lowest id wins
+    for (size_t i = 0; i < id_to_token_->size(); ++i) {
       if (!has_id_[i]) continue;
-      const std::string& t = id_to_token_[i];
+      const std::string& t = (*id_to_token_)[i];
+      if (vocab_.find(t) == static_cast<int32_t>(i)) starts_.insert(t, static_cast<int32_t>(i));
       if (!prefix_.empty() && t.size() >= prefix_.size() && t.compare(0, prefix_.size(), prefix_) == 0)
-        continuation_.insert(std::string_view(t).substr(prefix_.size()), static_cast<int32_t>(i));
+        continuation.insert(std::string_view(t).substr(prefix_.size()), static_cast<int32_t>(i));
+    }
+    for (size_t i = 0; i < id_to_token_->size(); ++i) {
+      if (!has_id_[i]) continue;
+      const std::string& t = (*id_to_token_)[i];
+      if (!prefix_.empty() && t.size() >= prefix_.size() && t.compare(0, prefix_.size(), prefix_) == 0) {
+        std::string_view rest = std::string_view(t).substr(prefix_.size());
+        if (continuation.find(rest) == static_cast<int32_t>(i)) continuations_.insert(rest, static_cast<int32_t>(i));
+      }
     }
   }
 
   void tokenize(std::string_view word, std::vector<WordToken>& out, WordCache* cache) const override {
     if (word.empty()) return;
-    const WordToken* cached;
-    size_t n_cached;
-    if (cache && word.size() > kMinCachedWord && cache->get(word, &cached, &n_cached)) {
-      out.insert(out.end(), cached, cached + n_cached);
-      return;
-    }
+    if (cache && cache->get(word, out)) return;
     size_t first = out.size();
     if (static_cast<int64_t>(text::detail::count_code_points(word)) > max_chars_) {
       out.push_back({unk_id_, static_cast<uint32_t>(word.size())});
       return;
     }
+    // Greedy longest match, walking the trie forward from each piece's start:
+    // the walk ends where no token continues, and the last token passed at a
+    // code point boundary is the longest one (the reference shrinks the
+    // piece from the end one code point at a time; same result).
     size_t start = 0;
     while (start < word.size()) {
-      size_t end = word.size();
+      const TokenTrie& trie = start == 0 ? starts_ : continuations_;
+      size_t end = start;
       int32_t id = -1;
-      while (start < end) {
-        std::string_view piece = word.substr(start, end - start);
-        id = start == 0 ? vocab_.find(piece) : continuation_.find(piece);
-        if (id >= 0) break;
-        do --end;
-        while (end > start && text::detail::is_continuation_byte(static_cast<unsigned char>(word[end])));
+      int32_t node = 0;
+      for (size_t i = start; i < word.size(); ++i) {
+        node = trie.child(node, static_cast<unsigned char>(word[i]));
+        if (node < 0) break;
+        const int32_t t = trie.token_at(node);
+        if (t >= 0 &&
+            (i + 1 == word.size() || !text::detail::is_continuation_byte(static_cast<unsigned char>(word[i + 1])))) {
+          id = t;
+          end = i + 1;
+        }
       }
       if (id < 0) {
         out.resize(first);
@@ -325,14 +342,14 @@ class WordPiece final : public Model {
       out.push_back({id, static_cast<uint32_t>(end - start)});
       start = end;
     }
-    if (cache && word.size() > kMinCachedWord) cache->put(word, out.data() + first, out.size() - first);
+    if (cache) cache->put(word, out.data() + first, out.size() - first);
   }
 
  private:
   std::string unk_, prefix_;
   int64_t max_chars_;
   int32_t unk_id_ = -1;
-  StringIdMap continuation_;  // "##ing" stored as "ing"
+  TokenTrie starts_, continuations_;  // the vocabulary; its "##" tokens without the prefix
 };
 
 class WordLevel final : public Model {
@@ -385,8 +402,8 @@ std::optional<int64_t> Model::token_to_id(std::string_view token) const {
 }
 
 const std::string* Model::id_to_token(int64_t id) const {
-  if (id < 0 || id >= static_cast<int64_t>(id_to_token_.size()) || !has_id_[static_cast<size_t>(id)]) return nullptr;
-  return &id_to_token_[static_cast<size_t>(id)];
+  if (id < 0 || id >= static_cast<int64_t>(id_to_token_->size()) || !has_id_[static_cast<size_t>(id)]) return nullptr;
+  return &(*id_to_token_)[static_cast<size_t>(id)];
 }
 
 void Model::set_vocab(std::vector<std::pair<std::string, int64_t>> entries, const std::string& source) {
@@ -398,12 +415,12 @@ void Model::set_vocab(std::vector<std::pair<std::string, int64_t>> entries, cons
   }
   EMBER_CHECK(max_id < static_cast<int64_t>(entries.size()) * 4 + 4096, "Tokenizer.from_file: ", source,
               ": vocabulary ids are too sparse (largest ", max_id, " for ", entries.size(), " tokens)");
-  id_to_token_.assign(static_cast<size_t>(max_id + 1), std::string());
+  id_to_token_->assign(static_cast<size_t>(max_id + 1), std::string());
   has_id_.assign(static_cast<size_t>(max_id + 1), false);
   for (auto& [tok, id] : entries) {
     vocab_.insert_or_assign(tok, static_cast<int32_t>(id));
     has_id_[static_cast<size_t>(id)] = true;
-    id_to_token_[static_cast<size_t>(id)] = std::move(tok);
+    (*id_to_token_)[static_cast<size_t>(id)] = std::move(tok);
   }
 }
 

@@ -24,6 +24,9 @@ class Model {
   std::optional<int64_t> token_to_id(std::string_view token) const;
   const std::string* id_to_token(int64_t id) const;
   size_t vocab_size() const { return vocab_.size(); }
+  // id -> token string ("" for unused ids), shared with the encodings that
+  // reference it (Note [Compact encoding]).
+  std::shared_ptr<const std::vector<std::string>> token_table() const { return id_to_token_; }
   // The pre-tokenizer is ByteLevel: words arrive as raw bytes.
   virtual void set_byte_level(bool on) {}
   // Tokens of this id read as the text they cover, not as the vocabulary's
@@ -34,7 +37,7 @@ class Model {
   // Fills vocab_ and id_to_token_ from (token, id) pairs; checks ids.
   void set_vocab(std::vector<std::pair<std::string, int64_t>> entries, const std::string& source);
   StringIdMap vocab_;
-  std::vector<std::string> id_to_token_;
+  std::shared_ptr<std::vector<std::string>> id_to_token_ = std::make_shared<std::vector<std::string>>();
   std::vector<bool> has_id_;
 };
 

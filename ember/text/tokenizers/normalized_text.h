@@ -37,4 +37,10 @@ struct Span {
   uint32_t begin, end;
 };
 
+// A piece of the input: [begin, end) bytes; token >= 0 when it is an added token.
+struct Segment {
+  uint32_t begin, end;
+  int64_t token;
+};
+
 }  // namespace torch::text::tokenizers::detail

@@ -21,11 +21,12 @@ bool is_space_char(char32_t c) { return c == 0x120 || text::detail::is_whitespac
 // space when add_prefix_space put it there.
 void trim_offsets(Encoding& e, bool add_prefix_space) {
   auto& offsets = e.mutable_offsets();
-  const auto& tokens = e.tokens();
-  for (size_t i = 0; i < tokens.size(); ++i) {
-    std::vector<char32_t> cps;
-    const char* p = tokens[i].data();
-    const char* end = p + tokens[i].size();
+  std::vector<char32_t> cps;  // reused: no allocation per token
+  for (size_t i = 0; i < e.size(); ++i) {
+    const std::string_view token = e.token(i);
+    cps.clear();
+    const char* p = token.data();
+    const char* end = p + token.size();
     while (p < end) cps.push_back(text::detail::next_code_point(p));
     int64_t lead = 0, trail = 0;
     while (lead < static_cast<int64_t>(cps.size()) && is_space_char(cps[static_cast<size_t>(lead)])) ++lead;
@@ -161,12 +162,17 @@ class TemplateProcessing final : public PostProcessor {
   void process_encodings(std::vector<Encoding>& encodings, bool add_special_tokens) const override {
     // One piece per template item; the final merge combines overflowing parts.
     const auto& tmpl = encodings.size() == 2 ? pair_ : single_;
+    // A sequence the template names once is moved, not copied.
+    size_t uses[2] = {0, 0};
+    for (const auto& p : tmpl)
+      if (p.is_sequence) ++uses[p.id == "A" ? 0 : 1];
     std::vector<Encoding> pieces;
+    pieces.reserve(tmpl.size());
     for (const auto& p : tmpl) {
       if (p.is_sequence) {
         size_t i = p.id == "A" ? 0 : 1;
         if (i >= encodings.size()) continue;
-        Encoding e = encodings[i];
+        Encoding e = uses[i] == 1 ? std::move(encodings[i]) : Encoding(encodings[i]);
         e.set_type_ids(p.type_id);  // the main part only, as the reference does
         pieces.push_back(std::move(e));
       } else if (add_special_tokens) {

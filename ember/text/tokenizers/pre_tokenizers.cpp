@@ -39,6 +39,12 @@ class ByteLevelPreTokenizer final : public PreTokenizer {
   ByteLevelPreTokenizer(bool prefix, bool regex) : prefix_(prefix), regex_(regex) {}
   void split(std::string_view text, std::vector<Span>& spans) const override {
     if (!regex_) return;
+    if (spans.size() == 1) {  // the usual case: split in place, keeping the buffer
+      const Span s = spans[0];
+      spans.clear();
+      gpt2_split(text, s.begin, s.end, spans);
+      return;
+    }
     std::vector<Span> out;
     out.reserve(spans.size() * 2 + text.size() / 4);
     for (const Span& s : spans) gpt2_split(text, s.begin, s.end, out);
@@ -58,9 +64,22 @@ bool is_bert_punctuation(char32_t c) {
 
 // Splits on whitespace (removed) and, when `punct`, isolates every punctuation character.
 void split_whitespace_punct(std::string_view text, std::vector<Span>& spans, bool punct) {
-  std::vector<Span> out;
-  out.reserve(spans.size() + text.size() / 4);
-  for (const Span& s : spans) {
+  std::vector<Span> out, in;
+  Span single{0, 0};
+  const Span* first = &single;
+  const Span* last = first + 1;
+  if (spans.size() == 1) {
+    single = spans[0];
+    spans.clear();
+    out.swap(spans);  // the usual case: the caller's buffer takes the result
+  } else {
+    in = std::move(spans);
+    first = in.data();
+    last = first + in.size();
+  }
+  out.reserve(static_cast<size_t>(last - first) + text.size() / 4);
+  for (const Span* it = first; it != last; ++it) {
+    const Span& s = *it;
     uint32_t word = s.begin;
     uint32_t i = s.begin;
     while (i < s.end) {

@@ -158,15 +158,30 @@ Tokenizer Tokenizer::from_buffer(std::string_view bytes) {
   return tok;
 }
 
+namespace {
+
+// The word cache's entries are scattered over a table larger than the
+// nearest caches: loading all of a text's entries before the first lookup
+// overlaps their latencies (Note [Word cache]).
+void prefetch_words(const WordCache* cache, std::string_view text, const std::vector<Span>& spans) {
+  if (!cache) return;
+  for (const Span& s : spans) cache->prefetch(text.substr(s.begin, s.end - s.begin));
+}
+
+}  // namespace
+
 // Note [Tokenizer speed]
 // No regex engine: the pre-tokenizers are hand-written state machines over
-// code points, with an ICU-derived class table for the BMP. The vocabulary,
-// the merge ranks and the word cache are flat open-addressing tables keyed
-// by bytes / packed id pairs. BPE merges a short word through a rank array of
-// its adjacent pairs (a heap for long words), in a per-thread scratch buffer;
-// only words longer than a few bytes go through the cache, whose misses in a
-// large table cost more than merging a short word again. Without a normalizer
-// offsets come from one forward cursor (Note [Identity alignment]).
+// code points, with an ICU-derived class table for the BMP (the GPT-2 scanner
+// is checked against ICU running the pattern, tokenizers_fastpath_test.cpp).
+// The vocabulary, the merge ranks and WordPiece's prefix trie are flat
+// open-addressing tables. BPE merges a short word in stack arrays of its
+// adjacent pairs' ranks (a heap for long words). Words go through a per-thread
+// cache (Note [Word cache]) whose entries for a text are prefetched first. The
+// encoding refers to the vocabulary instead of copying token strings (Note
+// [Compact encoding]), its uniform fields are filled in bulk, and the
+// encoder's buffers are reused. Without a normalizer offsets come from one
+// forward cursor (Note [Identity alignment]).
 Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCache* cache) const {
   std::string repaired;
   std::string_view text = raw;
@@ -177,17 +192,22 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
   EMBER_CHECK(text.size() < (size_t{1} << 32), "Tokenizer.encode: input of ", text.size(),
               " bytes is larger than 4 GiB");
   const TokenizerParts& p = *parts_;
-  std::vector<Segment> segments;
+  std::vector<Segment> local_segments;
+  std::vector<Span> local_spans;
+  std::vector<WordToken> local_toks;
+  std::vector<Segment>& segments = cache ? cache->segments : local_segments;
+  std::vector<Span>& spans = cache ? cache->spans : local_spans;
+  std::vector<WordToken>& toks = cache ? cache->tokens : local_toks;
+  segments.clear();
   if (p.added.empty())
     segments.push_back({0, static_cast<uint32_t>(text.size()), -1});
   else
     p.added.split(text, segments);
 
   Encoding enc;
+  enc.set_vocabulary(p.model->token_table());
   // Untouched capacity costs no memory; regrowing a large encoding costs a copy.
   enc.reserve(text.size() / 4 + 4);
-  std::vector<Span> spans;
-  std::vector<WordToken> toks;
   uint32_t cursor = 0, chars = 0;  // chars = code points before byte `cursor`
   auto advance_to = [&](uint32_t byte) {
     for (; cursor < byte; ++cursor)
@@ -202,8 +222,8 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
     if (seg.token >= 0) {
       advance_to(seg.end);
       // The token reads as the matched text, lstrip/rstrip whitespace included.
-      enc.push_back(seg.token, std::string(text.substr(seg.begin, seg.end - seg.begin)), Offsets{first_char, chars},
-                    word++, type_id, false);
+      enc.push_back_text(seg.token, std::string(text.substr(seg.begin, seg.end - seg.begin)),
+                         Offsets{first_char, chars}, word++);
       continue;
     }
     const std::string_view seg_text = text.substr(seg.begin, seg.end - seg.begin);
@@ -231,6 +251,7 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
       };
       spans.assign(1, Span{0, static_cast<uint32_t>(work.size())});
       if (p.pre_tokenizer) p.pre_tokenizer->split(work, spans);
+      prefetch_words(cache, work, spans);
       for (const Span& s : spans) {
         if (s.begin == s.end) continue;
         toks.clear();
@@ -238,13 +259,12 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
         uint32_t pos = s.begin;
         for (const WordToken& t : toks) {
           uint32_t e = pos + t.len;
-          const std::string* tok = p.model->id_to_token(t.id);
           int64_t b = char_at(pos);
-          enc.push_back(t.id,
-                        p.model->token_is_text(t.id) ? std::string(work.substr(pos, t.len))
-                        : tok                        ? *tok
-                                                     : std::string(),
-                        Offsets{b, int64_t{char_at(e - 1)} + 1}, word, type_id, false);
+          Offsets o{b, int64_t{char_at(e - 1)} + 1};
+          if (p.model->token_is_text(t.id))
+            enc.push_back_text(t.id, std::string(work.substr(pos, t.len)), o, word);
+          else
+            enc.push_back_vocab(t.id, o, word);
           pos = e;
         }
         ++word;
@@ -265,6 +285,7 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
     }
     spans.assign(1, Span{0, static_cast<uint32_t>(nt.text.size())});
     if (p.pre_tokenizer) p.pre_tokenizer->split(nt.text, spans);
+    prefetch_words(cache, nt.text, spans);
     for (const Span& s : spans) {
       if (s.begin == s.end) continue;
       toks.clear();
@@ -272,17 +293,18 @@ Encoding Tokenizer::encode_single(std::string_view raw, int64_t type_id, WordCac
       uint32_t pos = s.begin;
       for (const WordToken& t : toks) {
         uint32_t e = pos + t.len;
-        const std::string* tok = p.model->id_to_token(t.id);
-        enc.push_back(t.id,
-                      p.model->token_is_text(t.id) ? nt.text.substr(pos, t.len)
-                      : tok                        ? *tok
-                                                   : std::string(),
-                      Offsets{nt.begin[pos], nt.end[e - 1]}, word, type_id, false);
+        Offsets o{nt.begin[pos], nt.end[e - 1]};
+        if (p.model->token_is_text(t.id))
+          enc.push_back_text(t.id, nt.text.substr(pos, t.len), o, word);
+        else
+          enc.push_back_vocab(t.id, o, word);
         pos = e;
       }
       ++word;
     }
   }
+  enc.fill_sequence(type_id);
+  if (cache) cache->trim_buffers();
   return enc;
 }
 
@@ -313,6 +335,7 @@ Encoding cut_at_word_boundary(Encoding e, int64_t limit, const std::string& dire
 }  // namespace
 
 Encoding Tokenizer::post_process(Encoding encoding, std::optional<Encoding> pair, bool add_special_tokens) const {
+  if (!padding_) return truncate_and_process(std::move(encoding), std::move(pair), add_special_tokens);
   std::vector<Encoding> one;
   one.push_back(truncate_and_process(std::move(encoding), std::move(pair), add_special_tokens));
   pad_batch(one);
@@ -393,27 +416,48 @@ Encoding Tokenizer::encode_with(std::string_view a, std::optional<std::string_vi
   return post_process(std::move(ea), std::move(eb), add_special_tokens);
 }
 
+namespace {
+
+// One of the tokenizer's warm word caches, locked, or none when all are busy.
+struct CacheLease {
+  std::unique_lock<std::mutex> lock;
+  WordCache* cache = nullptr;
+};
+
+CacheLease lease_cache(TokenizerParts& parts) {
+  for (auto& slot : parts.caches) {
+    std::unique_lock<std::mutex> lock(slot.mutex, std::try_to_lock);
+    if (lock.owns_lock()) return {std::move(lock), &slot.cache};
+  }
+  return {};
+}
+
+}  // namespace
+
 Encoding Tokenizer::encode(std::string_view sequence, bool add_special_tokens) const {
-  std::unique_lock<std::mutex> lock(parts_->cache_mutex, std::try_to_lock);
-  return encode_with(sequence, std::nullopt, add_special_tokens, lock.owns_lock() ? &parts_->cache : nullptr);
+  CacheLease lease = lease_cache(*parts_);
+  return encode_with(sequence, std::nullopt, add_special_tokens, lease.cache);
 }
 
 Encoding Tokenizer::encode(std::string_view sequence, std::string_view pair, bool add_special_tokens) const {
-  std::unique_lock<std::mutex> lock(parts_->cache_mutex, std::try_to_lock);
-  return encode_with(sequence, pair, add_special_tokens, lock.owns_lock() ? &parts_->cache : nullptr);
+  CacheLease lease = lease_cache(*parts_);
+  return encode_with(sequence, pair, add_special_tokens, lease.cache);
 }
 
 namespace {
 
-// Runs f(i, cache) for i in [0, n) on the intra-op threads, one word cache per chunk.
+// Runs f(i, cache) for i in [0, n) on the intra-op threads, one word cache per
+// chunk: a warm one of the tokenizer's when free, else a fresh one.
 template <typename F>
-void parallel_encode(size_t n, const F& f) {
+void parallel_encode(TokenizerParts& parts, size_t n, const F& f) {
   std::exception_ptr error;
   std::mutex error_mutex;
   torch::parallel_for(0, static_cast<int64_t>(n), 1, [&](int64_t begin, int64_t end) {
-    WordCache cache;
+    CacheLease lease = lease_cache(parts);
+    WordCache fresh;
+    WordCache* cache = lease.cache ? lease.cache : &fresh;
     try {
-      for (int64_t i = begin; i < end; ++i) f(static_cast<size_t>(i), &cache);
+      for (int64_t i = begin; i < end; ++i) f(static_cast<size_t>(i), cache);
     } catch (...) {
       std::lock_guard<std::mutex> g(error_mutex);
       if (!error) error = std::current_exception();
@@ -426,7 +470,7 @@ void parallel_encode(size_t n, const F& f) {
 
 std::vector<Encoding> Tokenizer::encode_batch(const std::vector<std::string>& input, bool add_special_tokens) const {
   std::vector<Encoding> out(input.size());
-  parallel_encode(input.size(), [&](size_t i, WordCache* cache) {
+  parallel_encode(*parts_, input.size(), [&](size_t i, WordCache* cache) {
     out[i] = truncate_and_process(encode_single(input[i], 0, cache), std::nullopt, add_special_tokens);
   });
   // Padding waits until every member of the batch is known.
@@ -437,7 +481,7 @@ std::vector<Encoding> Tokenizer::encode_batch(const std::vector<std::string>& in
 std::vector<Encoding> Tokenizer::encode_batch(const std::vector<std::pair<std::string, std::string>>& input,
                                               bool add_special_tokens) const {
   std::vector<Encoding> out(input.size());
-  parallel_encode(input.size(), [&](size_t i, WordCache* cache) {
+  parallel_encode(*parts_, input.size(), [&](size_t i, WordCache* cache) {
     out[i] = truncate_and_process(encode_single(input[i].first, 0, cache), encode_single(input[i].second, 1, cache),
                                   add_special_tokens);
   });

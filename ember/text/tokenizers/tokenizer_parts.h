@@ -1,5 +1,6 @@
 #pragma once
 // What a Tokenizer is made of (private to ember/text/tokenizers).
+#include <array>
 #include <memory>
 #include <mutex>
 
@@ -21,10 +22,14 @@ struct TokenizerParts {
   std::unique_ptr<PostProcessor> post_processor;
   std::unique_ptr<Decoder> decoder;
   AddedVocabulary added;
-  // encode() on one thread reuses this word cache; a concurrent caller that
-  // finds it busy encodes without one (same output, Note [Tokenizer speed]).
-  std::mutex cache_mutex;
-  WordCache cache;
+  // Word caches kept warm between calls: encode() and each encode_batch
+  // worker lease a free one; a caller that finds them all busy encodes with a
+  // fresh cache (same output, Note [Tokenizer speed]).
+  struct CacheSlot {
+    std::mutex mutex;
+    WordCache cache;
+  };
+  std::array<CacheSlot, 4> caches;
 
   // Wires the model to the pre-tokenizer's byte alphabet.
   void finish() {

@@ -41,7 +41,7 @@ class Unigram final : public Model {
       unk_id_ = static_cast<int32_t>(*unk_id);
     }
     std::vector<std::pair<std::string_view, int32_t>> entries;
-    for (size_t i = 0; i < id_to_token_.size(); ++i) entries.emplace_back(id_to_token_[i], static_cast<int32_t>(i));
+    for (size_t i = 0; i < id_to_token_->size(); ++i) entries.emplace_back((*id_to_token_)[i], static_cast<int32_t>(i));
     trie_ = sentencepiece::detail::PieceTrie(entries);
     for (int b = 0; b < 256; ++b) {
       char name[8];
