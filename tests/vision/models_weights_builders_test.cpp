@@ -7,11 +7,14 @@
 
 #include <filesystem>
 
+#include "common/golden.h"
 #include "common/test_util.h"
 #include "ember/serialize/safetensors.h"
 #include "ember/torch.h"
 #include "ember/vision/models/convnext.h"
+#include "ember/vision/models/detection/builders.h"
 #include "ember/vision/models/optical_flow/raft.h"
+#include "ember/vision/models/registry.h"
 #include "ember/vision/models/segmentation/builders.h"
 #include "ember/vision/models/swin_transformer.h"
 #include "ember/vision/models/vision_transformer.h"
@@ -85,6 +88,26 @@ TEST(VisionModelsWeightsBuilders, WeightsFixTheKwargs) {
   EXPECT_EMBER_ERROR(models::swin_t(models::Swin_T_Weights::IMAGENET1K_V1), "swin_t", "swin_t-704ceda3.pth");
   EXPECT_EMBER_ERROR(models::swin_v2_t(models::Swin_T_Weights::IMAGENET1K_V1), "swin_v2_t", "Swin_V2_T_Weights");
   EXPECT_EMBER_ERROR(models::vit_b_32(models::ResNet50_Weights::DEFAULT), "vit_b_32", "ViT_B_32_Weights");
+}
+
+// The builder of MaskRCNN_ResNet50_FPN_V2_Weights: torchvision's module tree
+// (tools/golden/gen_vision_models_weights.py stores its state_dict names and shapes).
+TEST(VisionModelsWeightsBuilders, MaskRCNNV2StateDictAsTorchvision) {
+  static const ember::testing::Golden g("vision_models_weights.golden");
+  const Tensor bytes = g["sd.maskrcnn_resnet50_fpn_v2"];
+  std::string want;
+  for (int64_t i = 0; i < bytes.numel(); ++i) want.push_back(static_cast<char>(bytes[i].item<int64_t>()));
+  const auto model = models::detection::maskrcnn_resnet50_fpn_v2();
+  std::string got;
+  for (const auto& item : model->state_dict()) {
+    got += (got.empty() ? "" : "\n") + item.key() + ":";
+    for (int64_t d = 0; d < item.value().dim(); ++d) got += (d ? "," : "") + std::to_string(item.value().size(d));
+  }
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(models::get_model_weights("maskrcnn_resnet50_fpn_v2").default_member, "COCO_V1");
+  EXPECT_EMBER_ERROR(models::detection::maskrcnn_resnet50_fpn_v2(
+                         models::detection::MaskRCNN_ResNet50_FPN_Weights::COCO_V1.with_path("/nonexistent.pth")),
+                     "maskrcnn_resnet50_fpn_v2", "MaskRCNN_ResNet50_FPN_V2_Weights");
 }
 
 }  // namespace vision_models_weights_builders_test

@@ -7,7 +7,8 @@ models_feature_pruning_test.cpp, from torchvision 0.14.1:
   - the presets' outputs: ObjectDetection, SemanticSegmentation(resize_size=...)
     and OpticalFlow on uint8 images given by a formula the test computes too;
   - the state_dict keys of create_feature_extractor(model, nodes) (torchvision
-    prunes the modules after the last requested node).
+    prunes the modules after the last requested node);
+  - maskrcnn_resnet50_fpn_v2's state_dict names and shapes.
 Run: /usr/bin/python3 tools/golden/gen_vision_models_weights.py"""
 import functools
 import os
@@ -128,5 +129,11 @@ for label, model, nodes in [("resnet18_layer2", M.resnet18(), ["layer2"]),
                             ("resnet18_fc", M.resnet18(), ["flatten", "fc"])]:
     fx = create_feature_extractor(model, return_nodes=nodes)
     text("fx.%s" % label, "\n".join(fx.state_dict().keys()))
+
+# maskrcnn_resnet50_fpn_v2's state_dict, "name:d0,d1,..." per line, in order.
+import torchvision.models.detection as D  # noqa: E402
+
+sd = D.maskrcnn_resnet50_fpn_v2(weights=None, weights_backbone=None).state_dict()
+text("sd.maskrcnn_resnet50_fpn_v2", "\n".join("%s:%s" % (k, ",".join(str(d) for d in v.shape)) for k, v in sd.items()))
 
 g.save()

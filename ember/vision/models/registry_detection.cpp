@@ -29,6 +29,7 @@ std::string enum_of(const std::string& name) {
       {"fasterrcnn_mobilenet_v3_large_fpn", "FasterRCNN_MobileNet_V3_Large_FPN_Weights"},
       {"fasterrcnn_mobilenet_v3_large_320_fpn", "FasterRCNN_MobileNet_V3_Large_320_FPN_Weights"},
       {"maskrcnn_resnet50_fpn", "MaskRCNN_ResNet50_FPN_Weights"},
+      {"maskrcnn_resnet50_fpn_v2", "MaskRCNN_ResNet50_FPN_V2_Weights"},
       {"retinanet_resnet50_fpn", "RetinaNet_ResNet50_FPN_Weights"},
       {"retinanet_resnet50_fpn_v2", "RetinaNet_ResNet50_FPN_V2_Weights"},
       {"fcos_resnet50_fpn", "FCOS_ResNet50_FPN_Weights"},
@@ -129,6 +130,7 @@ void register_detection_models() {
   add_detector("fasterrcnn_mobilenet_v3_large_320_fpn", "faster_rcnn", true,
                static_cast<FasterRCNNFn>(&det::fasterrcnn_mobilenet_v3_large_320_fpn));
   add_detector("maskrcnn_resnet50_fpn", "mask_rcnn", true, &det::maskrcnn_resnet50_fpn);
+  add_detector("maskrcnn_resnet50_fpn_v2", "mask_rcnn", true, &det::maskrcnn_resnet50_fpn_v2);
   add_detector("retinanet_resnet50_fpn", "retinanet", false, &det::retinanet_resnet50_fpn);
   add_detector("retinanet_resnet50_fpn_v2", "retinanet", false, &det::retinanet_resnet50_fpn_v2);
   add_detector("fcos_resnet50_fpn", "fcos", false, &det::fcos_resnet50_fpn);

@@ -86,6 +86,11 @@ MaskRCNN maskrcnn_resnet50_fpn(const std::optional<Weights>& weights = std::null
                                std::optional<Weights> weights_backbone = std::nullopt,
                                std::optional<int64_t> trainable_backbone_layers = std::nullopt,
                                const MaskRCNNKwargs& kwargs = {});
+MaskRCNN maskrcnn_resnet50_fpn_v2(const std::optional<Weights>& weights = std::nullopt, bool progress = true,
+                                  std::optional<int64_t> num_classes = std::nullopt,
+                                  std::optional<Weights> weights_backbone = std::nullopt,
+                                  std::optional<int64_t> trainable_backbone_layers = std::nullopt,
+                                  const MaskRCNNKwargs& kwargs = {});
 // num_classes: 2 (person and background) and num_keypoints 17, or the weights' meta.
 KeypointRCNN keypointrcnn_resnet50_fpn(const std::optional<Weights>& weights = std::nullopt, bool progress = true,
                                        std::optional<int64_t> num_classes = std::nullopt,

@@ -167,6 +167,31 @@ MaskRCNN maskrcnn_resnet50_fpn(const std::optional<Weights>& weights, bool progr
   return model;
 }
 
+MaskRCNN maskrcnn_resnet50_fpn_v2(const std::optional<Weights>& weights, bool progress,
+                                  std::optional<int64_t> num_classes, std::optional<Weights> weights_backbone,
+                                  std::optional<int64_t> trainable_backbone_layers, const MaskRCNNKwargs& kwargs) {
+  const Preamble p = preamble("maskrcnn_resnet50_fpn_v2", "MaskRCNN_ResNet50_FPN_V2_Weights", weights, num_classes,
+                              std::move(weights_backbone), trainable_backbone_layers);
+  // As fasterrcnn_resnet50_fpn_v2: BatchNorm2d everywhere, a two-conv RPN head and the conv box head.
+  auto backbone = resnet50_fpn(progress, p.weights_backbone, p.trainable_layers, std::nullopt, std::nullopt, nullptr,
+                               ops::batch_norm2d_layer());
+  auto anchor_generator = faster_rcnn::_default_anchorgen();
+  rpn::RPNHead rpn_head(backbone->out_channels, anchor_generator->num_anchors_per_location()[0], 2);
+  faster_rcnn::FastRCNNConvFCHead box_head(std::array<int64_t, 3>{backbone->out_channels, 7, 7},
+                                           std::vector<int64_t>{256, 256, 256, 256}, std::vector<int64_t>{1024},
+                                           ops::batch_norm2d_layer());
+  mask_rcnn::MaskRCNNHeads mask_head(backbone->out_channels, std::vector<int64_t>{256, 256, 256, 256}, 1,
+                                     ops::batch_norm2d_layer());
+  MaskRCNN model(MaskRCNNOptions(apply_kwargs(FasterRCNNOptions(backbone, p.num_classes)
+                                                  .rpn_anchor_generator(anchor_generator)
+                                                  .rpn_head(rpn_head)
+                                                  .box_head(nn::AnyModule(box_head)),
+                                              kwargs))
+                     .mask_head(nn::AnyModule(mask_head)));
+  if (weights) builder_detail::load_checkpoint(*model, *weights, "maskrcnn_resnet50_fpn_v2");
+  return model;
+}
+
 KeypointRCNN keypointrcnn_resnet50_fpn(const std::optional<Weights>& weights, bool progress,
                                        std::optional<int64_t> num_classes, std::optional<int64_t> num_keypoints,
                                        std::optional<Weights> weights_backbone,
