@@ -87,10 +87,12 @@ TEST(VisionModelsCnnPth, WeightsMetaAsTorchvision) {
   EXPECT_EQ(w.meta.categories.size(), 1000u);
   EXPECT_EQ(w.meta.categories[0], "tench");
   EXPECT_EQ(w.meta.categories[999], "toilet tissue");
-  EXPECT_EQ(w.transforms()->options.crop_size(), 224);
-  EXPECT_EQ(w.transforms()->options.resize_size(), 232);
+  using ember::vision::transforms::_presets::ImageClassificationOptions;
+  EXPECT_EQ(std::get<ImageClassificationOptions>(w.transforms_options).crop_size(), 224);
+  EXPECT_EQ(std::get<ImageClassificationOptions>(w.transforms()->options).resize_size(), 232);
   EXPECT_EQ(models::ResNet50_Weights::DEFAULT, w);
-  EXPECT_EQ(models::EfficientNet_B7_Weights::IMAGENET1K_V1.transforms()->options.interpolation(),
+  EXPECT_EQ(std::get<ImageClassificationOptions>(models::EfficientNet_B7_Weights::IMAGENET1K_V1.transforms_options)
+                .interpolation(),
             ember::vision::transforms::InterpolationMode::BICUBIC);
   EXPECT_EQ(models::imagenet_categories().size(), 1000u);
 }

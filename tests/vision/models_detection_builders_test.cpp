@@ -6,6 +6,7 @@
 // module trees are checked here).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -15,6 +16,7 @@
 #include "ember/vision/models/detection/builders.h"
 #include "ember/vision/models/registry.h"
 #include "ember/vision/models/segmentation/builders.h"
+#include "models_fill.h"
 
 namespace vision_detection_builders_test {
 
@@ -23,57 +25,15 @@ namespace seg = ember::vision::models::segmentation;
 namespace nn = ember::nn;
 using ember::Tensor;
 using ember::testing::Golden;
+using vision_models_fill::fill;
 
 const Golden& golden() {
   static const Golden g("vision_detection_builders.golden");
   return g;
 }
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-// The generator's fill: entry k is scale * sin(0.37 * arange(numel) + k).
-void fill(nn::Module& m) {
-  ember::NoGradGuard guard;
-  int64_t k = 0;
-  for (const auto& item : m.state_dict()) {
-    const std::string& name = item.key();
-    Tensor t = item.value();
-    const int64_t idx = k++;
-    if (ends_with(name, "num_batches_tracked")) continue;
-    const int64_t n = t.numel();
-    const Tensor s =
-        ember::sin(0.37 * ember::arange(n, ember::TensorOptions().dtype(ember::kDouble)) + static_cast<double>(idx));
-    Tensor v;
-    if (ends_with(name, "running_var")) {
-      v = 0.5 + 0.25 * (1 + s);
-    } else {
-      const double scale =
-          t.dim() >= 2 ? 1.0 / std::sqrt(static_cast<double>(n) / static_cast<double>(t.size(0))) : 0.1;
-      v = scale * s;
-    }
-    t.copy_(v.reshape(t.sizes()).to(t.scalar_type()));
-  }
-}
-
 void expect_state_dict(const std::string& name, const nn::Module& m) {
-  SCOPED_TRACE(name);
-  const Golden& g = golden();
-  const auto sd = m.state_dict();
-  const auto names = g.names_with_prefix(name + ".sd.");
-  ASSERT_FALSE(names.empty());
-  EXPECT_EQ(sd.size(), names.size());
-  for (const std::string& key : names) {
-    const std::string n = key.substr(name.size() + 4);
-    const Tensor* t = sd.find(n);
-    ASSERT_NE(t, nullptr) << "missing " << n;
-    const Tensor want = g[key];
-    EXPECT_EQ(sd.keys()[want[0].item<int64_t>()], n);
-    std::vector<int64_t> shape;
-    for (int64_t i = 1; i < want.numel(); ++i) shape.push_back(want[i].item<int64_t>());
-    EXPECT_EQ(t->sizes().vec(), shape) << n;
-  }
+  vision_models_fill::expect_state_dict_names(golden(), name, m);
 }
 
 // The filled models score many boxes almost equally, so the order of
@@ -154,22 +114,41 @@ TEST(VisionDetectionBuilders, SegmentationOutputsMatchTorchvision) {
 
 TEST(VisionDetectionBuilders, BadArgumentsRaise) {
   EXPECT_EMBER_ERROR(det::fasterrcnn_resnet50_fpn(std::nullopt, true, 0), "fasterrcnn_resnet50_fpn", "num_classes");
-  EXPECT_EMBER_ERROR(det::fasterrcnn_resnet50_fpn(std::string("/nonexistent.pth"), true, 5), "fasterrcnn_resnet50_fpn",
-                     "expected value 91");
-  EXPECT_EMBER_ERROR(
-      det::fasterrcnn_mobilenet_v3_large_fpn(std::string("/nonexistent.pth"), true, std::nullopt, std::nullopt, 7),
-      "Trainable backbone layers", "got 7");
+  const auto coco = det::FasterRCNN_ResNet50_FPN_Weights::COCO_V1.with_path("/nonexistent.pth");
+  EXPECT_EMBER_ERROR(det::fasterrcnn_resnet50_fpn(coco, true, 5), "fasterrcnn_resnet50_fpn", "expected value 91");
+  EXPECT_EMBER_ERROR(det::fasterrcnn_mobilenet_v3_large_fpn(
+                         det::FasterRCNN_MobileNet_V3_Large_FPN_Weights::COCO_V1.with_path("/nonexistent.pth"), true,
+                         std::nullopt, std::nullopt, 7),
+                     "Trainable backbone layers", "got 7");
   EXPECT_EMBER_ERROR(det::retinanet_resnet50_fpn(std::nullopt, true, 3, std::nullopt, std::nullopt,
                                                  det::RetinaNetKwargs().rpn_post_nms_top_n_test(3)),
                      "rpn_");
-  EXPECT_EMBER_ERROR(seg::fcn_resnet50(std::string("/nonexistent.pth"), true, std::nullopt, false), "fcn_resnet50",
-                     "aux_loss");
-  EXPECT_ANY_THROW(seg::lraspp_mobilenet_v3_large(std::string("/nonexistent.pth")));
+  EXPECT_EMBER_ERROR(seg::fcn_resnet50(seg::FCN_ResNet50_Weights::COCO_WITH_VOC_LABELS_V1.with_path("/nonexistent.pth"),
+                                       true, std::nullopt, false),
+                     "fcn_resnet50", "aux_loss");
+  EXPECT_EMBER_ERROR(seg::lraspp_mobilenet_v3_large(
+                         seg::LRASPP_MobileNet_V3_Large_Weights::COCO_WITH_VOC_LABELS_V1.with_path("/nonexistent.pth")),
+                     "/nonexistent.pth");
+  // Weights of another model's enum, or without their file, raise naming the builder.
+  EXPECT_EMBER_ERROR(det::retinanet_resnet50_fpn(coco), "retinanet_resnet50_fpn", "RetinaNet_ResNet50_FPN_Weights");
+  EXPECT_EMBER_ERROR(det::fcos_resnet50_fpn(det::FCOS_ResNet50_FPN_Weights::COCO_V1), "fcos_resnet50_fpn",
+                     "fcos_resnet50_fpn_coco-99b0c9b7.pth");
+  EXPECT_EMBER_ERROR(
+      det::keypointrcnn_resnet50_fpn(det::KeypointRCNN_ResNet50_FPN_Weights::COCO_V1.with_path("/nonexistent.pth"),
+                                     true, std::nullopt, 5),
+      "num_keypoints", "expected value 17");
 }
 
 TEST(VisionDetectionBuilders, RegisteredInTheModelRegistry) {
   namespace models = ember::vision::models;
-  EXPECT_EQ(models::list_models(std::string("torchvision.models.detection")).size(), 9u);
+  // By name, not count: other parts register more detectors (SSD) in the same modules.
+  const std::vector<std::string> detectors = models::list_models(std::string("torchvision.models.detection"));
+  for (const char* n :
+       {"fasterrcnn_resnet50_fpn", "fasterrcnn_resnet50_fpn_v2", "fasterrcnn_mobilenet_v3_large_fpn",
+        "fasterrcnn_mobilenet_v3_large_320_fpn", "retinanet_resnet50_fpn", "retinanet_resnet50_fpn_v2",
+        "fcos_resnet50_fpn", "maskrcnn_resnet50_fpn", "maskrcnn_resnet50_fpn_v2", "keypointrcnn_resnet50_fpn"}) {
+    EXPECT_NE(std::find(detectors.begin(), detectors.end(), n), detectors.end()) << n;
+  }
   EXPECT_EQ(models::list_models(std::string("torchvision.models.segmentation")).size(), 6u);
   EXPECT_EQ(models::list_models(std::string("torchvision.models.detection.faster_rcnn")).size(), 4u);
   // Built through the registry, the keywords reach the model.
@@ -186,6 +165,27 @@ TEST(VisionDetectionBuilders, RegisteredInTheModelRegistry) {
   EXPECT_EMBER_ERROR(models::get_model("fcos_resnet50_fpn", {{"box_score_thresh", 0.5}}), "fcos_resnet50_fpn",
                      "box_score_thresh");
   EXPECT_EMBER_ERROR(models::get_model("lraspp_mobilenet_v3_large", {{"aux_loss", true}}), "aux_loss");
+  // The weights enums are registered under the builders' names.
+  EXPECT_EQ(models::get_model_weights("keypointrcnn_resnet50_fpn").members.size(), 2u);
+  EXPECT_EQ(models::get_weight("KeypointRCNN_ResNet50_FPN_Weights.DEFAULT").member, "COCO_V1");
+  EXPECT_EQ(models::get_model_weights("deeplabv3_mobilenet_v3_large").default_member, "COCO_WITH_VOC_LABELS_V1");
+  EXPECT_EMBER_ERROR(models::get_model("fcos_resnet50_fpn", {{"weights", "DEFAULT"}}), "fcos_resnet50_fpn",
+                     "fcos_resnet50_fpn_coco-99b0c9b7.pth");
+  // The backbone's builder raises for its weights without a file.
+  EXPECT_EMBER_ERROR(models::get_model("fcn_resnet50", {{"weights_backbone", "IMAGENET1K_V2"}}),
+                     "ResNet50_Weights.IMAGENET1K_V2", "resnet50-11ad3fa6.pth");
+}
+
+// FORWARD_HAS_DEFAULT_ARGS: through an AnyModule, evaluation needs no targets.
+TEST(VisionDetectionBuilders, AnyModuleForwardWithoutTargets) {
+  // (RetinaNet and FCOS: models_detection_dense_test.cpp, on small backbones.)
+  nn::AnyModule m = ember::vision::models::get_model("fasterrcnn_mobilenet_v3_large_320_fpn",
+                                                     {{"num_classes", 3}, {"min_size", 64}, {"max_size", 64}});
+  m.ptr()->eval();
+  ember::NoGradGuard no_grad;
+  const auto out = m.forward<det::DetectionOutput>(std::vector<Tensor>{ember::rand({3, 48, 64})});
+  ASSERT_EQ(out.detections.size(), 1u);
+  EXPECT_EQ(out.detections[0].at("boxes").size(1), 4);
 }
 
 }  // namespace vision_detection_builders_test

@@ -17,6 +17,7 @@
 #include "ember/vision/models/detection/ssd_vgg.h"
 #include "ember/vision/models/detection/ssdlite.h"
 #include "ember/vision/models/intermediate_layer_getter.h"
+#include "models_fill.h"
 
 namespace vision_models_detection_dense_test {
 
@@ -26,58 +27,16 @@ namespace nn = ember::nn;
 using ember::Tensor;
 using ember::testing::Golden;
 using ember::vision::models::_utils::ReturnLayers;
+using vision_models_fill::fill;
+using vision_models_fill::image;
 
 const Golden& golden() {
   static const Golden g("vision_detection.golden");
   return g;
 }
 
-Tensor image(int k, int64_t c, int64_t h, int64_t w, ember::ScalarType dtype = ember::kFloat) {
-  const Tensor i = ember::arange(c * h * w, ember::TensorOptions().dtype(ember::kDouble));
-  return (0.5 + 0.5 * ember::sin(0.05 * (1 + 0.1 * k) * i + k)).reshape({c, h, w}).to(dtype);
-}
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-// The generator's fill(): entry k of the state_dict is scale * sin(0.37 i + k).
-void fill(nn::Module& m) {
-  ember::NoGradGuard guard;
-  int64_t k = 0;
-  for (const auto& item : m.state_dict()) {
-    const std::string& name = item.key();
-    Tensor t = item.value();
-    const int64_t idx = k++;
-    if (ends_with(name, "num_batches_tracked")) continue;
-    const int64_t n = t.numel();
-    // In place: one double buffer per entry (the VGG extractor has 10M parameters).
-    Tensor v = ember::arange(n, ember::TensorOptions().dtype(ember::kDouble));
-    v.mul_(0.37).add_(static_cast<double>(idx)).sin_();
-    if (ends_with(name, "running_var")) {
-      v.add_(1).mul_(0.25).add_(0.5);
-    } else {
-      v.mul_(t.dim() >= 2 ? 1.0 / std::sqrt(static_cast<double>(n) / static_cast<double>(t.size(0))) : 0.1);
-    }
-    t.copy_(v.reshape(t.sizes()).to(t.scalar_type()));
-  }
-}
-
 void expect_state_dict_names(const std::string& prefix, const nn::Module& m) {
-  const Golden& g = golden();
-  const auto sd = m.state_dict();
-  const auto names = g.names_with_prefix(prefix + ".sd.");
-  EXPECT_EQ(sd.size(), names.size());
-  for (const std::string& key : names) {
-    const std::string name = key.substr(prefix.size() + 4);
-    const Tensor* t = sd.find(name);
-    ASSERT_NE(t, nullptr) << "missing " << name;
-    const Tensor want = g[key];
-    EXPECT_EQ(sd.keys()[want[0].item<int64_t>()], name) << "order of " << name;
-    std::vector<int64_t> shape;
-    for (int64_t i = 1; i < want.numel(); ++i) shape.push_back(want[i].item<int64_t>());
-    EXPECT_EQ(t->sizes().vec(), shape) << name;
-  }
+  vision_models_fill::expect_state_dict_names(golden(), prefix, m);
 }
 
 nn::Sequential tiny_body() {
@@ -140,6 +99,18 @@ TEST(VisionDetectionRetinaNet, MatchesTorchvision) {
   const Tensor grad = model->named_parameters()["head.classification_head.cls_logits.weight"].grad();
   ASSERT_TRUE(grad.defined());
   EXPECT_GT(grad.abs().sum().item<double>(), 0);
+}
+
+// FORWARD_HAS_DEFAULT_ARGS: through an AnyModule, evaluation needs no targets.
+template <typename Model>
+void expect_any_module_forward(Model model) {
+  ember::nn::AnyModule any(model);
+  any.ptr()->eval();
+  ember::NoGradGuard guard;
+  const auto out = any.forward<det::DetectionOutput>(images());
+  const det::DetectionOutput direct = model(images());
+  ASSERT_EQ(out.detections.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) EXPECT_TENSOR_EQ(out[i].at("boxes"), direct[i].at("boxes"));
 }
 
 TEST(VisionDetectionRetinaNet, BadInputRaises) {
@@ -265,6 +236,11 @@ TEST(VisionDetectionSSD, MatchesTorchvision) {
 }
 
 // Images without objects train (every anchor a negative), as in torchvision.
+TEST(VisionDetectionDense, AnyModuleForwardWithoutTargets) {
+  expect_any_module_forward(tiny_retinanet());
+  expect_any_module_forward(tiny_fcos());
+}
+
 TEST(VisionDetectionDense, TrainsOnImagesWithoutBoxes) {
   auto t = targets();
   t[1]["boxes"] = ember::zeros({0, 4}, ember::TensorOptions().dtype(ember::kDouble));

@@ -15,6 +15,7 @@
 #include "ember/torch.h"
 #include "ember/vision/models/detection.h"
 #include "ember/vision/models/intermediate_layer_getter.h"
+#include "models_fill.h"
 
 namespace vision_models_detection_frcnn_test {
 
@@ -24,60 +25,16 @@ namespace nn = ember::nn;
 using ember::Tensor;
 using ember::testing::Golden;
 using ember::vision::models::_utils::ReturnLayers;
+using vision_models_fill::fill;
+using vision_models_fill::image;
 
 const Golden& golden() {
   static const Golden g("vision_detection.golden");
   return g;
 }
 
-Tensor image(int k, int64_t c, int64_t h, int64_t w, ember::ScalarType dtype = ember::kFloat) {
-  const Tensor i = ember::arange(c * h * w, ember::TensorOptions().dtype(ember::kDouble));
-  return (0.5 + 0.5 * ember::sin(0.05 * (1 + 0.1 * k) * i + k)).reshape({c, h, w}).to(dtype);
-}
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-// The generator's fill(): entry k of the state_dict is scale * sin(0.37 i + k).
-void fill(nn::Module& m) {
-  ember::NoGradGuard guard;
-  int64_t k = 0;
-  for (const auto& item : m.state_dict()) {
-    const std::string& name = item.key();
-    Tensor t = item.value();
-    const int64_t idx = k++;
-    if (ends_with(name, "num_batches_tracked")) continue;
-    const int64_t n = t.numel();
-    const Tensor s =
-        ember::sin(0.37 * ember::arange(n, ember::TensorOptions().dtype(ember::kDouble)) + static_cast<double>(idx));
-    Tensor v;
-    if (ends_with(name, "running_var")) {
-      v = 0.5 + 0.25 * (1 + s);
-    } else {
-      const double scale =
-          t.dim() >= 2 ? 1.0 / std::sqrt(static_cast<double>(n) / static_cast<double>(t.size(0))) : 0.1;
-      v = scale * s;
-    }
-    t.copy_(v.reshape(t.sizes()).to(t.scalar_type()));
-  }
-}
-
 void expect_state_dict_names(const std::string& prefix, const nn::Module& m) {
-  const Golden& g = golden();
-  const auto sd = m.state_dict();
-  const auto names = g.names_with_prefix(prefix + ".sd.");
-  EXPECT_EQ(sd.size(), names.size());
-  for (const std::string& key : names) {
-    const std::string name = key.substr(prefix.size() + 4);
-    const Tensor* t = sd.find(name);
-    ASSERT_NE(t, nullptr) << "missing " << name;
-    const Tensor want = g[key];
-    EXPECT_EQ(sd.keys()[want[0].item<int64_t>()], name) << "order of " << name;
-    std::vector<int64_t> shape;
-    for (int64_t i = 1; i < want.numel(); ++i) shape.push_back(want[i].item<int64_t>());
-    EXPECT_EQ(t->sizes().vec(), shape) << name;
-  }
+  vision_models_fill::expect_state_dict_names(golden(), prefix, m);
 }
 
 det::backbone_utils::BackboneWithFPN tiny_backbone() {

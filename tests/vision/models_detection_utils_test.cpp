@@ -13,22 +13,18 @@
 #include "ember/vision/models/detection/box_coder.h"
 #include "ember/vision/models/detection/matcher.h"
 #include "ember/vision/models/detection/transform.h"
+#include "models_fill.h"
 
 namespace vision_models_detection_utils_test {
 
 namespace det = ember::vision::models::detection;
 using ember::Tensor;
 using ember::testing::Golden;
+using vision_models_fill::image;
 
 const Golden& golden() {
   static const Golden g("vision_detection.golden");
   return g;
-}
-
-// The generator's test image k: 0.5 + 0.5 * sin(0.05 * (1 + 0.1 k) * i + k).
-Tensor image(int k, int64_t c, int64_t h, int64_t w, ember::ScalarType dtype = ember::kFloat) {
-  const Tensor i = ember::arange(c * h * w, ember::TensorOptions().dtype(ember::kDouble));
-  return (0.5 + 0.5 * ember::sin(0.05 * (1 + 0.1 * k) * i + k)).reshape({c, h, w}).to(dtype);
 }
 
 TEST(VisionDetectionUtils, BoxCoderMatchesTorchvision) {

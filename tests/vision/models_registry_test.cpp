@@ -23,7 +23,12 @@ TEST(VisionModelsRegistry, TransformersAndRaftAreRegistered) {
   const torch::nn::AnyModule raft = models::get_model("raft_small");
   EXPECT_NE(raft.ptr()->name().find("RAFT"), std::string::npos) << raft.ptr()->name();
   EXPECT_EMBER_ERROR(models::get_model("raft_small", {{"num_classes", 3}}), "raft_small", "num_classes");
-  EXPECT_EMBER_ERROR(models::get_model("vit_b_16", {{"weights", "DEFAULT"}}), "vit_b_16", "weights");
+  // Their weights are named as in Python; nothing is downloaded, so a member without its file raises naming it.
+  EXPECT_EMBER_ERROR(models::get_model("vit_b_16", {{"weights", "DEFAULT"}}), "vit_b_16", "vit_b_16-c867db91.pth");
+  EXPECT_EQ(models::get_model_weights("vit_h_14").members.size(), 2u);
+  EXPECT_EQ(models::get_model_weights("raft_large").default_member, "C_T_SKHT_V2");
+  EXPECT_EQ(models::get_weight("Swin_V2_B_Weights.DEFAULT").url,
+            "https://download.pytorch.org/models/swin_v2_b-781e5279.pth");
 }
 
 }  // namespace

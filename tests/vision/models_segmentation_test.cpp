@@ -12,6 +12,7 @@
 #include "ember/torch.h"
 #include "ember/vision/models/intermediate_layer_getter.h"
 #include "ember/vision/models/segmentation.h"
+#include "models_fill.h"
 
 namespace vision_models_segmentation_test {
 
@@ -21,56 +22,18 @@ using ember::Tensor;
 using ember::testing::Golden;
 using ember::vision::models::_utils::IntermediateLayerGetter;
 using ember::vision::models::_utils::ReturnLayers;
+using vision_models_fill::fill;
 
 const Golden& golden() {
   static const Golden g("vision_segmentation.golden");
   return g;
 }
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-void fill(nn::Module& m) {
-  ember::NoGradGuard guard;
-  int64_t k = 0;
-  for (const auto& item : m.state_dict()) {
-    const std::string& name = item.key();
-    Tensor t = item.value();
-    const int64_t idx = k++;
-    if (ends_with(name, "num_batches_tracked")) continue;
-    const int64_t n = t.numel();
-    const Tensor s =
-        ember::sin(0.37 * ember::arange(n, ember::TensorOptions().dtype(ember::kDouble)) + static_cast<double>(idx));
-    Tensor v;
-    if (ends_with(name, "running_var")) {
-      v = 0.5 + 0.25 * (1 + s);
-    } else {
-      const double scale =
-          t.dim() >= 2 ? 1.0 / std::sqrt(static_cast<double>(n) / static_cast<double>(t.size(0))) : 0.1;
-      v = scale * s;
-    }
-    t.copy_(v.reshape(t.sizes()).to(t.scalar_type()));
-  }
-}
-
 void check(const std::string& name, nn::Module& m, const std::function<std::map<std::string, Tensor>(Tensor)>& run,
            const std::vector<std::string>& outs) {
   SCOPED_TRACE(name);
   const Golden& g = golden();
-  const auto sd = m.state_dict();
-  const auto names = g.names_with_prefix(name + ".sd.");
-  EXPECT_EQ(sd.size(), names.size());
-  for (const std::string& key : names) {
-    const std::string n = key.substr(name.size() + 4);
-    const Tensor* t = sd.find(n);
-    ASSERT_NE(t, nullptr) << "missing " << n;
-    const Tensor want = g[key];
-    EXPECT_EQ(sd.keys()[want[0].item<int64_t>()], n);
-    std::vector<int64_t> shape;
-    for (int64_t i = 1; i < want.numel(); ++i) shape.push_back(want[i].item<int64_t>());
-    EXPECT_EQ(t->sizes().vec(), shape) << n;
-  }
+  vision_models_fill::expect_state_dict_names(g, name, m);
   fill(m);
   m.eval();
   ember::NoGradGuard guard;

@@ -177,33 +177,35 @@ ConvNeXtOptions convnext_config(const std::string& name, const ConvNeXtKwargs& k
   return ConvNeXtOptions(std::move(setting))
       .stochastic_depth_prob(kwargs.stochastic_depth_prob().value_or(sd))
       .layer_scale(kwargs.layer_scale())
-      .num_classes(kwargs.num_classes())
+      .num_classes(kwargs.num_classes().value_or(1000))
       .block(kwargs.block())
       .norm_layer(kwargs.norm_layer());
 }
 
 namespace {
 
-ConvNeXt build_convnext(const std::string& name, const std::optional<std::string>& weights,
-                        const ConvNeXtKwargs& kwargs) {
+ConvNeXt build_convnext(const char* name, const char* enum_name, const std::optional<Weights>& weights,
+                        ConvNeXtKwargs kwargs) {
+  detail::verify_weights(weights, enum_name, name);
+  if (weights) kwargs.num_classes(detail::num_classes_for(weights, kwargs.num_classes(), name));
   ConvNeXt model(convnext_config(name, kwargs));
-  if (weights) model->load_state_dict(serialize::load_pytorch_state_dict(*weights));
+  if (weights) detail::load_weights(*model, *weights, name);
   return model;
 }
 
 }  // namespace
 
-ConvNeXt convnext_tiny(const std::optional<std::string>& weights, bool, const ConvNeXtKwargs& kwargs) {
-  return build_convnext("convnext_tiny", weights, kwargs);
+ConvNeXt convnext_tiny(std::optional<Weights> weights, bool, const ConvNeXtKwargs& kwargs) {
+  return build_convnext("convnext_tiny", "ConvNeXt_Tiny_Weights", weights, kwargs);
 }
-ConvNeXt convnext_small(const std::optional<std::string>& weights, bool, const ConvNeXtKwargs& kwargs) {
-  return build_convnext("convnext_small", weights, kwargs);
+ConvNeXt convnext_small(std::optional<Weights> weights, bool, const ConvNeXtKwargs& kwargs) {
+  return build_convnext("convnext_small", "ConvNeXt_Small_Weights", weights, kwargs);
 }
-ConvNeXt convnext_base(const std::optional<std::string>& weights, bool, const ConvNeXtKwargs& kwargs) {
-  return build_convnext("convnext_base", weights, kwargs);
+ConvNeXt convnext_base(std::optional<Weights> weights, bool, const ConvNeXtKwargs& kwargs) {
+  return build_convnext("convnext_base", "ConvNeXt_Base_Weights", weights, kwargs);
 }
-ConvNeXt convnext_large(const std::optional<std::string>& weights, bool, const ConvNeXtKwargs& kwargs) {
-  return build_convnext("convnext_large", weights, kwargs);
+ConvNeXt convnext_large(std::optional<Weights> weights, bool, const ConvNeXtKwargs& kwargs) {
+  return build_convnext("convnext_large", "ConvNeXt_Large_Weights", weights, kwargs);
 }
 
 }  // namespace torch::vision::models

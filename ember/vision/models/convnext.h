@@ -17,6 +17,7 @@
 #include "ember/nn/modules/normalization.h"
 #include "ember/nn/modules/pooling.h"
 #include "ember/nn/pimpl.h"
+#include "ember/vision/models/weights_enums_transformers.h"
 #include "ember/vision/ops/misc.h"
 #include "ember/vision/ops/stochastic_depth.h"
 
@@ -111,20 +112,22 @@ TORCH_MODULE(ConvNeXt);
 struct ConvNeXtKwargs {
   TORCH_ARG(std::optional<double>, stochastic_depth_prob) = std::nullopt;
   TORCH_ARG(double, layer_scale) = 1e-6;
-  TORCH_ARG(int64_t, num_classes) = 1000;
+  // Unset: 1000, or the weights' categories (a different value raises).
+  TORCH_ARG(std::optional<int64_t>, num_classes) = std::nullopt;
   TORCH_ARG(std::optional<CNBlockFactory>, block) = std::nullopt;
   TORCH_ARG(std::optional<ops::NormLayer>, norm_layer) = std::nullopt;
 };
 
-// `weights`: path of a torchvision state_dict .pth loaded strictly (nothing
-// is downloaded; `progress` is accepted for Python's signature only).
-ConvNeXt convnext_tiny(const std::optional<std::string>& weights = std::nullopt, bool progress = true,
+// `weights` (ConvNeXt_Tiny_Weights::IMAGENET1K_V1.with_path(file), ...) set
+// num_classes and are loaded strictly from their file (nothing is
+// downloaded; `progress` is accepted for Python's signature only).
+ConvNeXt convnext_tiny(std::optional<Weights> weights = std::nullopt, bool progress = true,
                        const ConvNeXtKwargs& kwargs = {});
-ConvNeXt convnext_small(const std::optional<std::string>& weights = std::nullopt, bool progress = true,
+ConvNeXt convnext_small(std::optional<Weights> weights = std::nullopt, bool progress = true,
                         const ConvNeXtKwargs& kwargs = {});
-ConvNeXt convnext_base(const std::optional<std::string>& weights = std::nullopt, bool progress = true,
+ConvNeXt convnext_base(std::optional<Weights> weights = std::nullopt, bool progress = true,
                        const ConvNeXtKwargs& kwargs = {});
-ConvNeXt convnext_large(const std::optional<std::string>& weights = std::nullopt, bool progress = true,
+ConvNeXt convnext_large(std::optional<Weights> weights = std::nullopt, bool progress = true,
                         const ConvNeXtKwargs& kwargs = {});
 
 // The ConvNeXtOptions a builder uses ("convnext_tiny", ...).

@@ -33,24 +33,28 @@ class Tracer {
  public:
   Tracer(bool execute, std::set<std::string> wanted) : execute_(execute), wanted_(std::move(wanted)) {}
 
-  Tensor node(const std::string& qualname, const std::function<Tensor()>& f) {
+  // is_module: the node calls the module at qualname (else a function in a forward).
+  Tensor node(const std::string& qualname, const std::function<Tensor()>& f, bool is_module = true) {
     if (done()) return {};
     std::string name = qualname;
     const int count = counts_[qualname]++;
     if (count > 0) name += "_" + std::to_string(count);
     names.push_back(name);
+    modules.push_back(is_module ? qualname : std::string());
     Tensor y = execute_ ? f() : Tensor();
     if (wanted_.count(name) != 0) values[name] = y;
     return y;
   }
   // A function or operator (add, flatten, ...) called in the forward of the module at `scope`.
   Tensor op(const std::string& scope, const std::string& fn, const std::function<Tensor()>& f) {
-    return node(join(scope, fn), f);
+    return node(join(scope, fn), f, false);
   }
   // All wanted values are in (never while listing names).
   bool done() const { return execute_ && values.size() == wanted_.size(); }
 
   std::vector<std::string> names;
+  // Per node, the qualified name of the module it calls, or empty.
+  std::vector<std::string> modules;
   std::map<std::string, Tensor> values;
 
  private:
@@ -187,7 +191,7 @@ Tensor trace(Tracer& t, const std::shared_ptr<nn::Module>& m, const std::string&
 Tracer run(const std::shared_ptr<nn::Module>& model, bool execute, std::set<std::string> wanted, const Tensor& x) {
   EMBER_CHECK(model != nullptr, "create_feature_extractor: model is null");
   Tracer t(execute, std::move(wanted));
-  const Tensor input = t.node("x", [&] { return x; });
+  const Tensor input = t.node("x", [&] { return x; }, false);
   trace(t, model, "", input, nullptr);
   return t;
 }
@@ -210,9 +214,48 @@ std::tuple<std::vector<std::string>, std::vector<std::string>> get_graph_node_na
   return {names, names};
 }
 
+namespace {
+
+// Registers `leaf` under root at the dotted path, creating the plain modules
+// between (as torch.fx's GraphModule copies only the submodules its graph calls).
+void attach(nn::Module& root, const std::string& path, const std::shared_ptr<nn::Module>& leaf) {
+  nn::Module* parent = &root;
+  size_t start = 0;
+  for (size_t dot = path.find('.'); dot != std::string::npos; start = dot + 1, dot = path.find('.', start)) {
+    const std::string part = path.substr(start, dot - start);
+    const auto children = parent->named_children();
+    const std::shared_ptr<nn::Module>* child = children.find(part);
+    parent = child != nullptr ? child->get()
+                              : parent->register_module(part, std::make_shared<nn::Module>("Module")).get();
+  }
+  parent->register_module(path.substr(start), leaf);
+}
+
+}  // namespace
+
 FeatureExtractorImpl::FeatureExtractorImpl(std::shared_ptr<nn::Module> model_, ReturnNodes return_nodes_)
     : model(std::move(model_)), return_nodes(std::move(return_nodes_)) {
-  for (const auto& child : model->named_children()) register_module(child.key(), child.value());
+  // Note [Feature extractor pruning]: as torchvision's graph pruning, the
+  // extractor holds only the modules its nodes call up to the last requested
+  // one, and forward stops there (Tracer::done), so nothing after it runs and
+  // state_dict() has only the keys the extractor uses.
+  const Tracer listing = run(model, false, {}, Tensor());
+  size_t last = 0;
+  for (const auto& item : return_nodes.nodes) {
+    auto it = std::find(listing.names.begin(), listing.names.end(), item.first);
+    EMBER_CHECK(it != listing.names.end(), "create_feature_extractor: node '", item.first,
+                "' is not present in model");
+    last = std::max(last, static_cast<size_t>(it - listing.names.begin()));
+  }
+  const auto named = model->named_modules();
+  std::set<std::string> attached;
+  for (size_t i = 0; i <= last; ++i) {
+    const std::string& q = listing.modules[i];
+    if (q.empty() || !attached.insert(q).second) continue;
+    const std::shared_ptr<nn::Module>* m = named.find(q);
+    EMBER_CHECK(m != nullptr, "create_feature_extractor: no submodule '", q, "'");
+    attach(*this, q, *m);
+  }
   nn::Module::train(model->is_training());
 }
 

@@ -10,9 +10,10 @@
 // Ember has no FX: the graph is each architecture's forward written out once
 // as a trace (feature_extraction.cpp), for ResNet, MobileNetV2/V3,
 // EfficientNet and RegNet, and Sequential containers of any modules.
-// Differences from Python: the extractor keeps every submodule (Python prunes
-// the ones after the last requested node), so its state_dict may hold more
-// keys; train_return_nodes/eval_return_nodes are not separate (the graphs of
+// As in Python, the extractor holds only the submodules up to the last
+// requested node, and nothing after it runs (Note [Feature extractor
+// pruning]); unlike Python, a module before it that no output depends on is
+// kept. train_return_nodes/eval_return_nodes are not separate (the graphs of
 // these models are the same in both modes).
 #include <map>
 #include <memory>

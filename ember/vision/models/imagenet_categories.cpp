@@ -4,7 +4,7 @@
 namespace torch::vision::models {
 
 const std::vector<std::string>& imagenet_categories() {
-  static const std::vector<std::string> categories = {
+  static const std::vector<std::string> values = {
       "tench",
       "goldfish",
       "great white shark",
@@ -1006,7 +1006,7 @@ const std::vector<std::string>& imagenet_categories() {
       "ear",
       "toilet tissue",
   };
-  return categories;
+  return values;
 }
 
 }  // namespace torch::vision::models

@@ -1,6 +1,5 @@
-// Registers ViT, ConvNeXt, Swin (v1, v2) and RAFT in the model registry. These builders take
-// their checkpoint as a path (their weights enums are not built yet: docs/vision_models_transformers.md),
-// so their keyword is "weights_path"; "weights" is not accepted for them.
+// Registers ViT, ConvNeXt, Swin (v1, v2) and RAFT, and their weights enums, in the model
+// registry: "weights" names a member of the builder's enum and "weights_path" its file.
 #include "ember/vision/models/convnext.h"
 #include "ember/vision/models/optical_flow.h"
 #include "ember/vision/models/registry.h"
@@ -11,89 +10,87 @@ namespace torch::vision::models::detail {
 
 namespace {
 
-using ViTFn = VisionTransformer (*)(const std::optional<std::string>&, bool, const VisionTransformerKwargs&);
-using ConvNeXtFn = ConvNeXt (*)(const std::optional<std::string>&, bool, const ConvNeXtKwargs&);
-using SwinFn = SwinTransformer (*)(const std::optional<std::string>&, bool, const SwinTransformerKwargs&);
-using RaftFn = optical_flow::RAFT (*)(const std::optional<std::string>&, bool);
+using ViTFn = VisionTransformer (*)(std::optional<Weights>, bool, const VisionTransformerKwargs&);
+using ConvNeXtFn = ConvNeXt (*)(std::optional<Weights>, bool, const ConvNeXtKwargs&);
+using SwinFn = SwinTransformer (*)(std::optional<Weights>, bool, const SwinTransformerKwargs&);
+using RaftFn = optical_flow::RAFT (*)(std::optional<Weights>, bool);
 
-void add(const std::string& name, const std::string& module, ModelBuilder builder) {
-  register_model(ModelEntry{name, "torchvision.models." + module, std::move(builder), ""});
+void add(const std::string& name, const std::string& module, const std::string& weights_enum, ModelBuilder builder) {
+  register_model(ModelEntry{name, "torchvision.models." + module, std::move(builder), weights_enum});
 }
 
-void add_vit(const std::string& name, ViTFn fn) {
-  add(name, "vision_transformer", [=](const ModelKwargs& kw) {
+void add_vit(const std::string& name, const std::string& weights_enum, ViTFn fn) {
+  add(name, "vision_transformer", weights_enum, [=](const ModelKwargs& kw) {
     KwargReader r(name, kw);
-    const std::optional<std::string> path = r.get_string("weights_path");
-    const bool progress = r.get_bool("progress").value_or(true);
+    const std::optional<Weights> weights = r.get_weights(weights_enum);
     VisionTransformerKwargs k;
     if (auto v = r.get_int("num_classes")) k.num_classes(*v);
     if (auto v = r.get_int("image_size")) k.image_size(*v);
     if (auto v = r.get_double("dropout")) k.dropout(*v);
     if (auto v = r.get_double("attention_dropout")) k.attention_dropout(*v);
     r.finish();
-    return nn::AnyModule(fn(path, progress, k));
+    return nn::AnyModule(fn(weights, true, k));
   });
 }
 
-void add_convnext(const std::string& name, ConvNeXtFn fn) {
-  add(name, "convnext", [=](const ModelKwargs& kw) {
+void add_convnext(const std::string& name, const std::string& weights_enum, ConvNeXtFn fn) {
+  add(name, "convnext", weights_enum, [=](const ModelKwargs& kw) {
     KwargReader r(name, kw);
-    const std::optional<std::string> path = r.get_string("weights_path");
-    const bool progress = r.get_bool("progress").value_or(true);
+    const std::optional<Weights> weights = r.get_weights(weights_enum);
     ConvNeXtKwargs k;
     if (auto v = r.get_int("num_classes")) k.num_classes(*v);
     if (auto v = r.get_double("stochastic_depth_prob")) k.stochastic_depth_prob(*v);
     if (auto v = r.get_double("layer_scale")) k.layer_scale(*v);
     r.finish();
-    return nn::AnyModule(fn(path, progress, k));
+    return nn::AnyModule(fn(weights, true, k));
   });
 }
 
-void add_swin(const std::string& name, SwinFn fn) {
-  add(name, "swin_transformer", [=](const ModelKwargs& kw) {
+void add_swin(const std::string& name, const std::string& weights_enum, SwinFn fn) {
+  add(name, "swin_transformer", weights_enum, [=](const ModelKwargs& kw) {
     KwargReader r(name, kw);
-    const std::optional<std::string> path = r.get_string("weights_path");
-    const bool progress = r.get_bool("progress").value_or(true);
+    const std::optional<Weights> weights = r.get_weights(weights_enum);
     SwinTransformerKwargs k;
     if (auto v = r.get_int("num_classes")) k.num_classes(*v);
     if (auto v = r.get_double("stochastic_depth_prob")) k.stochastic_depth_prob(*v);
     if (auto v = r.get_double("dropout")) k.dropout(*v);
     if (auto v = r.get_double("attention_dropout")) k.attention_dropout(*v);
     r.finish();
-    return nn::AnyModule(fn(path, progress, k));
+    return nn::AnyModule(fn(weights, true, k));
   });
 }
 
-void add_raft(const std::string& name, RaftFn fn) {
-  add(name, "optical_flow.raft", [=](const ModelKwargs& kw) {
+void add_raft(const std::string& name, const std::string& weights_enum, RaftFn fn) {
+  add(name, "optical_flow.raft", weights_enum, [=](const ModelKwargs& kw) {
     KwargReader r(name, kw);
-    const std::optional<std::string> path = r.get_string("weights_path");
-    const bool progress = r.get_bool("progress").value_or(true);
+    const std::optional<Weights> weights = r.get_weights(weights_enum);
     r.finish();
-    return nn::AnyModule(fn(path, progress));
+    return nn::AnyModule(fn(weights, true));
   });
 }
 
 }  // namespace
 
 void register_transformer_models() {
-  add_vit("vit_b_16", &vit_b_16);
-  add_vit("vit_b_32", &vit_b_32);
-  add_vit("vit_l_16", &vit_l_16);
-  add_vit("vit_l_32", &vit_l_32);
-  add_vit("vit_h_14", &vit_h_14);
-  add_convnext("convnext_tiny", &convnext_tiny);
-  add_convnext("convnext_small", &convnext_small);
-  add_convnext("convnext_base", &convnext_base);
-  add_convnext("convnext_large", &convnext_large);
-  add_swin("swin_t", &swin_t);
-  add_swin("swin_s", &swin_s);
-  add_swin("swin_b", &swin_b);
-  add_swin("swin_v2_t", &swin_v2_t);
-  add_swin("swin_v2_s", &swin_v2_s);
-  add_swin("swin_v2_b", &swin_v2_b);
-  add_raft("raft_large", &optical_flow::raft_large);
-  add_raft("raft_small", &optical_flow::raft_small);
+  for (const WeightsEnum* e : transformer_weights_enums()) register_weights_enum(*e);
+  for (const WeightsEnum* e : optical_flow_weights_enums()) register_weights_enum(*e);
+  add_vit("vit_b_16", "ViT_B_16_Weights", &vit_b_16);
+  add_vit("vit_b_32", "ViT_B_32_Weights", &vit_b_32);
+  add_vit("vit_l_16", "ViT_L_16_Weights", &vit_l_16);
+  add_vit("vit_l_32", "ViT_L_32_Weights", &vit_l_32);
+  add_vit("vit_h_14", "ViT_H_14_Weights", &vit_h_14);
+  add_convnext("convnext_tiny", "ConvNeXt_Tiny_Weights", &convnext_tiny);
+  add_convnext("convnext_small", "ConvNeXt_Small_Weights", &convnext_small);
+  add_convnext("convnext_base", "ConvNeXt_Base_Weights", &convnext_base);
+  add_convnext("convnext_large", "ConvNeXt_Large_Weights", &convnext_large);
+  add_swin("swin_t", "Swin_T_Weights", &swin_t);
+  add_swin("swin_s", "Swin_S_Weights", &swin_s);
+  add_swin("swin_b", "Swin_B_Weights", &swin_b);
+  add_swin("swin_v2_t", "Swin_V2_T_Weights", &swin_v2_t);
+  add_swin("swin_v2_s", "Swin_V2_S_Weights", &swin_v2_s);
+  add_swin("swin_v2_b", "Swin_V2_B_Weights", &swin_v2_b);
+  add_raft("raft_large", "Raft_Large_Weights", &optical_flow::raft_large);
+  add_raft("raft_small", "Raft_Small_Weights", &optical_flow::raft_small);
 }
 
 }  // namespace torch::vision::models::detail

@@ -470,7 +470,7 @@ SwinTransformerOptions swin_transformer_config(const std::string& name, const Sw
         .dropout(kwargs.dropout())
         .attention_dropout(kwargs.attention_dropout())
         .stochastic_depth_prob(kwargs.stochastic_depth_prob().value_or(a.sd))
-        .num_classes(kwargs.num_classes())
+        .num_classes(kwargs.num_classes().value_or(1000))
         .norm_layer(kwargs.norm_layer());
     if (a.v2) o.block(swin_transformer_block_v2()).downsample_layer(patch_merging_v2());
     return o;
@@ -482,32 +482,34 @@ SwinTransformerOptions swin_transformer_config(const std::string& name, const Sw
 
 namespace {
 
-SwinTransformer build_swin(const std::string& name, const std::optional<std::string>& weights,
-                           const SwinTransformerKwargs& kwargs) {
+SwinTransformer build_swin(const char* name, const char* enum_name, const std::optional<Weights>& weights,
+                           SwinTransformerKwargs kwargs) {
+  detail::verify_weights(weights, enum_name, name);
+  if (weights) kwargs.num_classes(detail::num_classes_for(weights, kwargs.num_classes(), name));
   SwinTransformer model(swin_transformer_config(name, kwargs));
-  if (weights) model->load_state_dict(serialize::load_pytorch_state_dict(*weights));
+  if (weights) detail::load_weights(*model, *weights, name);
   return model;
 }
 
 }  // namespace
 
-SwinTransformer swin_t(const std::optional<std::string>& weights, bool, const SwinTransformerKwargs& kwargs) {
-  return build_swin("swin_t", weights, kwargs);
+SwinTransformer swin_t(std::optional<Weights> weights, bool, const SwinTransformerKwargs& kwargs) {
+  return build_swin("swin_t", "Swin_T_Weights", weights, kwargs);
 }
-SwinTransformer swin_s(const std::optional<std::string>& weights, bool, const SwinTransformerKwargs& kwargs) {
-  return build_swin("swin_s", weights, kwargs);
+SwinTransformer swin_s(std::optional<Weights> weights, bool, const SwinTransformerKwargs& kwargs) {
+  return build_swin("swin_s", "Swin_S_Weights", weights, kwargs);
 }
-SwinTransformer swin_b(const std::optional<std::string>& weights, bool, const SwinTransformerKwargs& kwargs) {
-  return build_swin("swin_b", weights, kwargs);
+SwinTransformer swin_b(std::optional<Weights> weights, bool, const SwinTransformerKwargs& kwargs) {
+  return build_swin("swin_b", "Swin_B_Weights", weights, kwargs);
 }
-SwinTransformer swin_v2_t(const std::optional<std::string>& weights, bool, const SwinTransformerKwargs& kwargs) {
-  return build_swin("swin_v2_t", weights, kwargs);
+SwinTransformer swin_v2_t(std::optional<Weights> weights, bool, const SwinTransformerKwargs& kwargs) {
+  return build_swin("swin_v2_t", "Swin_V2_T_Weights", weights, kwargs);
 }
-SwinTransformer swin_v2_s(const std::optional<std::string>& weights, bool, const SwinTransformerKwargs& kwargs) {
-  return build_swin("swin_v2_s", weights, kwargs);
+SwinTransformer swin_v2_s(std::optional<Weights> weights, bool, const SwinTransformerKwargs& kwargs) {
+  return build_swin("swin_v2_s", "Swin_V2_S_Weights", weights, kwargs);
 }
-SwinTransformer swin_v2_b(const std::optional<std::string>& weights, bool, const SwinTransformerKwargs& kwargs) {
-  return build_swin("swin_v2_b", weights, kwargs);
+SwinTransformer swin_v2_b(std::optional<Weights> weights, bool, const SwinTransformerKwargs& kwargs) {
+  return build_swin("swin_v2_b", "Swin_V2_B_Weights", weights, kwargs);
 }
 
 }  // namespace torch::vision::models

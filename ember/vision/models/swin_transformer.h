@@ -19,6 +19,7 @@
 #include "ember/nn/modules/linear.h"
 #include "ember/nn/modules/pooling.h"
 #include "ember/nn/pimpl.h"
+#include "ember/vision/models/weights_enums_transformers.h"
 #include "ember/vision/ops/misc.h"
 #include "ember/vision/ops/stochastic_depth.h"
 
@@ -213,23 +214,25 @@ struct SwinTransformerKwargs {
   TORCH_ARG(double, dropout) = 0.0;
   TORCH_ARG(double, attention_dropout) = 0.0;
   TORCH_ARG(std::optional<double>, stochastic_depth_prob) = std::nullopt;
-  TORCH_ARG(int64_t, num_classes) = 1000;
+  // Unset: 1000, or the weights' categories (a different value raises).
+  TORCH_ARG(std::optional<int64_t>, num_classes) = std::nullopt;
   TORCH_ARG(std::optional<ops::NormLayer>, norm_layer) = std::nullopt;
 };
 
-// `weights`: path of a torchvision state_dict .pth loaded strictly (nothing
-// is downloaded; `progress` is accepted for Python's signature only).
-SwinTransformer swin_t(const std::optional<std::string>& weights = std::nullopt, bool progress = true,
+// `weights` (Swin_T_Weights::IMAGENET1K_V1.with_path(file), ...) set
+// num_classes and are loaded strictly from their file (nothing is
+// downloaded; `progress` is accepted for Python's signature only).
+SwinTransformer swin_t(std::optional<Weights> weights = std::nullopt, bool progress = true,
                        const SwinTransformerKwargs& kwargs = {});
-SwinTransformer swin_s(const std::optional<std::string>& weights = std::nullopt, bool progress = true,
+SwinTransformer swin_s(std::optional<Weights> weights = std::nullopt, bool progress = true,
                        const SwinTransformerKwargs& kwargs = {});
-SwinTransformer swin_b(const std::optional<std::string>& weights = std::nullopt, bool progress = true,
+SwinTransformer swin_b(std::optional<Weights> weights = std::nullopt, bool progress = true,
                        const SwinTransformerKwargs& kwargs = {});
-SwinTransformer swin_v2_t(const std::optional<std::string>& weights = std::nullopt, bool progress = true,
+SwinTransformer swin_v2_t(std::optional<Weights> weights = std::nullopt, bool progress = true,
                           const SwinTransformerKwargs& kwargs = {});
-SwinTransformer swin_v2_s(const std::optional<std::string>& weights = std::nullopt, bool progress = true,
+SwinTransformer swin_v2_s(std::optional<Weights> weights = std::nullopt, bool progress = true,
                           const SwinTransformerKwargs& kwargs = {});
-SwinTransformer swin_v2_b(const std::optional<std::string>& weights = std::nullopt, bool progress = true,
+SwinTransformer swin_v2_b(std::optional<Weights> weights = std::nullopt, bool progress = true,
                           const SwinTransformerKwargs& kwargs = {});
 
 // The SwinTransformerOptions a builder uses ("swin_t", ..., "swin_v2_b").

@@ -247,11 +247,11 @@ VisionTransformerOptions vision_transformer_config(const std::string& name, cons
                                {"vit_h_14", 14, 32, 16, 1280, 5120}};
   for (const Arch& a : archs) {
     if (name != a.name) continue;
-    return VisionTransformerOptions(kwargs.image_size(), a.patch_size, a.num_layers, a.num_heads, a.hidden_dim,
-                                    a.mlp_dim)
+    return VisionTransformerOptions(kwargs.image_size().value_or(224), a.patch_size, a.num_layers, a.num_heads,
+                                    a.hidden_dim, a.mlp_dim)
         .dropout(kwargs.dropout())
         .attention_dropout(kwargs.attention_dropout())
-        .num_classes(kwargs.num_classes())
+        .num_classes(kwargs.num_classes().value_or(1000))
         .representation_size(kwargs.representation_size())
         .norm_layer(kwargs.norm_layer())
         .conv_stem_configs(kwargs.conv_stem_configs());
@@ -263,29 +263,38 @@ VisionTransformerOptions vision_transformer_config(const std::string& name, cons
 
 namespace {
 
-VisionTransformer build_vit(const std::string& name, const std::optional<std::string>& weights,
-                            const VisionTransformerKwargs& kwargs) {
+VisionTransformer build_vit(const char* name, const char* enum_name, const std::optional<Weights>& weights,
+                            VisionTransformerKwargs kwargs) {
+  detail::verify_weights(weights, enum_name, name);
+  if (weights) {
+    // torchvision's _vision_transformer: the weights fix the classes and the (square) input size.
+    kwargs.num_classes(detail::num_classes_for(weights, kwargs.num_classes(), name));
+    const auto [h, w] = weights->meta.min_size;
+    EMBER_CHECK(h == w, name, ": the weights' min_size must be square, got ", h, "x", w);
+    kwargs.image_size(detail::ovewrite_value_param(name, "image_size", kwargs.image_size(), h));
+  }
   VisionTransformer model(vision_transformer_config(name, kwargs));
-  if (weights) model->load_state_dict(serialize::load_pytorch_state_dict(*weights));
+  // The model's own load_state_dict: it remaps version-1 checkpoint keys first.
+  if (weights) model->load_state_dict(weights->get_state_dict(), true);
   return model;
 }
 
 }  // namespace
 
-VisionTransformer vit_b_16(const std::optional<std::string>& weights, bool, const VisionTransformerKwargs& kwargs) {
-  return build_vit("vit_b_16", weights, kwargs);
+VisionTransformer vit_b_16(std::optional<Weights> weights, bool, const VisionTransformerKwargs& kwargs) {
+  return build_vit("vit_b_16", "ViT_B_16_Weights", weights, kwargs);
 }
-VisionTransformer vit_b_32(const std::optional<std::string>& weights, bool, const VisionTransformerKwargs& kwargs) {
-  return build_vit("vit_b_32", weights, kwargs);
+VisionTransformer vit_b_32(std::optional<Weights> weights, bool, const VisionTransformerKwargs& kwargs) {
+  return build_vit("vit_b_32", "ViT_B_32_Weights", weights, kwargs);
 }
-VisionTransformer vit_l_16(const std::optional<std::string>& weights, bool, const VisionTransformerKwargs& kwargs) {
-  return build_vit("vit_l_16", weights, kwargs);
+VisionTransformer vit_l_16(std::optional<Weights> weights, bool, const VisionTransformerKwargs& kwargs) {
+  return build_vit("vit_l_16", "ViT_L_16_Weights", weights, kwargs);
 }
-VisionTransformer vit_l_32(const std::optional<std::string>& weights, bool, const VisionTransformerKwargs& kwargs) {
-  return build_vit("vit_l_32", weights, kwargs);
+VisionTransformer vit_l_32(std::optional<Weights> weights, bool, const VisionTransformerKwargs& kwargs) {
+  return build_vit("vit_l_32", "ViT_L_32_Weights", weights, kwargs);
 }
-VisionTransformer vit_h_14(const std::optional<std::string>& weights, bool, const VisionTransformerKwargs& kwargs) {
-  return build_vit("vit_h_14", weights, kwargs);
+VisionTransformer vit_h_14(std::optional<Weights> weights, bool, const VisionTransformerKwargs& kwargs) {
+  return build_vit("vit_h_14", "ViT_H_14_Weights", weights, kwargs);
 }
 
 OrderedDict<std::string, Tensor> interpolate_embeddings(int64_t image_size, int64_t patch_size,

@@ -19,6 +19,7 @@
 #include "ember/nn/modules/dropout.h"
 #include "ember/nn/modules/multihead_attention.h"
 #include "ember/nn/pimpl.h"
+#include "ember/vision/models/weights_enums_transformers.h"
 #include "ember/vision/ops/misc.h"
 
 namespace torch::vision::models {
@@ -161,27 +162,30 @@ TORCH_MODULE(VisionTransformer);
 
 // Keyword arguments the builders pass on to VisionTransformer (Python's **kwargs).
 struct VisionTransformerKwargs {
-  TORCH_ARG(int64_t, image_size) = 224;
+  // Unset: 224, or the weights' min_size (a different value raises).
+  TORCH_ARG(std::optional<int64_t>, image_size) = std::nullopt;
   TORCH_ARG(double, dropout) = 0.0;
   TORCH_ARG(double, attention_dropout) = 0.0;
-  TORCH_ARG(int64_t, num_classes) = 1000;
+  // Unset: 1000, or the weights' categories (a different value raises).
+  TORCH_ARG(std::optional<int64_t>, num_classes) = std::nullopt;
   TORCH_ARG(std::optional<int64_t>, representation_size) = std::nullopt;
   TORCH_ARG(ops::NormLayer, norm_layer) = vit_layer_norm();
   TORCH_ARG(std::optional<std::vector<ConvStemConfig>>, conv_stem_configs) = std::nullopt;
 };
 
-// The builders. `weights` is the path of a torchvision state_dict file
-// (.pth or safetensors) loaded strictly into the model; nothing is
-// downloaded, and `progress` is accepted for Python's signature only.
-VisionTransformer vit_b_16(const std::optional<std::string>& weights = std::nullopt, bool progress = true,
+// The builders. `weights` (ViT_B_16_Weights::IMAGENET1K_V1.with_path(file), ...)
+// set num_classes and image_size and are loaded strictly from the file they
+// point at; nothing is downloaded, and `progress` is accepted for Python's
+// signature only.
+VisionTransformer vit_b_16(std::optional<Weights> weights = std::nullopt, bool progress = true,
                            const VisionTransformerKwargs& kwargs = {});
-VisionTransformer vit_b_32(const std::optional<std::string>& weights = std::nullopt, bool progress = true,
+VisionTransformer vit_b_32(std::optional<Weights> weights = std::nullopt, bool progress = true,
                            const VisionTransformerKwargs& kwargs = {});
-VisionTransformer vit_l_16(const std::optional<std::string>& weights = std::nullopt, bool progress = true,
+VisionTransformer vit_l_16(std::optional<Weights> weights = std::nullopt, bool progress = true,
                            const VisionTransformerKwargs& kwargs = {});
-VisionTransformer vit_l_32(const std::optional<std::string>& weights = std::nullopt, bool progress = true,
+VisionTransformer vit_l_32(std::optional<Weights> weights = std::nullopt, bool progress = true,
                            const VisionTransformerKwargs& kwargs = {});
-VisionTransformer vit_h_14(const std::optional<std::string>& weights = std::nullopt, bool progress = true,
+VisionTransformer vit_h_14(std::optional<Weights> weights = std::nullopt, bool progress = true,
                            const VisionTransformerKwargs& kwargs = {});
 
 // The VisionTransformerOptions a builder uses ("vit_b_16", ...), so a

@@ -10,7 +10,7 @@
 namespace torch::vision::models {
 
 Weights::Weights(std::string enum_name_, std::string member_, std::string url_,
-                 transforms::_presets::ImageClassificationOptions transforms_options_, WeightsMeta meta_)
+                 transforms::_presets::PresetOptions transforms_options_, WeightsMeta meta_)
     : enum_name(std::move(enum_name_)),
       member(std::move(member_)),
       url(std::move(url_)),
@@ -22,8 +22,8 @@ std::string Weights::file_name() const {
   return slash == std::string::npos ? url : url.substr(slash + 1);
 }
 
-transforms::_presets::ImageClassification Weights::transforms() const {
-  return transforms::_presets::ImageClassification(transforms_options);
+transforms::_presets::WeightsTransforms Weights::transforms() const {
+  return transforms::_presets::WeightsTransforms(transforms_options);
 }
 
 Weights Weights::with_path(std::string file) const {

@@ -15,10 +15,11 @@
 #include <utility>
 #include <vector>
 
+#include "ember/core/error.h"
 #include "ember/core/ordered_dict.h"
 #include "ember/core/tensor.h"
 #include "ember/nn/module.h"
-#include "ember/vision/models/presets.h"
+#include "ember/vision/models/weights_transforms.h"
 
 namespace torch::vision::models {
 
@@ -30,16 +31,21 @@ struct WeightsMeta {
   // "_metrics": dataset -> metric -> value, e.g. {"ImageNet-1K": {"acc@1": 80.858}}.
   std::map<std::string, std::map<std::string, double>> metrics;
   std::string docs;
+  // Keypoint R-CNN's keypoint names (COCO's 17), else empty.
+  std::vector<std::string> keypoint_names;
+  // Set where the weights have a licence of their own (the SWAG ViTs).
+  std::string license;
 };
 
 struct Weights {
   Weights(std::string enum_name, std::string member, std::string url,
-          transforms::_presets::ImageClassificationOptions transforms_options, WeightsMeta meta);
+          transforms::_presets::PresetOptions transforms_options, WeightsMeta meta);
 
   std::string enum_name;  // "ResNet50_Weights"
   std::string member;     // "IMAGENET1K_V2"
   std::string url;
-  transforms::_presets::ImageClassificationOptions transforms_options;
+  // Which preset transforms() builds, and its parameters.
+  transforms::_presets::PresetOptions transforms_options;
   WeightsMeta meta;
   // Where the checkpoint is on disk; set by with_path().
   std::optional<std::string> path;
@@ -48,7 +54,9 @@ struct Weights {
   std::string name() const { return enum_name + "." + member; }
   // The checkpoint's file name, the last component of the url ("resnet50-11ad3fa6.pth").
   std::string file_name() const;
-  transforms::_presets::ImageClassification transforms() const;
+  // The inference preprocessing: preprocess = weights.transforms(); preprocess(img)
+  // (optical flow: preprocess(img1, img2)).
+  transforms::_presets::WeightsTransforms transforms() const;
   // A copy of these weights that loads from `file` (a torchvision .pth or a .safetensors file).
   Weights with_path(std::string file) const;
   // The checkpoint's tensors, read from path (raises naming the file when there is none).
@@ -79,6 +87,15 @@ void verify_weights(const std::optional<Weights>& weights, const char* enum_name
 // _ovewrite_named_param for num_classes: the number of categories of the
 // weights, unless the user asked for another number (which raises).
 int64_t num_classes_for(const std::optional<Weights>& weights, std::optional<int64_t> num_classes, const char* builder);
+// torchvision's _ovewrite_value_param, called when weights are given: the
+// value is the weights' `expected`, and a different `actual` raises naming the parameter.
+template <typename T>
+T ovewrite_value_param(const char* builder, const char* param, const std::optional<T>& actual, const T& expected) {
+  EMBER_CHECK(!actual || *actual == expected, builder, ": The parameter '", param, "' expected value ", expected,
+              " but got ", *actual, " instead.");
+  return expected;
+}
+
 // Loads the weights into `model` strictly (every missing, unexpected or
 // mismatched key raises), from weights.path.
 void load_weights(nn::Module& model, const Weights& weights, const char* builder);

@@ -9,21 +9,26 @@
 #include "ember/core/error.h"
 #include "ember/nn/module.h"
 #include "ember/vision/models/detection/builders.h"
+#include "ember/vision/models/detection/weights_enums.h"
 #include "ember/vision/ops/misc.h"
 
 namespace torch::vision::models::detection::builder_detail {
 
-// With weights the model has the checkpoint's classes (COCO's, default_classes
-// for keypoint models: 2) and a different num_classes raises, as torchvision's
-// _ovewrite_value_param; without weights, default_classes.
-int64_t resolve_num_classes(const char* builder, const std::optional<std::string>& weights,
+// Python's <Model>_Weights.verify: weights of another enum raise naming the
+// builder, and so do weights that name no file (nothing is downloaded).
+void verify_weights(const char* builder, const std::optional<Weights>& weights, const char* enum_name);
+
+// With weights the model has the weights' categories (COCO's 91; 2 for the
+// keypoint model) and a different num_classes raises, as torchvision's
+// _ovewrite_value_param; without weights, num_classes or default_classes.
+int64_t resolve_num_classes(const char* builder, const std::optional<Weights>& weights,
                             std::optional<int64_t> num_classes, int64_t default_classes);
 
 // FrozenBatchNorm2d when a checkpoint is loaded (weights or weights_backbone), else BatchNorm2d.
 ops::NormLayer backbone_norm_layer(bool is_trained);
 
-// Loads a torchvision state_dict from path (strict).
-void load_checkpoint(nn::Module& model, const std::string& path);
+// Loads the weights' state_dict from the file they point at (strict).
+void load_checkpoint(nn::Module& model, const Weights& weights, const char* builder);
 
 template <typename Options>
 Options apply_kwargs(Options options, const DetectionKwargs& kwargs) {

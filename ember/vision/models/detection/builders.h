@@ -1,10 +1,13 @@
 #pragma once
 // The full detection builders of torchvision.models.detection over the
 // classification backbones: same module tree, so a torchvision state_dict
-// loads by name. Checkpoints are never downloaded: `weights` is the path of a
-// torchvision .pth (the COCO weight enums are not built yet); with weights,
-// num_classes defaults to COCO's 91 and the backbone is frozen-BN as in
-// torchvision.
+// loads by name. Checkpoints are never downloaded: `weights` is a member of
+// the builder's weights enum pointing at its file
+// (FasterRCNN_ResNet50_FPN_Weights::COCO_V1.with_path("...pth")); with
+// weights, num_classes (and num_keypoints) come from the weights' meta, a
+// different value raises, weights_backbone is ignored and the backbone is
+// frozen-BN, as in torchvision. weights_backbone defaults to nullopt (Python:
+// IMAGENET1K_V1), since nothing is downloaded.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,6 +18,7 @@
 #include "ember/vision/models/detection/keypoint_rcnn.h"
 #include "ember/vision/models/detection/mask_rcnn.h"
 #include "ember/vision/models/detection/retinanet.h"
+#include "ember/vision/models/detection/weights_enums.h"
 #include "ember/vision/models/weights.h"
 
 namespace torch::vision::models::detection {
@@ -40,50 +44,61 @@ using FCOSKwargs = DetectionKwargs;
 using MaskRCNNKwargs = DetectionKwargs;
 using KeypointRCNNKwargs = DetectionKwargs;
 
-FasterRCNN fasterrcnn_resnet50_fpn(const std::optional<std::string>& weights = std::nullopt, bool progress = true,
+FasterRCNN fasterrcnn_resnet50_fpn(const std::optional<Weights>& weights = std::nullopt, bool progress = true,
                                    std::optional<int64_t> num_classes = std::nullopt,
                                    std::optional<Weights> weights_backbone = std::nullopt,
                                    std::optional<int64_t> trainable_backbone_layers = std::nullopt,
                                    const FasterRCNNKwargs& kwargs = {});
-FasterRCNN fasterrcnn_resnet50_fpn_v2(const std::optional<std::string>& weights = std::nullopt, bool progress = true,
+FasterRCNN fasterrcnn_resnet50_fpn_v2(const std::optional<Weights>& weights = std::nullopt, bool progress = true,
                                       std::optional<int64_t> num_classes = std::nullopt,
                                       std::optional<Weights> weights_backbone = std::nullopt,
                                       std::optional<int64_t> trainable_backbone_layers = std::nullopt,
                                       const FasterRCNNKwargs& kwargs = {});
-FasterRCNN fasterrcnn_mobilenet_v3_large_fpn(const std::optional<std::string>& weights = std::nullopt,
-                                             bool progress = true, std::optional<int64_t> num_classes = std::nullopt,
+FasterRCNN fasterrcnn_mobilenet_v3_large_fpn(const std::optional<Weights>& weights = std::nullopt, bool progress = true,
+                                             std::optional<int64_t> num_classes = std::nullopt,
                                              std::optional<Weights> weights_backbone = std::nullopt,
                                              std::optional<int64_t> trainable_backbone_layers = std::nullopt,
                                              const FasterRCNNKwargs& kwargs = {});
-FasterRCNN fasterrcnn_mobilenet_v3_large_320_fpn(const std::optional<std::string>& weights = std::nullopt,
+FasterRCNN fasterrcnn_mobilenet_v3_large_320_fpn(const std::optional<Weights>& weights = std::nullopt,
                                                  bool progress = true,
                                                  std::optional<int64_t> num_classes = std::nullopt,
                                                  std::optional<Weights> weights_backbone = std::nullopt,
                                                  std::optional<int64_t> trainable_backbone_layers = std::nullopt,
                                                  const FasterRCNNKwargs& kwargs = {});
-RetinaNet retinanet_resnet50_fpn(const std::optional<std::string>& weights = std::nullopt, bool progress = true,
+// The checkpoint-path form examples/vision_detect uses: the COCO_V1 weights read from weights_path.
+FasterRCNN fasterrcnn_mobilenet_v3_large_320_fpn(const std::string& weights_path, bool progress = true,
+                                                 std::optional<int64_t> num_classes = std::nullopt,
+                                                 std::optional<Weights> weights_backbone = std::nullopt,
+                                                 std::optional<int64_t> trainable_backbone_layers = std::nullopt,
+                                                 const FasterRCNNKwargs& kwargs = {});
+RetinaNet retinanet_resnet50_fpn(const std::optional<Weights>& weights = std::nullopt, bool progress = true,
                                  std::optional<int64_t> num_classes = std::nullopt,
                                  std::optional<Weights> weights_backbone = std::nullopt,
                                  std::optional<int64_t> trainable_backbone_layers = std::nullopt,
                                  const RetinaNetKwargs& kwargs = {});
-RetinaNet retinanet_resnet50_fpn_v2(const std::optional<std::string>& weights = std::nullopt, bool progress = true,
+RetinaNet retinanet_resnet50_fpn_v2(const std::optional<Weights>& weights = std::nullopt, bool progress = true,
                                     std::optional<int64_t> num_classes = std::nullopt,
                                     std::optional<Weights> weights_backbone = std::nullopt,
                                     std::optional<int64_t> trainable_backbone_layers = std::nullopt,
                                     const RetinaNetKwargs& kwargs = {});
-MaskRCNN maskrcnn_resnet50_fpn(const std::optional<std::string>& weights = std::nullopt, bool progress = true,
+MaskRCNN maskrcnn_resnet50_fpn(const std::optional<Weights>& weights = std::nullopt, bool progress = true,
                                std::optional<int64_t> num_classes = std::nullopt,
                                std::optional<Weights> weights_backbone = std::nullopt,
                                std::optional<int64_t> trainable_backbone_layers = std::nullopt,
                                const MaskRCNNKwargs& kwargs = {});
-// num_classes: 2 (person and background) unless weights are given; num_keypoints 17.
-KeypointRCNN keypointrcnn_resnet50_fpn(const std::optional<std::string>& weights = std::nullopt, bool progress = true,
+MaskRCNN maskrcnn_resnet50_fpn_v2(const std::optional<Weights>& weights = std::nullopt, bool progress = true,
+                                  std::optional<int64_t> num_classes = std::nullopt,
+                                  std::optional<Weights> weights_backbone = std::nullopt,
+                                  std::optional<int64_t> trainable_backbone_layers = std::nullopt,
+                                  const MaskRCNNKwargs& kwargs = {});
+// num_classes: 2 (person and background) and num_keypoints 17, or the weights' meta.
+KeypointRCNN keypointrcnn_resnet50_fpn(const std::optional<Weights>& weights = std::nullopt, bool progress = true,
                                        std::optional<int64_t> num_classes = std::nullopt,
                                        std::optional<int64_t> num_keypoints = std::nullopt,
                                        std::optional<Weights> weights_backbone = std::nullopt,
                                        std::optional<int64_t> trainable_backbone_layers = std::nullopt,
                                        const KeypointRCNNKwargs& kwargs = {});
-FCOS fcos_resnet50_fpn(const std::optional<std::string>& weights = std::nullopt, bool progress = true,
+FCOS fcos_resnet50_fpn(const std::optional<Weights>& weights = std::nullopt, bool progress = true,
                        std::optional<int64_t> num_classes = std::nullopt,
                        std::optional<Weights> weights_backbone = std::nullopt,
                        std::optional<int64_t> trainable_backbone_layers = std::nullopt, const FCOSKwargs& kwargs = {});

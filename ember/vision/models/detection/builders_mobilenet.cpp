@@ -12,11 +12,13 @@ struct MobileNetDefaults {
   std::optional<int64_t> min_size, max_size, rpn_top_n_test;
 };
 
-FasterRCNN fasterrcnn_mobilenet_v3_large_fpn_impl(const char* builder, const std::optional<std::string>& weights,
-                                                  bool progress, std::optional<int64_t> num_classes,
+FasterRCNN fasterrcnn_mobilenet_v3_large_fpn_impl(const char* builder, const char* enum_name,
+                                                  const std::optional<Weights>& weights, bool progress,
+                                                  std::optional<int64_t> num_classes,
                                                   std::optional<Weights> weights_backbone,
                                                   std::optional<int64_t> trainable_backbone_layers,
                                                   const FasterRCNNKwargs& kwargs, const MobileNetDefaults& defaults) {
+  builder_detail::verify_weights(builder, weights, enum_name);
   const int64_t classes = builder_detail::resolve_num_classes(builder, weights, num_classes, 91);
   if (weights) weights_backbone.reset();
   const bool is_trained = weights.has_value() || weights_backbone.has_value();
@@ -42,29 +44,40 @@ FasterRCNN fasterrcnn_mobilenet_v3_large_fpn_impl(const char* builder, const std
   if (defaults.rpn_top_n_test)
     options.rpn_pre_nms_top_n_test(*defaults.rpn_top_n_test).rpn_post_nms_top_n_test(*defaults.rpn_top_n_test);
   FasterRCNN model(builder_detail::apply_kwargs(std::move(options), kwargs));
-  if (weights) builder_detail::load_checkpoint(*model, *weights);
+  if (weights) builder_detail::load_checkpoint(*model, *weights, builder);
   return model;
 }
 
 }  // namespace
 
-FasterRCNN fasterrcnn_mobilenet_v3_large_fpn(const std::optional<std::string>& weights, bool progress,
+FasterRCNN fasterrcnn_mobilenet_v3_large_fpn(const std::optional<Weights>& weights, bool progress,
                                              std::optional<int64_t> num_classes,
                                              std::optional<Weights> weights_backbone,
                                              std::optional<int64_t> trainable_backbone_layers,
                                              const FasterRCNNKwargs& kwargs) {
-  return fasterrcnn_mobilenet_v3_large_fpn_impl("fasterrcnn_mobilenet_v3_large_fpn", weights, progress, num_classes,
-                                                std::move(weights_backbone), trainable_backbone_layers, kwargs, {});
+  return fasterrcnn_mobilenet_v3_large_fpn_impl(
+      "fasterrcnn_mobilenet_v3_large_fpn", "FasterRCNN_MobileNet_V3_Large_FPN_Weights", weights, progress, num_classes,
+      std::move(weights_backbone), trainable_backbone_layers, kwargs, {});
 }
 
-FasterRCNN fasterrcnn_mobilenet_v3_large_320_fpn(const std::optional<std::string>& weights, bool progress,
+FasterRCNN fasterrcnn_mobilenet_v3_large_320_fpn(const std::optional<Weights>& weights, bool progress,
                                                  std::optional<int64_t> num_classes,
                                                  std::optional<Weights> weights_backbone,
                                                  std::optional<int64_t> trainable_backbone_layers,
                                                  const FasterRCNNKwargs& kwargs) {
-  return fasterrcnn_mobilenet_v3_large_fpn_impl("fasterrcnn_mobilenet_v3_large_320_fpn", weights, progress, num_classes,
-                                                std::move(weights_backbone), trainable_backbone_layers, kwargs,
-                                                MobileNetDefaults{320, 640, 150});
+  return fasterrcnn_mobilenet_v3_large_fpn_impl(
+      "fasterrcnn_mobilenet_v3_large_320_fpn", "FasterRCNN_MobileNet_V3_Large_320_FPN_Weights", weights, progress,
+      num_classes, std::move(weights_backbone), trainable_backbone_layers, kwargs, MobileNetDefaults{320, 640, 150});
+}
+
+FasterRCNN fasterrcnn_mobilenet_v3_large_320_fpn(const std::string& weights_path, bool progress,
+                                                 std::optional<int64_t> num_classes,
+                                                 std::optional<Weights> weights_backbone,
+                                                 std::optional<int64_t> trainable_backbone_layers,
+                                                 const FasterRCNNKwargs& kwargs) {
+  return fasterrcnn_mobilenet_v3_large_320_fpn(
+      FasterRCNN_MobileNet_V3_Large_320_FPN_Weights::COCO_V1.with_path(weights_path), progress, num_classes,
+      std::move(weights_backbone), trainable_backbone_layers, kwargs);
 }
 
 }  // namespace torch::vision::models::detection

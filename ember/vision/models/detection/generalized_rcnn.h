@@ -8,6 +8,7 @@
 
 #include "ember/core/tensor.h"
 #include "ember/nn/module.h"
+#include "ember/nn/modules/container/any.h"
 #include "ember/nn/pimpl.h"
 #include "ember/vision/models/detection/backbone.h"
 #include "ember/vision/models/detection/roi_heads.h"
@@ -33,6 +34,8 @@ class GeneralizedRCNNImpl : public nn::Module {
   roi_heads::RoIHeads roi_heads{nullptr};
 
  protected:
+  // AnyModule users may omit targets (evaluation), as with forward(images).
+  FORWARD_HAS_DEFAULT_ARGS({1, ::torch::nn::AnyValue(std::optional<std::vector<Target>>())})
   GeneralizedRCNNImpl() = default;
   void init(Backbone backbone, rpn::RegionProposalNetwork rpn, roi_heads::RoIHeads roi_heads,
             transform::GeneralizedRCNNTransform transform);

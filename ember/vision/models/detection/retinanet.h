@@ -13,6 +13,7 @@
 #include "ember/core/arg.h"
 #include "ember/core/tensor.h"
 #include "ember/nn/cloneable.h"
+#include "ember/nn/modules/container/any.h"
 #include "ember/nn/modules/container/sequential.h"
 #include "ember/nn/modules/conv.h"
 #include "ember/nn/pimpl.h"
@@ -126,6 +127,8 @@ class RetinaNetImpl : public nn::Module {
                                                 const std::vector<transform::ImageSize>& image_shapes) const;
   DetectionOutput forward(const std::vector<Tensor>& images,
                           const std::optional<std::vector<Target>>& targets = std::nullopt);
+  // AnyModule users may omit targets (evaluation), as with forward(images).
+  FORWARD_HAS_DEFAULT_ARGS({1, ::torch::nn::AnyValue(std::optional<std::vector<Target>>())})
 
   RetinaNetOptions options;
   Backbone backbone;

@@ -112,7 +112,8 @@ struct RaftConfig {
   bool use_mask_predictor;
 };
 
-RAFT build_raft(const RaftConfig& c, const std::optional<std::string>& weights) {
+RAFT build_raft(const RaftConfig& c, const char* name, const char* enum_name, const std::optional<Weights>& weights) {
+  detail::verify_weights(weights, enum_name, name);
   FeatureEncoder feature_encoder(
       FeatureEncoderOptions().block(c.feature_block).layers(c.feature_layers).norm_layer(c.feature_norm));
   FeatureEncoder context_encoder(
@@ -131,13 +132,13 @@ RAFT build_raft(const RaftConfig& c, const std::optional<std::string>& weights) 
   MaskPredictor mask_predictor = nullptr;
   if (c.use_mask_predictor) mask_predictor = MaskPredictor(c.hidden_size, 256, 0.25);
   RAFT model(feature_encoder, context_encoder, corr_block, update_block, mask_predictor);
-  if (weights) model->load_state_dict(serialize::load_pytorch_state_dict(*weights));
+  if (weights) detail::load_weights(*model, *weights, name);
   return model;
 }
 
 }  // namespace
 
-RAFT raft_large(const std::optional<std::string>& weights, bool) {
+RAFT raft_large(std::optional<Weights> weights, bool) {
   return build_raft({{64, 64, 96, 128, 256},
                      residual_block(),
                      instance_norm2d_layer(),
@@ -154,10 +155,10 @@ RAFT raft_large(const std::optional<std::string>& weights, bool) {
                      {{0, 2}, {2, 0}},
                      256,
                      true},
-                    weights);
+                    "raft_large", "Raft_Large_Weights", weights);
 }
 
-RAFT raft_small(const std::optional<std::string>& weights, bool) {
+RAFT raft_small(std::optional<Weights> weights, bool) {
   return build_raft({{32, 32, 64, 96, 128},
                      bottleneck_block(),
                      instance_norm2d_layer(),
@@ -174,7 +175,7 @@ RAFT raft_small(const std::optional<std::string>& weights, bool) {
                      {{1}},
                      128,
                      false},
-                    weights);
+                    "raft_small", "Raft_Small_Weights", weights);
 }
 
 }  // namespace torch::vision::models::optical_flow

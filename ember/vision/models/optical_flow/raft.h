@@ -18,6 +18,7 @@
 #include "ember/nn/modules/container/sequential.h"
 #include "ember/nn/modules/conv.h"
 #include "ember/nn/pimpl.h"
+#include "ember/vision/models/optical_flow/weights_enums.h"
 #include "ember/vision/ops/misc.h"
 
 namespace torch::vision::models::optical_flow {
@@ -232,9 +233,10 @@ class RAFTImpl : public nn::Cloneable<RAFTImpl> {
 };
 TORCH_MODULE(RAFT);
 
-// `weights`: path of a torchvision state_dict .pth loaded strictly (nothing
-// is downloaded; `progress` is accepted for Python's signature only).
-RAFT raft_large(const std::optional<std::string>& weights = std::nullopt, bool progress = true);
-RAFT raft_small(const std::optional<std::string>& weights = std::nullopt, bool progress = true);
+// `weights` (Raft_Large_Weights::C_T_SKHT_V2.with_path(file), ...) are loaded
+// strictly from their file (nothing is downloaded; `progress` is accepted for
+// Python's signature only).
+RAFT raft_large(std::optional<Weights> weights = std::nullopt, bool progress = true);
+RAFT raft_small(std::optional<Weights> weights = std::nullopt, bool progress = true);
 
 }  // namespace torch::vision::models::optical_flow

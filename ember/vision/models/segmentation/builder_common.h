@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ember/nn/module.h"
+#include "ember/vision/models/weights.h"
 
 namespace torch::vision::models::segmentation::builder_detail {
 
@@ -13,11 +14,13 @@ struct Resolved {
   bool aux_loss;
 };
 
-// torchvision's _ovewrite_value_param: a checkpoint fixes num_classes 21 (and aux_loss true when has_aux).
-Resolved resolve(const char* builder, const std::optional<std::string>& weights, std::optional<int64_t> num_classes,
-                 std::optional<bool> aux_loss, bool has_aux = true);
+// The builder preamble: weights must be of enum_name and name a file; they fix
+// num_classes to their categories' count (VOC's 21) and aux_loss to true when
+// has_aux, a different value raising (torchvision's _ovewrite_value_param).
+Resolved resolve(const char* builder, const char* enum_name, const std::optional<Weights>& weights,
+                 std::optional<int64_t> num_classes, std::optional<bool> aux_loss, bool has_aux = true);
 
-// Loads a torchvision state_dict from path (strict).
-void load_checkpoint(nn::Module& model, const std::string& path);
+// Loads the weights' state_dict from the file they point at (strict).
+void load_checkpoint(nn::Module& model, const Weights& weights, const char* builder);
 
 }  // namespace torch::vision::models::segmentation::builder_detail

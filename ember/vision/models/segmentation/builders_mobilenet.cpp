@@ -35,10 +35,11 @@ DilatedFeatures dilated_mobilenet(std::optional<Weights> weights_backbone, bool 
 
 }  // namespace
 
-DeepLabV3 deeplabv3_mobilenet_v3_large(const std::optional<std::string>& weights, bool progress,
+DeepLabV3 deeplabv3_mobilenet_v3_large(const std::optional<Weights>& weights, bool progress,
                                        std::optional<int64_t> num_classes, std::optional<bool> aux_loss,
                                        std::optional<Weights> weights_backbone) {
-  const auto r = builder_detail::resolve("deeplabv3_mobilenet_v3_large", weights, num_classes, aux_loss);
+  const auto r = builder_detail::resolve("deeplabv3_mobilenet_v3_large", "DeepLabV3_MobileNet_V3_Large_Weights",
+                                         weights, num_classes, aux_loss);
   if (weights) weights_backbone.reset();
   DilatedFeatures f = dilated_mobilenet(std::move(weights_backbone), progress);
   const int64_t out_pos = f.stage_indices.back();                       // C5, output stride 16
@@ -50,13 +51,14 @@ DeepLabV3 deeplabv3_mobilenet_v3_large(const std::optional<std::string>& weights
   if (r.aux_loss) aux = nn::AnyModule(fcn::FCNHead(f.out_channels[aux_pos], r.num_classes));
   DeepLabV3 model(backbone, nn::AnyModule(deeplabv3::DeepLabHead(f.out_channels[out_pos], r.num_classes)),
                   std::move(aux));
-  if (weights) builder_detail::load_checkpoint(*model, *weights);
+  if (weights) builder_detail::load_checkpoint(*model, *weights, "deeplabv3_mobilenet_v3_large");
   return model;
 }
 
-LRASPP lraspp_mobilenet_v3_large(const std::optional<std::string>& weights, bool progress,
+LRASPP lraspp_mobilenet_v3_large(const std::optional<Weights>& weights, bool progress,
                                  std::optional<int64_t> num_classes, std::optional<Weights> weights_backbone) {
-  const auto r = builder_detail::resolve("lraspp_mobilenet_v3_large", weights, num_classes, std::nullopt, false);
+  const auto r = builder_detail::resolve("lraspp_mobilenet_v3_large", "LRASPP_MobileNet_V3_Large_Weights", weights,
+                                         num_classes, std::nullopt, false);
   if (weights) weights_backbone.reset();
   DilatedFeatures f = dilated_mobilenet(std::move(weights_backbone), progress);
   const int64_t low_pos = f.stage_indices[f.stage_indices.size() - 4];
@@ -64,7 +66,7 @@ LRASPP lraspp_mobilenet_v3_large(const std::optional<std::string>& weights, bool
   models::_utils::IntermediateLayerGetter backbone(
       f.features, models::_utils::ReturnLayers{{std::to_string(low_pos), "low"}, {std::to_string(high_pos), "high"}});
   LRASPP model(backbone, f.out_channels[low_pos], f.out_channels[high_pos], r.num_classes);
-  if (weights) builder_detail::load_checkpoint(*model, *weights);
+  if (weights) builder_detail::load_checkpoint(*model, *weights, "lraspp_mobilenet_v3_large");
   return model;
 }
 

@@ -31,56 +31,56 @@ models::_utils::IntermediateLayerGetter dilated_resnet(ResNetFn fn, std::optiona
   return models::_utils::IntermediateLayerGetter(layers, ret);
 }
 
-FCN fcn_resnet(const char* builder, ResNetFn fn, const std::optional<std::string>& weights, bool progress,
-               std::optional<int64_t> num_classes, std::optional<bool> aux_loss,
+FCN fcn_resnet(const char* builder, const char* enum_name, ResNetFn fn, const std::optional<Weights>& weights,
+               bool progress, std::optional<int64_t> num_classes, std::optional<bool> aux_loss,
                std::optional<Weights> weights_backbone) {
-  const auto r = builder_detail::resolve(builder, weights, num_classes, aux_loss);
+  const auto r = builder_detail::resolve(builder, enum_name, weights, num_classes, aux_loss);
   if (weights) weights_backbone.reset();
   auto backbone = dilated_resnet(fn, std::move(weights_backbone), progress, r.aux_loss);
   nn::AnyModule aux;
   if (r.aux_loss) aux = nn::AnyModule(fcn::FCNHead(1024, r.num_classes));
   FCN model(backbone, nn::AnyModule(fcn::FCNHead(2048, r.num_classes)), std::move(aux));
-  if (weights) builder_detail::load_checkpoint(*model, *weights);
+  if (weights) builder_detail::load_checkpoint(*model, *weights, builder);
   return model;
 }
 
-DeepLabV3 deeplabv3_resnet(const char* builder, ResNetFn fn, const std::optional<std::string>& weights, bool progress,
-                           std::optional<int64_t> num_classes, std::optional<bool> aux_loss,
-                           std::optional<Weights> weights_backbone) {
-  const auto r = builder_detail::resolve(builder, weights, num_classes, aux_loss);
+DeepLabV3 deeplabv3_resnet(const char* builder, const char* enum_name, ResNetFn fn,
+                           const std::optional<Weights>& weights, bool progress, std::optional<int64_t> num_classes,
+                           std::optional<bool> aux_loss, std::optional<Weights> weights_backbone) {
+  const auto r = builder_detail::resolve(builder, enum_name, weights, num_classes, aux_loss);
   if (weights) weights_backbone.reset();
   auto backbone = dilated_resnet(fn, std::move(weights_backbone), progress, r.aux_loss);
   nn::AnyModule aux;
   if (r.aux_loss) aux = nn::AnyModule(fcn::FCNHead(1024, r.num_classes));
   DeepLabV3 model(backbone, nn::AnyModule(deeplabv3::DeepLabHead(2048, r.num_classes)), std::move(aux));
-  if (weights) builder_detail::load_checkpoint(*model, *weights);
+  if (weights) builder_detail::load_checkpoint(*model, *weights, builder);
   return model;
 }
 
 }  // namespace
 
-FCN fcn_resnet50(const std::optional<std::string>& weights, bool progress, std::optional<int64_t> num_classes,
+FCN fcn_resnet50(const std::optional<Weights>& weights, bool progress, std::optional<int64_t> num_classes,
                  std::optional<bool> aux_loss, std::optional<Weights> weights_backbone) {
-  return fcn_resnet("fcn_resnet50", &resnet50, weights, progress, num_classes, aux_loss, std::move(weights_backbone));
+  return fcn_resnet("fcn_resnet50", "FCN_ResNet50_Weights", &resnet50, weights, progress, num_classes, aux_loss,
+                    std::move(weights_backbone));
 }
 
-FCN fcn_resnet101(const std::optional<std::string>& weights, bool progress, std::optional<int64_t> num_classes,
+FCN fcn_resnet101(const std::optional<Weights>& weights, bool progress, std::optional<int64_t> num_classes,
                   std::optional<bool> aux_loss, std::optional<Weights> weights_backbone) {
-  return fcn_resnet("fcn_resnet101", &resnet101, weights, progress, num_classes, aux_loss, std::move(weights_backbone));
+  return fcn_resnet("fcn_resnet101", "FCN_ResNet101_Weights", &resnet101, weights, progress, num_classes, aux_loss,
+                    std::move(weights_backbone));
 }
 
-DeepLabV3 deeplabv3_resnet50(const std::optional<std::string>& weights, bool progress,
-                             std::optional<int64_t> num_classes, std::optional<bool> aux_loss,
-                             std::optional<Weights> weights_backbone) {
-  return deeplabv3_resnet("deeplabv3_resnet50", &resnet50, weights, progress, num_classes, aux_loss,
-                          std::move(weights_backbone));
+DeepLabV3 deeplabv3_resnet50(const std::optional<Weights>& weights, bool progress, std::optional<int64_t> num_classes,
+                             std::optional<bool> aux_loss, std::optional<Weights> weights_backbone) {
+  return deeplabv3_resnet("deeplabv3_resnet50", "DeepLabV3_ResNet50_Weights", &resnet50, weights, progress, num_classes,
+                          aux_loss, std::move(weights_backbone));
 }
 
-DeepLabV3 deeplabv3_resnet101(const std::optional<std::string>& weights, bool progress,
-                              std::optional<int64_t> num_classes, std::optional<bool> aux_loss,
-                              std::optional<Weights> weights_backbone) {
-  return deeplabv3_resnet("deeplabv3_resnet101", &resnet101, weights, progress, num_classes, aux_loss,
-                          std::move(weights_backbone));
+DeepLabV3 deeplabv3_resnet101(const std::optional<Weights>& weights, bool progress, std::optional<int64_t> num_classes,
+                              std::optional<bool> aux_loss, std::optional<Weights> weights_backbone) {
+  return deeplabv3_resnet("deeplabv3_resnet101", "DeepLabV3_ResNet101_Weights", &resnet101, weights, progress,
+                          num_classes, aux_loss, std::move(weights_backbone));
 }
 
 }  // namespace torch::vision::models::segmentation
