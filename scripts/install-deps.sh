@@ -11,9 +11,9 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libkissfft-dev libboost-dev
   zlib1g-dev libminizip-dev nlohmann-json3-dev
-  libjpeg62-turbo-dev libpng-dev libwebp-dev
-  libsndfile1-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev
-  libgloo-dev libicu-dev libexpat1-dev
+  libjpeg62-turbo-dev libpng-dev libwebp-dev libfreetype-dev fonts-dejavu-core
+  libsndfile1-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev libavfilter-dev
+  libgloo-dev libicu-dev libexpat1-dev libopenmpi-dev openmpi-bin
   dataset-fashion-mnist
 )
 

@@ -18,6 +18,8 @@
 #include "ember/vision/models/resnet.h"
 #include "ember/vision/models/segmentation.h"
 #include "ember/vision/models/swin_transformer.h"
+#include "ember/vision/models/vgg.h"
+#include "ember/vision/models/vgg_weights.h"
 #include "ember/vision/models/vision_transformer.h"
 #include "ember/vision/models/weights.h"
 #include "ember/vision/models/weights_enums.h"

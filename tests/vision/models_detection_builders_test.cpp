@@ -141,14 +141,14 @@ TEST(VisionDetectionBuilders, BadArgumentsRaise) {
 
 TEST(VisionDetectionBuilders, RegisteredInTheModelRegistry) {
   namespace models = ember::vision::models;
-  // By name, not count: other parts register more detectors (SSD) in the same modules.
   const std::vector<std::string> detectors = models::list_models(std::string("torchvision.models.detection"));
-  for (const char* n :
-       {"fasterrcnn_resnet50_fpn", "fasterrcnn_resnet50_fpn_v2", "fasterrcnn_mobilenet_v3_large_fpn",
-        "fasterrcnn_mobilenet_v3_large_320_fpn", "retinanet_resnet50_fpn", "retinanet_resnet50_fpn_v2",
-        "fcos_resnet50_fpn", "maskrcnn_resnet50_fpn", "maskrcnn_resnet50_fpn_v2", "keypointrcnn_resnet50_fpn"}) {
+  for (const char* n : {"fasterrcnn_resnet50_fpn", "fasterrcnn_resnet50_fpn_v2", "fasterrcnn_mobilenet_v3_large_fpn",
+                        "fasterrcnn_mobilenet_v3_large_320_fpn", "retinanet_resnet50_fpn", "retinanet_resnet50_fpn_v2",
+                        "fcos_resnet50_fpn", "maskrcnn_resnet50_fpn", "maskrcnn_resnet50_fpn_v2",
+                        "keypointrcnn_resnet50_fpn", "ssd300_vgg16", "ssdlite320_mobilenet_v3_large"}) {
     EXPECT_NE(std::find(detectors.begin(), detectors.end(), n), detectors.end()) << n;
   }
+  EXPECT_EQ(detectors.size(), 12u);  // torchvision 0.14's list_models(module=detection)
   EXPECT_EQ(models::list_models(std::string("torchvision.models.segmentation")).size(), 6u);
   EXPECT_EQ(models::list_models(std::string("torchvision.models.detection.faster_rcnn")).size(), 4u);
   // Built through the registry, the keywords reach the model.

@@ -96,7 +96,9 @@ TEST(VisionModelsVgg, WeightsEnumsAsTorchvision) {
   const models::Weights& features = models::VGG16_Weights::IMAGENET1K_FEATURES;
   EXPECT_TRUE(features.meta.categories.empty());
   EXPECT_TRUE(std::isnan(features.meta.metrics.at("ImageNet-1K").at("acc@1")));
-  EXPECT_NEAR(features.transforms_options.std()[0], 1.0 / 255.0, 1e-15);
+  EXPECT_NEAR(
+      std::get<ember::vision::transforms::_presets::ImageClassificationOptions>(features.transforms_options).std()[0],
+      1.0 / 255.0, 1e-15);
   EXPECT_EQ(features.file_name(), "vgg16_features-amdegroot-88682ab5.pth");
   EXPECT_EQ(models::get_weight("VGG13_BN_Weights.DEFAULT").member, "IMAGENET1K_V1");
   EXPECT_EQ(models::get_model_weights("vgg16").members.size(), 2u);

@@ -6,6 +6,7 @@
         their heads' eval outputs on one image and ssdlite's training losses.
 Run: /usr/bin/python3 tools/golden/gen_vision_models_ssd.py"""
 import os
+import subprocess
 
 import torch
 from torchvision.models import detection
@@ -21,13 +22,11 @@ ENUMS = [detection.SSD300_VGG16_Weights, detection.SSDLite320_MobileNet_V3_Large
 
 
 def write_tables():
-    c = [HEADER, "// Note [Detection weights' transforms] (ssd_builders.h): transforms_options is a placeholder.",
+    # COCO's categories are the library's one list (categories.h); the assert below checks them.
+    c = [HEADER, '#include "ember/vision/models/categories.h"',
          '#include "ember/vision/models/detection/ssd_builders.h"', "", "namespace torch::vision::models::detection {",
-         "", "namespace {", "", "// torchvision.models._meta._COCO_CATEGORIES (\"N/A\" marks the unused ids).",
-         "const std::vector<std::string>& coco_categories() {", "  static const std::vector<std::string> c = {"]
-    c += ["      %s," % cstr(x) for x in _COCO_CATEGORIES]
-    c += ["  };", "  return c;", "}", "", "const std::vector<WeightsEnum>& ssd_table() {",
-          "  static const std::vector<WeightsEnum> enums = {"]
+         "", "namespace {", "", "const std::vector<WeightsEnum>& ssd_table() {",
+         "  static const std::vector<WeightsEnum> enums = {"]
     for e in ENUMS:
         c.append("    WeightsEnum{%s, {" % cstr(e.__name__))
         for k, v in e.__members__.items():
@@ -37,7 +36,7 @@ def write_tables():
             assert m["categories"] == _COCO_CATEGORIES and v.transforms.__name__ == "ObjectDetection"
             metrics = ", ".join("{%s, {%s}}" % (cstr(ds), ", ".join("{%s, %r}" % (cstr(a), float(b)) for a, b in d.items()))
                                 for ds, d in m["_metrics"].items())
-            c.append("      Weights{%s, %s, %s, transforms::_presets::ImageClassificationOptions(1), "
+            c.append("      Weights{%s, %s, %s, transforms::_presets::ObjectDetectionOptions{}, "
                      "WeightsMeta{coco_categories(), %d, {%d, %d}, %s, {%s}, %s}}," % (
                          cstr(e.__name__), cstr(k), cstr(v.url), m["num_params"], m["min_size"][0], m["min_size"][1],
                          cstr(m["recipe"]), metrics, cstr(" ".join(m["_docs"].split()))))
@@ -52,6 +51,7 @@ def write_tables():
     c += ["", "}  // namespace torch::vision::models::detection", ""]
     with open(OUT, "w") as f:
         f.write("\n".join(c))
+    subprocess.run(["clang-format", "-i", OUT], check=True)
 
 
 def write_golden():

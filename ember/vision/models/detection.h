@@ -19,6 +19,7 @@
 #include "ember/vision/models/detection/roi_heads.h"
 #include "ember/vision/models/detection/rpn.h"
 #include "ember/vision/models/detection/ssd.h"
+#include "ember/vision/models/detection/ssd_builders.h"
 #include "ember/vision/models/detection/ssd_vgg.h"
 #include "ember/vision/models/detection/ssdlite.h"
 #include "ember/vision/models/detection/transform.h"

@@ -30,6 +30,7 @@ Registry& registry() {
     detail::register_classification_cnns();
     detail::register_transformer_models();
     detail::register_detection_models();
+    for (ModelEntry& e : detail::ssd_model_entries()) register_model(std::move(e));
     return true;
   }();
   (void)builtins;

@@ -106,6 +106,11 @@ void register_classification_cnns();
 void register_transformer_models();
 // Registers the detection and segmentation builders (registry_detection.cpp).
 void register_detection_models();
+// The entries of ssd300_vgg16 and ssdlite320_mobilenet_v3_large (registry_ssd.cpp;
+// keywords: weights, weights_path, progress, num_classes, weights_backbone,
+// weights_backbone_path, trainable_backbone_layers and SSDKwargs' names); their
+// weights enums register themselves.
+std::vector<ModelEntry> ssd_model_entries();
 
 }  // namespace detail
 

@@ -25,18 +25,19 @@ class BackboneWithFPNImpl : public nn::Module {
  public:
   // backbone: its top-level layers in order; extra_blocks: nullptr means
   // LastLevelMaxPool, as torchvision.
-  BackboneWithFPNImpl(const _utils::NamedLayers& backbone, _utils::ReturnLayers return_layers,
+  BackboneWithFPNImpl(const ::torch::vision::models::_utils::NamedLayers& backbone,
+                      ::torch::vision::models::_utils::ReturnLayers return_layers,
                       std::vector<int64_t> in_channels_list, int64_t out_channels,
                       std::shared_ptr<ops::ExtraFPNBlockImpl> extra_blocks = nullptr,
                       std::optional<ops::NormLayer> norm_layer = std::nullopt);
-  BackboneWithFPNImpl(const nn::Sequential& backbone, _utils::ReturnLayers return_layers,
+  BackboneWithFPNImpl(const nn::Sequential& backbone, ::torch::vision::models::_utils::ReturnLayers return_layers,
                       std::vector<int64_t> in_channels_list, int64_t out_channels,
                       std::shared_ptr<ops::ExtraFPNBlockImpl> extra_blocks = nullptr,
                       std::optional<ops::NormLayer> norm_layer = std::nullopt);
   void pretty_print(std::ostream& stream) const override { stream << "BackboneWithFPN"; }
   OrderedDict<std::string, Tensor> forward(const Tensor& x);
 
-  _utils::IntermediateLayerGetter body{nullptr};
+  ::torch::vision::models::_utils::IntermediateLayerGetter body{nullptr};
   ops::FeaturePyramidNetwork fpn{nullptr};
   int64_t out_channels;
 
@@ -51,7 +52,8 @@ TORCH_MODULE(BackboneWithFPN);
 // (requires_grad false) every parameter outside the last trainable_layers of
 // layer4, layer3, layer2, layer1, conv1 (and bn1 when 5), and returns the
 // FPN over returned_layers (default 1..4) with 256 channels.
-BackboneWithFPN _resnet_fpn_extractor(const _utils::NamedLayers& backbone, int64_t inplanes, int64_t trainable_layers,
+BackboneWithFPN _resnet_fpn_extractor(const ::torch::vision::models::_utils::NamedLayers& backbone, int64_t inplanes,
+                                      int64_t trainable_layers,
                                       std::optional<std::vector<int64_t>> returned_layers = std::nullopt,
                                       std::shared_ptr<ops::ExtraFPNBlockImpl> extra_blocks = nullptr,
                                       std::optional<ops::NormLayer> norm_layer = std::nullopt);

@@ -107,6 +107,8 @@ class SSDImpl : public nn::Module {
                                                 const std::vector<transform::ImageSize>& image_shapes) const;
   DetectionOutput forward(const std::vector<Tensor>& images,
                           const std::optional<std::vector<Target>>& targets = std::nullopt);
+  // AnyModule users may omit targets (evaluation), as with forward(images).
+  FORWARD_HAS_DEFAULT_ARGS({1, ::torch::nn::AnyValue(std::optional<std::vector<Target>>())})
 
   SSDOptions options;
   Backbone backbone;

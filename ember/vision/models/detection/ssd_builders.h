@@ -22,10 +22,8 @@
 
 namespace torch::vision::models::detection {
 
-// Note [Detection weights' transforms]: torchvision's COCO weights name the
-// ObjectDetection preset (convert the image to float in [0, 1]; the model
-// normalises and resizes), which Weights cannot hold yet: their
-// transforms_options is a placeholder and transforms() must not be used.
+// The COCO weights name torchvision's ObjectDetection preset (the image to
+// float in [0, 1]; the model normalises and resizes), as the other detectors'.
 struct SSD300_VGG16_Weights {
   static constexpr const char* name = "SSD300_VGG16_Weights";
   static const Weights& COCO_V1;
@@ -72,11 +70,3 @@ ssd::SSD ssdlite320_mobilenet_v3_large(std::optional<Weights> weights = std::nul
                                        const SSDLiteKwargs& kwargs = {});
 
 }  // namespace torch::vision::models::detection
-
-namespace torch::vision::models::detail {
-// The registry entries of ssd300_vgg16 and ssdlite320_mobilenet_v3_large
-// (keywords: weights, weights_path, progress, num_classes, weights_backbone,
-// weights_backbone_path, trainable_backbone_layers and SSDKwargs' names), for
-// registry.cpp's builtin set; their weights enums register themselves.
-std::vector<ModelEntry> ssd_model_entries();
-}  // namespace torch::vision::models::detail
