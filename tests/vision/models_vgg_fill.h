@@ -1,6 +1,6 @@
 #pragma once
 // The deterministic fill of tools/golden/gen_vision_models_vgg.py (periodic_fill)
-// and the state_dict names/shapes check, shared by the VGG and SSD tests.
+// for the VGG and SSD tests; the state_dict check is models_fill's.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,12 +9,11 @@
 
 #include "common/golden.h"
 #include "ember/torch.h"
+#include "models_fill.h"
 
 namespace vision_models_vgg_fill {
 
-inline bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
+using vision_models_fill::ends_with;
 
 // Entry k: scale * sin(0.37 * (i mod 1009) + k), built from one period and repeated.
 inline void periodic_fill(ember::nn::Module& m) {
@@ -41,22 +40,9 @@ inline void periodic_fill(ember::nn::Module& m) {
 }
 
 // The module's state_dict has exactly the golden's "<name>.sd.<key>" entries, in order and shape.
+using vision_models_fill::expect_state_dict_names;
 inline void expect_state_dict(const ember::testing::Golden& g, const std::string& name, const ember::nn::Module& m) {
-  SCOPED_TRACE(name);
-  const auto sd = m.state_dict();
-  const auto names = g.names_with_prefix(name + ".sd.");
-  ASSERT_FALSE(names.empty());
-  EXPECT_EQ(sd.size(), names.size());
-  for (const std::string& key : names) {
-    const std::string n = key.substr(name.size() + 4);
-    const ember::Tensor* t = sd.find(n);
-    ASSERT_NE(t, nullptr) << "missing " << n;
-    const ember::Tensor want = g[key];
-    EXPECT_EQ(sd.keys()[want[0].item<int64_t>()], n);
-    std::vector<int64_t> shape;
-    for (int64_t i = 1; i < want.numel(); ++i) shape.push_back(want[i].item<int64_t>());
-    EXPECT_EQ(t->sizes().vec(), shape) << n;
-  }
+  expect_state_dict_names(g, name, m);
 }
 
 }  // namespace vision_models_vgg_fill
