@@ -37,7 +37,7 @@ def write_tables():
             metrics = ", ".join("{%s, {%s}}" % (cstr(ds), ", ".join("{%s, %r}" % (cstr(a), float(b)) for a, b in d.items()))
                                 for ds, d in m["_metrics"].items())
             c.append("      Weights{%s, %s, %s, transforms::_presets::ObjectDetectionOptions{}, "
-                     "WeightsMeta{coco_categories(), %d, {%d, %d}, %s, {%s}, %s}}," % (
+                     "WeightsMeta{coco_categories(), %d, {%d, %d}, %s, {%s}, %s, {}, \"\"}}," % (
                          cstr(e.__name__), cstr(k), cstr(v.url), m["num_params"], m["min_size"][0], m["min_size"][1],
                          cstr(m["recipe"]), metrics, cstr(" ".join(m["_docs"].split()))))
         c.append("    }, %s}," % cstr(e.DEFAULT.name))

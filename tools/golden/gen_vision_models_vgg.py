@@ -7,6 +7,7 @@
 Run: /usr/bin/python3 tools/golden/gen_vision_models_vgg.py"""
 import math
 import os
+import subprocess
 
 import torch
 import torchvision.models as M
@@ -74,7 +75,7 @@ def meta_expr(m):
         cats = "imagenet_categories()"
     metrics = ", ".join("{%s, {%s}}" % (cstr(ds), ", ".join("{%s, %s}" % (cstr(k), cnum(v)) for k, v in d.items()))
                         for ds, d in m["_metrics"].items())
-    return "WeightsMeta{%s, %d, {%d, %d}, %s, {%s}, %s}" % (
+    return "WeightsMeta{%s, %d, {%d, %d}, %s, {%s}, %s, {}, \"\"}" % (
         cats, m["num_params"], m["min_size"][0], m["min_size"][1], cstr(m.get("recipe", "")), metrics,
         cstr(" ".join(m.get("_docs", "").split())))
 
@@ -112,6 +113,8 @@ def write_tables():
     c += ["", "}  // namespace torch::vision::models", ""]
     with open(os.path.join(OUT, "vgg_weights.cpp"), "w") as f:
         f.write("\n".join(c))
+    subprocess.run(["clang-format", "-i", os.path.join(OUT, "vgg_weights.cpp"), os.path.join(OUT, "vgg_weights.h")],
+                   check=True)
 
 
 def write_golden():

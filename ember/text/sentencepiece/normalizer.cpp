@@ -105,8 +105,8 @@ Normalizer::Normalizer(const NormalizerSpecProto& spec, bool treat_whitespace_as
     const char c = static_cast<char>(b);
     plain_ascii_[b] =
         charsmap_.no_rule_starts_with(static_cast<unsigned char>(b)) &&
-        (user_defined_ == nullptr || user_defined_->longest_prefix(std::string_view(&c, 1)) == 0 &&
-                                         !user_defined_->has_prefix_starting_with(static_cast<unsigned char>(b)));
+        (user_defined_ == nullptr || (user_defined_->longest_prefix(std::string_view(&c, 1)) == 0 &&
+                                      !user_defined_->has_prefix_starting_with(static_cast<unsigned char>(b))));
   }
 }
 

@@ -23,7 +23,9 @@ const std::vector<WeightsEnum>& vgg_table() {
                               {32, 32},
                               "https://github.com/pytorch/vision/tree/main/references/classification#alexnet-and-vgg",
                               {{"ImageNet-1K", {{"acc@1", 69.02}, {"acc@5", 88.628}}}},
-                              "These weights were trained from scratch by using a simplified training recipe."}},
+                              "These weights were trained from scratch by using a simplified training recipe.",
+                              {},
+                              ""}},
           },
           "IMAGENET1K_V1"},
       WeightsEnum{
@@ -37,7 +39,9 @@ const std::vector<WeightsEnum>& vgg_table() {
                               {32, 32},
                               "https://github.com/pytorch/vision/tree/main/references/classification#alexnet-and-vgg",
                               {{"ImageNet-1K", {{"acc@1", 70.37}, {"acc@5", 89.81}}}},
-                              "These weights were trained from scratch by using a simplified training recipe."}},
+                              "These weights were trained from scratch by using a simplified training recipe.",
+                              {},
+                              ""}},
           },
           "IMAGENET1K_V1"},
       WeightsEnum{
@@ -51,7 +55,9 @@ const std::vector<WeightsEnum>& vgg_table() {
                               {32, 32},
                               "https://github.com/pytorch/vision/tree/main/references/classification#alexnet-and-vgg",
                               {{"ImageNet-1K", {{"acc@1", 69.928}, {"acc@5", 89.246}}}},
-                              "These weights were trained from scratch by using a simplified training recipe."}},
+                              "These weights were trained from scratch by using a simplified training recipe.",
+                              {},
+                              ""}},
           },
           "IMAGENET1K_V1"},
       WeightsEnum{
@@ -65,7 +71,9 @@ const std::vector<WeightsEnum>& vgg_table() {
                               {32, 32},
                               "https://github.com/pytorch/vision/tree/main/references/classification#alexnet-and-vgg",
                               {{"ImageNet-1K", {{"acc@1", 71.586}, {"acc@5", 90.374}}}},
-                              "These weights were trained from scratch by using a simplified training recipe."}},
+                              "These weights were trained from scratch by using a simplified training recipe.",
+                              {},
+                              ""}},
           },
           "IMAGENET1K_V1"},
       WeightsEnum{
@@ -79,7 +87,9 @@ const std::vector<WeightsEnum>& vgg_table() {
                               {32, 32},
                               "https://github.com/pytorch/vision/tree/main/references/classification#alexnet-and-vgg",
                               {{"ImageNet-1K", {{"acc@1", 71.592}, {"acc@5", 90.382}}}},
-                              "These weights were trained from scratch by using a simplified training recipe."}},
+                              "These weights were trained from scratch by using a simplified training recipe.",
+                              {},
+                              ""}},
               Weights{"VGG16_Weights", "IMAGENET1K_FEATURES",
                       "https://download.pytorch.org/models/vgg16_features-amdegroot-88682ab5.pth",
                       transforms::_presets::ImageClassificationOptions(224)
@@ -95,7 +105,9 @@ const std::vector<WeightsEnum>& vgg_table() {
                                   "These weights can't be used for classification because they are missing values in "
                                   "the `classifier` module. Only the `features` module has valid values and can be "
                                   "used for feature extraction. The weights were trained using the original input "
-                                  "standardization method as described in the paper."}},
+                                  "standardization method as described in the paper.",
+                                  {},
+                                  ""}},
           },
           "IMAGENET1K_V1"},
       WeightsEnum{
@@ -109,7 +121,9 @@ const std::vector<WeightsEnum>& vgg_table() {
                               {32, 32},
                               "https://github.com/pytorch/vision/tree/main/references/classification#alexnet-and-vgg",
                               {{"ImageNet-1K", {{"acc@1", 73.36}, {"acc@5", 91.516}}}},
-                              "These weights were trained from scratch by using a simplified training recipe."}},
+                              "These weights were trained from scratch by using a simplified training recipe.",
+                              {},
+                              ""}},
           },
           "IMAGENET1K_V1"},
       WeightsEnum{
@@ -123,7 +137,9 @@ const std::vector<WeightsEnum>& vgg_table() {
                               {32, 32},
                               "https://github.com/pytorch/vision/tree/main/references/classification#alexnet-and-vgg",
                               {{"ImageNet-1K", {{"acc@1", 72.376}, {"acc@5", 90.876}}}},
-                              "These weights were trained from scratch by using a simplified training recipe."}},
+                              "These weights were trained from scratch by using a simplified training recipe.",
+                              {},
+                              ""}},
           },
           "IMAGENET1K_V1"},
       WeightsEnum{
@@ -137,7 +153,9 @@ const std::vector<WeightsEnum>& vgg_table() {
                               {32, 32},
                               "https://github.com/pytorch/vision/tree/main/references/classification#alexnet-and-vgg",
                               {{"ImageNet-1K", {{"acc@1", 74.218}, {"acc@5", 91.842}}}},
-                              "These weights were trained from scratch by using a simplified training recipe."}},
+                              "These weights were trained from scratch by using a simplified training recipe.",
+                              {},
+                              ""}},
           },
           "IMAGENET1K_V1"},
   };

@@ -326,10 +326,12 @@ Tensor draw_keypoints(const Tensor& image, const Tensor& keypoints,
   Tensor canvas = hwc_rgb(image);
   Canvas cv{canvas.data_ptr<uint8_t>(), canvas.size(0), canvas.size(1)};
   const auto pt = [&](int64_t inst, int64_t j, int c) { return static_cast<int64_t>(kp[(inst * K + j) * 2 + c]); };
-  const std::optional<RGB> dot = colors ? std::optional<RGB>(checked_rgb(op, *colors)) : std::nullopt;
+  // Without colors torchvision draws no discs, only the connections.
+  const bool discs = colors.has_value() && radius > 0;  // PIL's ellipse of a zero-size box draws nothing
+  const RGB dot = colors ? checked_rgb(op, *colors) : RGB{};
   const RGB white{255, 255, 255};
   for (int64_t inst = 0; inst < instances; ++inst) {
-    if (dot && radius > 0)  // PIL's ellipse of a zero-size box draws nothing
+    if (discs)
       for (int64_t j = 0; j < K; ++j) {
         // A disc inscribed in the inclusive box [x - r, x + r] x [y - r, y + r]: the pixels
         // whose squared distance is at most (r + 1/2)^2 - 1/2, which picks PIL's ellipse
@@ -339,7 +341,7 @@ Tensor draw_keypoints(const Tensor& image, const Tensor& keypoints,
         for (int64_t y = std::max<int64_t>(cy - radius, 0); y <= std::min(cy + radius, cv.h - 1); ++y)
           for (int64_t x = std::max<int64_t>(cx - radius, 0); x <= std::min(cx + radius, cv.w - 1); ++x) {
             const double dx = static_cast<double>(x - cx), dy = static_cast<double>(y - cy);
-            if (dx * dx + dy * dy <= rr) cv.set(x, y, *dot);
+            if (dx * dx + dy * dy <= rr) cv.set(x, y, dot);
           }
       }
     for (const auto& [a, b] : connectivity) {

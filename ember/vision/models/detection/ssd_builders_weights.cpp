@@ -11,16 +11,17 @@ const std::vector<WeightsEnum>& ssd_table() {
       WeightsEnum{
           "SSD300_VGG16_Weights",
           {
-              Weights{
-                  "SSD300_VGG16_Weights", "COCO_V1",
-                  "https://download.pytorch.org/models/ssd300_vgg16_coco-b556d3b4.pth",
-                  transforms::_presets::ObjectDetectionOptions{},
-                  WeightsMeta{coco_categories(),
-                              35641826,
-                              {1, 1},
-                              "https://github.com/pytorch/vision/tree/main/references/detection#ssd300-vgg16",
-                              {{"COCO-val2017", {{"box_map", 25.1}}}},
-                              "These weights were produced by following a similar training recipe as on the paper."}},
+              Weights{"SSD300_VGG16_Weights", "COCO_V1",
+                      "https://download.pytorch.org/models/ssd300_vgg16_coco-b556d3b4.pth",
+                      transforms::_presets::ObjectDetectionOptions{},
+                      WeightsMeta{coco_categories(),
+                                  35641826,
+                                  {1, 1},
+                                  "https://github.com/pytorch/vision/tree/main/references/detection#ssd300-vgg16",
+                                  {{"COCO-val2017", {{"box_map", 25.1}}}},
+                                  "These weights were produced by following a similar training recipe as on the paper.",
+                                  {},
+                                  ""}},
           },
           "COCO_V1"},
       WeightsEnum{
@@ -36,7 +37,9 @@ const std::vector<WeightsEnum>& ssd_table() {
                       {1, 1},
                       "https://github.com/pytorch/vision/tree/main/references/detection#ssdlite320-mobilenetv3-large",
                       {{"COCO-val2017", {{"box_map", 21.3}}}},
-                      "These weights were produced by following a similar training recipe as on the paper."}},
+                      "These weights were produced by following a similar training recipe as on the paper.",
+                      {},
+                      ""}},
           },
           "COCO_V1"},
   };
