@@ -76,6 +76,13 @@ files['bert_cased_tokenizer.json'] = {
   decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
   model: wordpiece,
 };
+// An empty continuing_subword_prefix: pieces after the first are looked up bare.
+files['wordpiece_noprefix_tokenizer.json'] = {
+  version: '1.0', truncation: null, padding: null, added_tokens: bertSpecials,
+  normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
+  pre_tokenizer: { type: 'BertPreTokenizer' }, post_processor: null, decoder: null,
+  model: Object.assign({}, wordpiece, { continuing_subword_prefix: '' }),
+};
 for (const [name, j] of Object.entries(files)) fs.writeFileSync(path.join(D, name), JSON.stringify(j));
 
 const texts = [

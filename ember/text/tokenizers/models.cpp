@@ -293,13 +293,14 @@ class WordPiece final : public Model {
       if (!has_id_[i]) continue;
       const std::string& t = (*id_to_token_)[i];
       if (vocab_.find(t) == static_cast<int32_t>(i)) starts_.insert(t, static_cast<int32_t>(i));
-      if (!prefix_.empty() && t.size() >= prefix_.size() && t.compare(0, prefix_.size(), prefix_) == 0)
+      // An empty prefix makes every token a continuation too (the reference looks pieces up bare).
+      if (t.size() >= prefix_.size() && t.compare(0, prefix_.size(), prefix_) == 0)
         continuation.insert(std::string_view(t).substr(prefix_.size()), static_cast<int32_t>(i));
     }
     for (size_t i = 0; i < id_to_token_->size(); ++i) {
       if (!has_id_[i]) continue;
       const std::string& t = (*id_to_token_)[i];
-      if (!prefix_.empty() && t.size() >= prefix_.size() && t.compare(0, prefix_.size(), prefix_) == 0) {
+      if (t.size() >= prefix_.size() && t.compare(0, prefix_.size(), prefix_) == 0) {
         std::string_view rest = std::string_view(t).substr(prefix_.size());
         if (continuation.find(rest) == static_cast<int32_t>(i)) continuations_.insert(rest, static_cast<int32_t>(i));
       }
