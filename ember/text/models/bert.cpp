@@ -10,7 +10,7 @@
 #include "ember/ops/elementwise/operators.h"
 #include "ember/ops/elementwise/unary.h"
 #include "ember/ops/factory/factory.h"
-#include "ember/ops/matmul/matmul.h"
+#include "ember/ops/nn/attention.h"
 
 namespace torch::text::models {
 
@@ -108,7 +108,6 @@ void BertSelfAttentionImpl::reset() {
   query = register_module("query", nn::Linear(c, c));
   key = register_module("key", nn::Linear(c, c));
   value = register_module("value", nn::Linear(c, c));
-  dropout = register_module("dropout", nn::Dropout(config.attention_probs_dropout_prob()));
 }
 
 Tensor BertSelfAttentionImpl::forward(const Tensor& hidden, const Tensor& additive_mask) {
@@ -119,10 +118,11 @@ Tensor BertSelfAttentionImpl::forward(const Tensor& hidden, const Tensor& additi
   const Tensor q = split(query->forward(hidden));
   const Tensor k = split(key->forward(hidden));
   const Tensor v = split(value->forward(hidden));
-  Tensor scores = matmul(q, k.transpose(-1, -2)) / std::sqrt(static_cast<double>(head_dim));
-  if (additive_mask.defined()) scores = scores + additive_mask;
-  const Tensor probs = dropout->forward(scores.softmax(-1));
-  return matmul(probs, v).permute({0, 2, 1, 3}).reshape({batch, seq_len, config.hidden_size()});
+  // The core's fused attention: the same values as softmax(q k^T / sqrt(d) + mask) v,
+  // and the same dropout draws as dropout() applied to those weights.
+  const double p = is_training() ? config.attention_probs_dropout_prob() : 0.0;
+  const Tensor context = scaled_dot_product_attention(q, k, v, additive_mask, p);
+  return context.permute({0, 2, 1, 3}).reshape({batch, seq_len, config.hidden_size()});
 }
 
 BertResidualOutputImpl::BertResidualOutputImpl(BertConfig config_, int64_t in_features)

@@ -61,8 +61,9 @@ class BertEmbeddingsImpl : public nn::Cloneable<BertEmbeddingsImpl> {
 };
 TORCH_MODULE(BertEmbeddings);
 
-// Separate query/key/value projections, scaled dot-product attention under an
-// additive mask, dropout on the probabilities.
+// Separate query/key/value projections, then the core's scaled dot-product
+// attention under an additive mask, dropout (attention_probs_dropout_prob, in
+// training) on the weights.
 class BertSelfAttentionImpl : public nn::Cloneable<BertSelfAttentionImpl> {
  public:
   explicit BertSelfAttentionImpl(BertConfig config_);
@@ -72,7 +73,6 @@ class BertSelfAttentionImpl : public nn::Cloneable<BertSelfAttentionImpl> {
 
   BertConfig config;
   nn::Linear query{nullptr}, key{nullptr}, value{nullptr};
-  nn::Dropout dropout{nullptr};
 };
 TORCH_MODULE(BertSelfAttention);
 
