@@ -169,6 +169,16 @@ TEST(TextModelsBert, TrainingAppliesDropout) {
   const Tensor a = std::get<0>(model->forward(ids));
   const Tensor b = std::get<0>(model->forward(ids));
   EXPECT_FALSE(ember::allclose(a, b));
+  // Attention dropout alone also acts in training only.
+  models::BertModel attn(config("small").hidden_dropout_prob(0).attention_probs_dropout_prob(0.5));
+  fill_deterministic(*attn);
+  attn->train();
+  const Tensor c = std::get<0>(attn->forward(ids));
+  const Tensor d = std::get<0>(attn->forward(ids));
+  EXPECT_FALSE(ember::allclose(c, d));
+  attn->eval();
+  ember::NoGradGuard no_grad;
+  expect_close(std::get<0>(attn->forward(ids)), "small.nomask.last_hidden_state");
   model->eval();
   EXPECT_TENSOR_CLOSE(std::get<0>(model->forward(ids)), std::get<0>(model->forward(ids)));
 }
@@ -199,6 +209,8 @@ TEST(TextModelsBert, BadInputRaisesNamingBertModel) {
   EXPECT_EMBER_ERROR(models::BertModel(config("small").hidden_act("mish")), "BertModel", "mish");
   EXPECT_EMBER_ERROR(models::BertModel(config("small").pad_token_id(30)), "BertModel", "pad_token_id", "30");
   EXPECT_EMBER_ERROR(models::BertModel(config("small").vocab_size(0)), "BertModel", "vocab_size");
+  EXPECT_EMBER_ERROR(models::BertModel(config("small").position_embedding_type("relative_key")), "BertModel",
+                     "relative_key");
 }
 
 // gradcheck and gradgradcheck (float64) of the outputs in the word table: every

@@ -44,6 +44,8 @@ void check_config(const BertConfig& c) {
               " is not a multiple of num_attention_heads ", c.num_attention_heads());
   EMBER_CHECK(known_activation(c.hidden_act()), "BertModel: unsupported hidden_act '", c.hidden_act(),
               "' (expected gelu, gelu_new, gelu_pytorch_tanh, relu, silu, swish or tanh)");
+  EMBER_CHECK(c.position_embedding_type() == "absolute", "BertModel: position_embedding_type '",
+              c.position_embedding_type(), "' is not supported (only 'absolute')");
   EMBER_CHECK(c.pad_token_id() >= 0 && c.pad_token_id() < c.vocab_size(), "BertModel: pad_token_id ", c.pad_token_id(),
               " is not in [0, vocab_size = ", c.vocab_size(), ")");
   EMBER_CHECK(c.hidden_dropout_prob() >= 0 && c.hidden_dropout_prob() <= 1 && c.attention_probs_dropout_prob() >= 0 &&

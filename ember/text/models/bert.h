@@ -25,7 +25,7 @@ namespace torch::text::models {
 
 // Hugging Face's BertConfig fields, with its defaults (bert-base-uncased).
 // hidden_act: "gelu" (erf), "gelu_new" / "gelu_pytorch_tanh" (tanh form),
-// "relu", "silu" / "swish", "tanh". Positions are absolute.
+// "relu", "silu" / "swish", "tanh".
 struct BertConfig {
   TORCH_ARG(int64_t, vocab_size) = 30522;
   TORCH_ARG(int64_t, hidden_size) = 768;
@@ -41,6 +41,8 @@ struct BertConfig {
   TORCH_ARG(double, initializer_range) = 0.02;
   TORCH_ARG(double, layer_norm_eps) = 1e-12;
   TORCH_ARG(int64_t, pad_token_id) = 0;
+  // Only "absolute" (learned position table); relative_key variants are not built.
+  TORCH_ARG(std::string, position_embedding_type) = "absolute";
 };
 
 namespace bert {
