@@ -131,6 +131,24 @@ TEST(TextModelsBert, StateDictSavedByTorchLoads) {
       model->forward(golden()["small.input_ids"], golden()["small.attention_mask"], golden()["small.token_type_ids"]);
   expect_close(last, "checkpoint.last_hidden_state");
   expect_close(pooled, "checkpoint.pooler_output");
+  // A clone computes the same, with its own parameters.
+  auto copy = std::dynamic_pointer_cast<models::BertModelImpl>(model->clone());
+  ASSERT_TRUE(copy);
+  EXPECT_NE(copy->pooler->dense->weight.data_ptr(), model->pooler->dense->weight.data_ptr());
+  expect_close(std::get<1>(copy->forward(golden()["small.input_ids"], golden()["small.attention_mask"],
+                                         golden()["small.token_type_ids"])),
+               "checkpoint.pooler_output");
+}
+
+TEST(TextModelsBert, OlderCheckpointsPositionIdsBufferLoadsNonStrict) {
+  models::BertModel model(config("small"));
+  auto sd = ember::serialize::load_pytorch_state_dict(std::string(EMBER_GOLDEN_DIR) + "/text/models/tiny_bert.pt");
+  sd.emplace_back("embeddings.position_ids",
+                  ember::arange(12, ember::TensorOptions().dtype(ember::kLong)).unsqueeze(0));
+  EXPECT_EMBER_ERROR(model->load_state_dict(sd), "embeddings.position_ids");
+  const auto result = model->load_state_dict(sd, /*strict=*/false);
+  EXPECT_EQ(result.unexpected_keys, std::vector<std::string>{"embeddings.position_ids"});
+  EXPECT_TRUE(result.missing_keys.empty());
 }
 
 TEST(TextModelsBert, DefaultsAndInitialisation) {
