@@ -124,7 +124,8 @@ Tensor compute_kaldi_pitch(const Tensor& waveform, double sample_rate, double fr
   for (int64_t r = 0; r < rows; ++r) {
     EMBER_CHECK(static_cast<int64_t>(out[r].size()) == frames * 2,
                 "compute_kaldi_pitch: internal frame count mismatch");
-    std::memcpy(dst + r * frames * 2, out[r].data(), out[r].size() * sizeof(float));
+    // A signal shorter than one frame gives no frames: memcpy may not see null pointers.
+    if (frames > 0) std::memcpy(dst + r * frames * 2, out[r].data(), out[r].size() * sizeof(float));
   }
   std::vector<int64_t> shape(waveform.sizes().begin(), waveform.sizes().end() - 1);
   shape.push_back(frames);
